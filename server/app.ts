@@ -1,0 +1,70 @@
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { ensureAdminUser } from './bootstrap.ts';
+import type { DepotConfig } from './config.ts';
+import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
+import { installErrorHandler } from './http/error-handler.ts';
+import { identityPlugin } from './http/identity.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { groupsRoutes } from './modules/groups/routes.ts';
+import { restSecurityRoutes } from './modules/rest-security/routes.ts';
+import { schemasRoutes } from './modules/schemas/routes.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+import { uiRoutes } from './modules/ui/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
+import { createBodyAjv, createQueryAjv } from './schemas/ajv.ts';
+import { loadSchemaRegistry } from './schemas/registry.ts';
+import { createServices, type Services } from './services.ts';
+import { readVersion } from './version.ts';
+
+export interface DepotApp {
+  app: FastifyInstance;
+  services: Services;
+  db: Database;
+}
+
+/**
+ * Builds the whole server: database (migrated), services, plugins and routes, in the order
+ * external plugins → app plugins → routes. main.ts listens; tests call `inject` on it.
+ */
+export async function buildApp(config: DepotConfig, logger: Logger): Promise<DepotApp> {
+  const db = await openDatabase(config);
+  await migrateToLatest(db, logger);
+  const services = createServices(db, loadSchemaRegistry(), readVersion());
+  await ensureAdminUser(services, config, logger);
+
+  const app: FastifyInstance = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+  });
+  const bodyAjv = createBodyAjv();
+  const queryAjv = createQueryAjv();
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema),
+  );
+  installErrorHandler(app);
+
+  await app.register(fastifyCookie);
+  await app.register(identityPlugin, { auth: services.auth, securityConfig: services.securityConfig });
+
+  await app.register(systemRoutes, { services });
+  await app.register(restSecurityRoutes, { services });
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, { services, config });
+      await api.register(usersRoutes, { services });
+      await api.register(groupsRoutes, { services });
+      await api.register(schemasRoutes, { services });
+    },
+    { prefix: '/ui/api/v1' },
+  );
+  await app.register(uiRoutes, { uiDir: config.uiDir });
+
+  app.addHook('onClose', async () => {
+    await db.destroy();
+  });
+  return { app, services, db };
+}

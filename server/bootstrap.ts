@@ -1,0 +1,28 @@
+import type { Logger } from 'pino';
+import type { DepotConfig } from './config.ts';
+import type { Services } from './services.ts';
+
+export const DEFAULT_ADMIN = { name: 'admin', password: 'password', email: 'admin@localhost' };
+
+/**
+ * First start: creates `admin`. With the default password it is marked expired, so the first
+ * sign-in must choose a new one; DEPOT_ADMIN_PASSWORD gives a ready password for automation.
+ */
+export async function ensureAdminUser(services: Services, config: DepotConfig, logger: Logger) {
+  const anyUser = await services.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (anyUser) return;
+  await services.users.create(
+    {
+      name: DEFAULT_ADMIN.name,
+      email: DEFAULT_ADMIN.email,
+      password: config.adminPassword ?? DEFAULT_ADMIN.password,
+      admin: true,
+      groups: [],
+    },
+    { passwordExpired: config.adminPassword === undefined },
+  );
+  logger.info(
+    { user: DEFAULT_ADMIN.name, passwordExpired: config.adminPassword === undefined },
+    'created the initial administrator',
+  );
+}

@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
+import type { Logger } from 'pino';
+import type { DepotConfig } from '../config.ts';
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { DepotDatabase } from './tables.ts';
+import * as identity from './migrations/0001-identity.ts';
+
+export type Database = Kysely<DepotDatabase>;
+
+/** Every migration in order. Names sort; never rename or edit one that has shipped. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-identity': identity,
+};
+
+/** Opens PostgreSQL when a URL is configured, else the embedded PGlite under `home/db`. */
+export async function openDatabase(config: DepotConfig): Promise<Database> {
+  if (config.databaseUrl) {
+    const pg = await import('pg');
+    // pg answers bigint (count(*)) as a string; numbers here stay well below 2^53.
+    pg.default.types.setTypeParser(20, (value: string) => Number(value));
+    const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: 10 });
+    return new Kysely<DepotDatabase>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const dataDir = join(config.home, 'db');
+  mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir);
+  return new Kysely<DepotDatabase>({ dialect: new PGliteDialect(pglite) });
+}
+
+/** Brings the schema up to date; run at every start. */
+export async function migrateToLatest(db: Database, logger: Logger): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const result of results ?? []) {
+    if (result.status === 'Success') logger.info({ migration: result.migrationName }, 'migrated');
+  }
+  if (error) throw error;
+}

@@ -1,0 +1,45 @@
+/**
+ * Typed errors services throw; one error handler (server/http/error-handler.ts) maps them to
+ * HTTP. `field` names the input at fault so the console can show the message on that field.
+ */
+export class DepotError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly field?: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequest extends DepotError {
+  constructor(message: string, field?: string) {
+    super(400, message, field);
+  }
+}
+
+export class Unauthorized extends DepotError {
+  constructor(message = 'Bad credentials', code?: string) {
+    super(401, message, undefined, code);
+  }
+}
+
+export class Forbidden extends DepotError {
+  constructor(message = 'You are not authorized to perform this action') {
+    super(403, message);
+  }
+}
+
+export class NotFound extends DepotError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+
+export class Conflict extends DepotError {
+  constructor(message: string, field?: string) {
+    super(409, message, field);
+  }
+}

@@ -1,0 +1,71 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DepotError } from '../errors.ts';
+
+/** The one error shape every call answers with (docs/console-api.md). */
+export interface ErrorBody {
+  errors: { status: number; message: string; field?: string; code?: string }[];
+  code?: string;
+}
+
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns the first schema violation into a message a person can act on, naming the field. */
+export function describeValidation(issues: AjvIssue[]): { message: string; field?: string } {
+  const issue = issues.find((i) => i.keyword === 'errorMessage') ?? issues[0];
+  const pathField = issue.instancePath.split('/').filter(Boolean)[0];
+  switch (issue.keyword) {
+    case 'required':
+      return { message: 'You must fill in this field', field: String(issue.params.missingProperty) };
+    case 'additionalProperties':
+      return {
+        message: `Unknown field '${String(issue.params.additionalProperty)}'`,
+        field: String(issue.params.additionalProperty),
+      };
+    case 'type':
+      return pathField
+        ? { message: `${pathField} ${issue.message}`, field: pathField }
+        : { message: `The request body ${issue.message}` };
+    default:
+      return { message: issue.message ?? 'Invalid value', field: pathField };
+  }
+}
+
+function send(reply: FastifyReply, status: number, message: string, extra: Partial<ErrorBody['errors'][0]> = {}) {
+  const body: ErrorBody = { errors: [{ status, message, ...extra }] };
+  if (extra.code) body.code = extra.code;
+  return reply.status(status).type('application/json').send(body);
+}
+
+/** Maps typed errors, validation failures and malformed bodies to HTTP; a 500 is a bug. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof DepotError) {
+      if (error.statusCode === 401 && !request.url.startsWith('/ui/')) {
+        // Scripts and package clients expect the challenge; the console must not get one,
+        // or the browser would pop up its own sign-in dialog.
+        reply.header('WWW-Authenticate', 'Basic realm="Depot"');
+      }
+      return send(reply, error.statusCode, error.message, { field: error.field, code: error.code });
+    }
+    if (error.validation) {
+      const { message, field } = describeValidation(error.validation as AjvIssue[]);
+      return send(reply, 400, message, { field });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors: malformed JSON, wrong content type, body too large.
+      return send(reply, status, error.message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, 500, 'Error. Please check the product logs.');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 404, `The path ${request.url.split('?')[0]} could not be found.`),
+  );
+}

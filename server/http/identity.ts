@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { DepotError, Forbidden, Unauthorized } from '../errors.ts';
+import { AUTH_MESSAGES } from '../modules/auth/messages.ts';
+import type { AuthService } from '../modules/auth/service.ts';
+import type { SecurityConfigService } from '../modules/security-config/service.ts';
+import { ANONYMOUS, ROUTE_PERMISSIONS, type Principal } from './permissions.ts';
+
+export const SESSION_COOKIE = 'depot_session';
+export const CSRF_COOKIE = 'depot_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+interface IdentityOptions {
+  auth: AuthService;
+  securityConfig: SecurityConfigService;
+}
+
+function parseBasic(header: string): { name: string; password: string } | undefined {
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { name: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * The one place every request is authenticated and authorized: it works out who the caller
+ * is (basic auth, else the session cookie, else anonymous), enforces CSRF on mutating
+ * cookie-authenticated calls, and checks the permission the route declared.
+ */
+export const identityPlugin = fp<IdentityOptions>(
+  async (app: FastifyInstance, { auth, securityConfig }) => {
+    app.decorateRequest('principal', null as unknown as Principal);
+
+    app.addHook('onRoute', (route) => {
+      const permission = route.config?.permission;
+      if (!permission || !ROUTE_PERMISSIONS.includes(permission)) {
+        throw new Error(`Route ${route.method} ${route.url} declares no permission`);
+      }
+    });
+
+    async function identify(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+      const authorization = request.headers.authorization;
+      if (authorization?.startsWith('Basic ')) {
+        const credentials = parseBasic(authorization);
+        if (!credentials) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
+        const user = await auth.authenticateBasic(credentials.name, credentials.password);
+        return { userId: user.id, name: user.name, admin: user.admin, anonymous: false, via: 'basic' };
+      }
+      if (authorization) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) {
+        const session = await auth.resolveSession(token);
+        if (session) {
+          const { user, csrfToken } = session;
+          return {
+            userId: user.id,
+            name: user.name,
+            admin: user.admin,
+            anonymous: false,
+            via: 'session',
+            csrfToken,
+            sessionToken: token,
+          };
+        }
+        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      }
+      return ANONYMOUS;
+    }
+
+    app.addHook('onRequest', async (request, reply) => {
+      const permission = request.routeOptions.config.permission;
+      if (!permission) return; // 404 handler: nothing to protect
+      request.principal = ANONYMOUS;
+      try {
+        request.principal = await identify(request, reply);
+      } catch (error) {
+        // Wrong basic credentials on a public route (sign-in page, ping) still get an answer.
+        if (!(error instanceof DepotError) || permission !== 'public') throw error;
+      }
+      const principal = request.principal;
+      if (principal.via === 'session' && !SAFE_METHODS.has(request.method)) {
+        if (request.headers[CSRF_HEADER] !== principal.csrfToken) throw new Forbidden(AUTH_MESSAGES.csrf);
+      }
+      await authorize(permission, principal);
+    });
+
+    async function authorize(permission: string, principal: Principal) {
+      if (permission === 'public') return;
+      if (principal.anonymous) {
+        if (permission === 'reader' && (await securityConfig.get()).anonAccessEnabled) return;
+        throw new Unauthorized(AUTH_MESSAGES.authenticationRequired);
+      }
+      if (permission === 'admin' && !principal.admin) throw new Forbidden(AUTH_MESSAGES.notAuthorized);
+    }
+  },
+  { name: 'depot-identity', dependencies: ['@fastify/cookie'] },
+);

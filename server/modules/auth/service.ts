@@ -1,0 +1,155 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { BadRequest, Forbidden, Unauthorized } from '../../errors.ts';
+import type { SecurityConfigService } from '../security-config/service.ts';
+import { findUserByName, isEffectiveAdmin } from '../users/queries.ts';
+import { AUTH_MESSAGES, CREDENTIALS_EXPIRED, MIN_PASSWORD_LENGTH } from './messages.ts';
+import { hashPassword, verifyPassword } from './password.ts';
+
+const REMEMBERED_SESSION_MS = 14 * 24 * 3600 * 1000;
+const BROWSER_SESSION_MS = 12 * 3600 * 1000;
+// Hashed once so that an unknown user costs as much as a wrong password (no user probing).
+const DECOY_HASH = hashPassword(randomBytes(16).toString('hex'));
+
+export interface AuthenticatedUser {
+  id: number;
+  name: string;
+  admin: boolean;
+  disableUIAccess: boolean;
+}
+
+export interface NewSession {
+  token: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function createAuthService(db: Database, securityConfig: SecurityConfigService) {
+  /** Counts a failed attempt and locks the account when the policy says so. */
+  async function recordFailure(userId: number, failedSoFar: number): Promise<boolean> {
+    const { userLockPolicy } = await securityConfig.get();
+    const failed = failedSoFar + 1;
+    const locked = userLockPolicy.enabled && failed >= userLockPolicy.loginAttempts;
+    await db
+      .updateTable('users')
+      .set({ failed_logins: failed, locked })
+      .where('id', '=', userId)
+      .execute();
+    return locked;
+  }
+
+  /** Checks a name and password; `allowExpired` serves the change-password path. */
+  async function checkPassword(name: string, password: string, allowExpired = false) {
+    const user = await findUserByName(db, name);
+    if (!user || !user.password_hash || user.internal_password_disabled) {
+      await verifyPassword(password, await DECOY_HASH);
+      throw new Unauthorized(AUTH_MESSAGES.badCredentials);
+    }
+    if (user.locked) throw new Unauthorized(AUTH_MESSAGES.locked);
+    if (!(await verifyPassword(password, user.password_hash))) {
+      const nowLocked = await recordFailure(user.id, user.failed_logins);
+      throw new Unauthorized(nowLocked ? AUTH_MESSAGES.locked : AUTH_MESSAGES.badCredentials);
+    }
+    if (user.failed_logins > 0) {
+      await db.updateTable('users').set({ failed_logins: 0 }).where('id', '=', user.id).execute();
+    }
+    if (user.password_expired && !allowExpired) {
+      throw new Unauthorized(AUTH_MESSAGES.credentialsExpired, CREDENTIALS_EXPIRED);
+    }
+    return user;
+  }
+
+  async function toAuthenticated(user: { id: number; name: string; disable_ui_access: boolean }) {
+    return {
+      id: user.id,
+      name: user.name,
+      admin: await isEffectiveAdmin(db, user.id),
+      disableUIAccess: user.disable_ui_access,
+    };
+  }
+
+  return {
+    /** Basic auth for API clients: UI access being disabled does not matter here. */
+    async authenticateBasic(name: string, password: string): Promise<AuthenticatedUser> {
+      return toAuthenticated(await checkPassword(name, password));
+    },
+
+    /** Console sign-in: also refuses users whose UI access is disabled. */
+    async login(name: string, password: string, remember: boolean) {
+      const user = await checkPassword(name, password);
+      if (user.disable_ui_access) throw new Forbidden(AUTH_MESSAGES.uiAccessDisabled);
+      await db
+        .updateTable('users')
+        .set({ last_logged_in: new Date() })
+        .where('id', '=', user.id)
+        .execute();
+      const session = await this.createSession(user.id, remember);
+      return { user: await toAuthenticated(user), session };
+    },
+
+    async createSession(userId: number, remember: boolean): Promise<NewSession> {
+      const token = randomBytes(32).toString('base64url');
+      const csrfToken = randomBytes(24).toString('base64url');
+      const now = Date.now();
+      const expiresAt = new Date(now + (remember ? REMEMBERED_SESSION_MS : BROWSER_SESSION_MS));
+      await db
+        .insertInto('sessions')
+        .values({
+          id: sessionId(token),
+          user_id: userId,
+          csrf_token: csrfToken,
+          expires_at: expiresAt,
+          last_seen_at: new Date(now),
+        })
+        .execute();
+      return { token, csrfToken, expiresAt };
+    },
+
+    /** The user behind a session cookie, or undefined when it is unknown or expired. */
+    async resolveSession(token: string) {
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select([
+          'users.id',
+          'users.name',
+          'users.disable_ui_access',
+          'users.locked',
+          'sessions.csrf_token',
+        ])
+        .where('sessions.id', '=', sessionId(token))
+        .where('sessions.expires_at', '>', sql<Date>`now()`)
+        .executeTakeFirst();
+      if (!row || row.locked || row.disable_ui_access) return undefined;
+      return { user: await toAuthenticated(row), csrfToken: row.csrf_token };
+    },
+
+    async endSession(token: string): Promise<void> {
+      await db.deleteFrom('sessions').where('id', '=', sessionId(token)).execute();
+    },
+
+    /** Changes a password knowing the current one; works for an expired password too. */
+    async changePassword(name: string, oldPassword: string, newPassword: string, retyped: string) {
+      if (newPassword !== retyped) throw new BadRequest(AUTH_MESSAGES.passwordsDiffer, 'newPassword2');
+      if (newPassword.length < MIN_PASSWORD_LENGTH) {
+        throw new BadRequest(AUTH_MESSAGES.passwordPolicy, 'newPassword1');
+      }
+      if (newPassword === oldPassword) {
+        throw new BadRequest(AUTH_MESSAGES.passwordUnchanged, 'newPassword1');
+      }
+      const user = await checkPassword(name, oldPassword, true);
+      await db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(newPassword), password_expired: false })
+        .where('id', '=', user.id)
+        .execute();
+      // Other sessions of this user were opened with the old password: end them.
+      await db.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,35 @@
+import { existsSync, statSync } from 'node:fs';
+import { join, normalize } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { NotFound } from '../../errors.ts';
+
+/**
+ * Serves the built console under /ui/. A path that is not a file gets index.html, so deep
+ * links work with history routing; hashed assets are cached for good, index.html never.
+ */
+export async function uiRoutes(app: FastifyInstance, { uiDir }: { uiDir: string }) {
+  await app.register(fastifyStatic, { root: uiDir, serve: false });
+  const indexFile = join(uiDir, 'index.html');
+  const publicRoute = { config: { permission: 'public' as const } };
+
+  app.get('/', publicRoute, async (_request, reply) => reply.redirect('/ui/'));
+  app.get('/ui', publicRoute, async (_request, reply) => reply.redirect('/ui/'));
+
+  app.get<{ Params: { '*': string } }>('/ui/*', publicRoute, async (request, reply) => {
+    const path = request.params['*'];
+    if (path.startsWith('api/')) throw new NotFound(`The path /ui/${path} could not be found.`);
+    if (!existsSync(indexFile)) {
+      return reply.status(503).type('text/plain').send('The console is not built: run `npm run build`.');
+    }
+    const relative = normalize(path).replace(/^(\.\.(\/|$))+/, '');
+    const file = join(uiDir, relative);
+    if (relative && file.startsWith(uiDir) && existsSync(file) && statSync(file).isFile()) {
+      const immutable = relative.startsWith('assets/');
+      return reply
+        .header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+        .sendFile(relative);
+    }
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  });
+}

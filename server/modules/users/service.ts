@@ -1,0 +1,199 @@
+import type { Database } from '../../db/database.ts';
+import { BadRequest, Conflict, NotFound } from '../../errors.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { hashPassword } from '../auth/password.ts';
+import * as q from './queries.ts';
+
+/** A user as the console and the REST API show it; the password never leaves the server. */
+export interface UserView {
+  name: string;
+  email: string;
+  admin: boolean;
+  profileUpdatable: boolean;
+  disableUIAccess: boolean;
+  internalPasswordDisabled: boolean;
+  groups: string[];
+  realm: string;
+  lastLoggedIn: string | null;
+  locked: boolean;
+  passwordExpired: boolean;
+}
+
+export interface UserInput {
+  name: string;
+  email: string;
+  password?: string;
+  admin?: boolean;
+  profileUpdatable?: boolean;
+  disableUIAccess?: boolean;
+  internalPasswordDisabled?: boolean;
+  groups?: string[];
+}
+
+/** Who asks for a change: the rules about one's own account need to know. */
+export interface Actor {
+  name: string;
+}
+
+export function toUserView(row: q.UserRow): UserView {
+  return {
+    name: row.name,
+    email: row.email.toLowerCase(),
+    admin: row.admin,
+    profileUpdatable: row.profile_updatable,
+    disableUIAccess: row.disable_ui_access,
+    internalPasswordDisabled: row.internal_password_disabled,
+    groups: row.group_names ?? [],
+    realm: row.realm,
+    lastLoggedIn: row.last_logged_in ? new Date(row.last_logged_in).toISOString() : null,
+    locked: row.locked,
+    passwordExpired: row.password_expired,
+  };
+}
+
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export function createUsersService(db: Database) {
+  async function resolveGroupIds(tx: Parameters<typeof q.findGroupIds>[0], names: string[]) {
+    const found = await q.findGroupIds(tx, names);
+    const missing = names.filter((n) => !found.some((g) => sameName(g.name, n)));
+    if (missing.length > 0) throw new BadRequest(`Group '${missing[0]}' does not exist`, 'groups');
+    return found.map((g) => g.id);
+  }
+
+  async function autoJoinGroupNames(): Promise<string[]> {
+    const rows = await db.selectFrom('groups').select('name').where('auto_join', '=', true).execute();
+    return rows.map((r) => r.name);
+  }
+
+  return {
+    async list(): Promise<UserView[]> {
+      return (await q.listUsers(db)).map(toUserView);
+    },
+
+    async get(name: string): Promise<UserView> {
+      const row = await q.findUserByName(db, name);
+      if (!row) throw new NotFound(`User '${name}' does not exist`);
+      return toUserView(row);
+    },
+
+    async exists(name: string): Promise<boolean> {
+      return (await q.findUserByName(db, name)) !== undefined;
+    },
+
+    /** Creates a user; new users join the auto-join groups unless groups are given. */
+    async create(input: UserInput, options: { passwordExpired?: boolean } = {}) {
+      if (!input.password && !input.internalPasswordDisabled) {
+        throw new BadRequest('You must fill in this field', 'password');
+      }
+      const passwordHash = input.password ? await hashPassword(input.password) : null;
+      const groupNames = input.groups ?? (await autoJoinGroupNames());
+      try {
+        return await db.transaction().execute(async (tx) => {
+          if (await q.findUserByName(tx, input.name)) throw userExists(input.name);
+          const groupIds = await resolveGroupIds(tx, groupNames);
+          const { id } = await tx
+            .insertInto('users')
+            .values({
+              name: input.name,
+              email: input.email.toLowerCase(),
+              password_hash: passwordHash,
+              admin: input.admin ?? false,
+              profile_updatable: input.profileUpdatable ?? true,
+              disable_ui_access: input.disableUIAccess ?? false,
+              internal_password_disabled: input.internalPasswordDisabled ?? false,
+              realm: 'internal',
+              password_expired: options.passwordExpired ?? false,
+              locked: false,
+              failed_logins: 0,
+              last_logged_in: null,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await q.replaceUserGroups(tx, id, groupIds);
+          return toUserView((await q.findUserById(tx, id))!);
+        });
+      } catch (error) {
+        throw isUniqueViolation(error) ? userExists(input.name) : error;
+      }
+    },
+
+    /** Updates the given fields only; a signed-in admin cannot drop its own admin flag. */
+    async update(name: string, change: Partial<UserInput>, actor: Actor): Promise<UserView> {
+      if (change.name !== undefined && !sameName(change.name, name)) {
+        throw new BadRequest('A user cannot be renamed', 'name');
+      }
+      if (change.admin === false && sameName(name, actor.name)) {
+        throw new BadRequest('You cannot remove your own admin privileges', 'admin');
+      }
+      const passwordHash = change.password ? await hashPassword(change.password) : undefined;
+      return db.transaction().execute(async (tx) => {
+        const row = await q.findUserByName(tx, name);
+        if (!row) throw new NotFound(`User '${name}' does not exist`);
+        const groupIds = change.groups ? await resolveGroupIds(tx, change.groups) : undefined;
+        await tx
+          .updateTable('users')
+          .set({
+            email: change.email?.toLowerCase(),
+            password_hash: passwordHash,
+            admin: change.admin,
+            profile_updatable: change.profileUpdatable,
+            disable_ui_access: change.disableUIAccess,
+            internal_password_disabled: change.internalPasswordDisabled,
+            updated_at: new Date(),
+          })
+          .where('id', '=', row.id)
+          .execute();
+        if (groupIds) await q.replaceUserGroups(tx, row.id, groupIds);
+        return toUserView((await q.findUserById(tx, row.id))!);
+      });
+    },
+
+    /** Deletes users by name, all or none; the signed-in user cannot delete itself. */
+    async deleteMany(names: string[], actor: Actor): Promise<void> {
+      if (names.some((n) => sameName(n, actor.name))) {
+        throw new BadRequest('You cannot delete your own user');
+      }
+      await db.transaction().execute(async (tx) => {
+        const found = await q.findUserIds(tx, names);
+        const missing = names.find((n) => !found.some((u) => sameName(u.name, n)));
+        if (missing) throw new NotFound(`User '${missing}' does not exist`);
+        await tx.deleteFrom('users').where('id', 'in', found.map((u) => u.id)).execute();
+      });
+    },
+
+    async setPasswordExpired(name: string, expired: boolean): Promise<void> {
+      const result = await db
+        .updateTable('users')
+        .set({ password_expired: expired, updated_at: new Date() })
+        .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw new NotFound(`User '${name}' does not exist`);
+    },
+
+    async unlock(names: string[]): Promise<void> {
+      if (names.length === 0) return;
+      await db
+        .updateTable('users')
+        .set({ locked: false, failed_logins: 0 })
+        .where((eb) => eb(eb.fn('lower', ['name']), 'in', names.map((n) => n.toLowerCase())))
+        .execute();
+    },
+
+    /** The groups a user form offers (GET /ui/users/groups). */
+    async groupChoices() {
+      const rows = await db
+        .selectFrom('groups')
+        .select(['name', 'realm', 'auto_join'])
+        .orderBy('name')
+        .execute();
+      return rows.map((r) => ({ groupName: r.name, realm: r.realm, autoJoin: r.auto_join }));
+    },
+  };
+}
+
+function userExists(name: string) {
+  return new Conflict(`User '${name}' already exists`, 'name');
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

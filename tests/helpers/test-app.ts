@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp, type DepotApp } from '../../server/app.ts';
+import { loadConfig, type DepotConfig } from '../../server/config.ts';
+
+/**
+ * A real Depot for one test file: a fresh PGlite in a temp dir, or, when
+ * DEPOT_TEST_DATABASE_URL names a PostgreSQL server (CI does), a fresh database on it.
+ */
+export interface TestDepot extends DepotApp {
+  config: DepotConfig;
+  close(): Promise<void>;
+}
+
+export const TEST_ADMIN_PASSWORD = 'admin-secret-1';
+
+async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `depot_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function startTestDepot(env: Record<string, string> = {}): Promise<TestDepot> {
+  const home = mkdtempSync(join(tmpdir(), 'depot-test-'));
+  const serverUrl = process.env.DEPOT_TEST_DATABASE_URL;
+  const scratch = serverUrl ? await createScratchDatabase(serverUrl) : undefined;
+  const config = loadConfig({
+    DEPOT_HOME: home,
+    DEPOT_PORT: '0',
+    DEPOT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    DEPOT_LOG_STDOUT: 'false',
+    DEPOT_LOG_LEVEL: 'warn',
+    ...(scratch ? { DEPOT_DATABASE_URL: scratch.url } : {}),
+    ...env,
+  });
+  const logger = pino({ level: 'silent' });
+  const depot = await buildApp(config, logger);
+  return {
+    ...depot,
+    config,
+    async close() {
+      await depot.app.close();
+      await scratch?.drop();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+export const adminAuth = () => ({ authorization: basic('admin', TEST_ADMIN_PASSWORD) });
+
+/** Signs in through the console's call and returns the headers a console request carries. */
+export async function consoleSession(depot: DepotApp, user: string, password: string) {
+  const response = await depot.app.inject({
+    method: 'POST',
+    url: '/ui/api/v1/ui/auth/login',
+    payload: { user, password, type: 'login' },
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`login as ${user} failed: ${response.statusCode} ${response.body}`);
+  }
+  const cookies = Object.fromEntries(response.cookies.map((c) => [c.name, c.value]));
+  return {
+    cookies,
+    /** Headers for a mutating call: the session cookie and the CSRF header. */
+    headers: {
+      cookie: `depot_session=${cookies.depot_session}; depot_csrf=${cookies.depot_csrf}`,
+      'x-csrf-token': cookies.depot_csrf,
+    },
+  };
+}
