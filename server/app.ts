@@ -48,7 +48,10 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   installErrorHandler(app);
 
   await app.register(fastifyCookie);
-  await app.register(identityPlugin, { auth: services.auth, securityConfig: services.securityConfig });
+  await app.register(identityPlugin, {
+    auth: services.auth,
+    securityConfig: services.securityConfig,
+  });
 
   await app.register(systemRoutes, { services });
   await app.register(restSecurityRoutes, { services });

@@ -14,7 +14,9 @@ export function createLogger(config: DepotConfig): Logger {
   const logDir = join(config.home, 'logs');
   mkdirSync(logDir, { recursive: true });
   const streams: pino.StreamEntry[] = [
-    { stream: pino.destination({ dest: join(logDir, SERVICE_LOG_FILE), mkdir: true, sync: false }) },
+    {
+      stream: pino.destination({ dest: join(logDir, SERVICE_LOG_FILE), mkdir: true, sync: false }),
+    },
   ];
   if (config.logToStdout) streams.push({ stream: process.stdout });
   return pino(

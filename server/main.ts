@@ -8,7 +8,10 @@ async function main() {
   const logger = createLogger(config);
   const { app } = await buildApp(config, logger);
   await app.listen({ port: config.port, host: config.host });
-  logger.info({ home: config.home, embedded: !config.databaseUrl }, `Depot is ready on port ${config.port}`);
+  logger.info(
+    { home: config.home, embedded: !config.databaseUrl },
+    `Depot is ready on port ${config.port}`,
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {

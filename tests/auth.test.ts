@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES, CREDENTIALS_EXPIRED } from '../server/modules/auth/messages.ts';
-import { adminAuth, basic, consoleSession, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+import {
+  adminAuth,
+  basic,
+  consoleSession,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
 
 describe('first start with the default admin password', () => {
   let depot: TestDepot;
@@ -31,7 +37,12 @@ describe('first start with the default admin password', () => {
     const mismatch = await depot.app.inject({
       method: 'POST',
       url: '/ui/api/v1/ui/auth/changePassword',
-      payload: { userName: 'admin', oldPassword: 'password', newPassword1: 'new-pass-1', newPassword2: 'other-pass' },
+      payload: {
+        userName: 'admin',
+        oldPassword: 'password',
+        newPassword1: 'new-pass-1',
+        newPassword2: 'other-pass',
+      },
     });
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().errors[0].message).toBe('Password fields must be equal');
@@ -39,7 +50,12 @@ describe('first start with the default admin password', () => {
     const changed = await depot.app.inject({
       method: 'POST',
       url: '/ui/api/v1/ui/auth/changePassword',
-      payload: { userName: 'admin', oldPassword: 'password', newPassword1: 'new-pass-1', newPassword2: 'new-pass-1' },
+      payload: {
+        userName: 'admin',
+        oldPassword: 'password',
+        newPassword1: 'new-pass-1',
+        newPassword2: 'new-pass-1',
+      },
     });
     expect(changed.statusCode).toBe(200);
     expect((await login('password')).statusCode).toBe(401);
@@ -53,7 +69,12 @@ describe('sessions, CSRF, lockout and anonymous access', () => {
   let depot: TestDepot;
   beforeAll(async () => {
     depot = await startTestDepot();
-    await depot.services.users.create({ name: 'dev', email: 'Dev@Example.com', password: 'dev-pass-1', groups: [] });
+    await depot.services.users.create({
+      name: 'dev',
+      email: 'Dev@Example.com',
+      password: 'dev-pass-1',
+      groups: [],
+    });
     await depot.services.users.create({
       name: 'robot',
       email: 'robot@example.com',
@@ -81,10 +102,17 @@ describe('sessions, CSRF, lockout and anonymous access', () => {
 
   it('answers current with the signed-in user, and anonymous without a session', async () => {
     const { headers } = await consoleSession(depot, 'dev', 'dev-pass-1');
-    const current = await depot.app.inject({ url: '/ui/api/v1/ui/auth/current', headers: { cookie: headers.cookie } });
+    const current = await depot.app.inject({
+      url: '/ui/api/v1/ui/auth/current',
+      headers: { cookie: headers.cookie },
+    });
     expect(current.json()).toMatchObject({ name: 'dev', anonymous: false });
     const anonymous = await depot.app.inject({ url: '/ui/api/v1/ui/auth/current' });
-    expect(anonymous.json()).toMatchObject({ name: 'anonymous', anonymous: true, anonAccessEnabled: false });
+    expect(anonymous.json()).toMatchObject({
+      name: 'anonymous',
+      anonymous: true,
+      anonAccessEnabled: false,
+    });
   });
 
   it('refuses a mutating cookie call without the CSRF header, accepts it with the header', async () => {
@@ -99,15 +127,27 @@ describe('sessions, CSRF, lockout and anonymous access', () => {
     expect(without.statusCode).toBe(403);
     expect(without.json().errors[0].message).toBe(AUTH_MESSAGES.csrf);
     expect(await depot.services.users.exists('csrf-check')).toBe(false);
-    const withHeader = await depot.app.inject({ method: 'POST', url: '/ui/api/v1/ui/users', headers: admin.headers, payload: body });
+    const withHeader = await depot.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/users',
+      headers: admin.headers,
+      payload: body,
+    });
     expect(withHeader.statusCode).toBe(201);
   });
 
   it('ends the session at logout', async () => {
     const { headers } = await consoleSession(depot, 'dev', 'dev-pass-1');
-    const out = await depot.app.inject({ method: 'POST', url: '/ui/api/v1/ui/auth/logout', headers });
+    const out = await depot.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/auth/logout',
+      headers,
+    });
     expect(out.statusCode).toBe(200);
-    const after = await depot.app.inject({ url: '/ui/api/v1/ui/auth/current', headers: { cookie: headers.cookie } });
+    const after = await depot.app.inject({
+      url: '/ui/api/v1/ui/auth/current',
+      headers: { cookie: headers.cookie },
+    });
     expect(after.json().anonymous).toBe(true);
   });
 
@@ -127,7 +167,12 @@ describe('sessions, CSRF, lockout and anonymous access', () => {
   });
 
   it('locks an account after the configured number of failures until an admin unlocks it', async () => {
-    await depot.services.users.create({ name: 'victim', email: 'v@example.com', password: 'victim-pass-1', groups: [] });
+    await depot.services.users.create({
+      name: 'victim',
+      email: 'v@example.com',
+      password: 'victim-pass-1',
+      groups: [],
+    });
     await depot.app.inject({
       method: 'PUT',
       url: '/ui/api/v1/ui/securityconfig',
@@ -135,7 +180,11 @@ describe('sessions, CSRF, lockout and anonymous access', () => {
       payload: { userLockPolicy: { enabled: true, loginAttempts: 3 } },
     });
     const attempt = (password: string) =>
-      depot.app.inject({ method: 'POST', url: '/ui/api/v1/ui/auth/login', payload: { user: 'victim', password } });
+      depot.app.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/auth/login',
+        payload: { user: 'victim', password },
+      });
     expect((await attempt('wrong-1')).json().errors[0].message).toBe(AUTH_MESSAGES.badCredentials);
     expect((await attempt('wrong-2')).json().errors[0].message).toBe(AUTH_MESSAGES.badCredentials);
     expect((await attempt('wrong-3')).json().errors[0].message).toBe(AUTH_MESSAGES.locked);
@@ -155,10 +204,14 @@ describe('sessions, CSRF, lockout and anonymous access', () => {
   });
 
   it('answers reader routes anonymously only when anonymous access is on', async () => {
-    expect((await depot.app.inject({ url: '/artifactory/api/system/version' })).statusCode).toBe(401);
+    expect((await depot.app.inject({ url: '/artifactory/api/system/version' })).statusCode).toBe(
+      401,
+    );
     await depot.services.securityConfig.update({ anonAccessEnabled: true });
     try {
-      expect((await depot.app.inject({ url: '/artifactory/api/system/version' })).statusCode).toBe(200);
+      expect((await depot.app.inject({ url: '/artifactory/api/system/version' })).statusCode).toBe(
+        200,
+      );
       expect((await depot.app.inject({ url: '/ui/api/v1/ui/users' })).statusCode).toBe(401);
     } finally {
       await depot.services.securityConfig.update({ anonAccessEnabled: false });
@@ -183,7 +236,11 @@ describe('sessions, CSRF, lockout and anonymous access', () => {
   });
 
   it('never stores a password in clear text', async () => {
-    const row = await depot.db.selectFrom('users').select('password_hash').where('name', '=', 'dev').executeTakeFirstOrThrow();
+    const row = await depot.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('name', '=', 'dev')
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(row.password_hash).not.toContain('dev-pass-1');
   });

@@ -82,8 +82,7 @@ class PGliteConnection implements DatabaseConnection {
     const result = await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
     return {
       rows: result.rows,
-      numAffectedRows:
-        result.affectedRows === undefined ? undefined : BigInt(result.affectedRows),
+      numAffectedRows: result.affectedRows === undefined ? undefined : BigInt(result.affectedRows),
     };
   }
 

@@ -20,7 +20,10 @@ export function describeValidation(issues: AjvIssue[]): { message: string; field
   const pathField = issue.instancePath.split('/').filter(Boolean)[0];
   switch (issue.keyword) {
     case 'required':
-      return { message: 'You must fill in this field', field: String(issue.params.missingProperty) };
+      return {
+        message: 'You must fill in this field',
+        field: String(issue.params.missingProperty),
+      };
     case 'additionalProperties':
       return {
         message: `Unknown field '${String(issue.params.additionalProperty)}'`,
@@ -35,7 +38,12 @@ export function describeValidation(issues: AjvIssue[]): { message: string; field
   }
 }
 
-function send(reply: FastifyReply, status: number, message: string, extra: Partial<ErrorBody['errors'][0]> = {}) {
+function send(
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  extra: Partial<ErrorBody['errors'][0]> = {},
+) {
   const body: ErrorBody = { errors: [{ status, message, ...extra }] };
   if (extra.code) body.code = extra.code;
   return reply.status(status).type('application/json').send(body);

@@ -4,11 +4,29 @@ import { DepotError, Forbidden, Unauthorized } from '../errors.ts';
 import { AUTH_MESSAGES } from '../modules/auth/messages.ts';
 import type { AuthService } from '../modules/auth/service.ts';
 import type { SecurityConfigService } from '../modules/security-config/service.ts';
-import { ANONYMOUS, ROUTE_PERMISSIONS, type Principal } from './permissions.ts';
+import {
+  ANONYMOUS,
+  ROUTE_PERMISSIONS,
+  type Principal,
+  type RoutePermission,
+} from './permissions.ts';
 
 export const SESSION_COOKIE = 'depot_session';
 export const CSRF_COOKIE = 'depot_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
+
+/** Every route with what it needs: the route matrix test and schemas:check read it. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  permission: RoutePermission;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeCatalog: RouteEntry[];
+  }
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -33,11 +51,15 @@ export const identityPlugin = fp<IdentityOptions>(
   async (app: FastifyInstance, { auth, securityConfig }) => {
     app.decorateRequest('principal', null as unknown as Principal);
 
+    const catalog: RouteEntry[] = [];
+    app.decorate('routeCatalog', catalog);
     app.addHook('onRoute', (route) => {
       const permission = route.config?.permission;
       if (!permission || !ROUTE_PERMISSIONS.includes(permission)) {
         throw new Error(`Route ${route.method} ${route.url} declares no permission`);
       }
+      for (const method of [route.method].flat())
+        catalog.push({ method, url: route.url, permission });
     });
 
     async function identify(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
@@ -46,7 +68,13 @@ export const identityPlugin = fp<IdentityOptions>(
         const credentials = parseBasic(authorization);
         if (!credentials) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
         const user = await auth.authenticateBasic(credentials.name, credentials.password);
-        return { userId: user.id, name: user.name, admin: user.admin, anonymous: false, via: 'basic' };
+        return {
+          userId: user.id,
+          name: user.name,
+          admin: user.admin,
+          anonymous: false,
+          via: 'basic',
+        };
       }
       if (authorization) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
       const token = request.cookies[SESSION_COOKIE];
@@ -81,7 +109,8 @@ export const identityPlugin = fp<IdentityOptions>(
       }
       const principal = request.principal;
       if (principal.via === 'session' && !SAFE_METHODS.has(request.method)) {
-        if (request.headers[CSRF_HEADER] !== principal.csrfToken) throw new Forbidden(AUTH_MESSAGES.csrf);
+        if (request.headers[CSRF_HEADER] !== principal.csrfToken)
+          throw new Forbidden(AUTH_MESSAGES.csrf);
       }
       await authorize(permission, principal);
     });
@@ -92,7 +121,8 @@ export const identityPlugin = fp<IdentityOptions>(
         if (permission === 'reader' && (await securityConfig.get()).anonAccessEnabled) return;
         throw new Unauthorized(AUTH_MESSAGES.authenticationRequired);
       }
-      if (permission === 'admin' && !principal.admin) throw new Forbidden(AUTH_MESSAGES.notAuthorized);
+      if (permission === 'admin' && !principal.admin)
+        throw new Forbidden(AUTH_MESSAGES.notAuthorized);
     }
   },
   { name: 'depot-identity', dependencies: ['@fastify/cookie'] },

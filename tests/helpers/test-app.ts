@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import pino from 'pino';
 import { buildApp, type DepotApp } from '../../server/app.ts';
 import { loadConfig, type DepotConfig } from '../../server/config.ts';
+import { createLogger } from '../../server/logger.ts';
 
 /**
  * A real Depot for one test file: a fresh PGlite in a temp dir, or, when
@@ -17,7 +17,9 @@ export interface TestDepot extends DepotApp {
 
 export const TEST_ADMIN_PASSWORD = 'admin-secret-1';
 
-async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+async function createScratchDatabase(
+  serverUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `depot_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -45,11 +47,11 @@ export async function startTestDepot(env: Record<string, string> = {}): Promise<
     DEPOT_PORT: '0',
     DEPOT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     DEPOT_LOG_STDOUT: 'false',
-    DEPOT_LOG_LEVEL: 'warn',
+    DEPOT_LOG_LEVEL: 'info',
     ...(scratch ? { DEPOT_DATABASE_URL: scratch.url } : {}),
     ...env,
   });
-  const logger = pino({ level: 'silent' });
+  const logger = createLogger(config);
   const depot = await buildApp(config, logger);
   return {
     ...depot,

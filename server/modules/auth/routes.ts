@@ -37,7 +37,10 @@ function setSessionCookies(reply: FastifyReply, session: NewSession, remember: b
 }
 
 /** Sign-in, sign-out, the current user and the data the login screen needs (spec 01 §7 Auth). */
-export async function authRoutes(app: FastifyInstance, { services, config }: { services: Services; config: DepotConfig }) {
+export async function authRoutes(
+  app: FastifyInstance,
+  { services, config }: { services: Services; config: DepotConfig },
+) {
   const { auth, securityConfig } = services;
 
   app.post<{ Body: { user: string; password: string }; Querystring: { rememberMe?: boolean } }>(
@@ -51,10 +54,20 @@ export async function authRoutes(app: FastifyInstance, { services, config }: { s
     },
     async (request, reply) => {
       const remember = request.query.rememberMe === true;
-      const { user, session } = await auth.login(request.body.user, request.body.password, remember);
+      const { user, session } = await auth.login(
+        request.body.user,
+        request.body.password,
+        remember,
+      );
       setSessionCookies(reply, session, remember);
       request.log.info({ user: user.name }, 'signed in');
-      return currentUserView(services, { userId: user.id, name: user.name, admin: user.admin, anonymous: false, via: 'session' });
+      return currentUserView(services, {
+        userId: user.id,
+        name: user.name,
+        admin: user.admin,
+        anonymous: false,
+        via: 'session',
+      });
     },
   );
 
@@ -87,7 +100,9 @@ export async function authRoutes(app: FastifyInstance, { services, config }: { s
     canResetPassword: false,
   }));
 
-  app.post<{ Body: { userName: string; oldPassword: string; newPassword1: string; newPassword2: string } }>(
+  app.post<{
+    Body: { userName: string; oldPassword: string; newPassword1: string; newPassword2: string };
+  }>(
     '/ui/auth/changePassword',
     { config: { permission: 'public' }, schema: { body: changePasswordBody } },
     async (request) => {

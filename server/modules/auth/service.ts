@@ -133,7 +133,8 @@ export function createAuthService(db: Database, securityConfig: SecurityConfigSe
 
     /** Changes a password knowing the current one; works for an expired password too. */
     async changePassword(name: string, oldPassword: string, newPassword: string, retyped: string) {
-      if (newPassword !== retyped) throw new BadRequest(AUTH_MESSAGES.passwordsDiffer, 'newPassword2');
+      if (newPassword !== retyped)
+        throw new BadRequest(AUTH_MESSAGES.passwordsDiffer, 'newPassword2');
       if (newPassword.length < MIN_PASSWORD_LENGTH) {
         throw new BadRequest(AUTH_MESSAGES.passwordPolicy, 'newPassword1');
       }

@@ -25,8 +25,10 @@ export async function groupsRoutes(app: FastifyInstance, { services }: { service
     async (request, reply) => reply.status(201).send(await groups.create(request.body)),
   );
 
-  app.get<NameParams>('/ui/groups/:name', { config: admin, schema: { params: nameParams } }, async (request) =>
-    groups.get(request.params.name),
+  app.get<NameParams>(
+    '/ui/groups/:name',
+    { config: admin, schema: { params: nameParams } },
+    async (request) => groups.get(request.params.name),
   );
 
   app.put<NameParams & { Body: Partial<GroupInput> }>(

@@ -37,7 +37,9 @@ function selectGroups(db: Executor) {
     );
 }
 
-type GroupRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectGroups>['executeTakeFirst']>>>;
+type GroupRow = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof selectGroups>['executeTakeFirst']>>
+>;
 
 function toGroupView(row: GroupRow): GroupView {
   return {

@@ -20,7 +20,10 @@ const uriOf = (request: FastifyRequest, path: string) =>
 /** The name may be left out of a REST body (the path has it) but must agree when given. */
 function nameFromPath<T extends { name?: string }>(name: string, body: T): T & { name: string } {
   if (body.name !== undefined && body.name.toLowerCase() !== name.toLowerCase()) {
-    throw new BadRequest(`The name in the body ('${body.name}') differs from the path ('${name}')`, 'name');
+    throw new BadRequest(
+      `The name in the body ('${body.name}') differs from the path ('${name}')`,
+      'name',
+    );
   }
   return { ...body, name };
 }
@@ -48,24 +51,42 @@ function fromRestGroup(body: Partial<GroupInput> & { userNames?: string[] }): Pa
 }
 
 /** Users and groups on the scripted REST API, in Artifactory's JSON shapes. Admin only. */
-export async function restSecurityRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function restSecurityRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+) {
   const { users, groups } = services;
   const userSchema = services.schemas.entities.get('user')!;
   const groupSchema = services.schemas.entities.get('group')!;
 
   app.get(`${BASE}/users`, { config: admin }, async (request) =>
-    (await users.list()).map((u) => ({ name: u.name, uri: uriOf(request, `users/${encodeURIComponent(u.name)}`), realm: u.realm })),
+    (await users.list()).map((u) => ({
+      name: u.name,
+      uri: uriOf(request, `users/${encodeURIComponent(u.name)}`),
+      realm: u.realm,
+    })),
   );
 
-  app.get<NameParams>(`${BASE}/users/:name`, { config: admin, schema: { params: nameParams } }, async (request) => {
-    const { locked: _locked, passwordExpired: _expired, ...user } = await users.get(request.params.name);
-    return user;
-  });
+  app.get<NameParams>(
+    `${BASE}/users/:name`,
+    { config: admin, schema: { params: nameParams } },
+    async (request) => {
+      const {
+        locked: _locked,
+        passwordExpired: _expired,
+        ...user
+      } = await users.get(request.params.name);
+      return user;
+    },
+  );
 
   // Artifactory: PUT creates the user or replaces an existing one.
   app.put<NameParams & { Body: Partial<UserInput> }>(
     `${BASE}/users/:name`,
-    { config: admin, schema: { params: nameParams, body: withoutRequiredName(createBodySchema(userSchema)) } },
+    {
+      config: admin,
+      schema: { params: nameParams, body: withoutRequiredName(createBodySchema(userSchema)) },
+    },
     async (request, reply) => {
       const input = nameFromPath(request.params.name, request.body) as UserInput;
       if (await users.exists(input.name)) {
@@ -81,32 +102,52 @@ export async function restSecurityRoutes(app: FastifyInstance, { services }: { s
     `${BASE}/users/:name`,
     { config: admin, schema: { params: nameParams, body: updateBodySchema(userSchema) } },
     async (request, reply) => {
-      await users.update(request.params.name, nameFromPath(request.params.name, request.body), request.principal);
+      await users.update(
+        request.params.name,
+        nameFromPath(request.params.name, request.body),
+        request.principal,
+      );
       return reply.status(200).send();
     },
   );
 
-  app.delete<NameParams>(`${BASE}/users/:name`, { config: admin, schema: { params: nameParams } }, async (request, reply) => {
-    await users.deleteMany([request.params.name], request.principal);
-    return reply.type('text/plain').send(`The user: '${request.params.name}' has been removed successfully.`);
-  });
+  app.delete<NameParams>(
+    `${BASE}/users/:name`,
+    { config: admin, schema: { params: nameParams } },
+    async (request, reply) => {
+      await users.deleteMany([request.params.name], request.principal);
+      return reply
+        .type('text/plain')
+        .send(`The user: '${request.params.name}' has been removed successfully.`);
+    },
+  );
 
   app.get(`${BASE}/groups`, { config: admin }, async (request) =>
-    (await groups.list()).map((g) => ({ name: g.name, uri: uriOf(request, `groups/${encodeURIComponent(g.name)}`) })),
+    (await groups.list()).map((g) => ({
+      name: g.name,
+      uri: uriOf(request, `groups/${encodeURIComponent(g.name)}`),
+    })),
   );
 
   app.get<NameParams & { Querystring: { includeUsers?: boolean } }>(
     `${BASE}/groups/:name`,
     {
       config: admin,
-      schema: { params: nameParams, querystring: { type: 'object', properties: { includeUsers: { type: 'boolean' } } } },
+      schema: {
+        params: nameParams,
+        querystring: { type: 'object', properties: { includeUsers: { type: 'boolean' } } },
+      },
     },
-    async (request) => toRestGroup(await groups.get(request.params.name), request.query.includeUsers === true),
+    async (request) =>
+      toRestGroup(await groups.get(request.params.name), request.query.includeUsers === true),
   );
 
   app.put<NameParams & { Body: Partial<GroupInput> & { userNames?: string[] } }>(
     `${BASE}/groups/:name`,
-    { config: admin, schema: { params: nameParams, body: restGroupSchema(groupSchema, createBodySchema) } },
+    {
+      config: admin,
+      schema: { params: nameParams, body: restGroupSchema(groupSchema, createBodySchema) },
+    },
     async (request, reply) => {
       const input = nameFromPath(request.params.name, fromRestGroup(request.body));
       if (await groups.exists(input.name)) {
@@ -120,15 +161,27 @@ export async function restSecurityRoutes(app: FastifyInstance, { services }: { s
 
   app.post<NameParams & { Body: Partial<GroupInput> & { userNames?: string[] } }>(
     `${BASE}/groups/:name`,
-    { config: admin, schema: { params: nameParams, body: restGroupSchema(groupSchema, updateBodySchema) } },
+    {
+      config: admin,
+      schema: { params: nameParams, body: restGroupSchema(groupSchema, updateBodySchema) },
+    },
     async (request, reply) => {
-      await groups.update(request.params.name, nameFromPath(request.params.name, fromRestGroup(request.body)));
+      await groups.update(
+        request.params.name,
+        nameFromPath(request.params.name, fromRestGroup(request.body)),
+      );
       return reply.status(200).send();
     },
   );
 
-  app.delete<NameParams>(`${BASE}/groups/:name`, { config: admin, schema: { params: nameParams } }, async (request, reply) => {
-    await groups.deleteMany([request.params.name]);
-    return reply.type('text/plain').send(`Group '${request.params.name}' has been removed successfully.`);
-  });
+  app.delete<NameParams>(
+    `${BASE}/groups/:name`,
+    { config: admin, schema: { params: nameParams } },
+    async (request, reply) => {
+      await groups.deleteMany([request.params.name]);
+      return reply
+        .type('text/plain')
+        .send(`Group '${request.params.name}' has been removed successfully.`);
+    },
+  );
 }

@@ -3,11 +3,15 @@ import type { Services } from '../../services.ts';
 
 /** Liveness and version, at Artifactory's paths so monitoring scripts carry over. */
 export async function systemRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.get('/artifactory/api/system/ping', { config: { permission: 'public' } }, async (_request, reply) => {
-    // Answers only when the database does: a load balancer should not send traffic otherwise.
-    await services.db.selectNoFrom((eb) => eb.val(1).as('ok')).execute();
-    return reply.type('text/plain').send('OK');
-  });
+  app.get(
+    '/artifactory/api/system/ping',
+    { config: { permission: 'public' } },
+    async (_request, reply) => {
+      // Answers only when the database does: a load balancer should not send traffic otherwise.
+      await services.db.selectNoFrom((eb) => eb.val(1).as('ok')).execute();
+      return reply.type('text/plain').send('OK');
+    },
+  );
 
   const version = () => ({
     version: services.version.version,
@@ -15,6 +19,8 @@ export async function systemRoutes(app: FastifyInstance, { services }: { service
     addons: [],
     license: 'ENTERPRISE_PLUS',
   });
-  app.get('/artifactory/api/system/version', { config: { permission: 'reader' } }, async () => version());
+  app.get('/artifactory/api/system/version', { config: { permission: 'reader' } }, async () =>
+    version(),
+  );
   app.get('/ui/api/v1/system/version', { config: { permission: 'reader' } }, async () => version());
 }

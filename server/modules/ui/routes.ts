@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.ts';
 
 /**
@@ -14,13 +14,18 @@ export async function uiRoutes(app: FastifyInstance, { uiDir }: { uiDir: string 
   const publicRoute = { config: { permission: 'public' as const } };
 
   app.get('/', publicRoute, async (_request, reply) => reply.redirect('/ui/'));
-  app.get('/ui', publicRoute, async (_request, reply) => reply.redirect('/ui/'));
 
-  app.get<{ Params: { '*': string } }>('/ui/*', publicRoute, async (request, reply) => {
-    const path = request.params['*'];
+  const serveConsole = async (
+    request: FastifyRequest<{ Params: { '*'?: string } }>,
+    reply: FastifyReply,
+  ) => {
+    const path = request.params['*'] ?? '';
     if (path.startsWith('api/')) throw new NotFound(`The path /ui/${path} could not be found.`);
     if (!existsSync(indexFile)) {
-      return reply.status(503).type('text/plain').send('The console is not built: run `npm run build`.');
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The console is not built: run `npm run build`.');
     }
     const relative = normalize(path).replace(/^(\.\.(\/|$))+/, '');
     const file = join(uiDir, relative);
@@ -28,8 +33,13 @@ export async function uiRoutes(app: FastifyInstance, { uiDir }: { uiDir: string 
       const immutable = relative.startsWith('assets/');
       return reply
         .header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
-        .sendFile(relative);
+        .sendFile(relative, { cacheControl: false });
     }
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
-  });
+    return reply
+      .header('Cache-Control', 'no-cache')
+      .sendFile('index.html', { cacheControl: false });
+  };
+  // With ignoreTrailingSlash, '/ui' also answers '/ui/'.
+  app.get('/ui', publicRoute, serveConsole);
+  app.get('/ui/*', publicRoute, serveConsole);
 }

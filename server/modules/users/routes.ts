@@ -32,15 +32,21 @@ export async function usersRoutes(app: FastifyInstance, { services }: { services
 
   app.get('/ui/users/groups', { config: admin }, async () => users.groupChoices());
 
-  app.get<NameParams>('/ui/users/:name', { config: admin, schema: { params: nameParams } }, async (request) =>
-    users.get(request.params.name),
+  app.get<NameParams>(
+    '/ui/users/:name',
+    { config: admin, schema: { params: nameParams } },
+    async (request) => users.get(request.params.name),
   );
 
-  app.post<{ Body: UserInput }>('/ui/users', { config: admin, schema: { body: createBody } }, async (request, reply) => {
-    const created = await users.create(request.body);
-    request.log.info({ user: created.name, by: request.principal.name }, 'user created');
-    return reply.status(201).send(created);
-  });
+  app.post<{ Body: UserInput }>(
+    '/ui/users',
+    { config: admin, schema: { body: createBody } },
+    async (request, reply) => {
+      const created = await users.create(request.body);
+      request.log.info({ user: created.name, by: request.principal.name }, 'user created');
+      return reply.status(201).send(created);
+    },
+  );
 
   app.put<NameParams & { Body: Partial<UserInput> }>(
     '/ui/users/:name',
@@ -53,16 +59,26 @@ export async function usersRoutes(app: FastifyInstance, { services }: { services
     { config: admin, schema: { body: namesBody('userNames') } },
     async (request) => {
       await users.deleteMany(request.body.userNames, request.principal);
-      request.log.info({ users: request.body.userNames, by: request.principal.name }, 'users deleted');
+      request.log.info(
+        { users: request.body.userNames, by: request.principal.name },
+        'users deleted',
+      );
       return { deleted: request.body.userNames };
     },
   );
 
-  for (const [action, expired] of [['expirePassword', true], ['unexpirePassword', false]] as const) {
-    app.post<NameParams>(`/ui/users/:name/${action}`, { config: admin, schema: { params: nameParams } }, async (request) => {
-      await users.setPasswordExpired(request.params.name, expired);
-      return { name: request.params.name, passwordExpired: expired };
-    });
+  for (const [action, expired] of [
+    ['expirePassword', true],
+    ['unexpirePassword', false],
+  ] as const) {
+    app.post<NameParams>(
+      `/ui/users/:name/${action}`,
+      { config: admin, schema: { params: nameParams } },
+      async (request) => {
+        await users.setPasswordExpired(request.params.name, expired);
+        return { name: request.params.name, passwordExpired: expired };
+      },
+    );
   }
 
   app.get('/ui/securityconfig', { config: admin }, async () => securityConfig.get());

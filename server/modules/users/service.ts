@@ -62,7 +62,11 @@ export function createUsersService(db: Database) {
   }
 
   async function autoJoinGroupNames(): Promise<string[]> {
-    const rows = await db.selectFrom('groups').select('name').where('auto_join', '=', true).execute();
+    const rows = await db
+      .selectFrom('groups')
+      .select('name')
+      .where('auto_join', '=', true)
+      .execute();
     return rows.map((r) => r.name);
   }
 
@@ -158,7 +162,14 @@ export function createUsersService(db: Database) {
         const found = await q.findUserIds(tx, names);
         const missing = names.find((n) => !found.some((u) => sameName(u.name, n)));
         if (missing) throw new NotFound(`User '${missing}' does not exist`);
-        await tx.deleteFrom('users').where('id', 'in', found.map((u) => u.id)).execute();
+        await tx
+          .deleteFrom('users')
+          .where(
+            'id',
+            'in',
+            found.map((u) => u.id),
+          )
+          .execute();
       });
     },
 
@@ -176,7 +187,13 @@ export function createUsersService(db: Database) {
       await db
         .updateTable('users')
         .set({ locked: false, failed_logins: 0 })
-        .where((eb) => eb(eb.fn('lower', ['name']), 'in', names.map((n) => n.toLowerCase())))
+        .where((eb) =>
+          eb(
+            eb.fn('lower', ['name']),
+            'in',
+            names.map((n) => n.toLowerCase()),
+          ),
+        )
         .execute();
     },
 
