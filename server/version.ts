@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { PROJECT_ROOT } from './paths.ts';
 
 export interface VersionInfo {
   version: string;
   revision: string;
 }
 
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = PROJECT_ROOT;
 
 /** The package version, and the git revision when running from a checkout. */
 export function readVersion(): VersionInfo {

@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { Logger } from 'pino';
 import type { DepotConfig } from '../config.ts';
+import { openPGlite } from './pglite-open.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { DepotDatabase } from './tables.ts';
 import * as identity from './migrations/0001-identity.ts';
@@ -23,11 +22,7 @@ export async function openDatabase(config: DepotConfig): Promise<Database> {
     const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: 10 });
     return new Kysely<DepotDatabase>({ dialect: new PostgresDialect({ pool }) });
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const dataDir = join(config.home, 'db');
-  mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir);
-  return new Kysely<DepotDatabase>({ dialect: new PGliteDialect(pglite) });
+  return new Kysely<DepotDatabase>({ dialect: new PGliteDialect(await openPGlite(config.home)) });
 }
 
 /** Brings the schema up to date; run at every start. */

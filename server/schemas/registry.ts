@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../paths.ts';
 
 export type JsonSchema = Record<string, unknown> & {
   $id?: string;
@@ -30,7 +31,7 @@ export interface SchemaRegistry {
   screenMetaSchema: JsonSchema;
 }
 
-export const SCHEMAS_DIR = resolve(import.meta.dirname, '../../schemas');
+export const SCHEMAS_DIR = join(PROJECT_ROOT, 'schemas');
 
 function readJsonFiles<T>(dir: string, suffix: string): { file: string; value: T }[] {
   return readdirSync(dir)
