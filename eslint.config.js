@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'var/**', 'coverage/**'] },
@@ -23,7 +24,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', 'e2e/**', 'bench/**', '.ci/**'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    files: ['**/*.mjs', 'server/**', 'tests/**', 'e2e/**', 'bench/**', 'scripts/**'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['src/**'],
+    languageOptions: { globals: globals.browser },
   },
 );
