@@ -1,0 +1,29 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/**
+ * Debian's chromium, never a downloaded browser. The flags keep it from reaching out to the
+ * network (this machine has none) and let it run as root in CI; each launch gets a fresh
+ * profile, removed when the browser closes.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Fails a test on any uncaught page error, so a broken screen cannot pass quietly. */
+export function watchPageErrors(page: Page): Error[] {
+  const errors: Error[] = [];
+  page.on('pageerror', (error) => errors.push(error));
+  return errors;
+}

@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const homes: string[] = [];
+afterAll(() => homes.forEach((home) => rmSync(home, { recursive: true, force: true })));
+
+/** The real entry point as an operator runs it: environment in, HTTP on loopback, signals. */
+describe('server process', () => {
+  it('starts from the environment, answers on loopback, and stops cleanly on SIGTERM', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'depot-process-'));
+    homes.push(home);
+    const port = await freePort();
+    const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: {
+        ...process.env,
+        DEPOT_HOME: home,
+        DEPOT_PORT: String(port),
+        DEPOT_HOST: '127.0.0.1',
+        DEPOT_ADMIN_PASSWORD: 'automation-pass-1',
+        DEPOT_LOG_STDOUT: 'false',
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      let ping: Response | undefined;
+      for (let i = 0; i < 300 && !ping?.ok; i++) {
+        ping = await fetch(`${base}/artifactory/api/system/ping`).catch(() => undefined);
+        if (!ping?.ok) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await ping!.text()).toBe('OK');
+
+      // DEPOT_ADMIN_PASSWORD gives a ready, non-expired password for automation.
+      const auth = `Basic ${Buffer.from('admin:automation-pass-1').toString('base64')}`;
+      const users = await fetch(`${base}/artifactory/api/security/users`, {
+        headers: { authorization: auth },
+      });
+      expect(users.status).toBe(200);
+      expect((await users.json()).map((u: { name: string }) => u.name)).toEqual(['admin']);
+    } finally {
+      server.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    const log = readFileSync(join(home, 'logs', 'depot-service.log'), 'utf8');
+    expect(log).toContain('"msg":"shutting down"');
+    expect(log).not.toContain('automation-pass-1');
+  }, 60000);
+});
