@@ -46,6 +46,10 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema),
   );
   installErrorHandler(app);
+  // No answer may be sniffed into another type (an uploaded file rendered as HTML, say).
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+  });
 
   await app.register(fastifyCookie);
   await app.register(identityPlugin, {

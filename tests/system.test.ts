@@ -53,6 +53,9 @@ describe('the console under /ui/', () => {
       expect(response.statusCode, url).toBe(200);
       expect(response.body).toContain('Depot console');
       expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
     }
   });
 
