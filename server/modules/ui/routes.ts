@@ -46,7 +46,8 @@ export async function uiRoutes(app: FastifyInstance, { uiDir }: { uiDir: string 
     }
     const relative = normalize(path).replace(/^(\.\.(\/|$))+/, '');
     const file = join(uiDir, relative);
-    if (relative && file.startsWith(uiDir) && existsSync(file) && statSync(file).isFile()) {
+    const isAsset = relative !== 'index.html' && file.startsWith(uiDir);
+    if (relative && isAsset && existsSync(file) && statSync(file).isFile()) {
       const immutable = relative.startsWith('assets/');
       return reply
         .header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
@@ -54,6 +55,9 @@ export async function uiRoutes(app: FastifyInstance, { uiDir }: { uiDir: string 
     }
     return reply
       .header('Cache-Control', 'no-cache')
+      .header('Content-Security-Policy', CONSOLE_CSP)
+      .header('X-Frame-Options', 'DENY')
+      .header('Referrer-Policy', 'same-origin')
       .sendFile('index.html', { cacheControl: false });
   };
   // With ignoreTrailingSlash, '/ui' also answers '/ui/'.
