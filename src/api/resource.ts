@@ -1,0 +1,71 @@
+import type { KyInstance } from 'ky';
+import { call, http } from './client';
+import type { ApiCall, ResourceApi, RowAction } from './descriptor';
+
+export type Row = Record<string, unknown>;
+
+/**
+ * Fills `{name}` placeholders from `values`, each URL-encoded; a missing value is an error
+ * rather than a request to a wrong URL.
+ */
+export function fillPath(path: string, values: Record<string, unknown>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined || value === null || value === '') {
+      throw new Error(`No value for "{${name}}" in ${path}`);
+    }
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** The one data provider behind every CRUD screen, driven by a descriptor's `api` block. */
+export interface ResourceClient {
+  list(): Promise<Row[]>;
+  get(key: string): Promise<Row>;
+  create(entity: Row): Promise<Row | undefined>;
+  update(key: string, entity: Row): Promise<Row | undefined>;
+  deleteMany(keys: string[]): Promise<void>;
+}
+
+/**
+ * Builds the resource client. `keyField` is the descriptor's `key` (e.g. `name`), so the
+ * placeholders in `get`/`update` paths are filled from it.
+ */
+export function createResourceClient(
+  api: ResourceApi,
+  keyField: string,
+  client: KyInstance = http,
+): ResourceClient {
+  const send = <T>(c: ApiCall, values: Row, json?: unknown) =>
+    call<T>(c.method, fillPath(c.path, values), json === undefined ? {} : { json }, client);
+  return {
+    list: async () => (await send<Row[] | undefined>(api.list, {})) ?? [],
+    get: (key) => send<Row>(api.get, { [keyField]: key }),
+    create: (entity) => send<Row | undefined>(api.create, entity, entity),
+    update: (key, entity) =>
+      send<Row | undefined>(api.update, { ...entity, [keyField]: key }, entity),
+    deleteMany: (keys) => {
+      const bodyKey = api.deleteMany.bodyKey;
+      return send<void>(api.deleteMany, {}, bodyKey ? { [bodyKey]: keys } : keys);
+    },
+  };
+}
+
+/** Runs a descriptor's row action on one row; placeholders come from the row's fields. */
+export function runRowAction(
+  action: RowAction,
+  row: Row,
+  client: KyInstance = http,
+): Promise<unknown> {
+  return call(action.method, fillPath(action.path, row), {}, client);
+}
+
+/** The choices of a form's `options` field: GET `path`, each item's `valueKey`. */
+export async function fetchChoices(
+  path: string,
+  valueKey: string,
+  client: KyInstance = http,
+): Promise<string[]> {
+  const items = (await call<Row[] | undefined>('GET', path, {}, client)) ?? [];
+  return items.map((item) => String(item[valueKey])).filter((value) => value !== 'undefined');
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it, vi } from 'vitest';
+import { allSettled, fork } from 'effector';
+import { ApiError } from '../../api/ApiError';
+import { $notifications, dismissLaterFx } from '../../shell/notifications/model';
+import { navigateFx } from '../../shell/navigation/model';
+import { groupsDescriptor, usersDescriptor } from '../testing';
+import {
+  $choices,
+  $dirty,
+  $formData,
+  $initialData,
+  $serverErrors,
+  formChanged,
+  formOpened,
+  formSubmitted,
+  loadChoicesFx,
+  loadEntityFx,
+  saveFx,
+} from './model';
+
+function setup(overrides: Array<[unknown, unknown]> = []) {
+  const navigate = vi.fn();
+  const handlers = new Map<unknown, unknown>([
+    [navigateFx, navigate],
+    [dismissLaterFx, async () => -1], // toasts stay, so the test can read them
+    [loadChoicesFx, async () => ({ groups: ['readers'] })],
+    [
+      loadEntityFx,
+      async () => ({ name: 'jo', email: 'jo@x.io', realm: 'internal', groups: ['readers'] }),
+    ],
+    ...overrides,
+  ]);
+  return { scope: fork({ handlers: handlers as never }), navigate };
+}
+const texts = (scope: ReturnType<typeof fork>) =>
+  scope.getState($notifications).map((n) => `${n.kind}: ${n.text}`);
+
+describe('form model', () => {
+  it('starts a new entity from the schema defaults, clean, with the choices loaded', async () => {
+    const { scope } = setup();
+    await allSettled(formOpened, {
+      scope,
+      params: { descriptor: usersDescriptor, mode: 'create' },
+    });
+    expect(scope.getState($formData)).toEqual({
+      admin: false,
+      profileUpdatable: true,
+      disableUIAccess: false,
+      internalPasswordDisabled: false,
+    });
+    expect(scope.getState($choices)).toEqual({ groups: ['readers'] });
+    expect(scope.getState($dirty)).toBe(false);
+  });
+
+  it('loads the edited entity and becomes dirty only on a real change', async () => {
+    const { scope } = setup();
+    await allSettled(formOpened, {
+      scope,
+      params: { descriptor: usersDescriptor, mode: 'edit', key: 'jo' },
+    });
+    expect(scope.getState($initialData)).toMatchObject({ name: 'jo', email: 'jo@x.io' });
+    expect(scope.getState($initialData)).not.toHaveProperty('realm');
+    await allSettled(formChanged, {
+      scope,
+      params: { ...scope.getState($formData), password: '' },
+    });
+    expect(scope.getState($dirty)).toBe(false);
+    await allSettled(formChanged, {
+      scope,
+      params: { ...scope.getState($formData), email: 'new@x.io' },
+    });
+    expect(scope.getState($dirty)).toBe(true);
+  });
+
+  it('saves, says "created", is clean again and goes back to the list', async () => {
+    const save = vi.fn(async () => undefined);
+    const { scope, navigate } = setup([[saveFx, save]]);
+    await allSettled(formOpened, {
+      scope,
+      params: { descriptor: groupsDescriptor, mode: 'create' },
+    });
+    await allSettled(formChanged, { scope, params: { name: 'devs' } });
+    await allSettled(formSubmitted, { scope, params: { name: 'devs' } });
+    expect(save).toHaveBeenCalledWith(expect.objectContaining({ payload: { name: 'devs' } }));
+    expect(texts(scope)).toEqual(["success: Group 'devs' created"]);
+    expect(scope.getState($dirty)).toBe(false);
+    expect(navigate).toHaveBeenCalledWith({ to: '/admin/management/groups' });
+  });
+
+  it('puts a conflict naming a field on that field, until the field is edited', async () => {
+    const conflict = new ApiError({
+      message: 'status 409',
+      status: 409,
+      method: 'POST',
+      url: '/x',
+      body: { errors: [{ status: 409, message: "User 'jo' already exists", field: 'name' }] },
+    });
+    const { scope, navigate } = setup([[saveFx, async () => Promise.reject(conflict)]]);
+    await allSettled(formOpened, {
+      scope,
+      params: { descriptor: usersDescriptor, mode: 'create' },
+    });
+    await allSettled(formChanged, { scope, params: { name: 'jo' } });
+    await allSettled(formSubmitted, { scope, params: { name: 'jo' } });
+    expect(scope.getState($serverErrors)).toEqual({ name: ["User 'jo' already exists"] });
+    expect(texts(scope)).toEqual([]);
+    expect(navigate).not.toHaveBeenCalled();
+    await allSettled(formChanged, { scope, params: { name: 'jo2' } });
+    expect(scope.getState($serverErrors)).toEqual({});
+  });
+
+  it('shows a refusal that names no field as a notification', async () => {
+    const refusal = new ApiError({
+      message: 'status 400',
+      status: 400,
+      method: 'PUT',
+      url: '/x',
+      body: { errors: [{ status: 400, message: 'You cannot remove your own admin privileges' }] },
+    });
+    const { scope } = setup([[saveFx, async () => Promise.reject(refusal)]]);
+    await allSettled(formOpened, {
+      scope,
+      params: { descriptor: usersDescriptor, mode: 'edit', key: 'admin' },
+    });
+    await allSettled(formSubmitted, { scope, params: { name: 'admin', admin: false } });
+    expect(texts(scope)).toEqual(['error: You cannot remove your own admin privileges']);
+  });
+});

@@ -1,0 +1,170 @@
+import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import type { ScreenDescriptor } from '../../api/descriptor';
+import { createResourceClient, fetchChoices, type Row } from '../../api/resource';
+import { ApiError, isServerFailure } from '../../api/ApiError';
+import { errorMessage } from '../../api/errorMessage';
+import { notificationShown } from '../../shell/notifications/model';
+import { navigateFx } from '../../shell/navigation/model';
+import { DEFAULT_ERROR_MESSAGE, savedMessage } from '../messages';
+import { buildFormSchema, initialFormData, type FormMode } from './formSchema';
+import { sameFormData } from './sameFormData';
+
+export interface FormTarget {
+  descriptor: ScreenDescriptor;
+  mode: FormMode;
+  /** The edited entity's key; absent when creating. */
+  key?: string;
+}
+
+const client = (d: ScreenDescriptor) => createResourceClient(d.api, d.key);
+const schemaOf = ({ descriptor, mode }: FormTarget) =>
+  buildFormSchema(descriptor.form, descriptor.entitySchema, mode).schema;
+
+export const formOpened = createEvent<FormTarget>();
+export const formClosed = createEvent();
+export const formChanged = createEvent<Row>();
+/** Valid data from SchemaForm, ready to send. */
+export const formSubmitted = createEvent<Row>();
+
+export const loadEntityFx = createEffect(({ descriptor, key }: FormTarget) =>
+  client(descriptor).get(key ?? ''),
+);
+export const loadChoicesFx = createEffect(async (descriptor: ScreenDescriptor) => {
+  const entries = await Promise.all(
+    Object.entries(descriptor.form.options ?? {}).map(
+      async ([field, { path, valueKey }]) => [field, await fetchChoices(path, valueKey)] as const,
+    ),
+  );
+  return Object.fromEntries(entries) as Record<string, string[]>;
+});
+export const saveFx = createEffect(({ target, payload }: { target: FormTarget; payload: Row }) =>
+  target.mode === 'create'
+    ? client(target.descriptor).create(payload)
+    : client(target.descriptor).update(target.key ?? '', payload),
+);
+
+export const $target = createStore<FormTarget | null>(null)
+  .on(formOpened, (_, t) => t)
+  .reset(formClosed);
+/** What the form started from; null while the entity loads. */
+export const $initialData = createStore<Row | null>(null).reset(formOpened, formClosed);
+export const $formData = createStore<Row>({})
+  .on(formChanged, (_, data) => data)
+  .reset(formOpened, formClosed);
+export const $choices = createStore<Record<string, string[]>>({})
+  .on(loadChoicesFx.doneData, (_, choices) => choices)
+  .reset(formOpened, formClosed);
+export const $saving = saveFx.pending;
+export const $dirty = combine(
+  $initialData,
+  $formData,
+  (initial, data) => initial !== null && !sameFormData(initial, data),
+);
+
+/** Field messages from the server, with the data they were about: a field edited since shows none. */
+const $serverErrorState = createStore<{ data: Row; errors: Record<string, string[]> } | null>(
+  null,
+).reset(formOpened, formClosed, formSubmitted);
+export const $serverErrors = combine($serverErrorState, $formData, (state, data) => {
+  if (!state) return {};
+  return Object.fromEntries(
+    Object.entries(state.errors).filter(([field]) => sameFormData(state.data[field], data[field])),
+  );
+});
+
+const fieldErrorsOf = (error: unknown, target: FormTarget) => {
+  if (!(error instanceof ApiError) || isServerFailure(error)) return {};
+  const errors: Record<string, string[]> = {};
+  for (const { field, message } of error.fieldErrors) {
+    if (target.descriptor.form.fields.includes(field)) (errors[field] ??= []).push(message);
+  }
+  return errors;
+};
+
+// when a create form opens, start from the schema defaults
+sample({
+  clock: formOpened,
+  filter: (target) => target.mode === 'create',
+  fn: (target) => initialFormData(schemaOf(target)),
+  target: [$initialData, $formData],
+});
+
+// when an edit form opens, load the entity
+sample({ clock: formOpened, filter: (target) => target.mode === 'edit', target: loadEntityFx });
+
+// when the entity arrives for the form still open, start from its values
+sample({
+  clock: loadEntityFx.done,
+  source: $target,
+  filter: (target, { params }) => target === params,
+  fn: (target, { result }) => initialFormData(schemaOf(target as FormTarget), result),
+  target: [$initialData, $formData],
+});
+
+// when a form with choice fields opens, fetch the choices
+sample({
+  clock: formOpened,
+  filter: (target) => Object.keys(target.descriptor.form.options ?? {}).length > 0,
+  fn: (target) => target.descriptor,
+  target: loadChoicesFx,
+});
+
+// when the form is submitted, save it
+sample({
+  clock: formSubmitted,
+  source: $target,
+  filter: (target: FormTarget | null): target is FormTarget => target !== null,
+  fn: (target, payload) => ({ target, payload }),
+  target: saveFx,
+});
+
+// when saved, say so, take the saved data as the new start (nothing unsaved), go back to the list
+sample({
+  clock: saveFx.done,
+  fn: ({ params: { target, payload } }) => ({
+    kind: 'success' as const,
+    text: savedMessage(
+      String(target.descriptor.entitySchema.title ?? target.descriptor.entity),
+      String(payload[target.descriptor.key] ?? target.key),
+      target.mode,
+    ),
+  }),
+  target: notificationShown,
+});
+sample({ clock: saveFx.done, source: $formData, target: $initialData });
+sample({
+  clock: saveFx.done,
+  fn: ({ params }) => ({ to: params.target.descriptor.route }),
+  target: navigateFx,
+});
+
+// when saving fails with messages about form fields, show them on those fields
+sample({
+  clock: saveFx.fail,
+  source: $formData,
+  filter: (_, { params, error }) => Object.keys(fieldErrorsOf(error, params.target)).length > 0,
+  fn: (data, { params, error }) => ({ data, errors: fieldErrorsOf(error, params.target) }),
+  target: $serverErrorState,
+});
+
+const toErrorNotification = (error: unknown) => ({
+  kind: 'error' as const,
+  text: errorMessage(error, DEFAULT_ERROR_MESSAGE),
+});
+
+// when saving fails otherwise, show the parsed message (server failures get the error dialog)
+sample({
+  clock: saveFx.fail,
+  filter: ({ params, error }) =>
+    !isServerFailure(error) && Object.keys(fieldErrorsOf(error, params.target)).length === 0,
+  fn: ({ error }) => toErrorNotification(error),
+  target: notificationShown,
+});
+
+// when the entity cannot be loaded (deleted meanwhile, say), show why
+sample({
+  clock: loadEntityFx.failData,
+  filter: (error) => !isServerFailure(error),
+  fn: toErrorNotification,
+  target: notificationShown,
+});

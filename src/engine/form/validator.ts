@@ -1,0 +1,162 @@
+import { Validator, format, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import {
+  createErrorHandler,
+  toErrorSchema,
+  unwrapErrorHandler,
+  validationDataMerge,
+  type CustomValidator,
+  type ErrorTransformer,
+  type RJSFSchema,
+  type RJSFValidationError,
+  type UiSchema,
+  type ValidationData,
+  type ValidatorType,
+} from '@rjsf/utils';
+import type { Row } from '../../api/resource';
+import { atPointer, schemaErrorMessage } from './schemaErrorMessages';
+
+/**
+ * Email as the server checks it (ajv-formats, full mode), so that the console never accepts
+ * an address the server refuses or the other way round; the contract test guards this.
+ */
+const AJV_FULL_EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+format.email = (value: string) => AJV_FULL_EMAIL.test(value);
+
+/** Keywords that only report that something below them failed; the leaf error says what. */
+const AGGREGATE_KEYWORDS = new Set([
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'contains',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  '$ref',
+  '$dynamicRef',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+]);
+const LIMIT_KEYWORDS = new Set([
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+]);
+
+/** `#/groups/0` → `.groups.0`, rjsf's property path. */
+function toProperty(instanceLocation: string): string {
+  return instanceLocation
+    .replace(/^#/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((part) => `.${decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')}`)
+    .join('');
+}
+
+/** One raw error as rjsf's error list wants it, in the schema's own words where it has them. */
+function toRjsfError(unit: OutputUnit, rootSchema: RJSFSchema): RJSFValidationError {
+  let property = toProperty(unit.instanceLocation);
+  const params: Record<string, unknown> = {};
+  if (unit.keyword === 'required') {
+    const missing = /required property "(.*)"/.exec(unit.error)?.[1] ?? '';
+    params.missingProperty = missing;
+    // At the root rjsf (like Ajv) names the bare property: `name`, not `.name`.
+    property = property ? `${property}.${missing}` : missing;
+  } else if (LIMIT_KEYWORDS.has(unit.keyword)) {
+    params.limit = atPointer(rootSchema, unit.keywordLocation);
+  } else if (unit.keyword === 'format') {
+    params.format = atPointer(rootSchema, unit.keywordLocation);
+  }
+  const own =
+    unit.keyword === 'required'
+      ? undefined
+      : schemaErrorMessage(rootSchema, unit.keywordLocation, unit.keyword);
+  const message = own ?? unit.error;
+  return {
+    // As with ajv-errors, an error worded by the schema is named errorMessage.
+    name: own === undefined ? unit.keyword : 'errorMessage',
+    property,
+    message,
+    params,
+    stack: `${property} ${message}`.trim(),
+    schemaPath: unit.keywordLocation,
+  };
+}
+
+/**
+ * rjsf's validator contract, on a JSON Schema 2020-12 validator that does not compile to
+ * code: the console's Content-Security-Policy (`script-src 'self'`) forbids eval, which
+ * Ajv needs. Messages come from the schemas' `errorMessage` like ajv-errors; the contract
+ * test runs the same fixtures through Ajv 2020 + ajv-errors and through this.
+ */
+export class FormValidator implements ValidatorType<Row, RJSFSchema> {
+  private compiled = new WeakMap<object, Validator>();
+
+  private validatorFor(schema: RJSFSchema): Validator {
+    let validator = this.compiled.get(schema);
+    if (!validator) {
+      // Without a $schema the validator's draft applies; $id would be registered globally.
+      const { $id: _id, ...rest } = schema;
+      validator = new Validator(rest as Schema, '2020-12', false);
+      this.compiled.set(schema, validator);
+    }
+    return validator;
+  }
+
+  rawValidation<Result = OutputUnit>(
+    schema: RJSFSchema,
+    formData?: Row,
+  ): { errors?: Result[]; validationError?: Error } {
+    try {
+      const errors = this.validatorFor(schema).validate(formData ?? {}).errors;
+      return { errors: errors.filter((unit) => !AGGREGATE_KEYWORDS.has(unit.keyword)) as Result[] };
+    } catch (error) {
+      return { validationError: error as Error };
+    }
+  }
+
+  validateFormData(
+    formData: Row | undefined,
+    schema: RJSFSchema,
+    customValidate?: CustomValidator<Row, RJSFSchema>,
+    transformErrors?: ErrorTransformer<Row, RJSFSchema>,
+    uiSchema?: UiSchema<Row, RJSFSchema>,
+  ): ValidationData<Row> {
+    const { errors: raw = [], validationError } = this.rawValidation<OutputUnit>(schema, formData);
+    let errors = raw.map((unit) => toRjsfError(unit, schema));
+    if (validationError) errors.push({ stack: validationError.message });
+    if (transformErrors) errors = transformErrors(errors, uiSchema);
+    const errorSchema = toErrorSchema<Row>(errors);
+    if (!customValidate) return { errors, errorSchema };
+    const handler = customValidate(
+      formData,
+      createErrorHandler<Row>(formData ?? {}),
+      uiSchema,
+      errorSchema,
+    );
+    return validationDataMerge({ errors, errorSchema }, unwrapErrorHandler(handler));
+  }
+
+  isValid(schema: RJSFSchema, formData: Row | undefined, rootSchema: RJSFSchema): boolean {
+    // Sub-schemas may point into the root's $defs (rjsf asks this for anyOf/oneOf options).
+    const withDefs = { ...schema, $defs: { ...(rootSchema.$defs ?? {}), ...(schema.$defs ?? {}) } };
+    return new Validator(withDefs as Schema, '2020-12', true).validate(formData ?? {}).valid;
+  }
+
+  reset(): void {
+    this.compiled = new WeakMap();
+  }
+}
+
+export const formValidator = new FormValidator();

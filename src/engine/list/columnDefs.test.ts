@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { ColDef, ValueFormatterParams, ValueGetterParams } from 'ag-grid-community';
+import usersDescriptor from '../../../schemas/screens/users.screen.json';
+import groupsDescriptor from '../../../schemas/screens/groups.screen.json';
+import type { ScreenDescriptor } from '../../api/descriptor';
+import type { Row } from '../../api/resource';
+import { columnDefs } from './columnDefs';
+import { LinkCell } from './LinkCell';
+
+const users = usersDescriptor as unknown as ScreenDescriptor;
+const groups = groupsDescriptor as unknown as ScreenDescriptor;
+
+const byField = (defs: ColDef<Row>[], field: string) => {
+  const def = defs.find((d) => d.field === field);
+  if (!def) throw new Error(`no column ${field}`);
+  return def;
+};
+const format = (def: ColDef<Row>, value: unknown) =>
+  (def.valueFormatter as (p: Partial<ValueFormatterParams<Row>>) => string)({ value });
+const filterText = (def: ColDef<Row>, data: Row) =>
+  (def.filterValueGetter as (p: { data: Row }) => string)({ data });
+
+describe('columnDefs', () => {
+  const defs = columnDefs(users);
+
+  it('has one column per descriptor column, in order, with its header', () => {
+    expect(defs.map((d) => [d.field, d.headerName])).toEqual([
+      ['name', 'User Name'],
+      ['email', 'Email'],
+      ['realm', 'Realm'],
+      ['admin', 'Admin'],
+      ['groups', 'Groups'],
+      ['lastLoggedIn', 'Last Login'],
+    ]);
+  });
+
+  it('makes every column sortable with a text filter', () => {
+    for (const def of defs) {
+      expect(def.sortable).toBe(true);
+      expect(def.filter).toBe('agTextColumnFilter');
+    }
+  });
+
+  it('uses the descriptor width, else lets the column grow', () => {
+    expect(byField(defs, 'name').width).toBe(220);
+    expect(byField(defs, 'email').flex).toBe(1);
+    expect(byField(defs, 'email').width).toBeUndefined();
+  });
+
+  it('renders the link column as a link to the URL-encoded edit route', () => {
+    const name = byField(defs, 'name');
+    expect(name.cellRenderer).toBe(LinkCell);
+    expect(name.cellRendererParams.editPath({ name: 'jo doe/1' })).toBe(
+      '/admin/management/users/jo%20doe%2F1/edit',
+    );
+    expect(byField(defs, 'email').cellRenderer).toBeUndefined();
+  });
+
+  it('joins arrays and words booleans', () => {
+    expect(format(byField(defs, 'groups'), ['readers', 'writers'])).toBe('readers, writers');
+    expect(format(byField(defs, 'admin'), true)).toBe('Yes');
+    expect(format(byField(defs, 'admin'), false)).toBe('No');
+    expect(format(byField(defs, 'email'), null)).toBe('');
+  });
+
+  it('formats dates, and shows nothing for a user who never logged in', () => {
+    const lastLogin = byField(defs, 'lastLoggedIn');
+    const iso = '2024-03-05T07:09:00';
+    expect(format(lastLogin, iso)).toBe('2024-03-05 07:09');
+    expect(format(lastLogin, null)).toBe('');
+  });
+
+  it('counts arrays for count columns, so they sort as numbers', () => {
+    const users = byField(columnDefs(groups), 'usersInGroup');
+    const getter = users.valueGetter as (p: Partial<ValueGetterParams<Row>>) => number;
+    expect(getter({ data: { usersInGroup: ['a', 'b', 'c'] } })).toBe(3);
+    expect(getter({ data: {} })).toBe(0);
+  });
+
+  it('filters and searches on the text the user sees', () => {
+    expect(filterText(byField(defs, 'groups'), { groups: ['readers', 'writers'] })).toBe(
+      'readers, writers',
+    );
+    const quick = byField(defs, 'admin').getQuickFilterText as (p: { data: Row }) => string;
+    expect(quick({ data: { admin: true } })).toBe('Yes');
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * Texts of the generic screens. The validation wording is spec 01 §5 verbatim; it is the
+ * fallback for schemas without their own `errorMessage` (those win, via ajv-errors).
+ */
+export const REQUIRED_MESSAGE = 'You must fill in this field';
+export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email';
+export const INVALID_URL_MESSAGE = 'Please enter a valid url';
+export const maxLengthMessage = (limit: number) => `Value may not exceed ${limit} symbols`;
+export const minLengthMessage = (limit: number) => `Value must be greater then ${limit} symbols`;
+
+/** Spec 01 §8, "default server error": the fallback when an error answer says nothing. */
+export const DEFAULT_ERROR_MESSAGE = 'Error. Please check the product logs.';
+
+export const SEARCH_LABEL = 'Search';
+export const DELETE_LABEL = 'Delete';
+export const DELETE_CONFIRM_DEFAULT = {
+  title: 'Delete',
+  text: 'Are you sure you want to delete {count} item(s)?',
+};
+export const CONFIRM_LABEL = 'Confirm';
+export const CANCEL_LABEL = 'Cancel';
+export const SAVE_LABEL = 'Save';
+export const NEW_LABEL_DEFAULT = 'New';
+export const LOADING_LABEL = 'Loading…';
+export const ACTIONS_LABEL = 'Actions for the selected row';
+
+export const savedMessage = (entityTitle: string, key: string, mode: 'create' | 'edit') =>
+  `${entityTitle} '${key}' ${mode === 'create' ? 'created' : 'updated'}`;
+export const deletedMessage = (entityTitle: string, count: number) =>
+  `${count} ${entityTitle.toLowerCase()}(s) deleted`;
+export const actionDoneMessage = (actionLabel: string, key: string) =>
+  `${actionLabel}: done for '${key}'`;

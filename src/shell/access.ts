@@ -1,0 +1,34 @@
+import type { CurrentUser } from '../api/auth';
+import type { Permission } from '../api/descriptor';
+import { ADMIN_HOME_PATH, LOGIN_PATH, USER_HOME_PATH } from './messages';
+
+/** A user with no name or the name anonymous is anonymous (spec 01 §3). */
+export function isAnonymous(user: CurrentUser | null): boolean {
+  return !user || user.anonymous || !user.name || user.name === 'anonymous';
+}
+
+/** The react-admin style question: may this user use something that needs `permission`? */
+export function canAccess(
+  user: CurrentUser | null,
+  permission: Permission,
+  anonAccessEnabled: boolean,
+): boolean {
+  if (permission === 'anonymous') return !isAnonymous(user) || anonAccessEnabled;
+  if (isAnonymous(user)) return false;
+  return permission === 'user' || user?.admin === true;
+}
+
+/** Where a user lands: admins in the admin area, everyone else on the home page. */
+export function homePathFor(user: CurrentUser | null, anonAccessEnabled: boolean): string {
+  if (isAnonymous(user)) return anonAccessEnabled ? USER_HOME_PATH : LOGIN_PATH;
+  return user?.admin ? ADMIN_HOME_PATH : USER_HOME_PATH;
+}
+
+/** Only paths inside the console, and never back to a login page, are return targets. */
+export function safeReturnPath(path: string | undefined): string | undefined {
+  if (!path || !path.startsWith('/') || path.startsWith('//')) return undefined;
+  if (path === LOGIN_PATH || path.startsWith(`${LOGIN_PATH}/`) || path.startsWith(`${LOGIN_PATH}?`))
+    return undefined;
+  if (path.startsWith('/auth') || path.startsWith('/logout')) return undefined;
+  return path;
+}

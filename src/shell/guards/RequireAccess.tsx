@@ -1,0 +1,39 @@
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { useUnit } from 'effector-react';
+import type { Permission } from '../../api/descriptor';
+import { $anonAccessEnabled, $currentUser } from '../session/model';
+import { notificationShown } from '../notifications/model';
+import { canAccess, homePathFor, isAnonymous } from '../access';
+import { LOGIN_PATH, NOT_AUTHORIZED_MESSAGE } from '../messages';
+import type { ReturnState } from '../navigation/model';
+
+/**
+ * Renders its children only for users who may: a visitor who is not signed in goes to
+ * login (which brings them back here), a signed-in user without the right is told
+ * "You are not authorized to view this page" and sent home.
+ */
+export function RequireAccess({
+  permission,
+  children,
+}: {
+  permission: Permission;
+  children: ReactNode;
+}) {
+  const [user, anonAccessEnabled] = useUnit([$currentUser, $anonAccessEnabled]);
+  const location = useLocation();
+  if (canAccess(user, permission, anonAccessEnabled)) return children;
+  if (isAnonymous(user)) {
+    const state: ReturnState = { from: location.pathname + location.search };
+    return <Navigate to={LOGIN_PATH} replace state={state} />;
+  }
+  return <NotAuthorized home={homePathFor(user, anonAccessEnabled)} />;
+}
+
+function NotAuthorized({ home }: { home: string }) {
+  const notify = useUnit(notificationShown);
+  useEffect(() => {
+    notify({ kind: 'error', text: NOT_AUTHORIZED_MESSAGE });
+  }, [notify]);
+  return <Navigate to={home} replace />;
+}

@@ -1,0 +1,52 @@
+import { useMemo } from 'react';
+import { NavLink } from 'react-router-dom';
+import { useUnit } from 'effector-react';
+import { $screens } from '../../engine/descriptors/model';
+import { $anonAccessEnabled, $currentUser } from '../session/model';
+import { LABELS, USER_HOME_PATH } from '../messages';
+import { buildMenu, type MenuGroup } from './menu';
+
+/** The Application and Administration menus, from the screen descriptors. */
+export function Sidebar() {
+  const [screens, user, anonAccessEnabled] = useUnit([$screens, $currentUser, $anonAccessEnabled]);
+  const sections = useMemo(
+    () => buildMenu(screens, user, anonAccessEnabled),
+    [screens, user, anonAccessEnabled],
+  );
+  const groupsOf = (section: string) => sections.find((s) => s.section === section)?.groups ?? [];
+  const administration = groupsOf('Administration');
+  return (
+    <nav className="sidebar" aria-label={LABELS.mainNavigation}>
+      <section>
+        <h2>{LABELS.application}</h2>
+        <ul>
+          <li>
+            <NavLink to={USER_HOME_PATH}>{LABELS.home}</NavLink>
+          </li>
+        </ul>
+        <MenuGroups groups={groupsOf('Application')} />
+      </section>
+      {administration.length > 0 && (
+        <section>
+          <h2>{LABELS.administration}</h2>
+          <MenuGroups groups={administration} />
+        </section>
+      )}
+    </nav>
+  );
+}
+
+function MenuGroups({ groups }: { groups: MenuGroup[] }) {
+  return groups.map(({ group, items }) => (
+    <div key={group}>
+      <h3>{group}</h3>
+      <ul>
+        {items.map((item) => (
+          <li key={item.route}>
+            <NavLink to={item.route}>{item.label}</NavLink>
+          </li>
+        ))}
+      </ul>
+    </div>
+  ));
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { CurrentUser } from '../../api/auth';
+import type { ScreenSummary } from '../../api/descriptor';
+import { buildMenu } from './menu';
+
+const screens: ScreenSummary[] = [
+  {
+    id: 'groups',
+    title: 'Groups',
+    route: '/admin/management/groups',
+    permission: 'admin',
+    menu: { section: 'Administration', group: 'User Management', label: 'Groups', order: 20 },
+  },
+  {
+    id: 'users',
+    title: 'Users',
+    route: '/admin/management/users',
+    permission: 'admin',
+    menu: { section: 'Administration', group: 'User Management', label: 'Users', order: 10 },
+  },
+  {
+    id: 'packages',
+    title: 'Packages',
+    route: '/packages',
+    permission: 'anonymous',
+    menu: { section: 'Application', group: 'Artifacts', label: 'Packages' },
+  },
+  {
+    id: 'tokens',
+    title: 'Tokens',
+    route: '/tokens',
+    permission: 'user',
+    menu: { section: 'Application', group: 'Me', label: 'Tokens' },
+  },
+  { id: 'hidden', title: 'Hidden', route: '/hidden', permission: 'user' },
+];
+const admin: CurrentUser = { name: 'admin', admin: true, anonymous: false };
+const jo: CurrentUser = { name: 'jo', admin: false, anonymous: false };
+const anonymous: CurrentUser = { name: 'anonymous', admin: false, anonymous: true };
+
+describe('buildMenu', () => {
+  it('gives admins both sections, items in order, screens without menu left out', () => {
+    expect(buildMenu(screens, admin, false)).toEqual([
+      {
+        section: 'Application',
+        groups: [
+          { group: 'Artifacts', items: [{ label: 'Packages', route: '/packages' }] },
+          { group: 'Me', items: [{ label: 'Tokens', route: '/tokens' }] },
+        ],
+      },
+      {
+        section: 'Administration',
+        groups: [
+          {
+            group: 'User Management',
+            items: [
+              { label: 'Users', route: '/admin/management/users' },
+              { label: 'Groups', route: '/admin/management/groups' },
+            ],
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('gives users no Administration section', () => {
+    expect(buildMenu(screens, jo, false).map((s) => s.section)).toEqual(['Application']);
+  });
+
+  it('shows anonymous visitors only anonymous screens, and only when anonymous access is on', () => {
+    expect(buildMenu(screens, anonymous, true)).toEqual([
+      {
+        section: 'Application',
+        groups: [{ group: 'Artifacts', items: [{ label: 'Packages', route: '/packages' }] }],
+      },
+    ]);
+    expect(buildMenu(screens, anonymous, false)).toEqual([]);
+  });
+
+  it('never shows an Administration item to a non-admin, whatever its permission says', () => {
+    const odd: ScreenSummary = {
+      id: 'x',
+      title: 'X',
+      route: '/x',
+      permission: 'user',
+      menu: { section: 'Administration', group: 'G', label: 'X' },
+    };
+    expect(buildMenu([odd], jo, false)).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+import type { CurrentUser } from '../../api/auth';
+import type { MenuEntry, ScreenSummary } from '../../api/descriptor';
+import { canAccess } from '../access';
+
+export interface MenuItem {
+  label: string;
+  route: string;
+}
+export interface MenuGroup {
+  group: string;
+  items: MenuItem[];
+}
+export interface MenuSection {
+  section: MenuEntry['section'];
+  groups: MenuGroup[];
+}
+
+const SECTIONS: MenuEntry['section'][] = ['Application', 'Administration'];
+
+/**
+ * The sidebar's sections from the descriptors' `menu` entries: an item only for a screen
+ * that exists and that this user may use; Administration only for admins; empty groups
+ * and sections left out. Items by `order`, groups by their first item.
+ */
+export function buildMenu(
+  screens: ScreenSummary[],
+  user: CurrentUser | null,
+  anonAccessEnabled: boolean,
+): MenuSection[] {
+  const usable = screens.filter(
+    (s): s is ScreenSummary & { menu: MenuEntry } =>
+      s.menu !== undefined &&
+      canAccess(user, s.permission, anonAccessEnabled) &&
+      (s.menu.section !== 'Administration' || user?.admin === true),
+  );
+  const byOrder = (a: { menu: MenuEntry }, b: { menu: MenuEntry }) =>
+    (a.menu.order ?? Number.MAX_SAFE_INTEGER) - (b.menu.order ?? Number.MAX_SAFE_INTEGER) ||
+    a.menu.label.localeCompare(b.menu.label);
+
+  return SECTIONS.map((section) => {
+    const inSection = usable.filter((s) => s.menu.section === section).sort(byOrder);
+    const groups: MenuGroup[] = [];
+    for (const screen of inSection) {
+      let group = groups.find((g) => g.group === screen.menu.group);
+      if (!group) groups.push((group = { group: screen.menu.group, items: [] }));
+      group.items.push({ label: screen.menu.label, route: screen.route });
+    }
+    return { section, groups };
+  }).filter((section) => section.groups.length > 0);
+}

@@ -1,0 +1,75 @@
+/**
+ * The shell's texts, paths and limits. Quoted ones are spec 01 verbatim (§2, §4, §8, §9);
+ * UI and tests both read them from here.
+ */
+export const NOT_AUTHORIZED_MESSAGE = 'You are not authorized to view this page';
+export const PASSWORDS_MUST_BE_EQUAL = 'Password fields must be equal';
+export const CHANGE_PASSWORD_FAILED = 'Failed to change password';
+export const NOT_FOUND_TEXT = 'The object you were looking for could not be found.';
+
+export const ERROR_DIALOG = {
+  header: 'Oops!',
+  subheader: 'Something went wrong',
+  text: 'An unexpected error has occurred and your request could not be completed.',
+  advice: 'Please try again and in case this problem persists contact your system administrator.',
+  seeMore: 'See more details',
+  close: 'Close',
+  details: { message: 'Message', status: 'Status', request: 'Request', time: 'Time' },
+} as const;
+
+export const DISCARD_DIALOG = {
+  title: 'Discard Changes',
+  text: 'You have unsaved changes. Leaving this page will discard changes.',
+  discard: 'Discard',
+  cancel: 'Cancel',
+} as const;
+
+/** Spec 01 §9: after this much inactivity, the next activity checks the session. */
+export const IDLE_TIMEOUT_MS = 60000;
+
+export const LOGIN_PATH = '/login';
+export const LOGOUT_PATH = '/logout';
+export const NOT_FOUND_PATH = '/404';
+export const SERVER_ERROR_PATH = '/500';
+export const SESSION_EXPIRED_PATH = '/login?logout=true&fromUnauthorized=true';
+export const changePasswordPath = (userName: string) =>
+  `/login/change-password/${encodeURIComponent(userName)}`;
+/**
+ * Landing pages. The spec lands admins on topology and users on packages; neither screen
+ * exists yet, so admins land on the users list (the admin area's root) and everyone else
+ * on a home page that says what they can do today.
+ */
+export const ADMIN_HOME_PATH = '/admin/management/users';
+export const USER_HOME_PATH = '/home';
+
+export const LABELS = {
+  productName: 'Depot',
+  username: 'Username',
+  password: 'Password',
+  rememberMe: 'Remember me',
+  logIn: 'Log In',
+  logout: 'Logout',
+  currentPassword: 'Current Password',
+  newPassword: 'New Password',
+  retypeNewPassword: 'Retype New Password',
+  changePassword: 'Change Password',
+  application: 'Application',
+  administration: 'Administration',
+  home: 'Home',
+  userMenu: 'User menu',
+  darkTheme: 'Dark theme',
+  mainNavigation: 'Main navigation',
+  skipToContent: 'Skip to content',
+  loading: 'Loading…',
+} as const;
+
+export const DISMISS_LABEL = 'Dismiss';
+
+export const PAGE_TITLES = {
+  login: 'Login',
+  changePassword: 'Change Password',
+  home: 'Home',
+  notFound: 'Page Not Found',
+  notAcceptable: 'Not Acceptable',
+  serverError: 'Error',
+} as const;

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider, Link } from 'react-router-dom';
+import { Provider } from 'effector-react';
+import { allSettled, fork } from 'effector';
+import { ApiError } from '../api/ApiError';
+import type { CurrentUser } from '../api/auth';
+import { fetchDescriptorFx, fetchScreensFx } from '../engine/descriptors/model';
+import { fetchRowsFx } from '../engine/list/model';
+import { routes } from './routes';
+import { attachRouter } from './navigation/model';
+import { dismissLaterFx } from './notifications/model';
+import { UnsavedChangesGuard } from './guards/UnsavedChangesGuard';
+import {
+  appStarted,
+  fetchCurrentUserFx,
+  fetchFooterFx,
+  fetchLoginDataFx,
+  loginFx,
+  logoutFx,
+} from './session/model';
+import { DISCARD_DIALOG, NOT_AUTHORIZED_MESSAGE } from './messages';
+import './model';
+
+const admin: CurrentUser = { name: 'admin', admin: true, anonymous: false };
+const jo: CurrentUser = { name: 'jo', admin: false, anonymous: false };
+const anonymous: CurrentUser = {
+  name: 'anonymous',
+  admin: false,
+  anonymous: true,
+  anonAccessEnabled: false,
+};
+const usersSummary = {
+  id: 'users',
+  title: 'Users',
+  route: '/admin/management/users',
+  permission: 'admin' as const,
+};
+
+/** The real route table in memory, on a scope whose server calls are stubs. */
+async function start(path: string, user: CurrentUser, extra: Array<[unknown, unknown]> = []) {
+  let current = user;
+  const handlers = new Map<unknown, unknown>([
+    [fetchCurrentUserFx, async () => current],
+    [
+      fetchFooterFx,
+      async () => ({
+        serverName: 'depot-1',
+        versionID: '1',
+        isAol: false,
+        anonAccessEnabled: false,
+      }),
+    ],
+    [
+      fetchLoginDataFx,
+      async () => ({ forgotPassword: false, rememberMeEnabled: false, oauthProviders: [] }),
+    ],
+    [
+      fetchScreensFx,
+      async () =>
+        current.anonymous ? Promise.reject(new Error('401')) : current.admin ? [usersSummary] : [],
+    ],
+    [fetchDescriptorFx, () => new Promise(() => {})],
+    [fetchRowsFx, async () => []],
+    [logoutFx, async () => void (current = anonymous)],
+    [dismissLaterFx, async () => -1],
+    ...extra,
+  ]);
+  const scope = fork({ handlers: handlers as never });
+  await allSettled(appStarted, { scope });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  attachRouter(router);
+  render(
+    <Provider value={scope}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+  return { router, scope, signIn: (u: CurrentUser) => (current = u) };
+}
+
+const pathOf = (router: ReturnType<typeof createMemoryRouter>) => router.state.location.pathname;
+
+describe('routes and guards', () => {
+  it('sends a visitor to login and, after login, back to the page asked for', async () => {
+    const { router, signIn } = await start('/admin/management/users', anonymous, [
+      [loginFx, async () => signIn(admin)],
+    ]);
+    await screen.findByLabelText(/Username/);
+    expect(pathOf(router)).toBe('/login');
+    await userEvent.type(screen.getByLabelText(/Username/), 'admin');
+    await userEvent.type(screen.getByLabelText(/Password/), 'password123');
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    await waitFor(() => expect(pathOf(router)).toBe('/admin/management/users'));
+    await waitFor(() => expect(document.title).toBe('Users - depot-1'));
+  });
+
+  it('logs out, then takes an expired user to change password', async () => {
+    const expired = new ApiError({
+      message: '401',
+      status: 401,
+      method: 'POST',
+      url: '/x',
+      body: {
+        errors: [
+          { status: 401, message: 'Your password has expired.', code: 'CREDENTIALS_EXPIRED' },
+        ],
+        code: 'CREDENTIALS_EXPIRED',
+      },
+    });
+    const { router } = await start('/login?logout=true', admin, [
+      [loginFx, async () => Promise.reject(expired)],
+    ]);
+    await screen.findByLabelText(/Username/);
+    await userEvent.type(screen.getByLabelText(/Username/), 'jo');
+    await userEvent.type(screen.getByLabelText(/Password/), 'password123');
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    await screen.findByLabelText(/Current Password/);
+    expect(pathOf(router)).toBe('/login/change-password/jo');
+  });
+
+  it('sends a signed-in user who opens /login home', async () => {
+    const { router } = await start('/login', jo);
+    await waitFor(() => expect(pathOf(router)).toBe('/home'));
+  });
+
+  it('tells a non-admin "You are not authorized to view this page" and sends them home', async () => {
+    const { router } = await start('/admin/management/groups', jo);
+    await screen.findByText(NOT_AUTHORIZED_MESSAGE);
+    expect(pathOf(router)).toBe('/home');
+  });
+
+  it('shows 404 for a path no route and no descriptor knows', async () => {
+    const { router } = await start('/no/such/page', admin);
+    await waitFor(() => expect(pathOf(router)).toBe('/404'));
+    expect(screen.getByText('The object you were looking for could not be found.')).toBeTruthy();
+  });
+
+  it('redirects /admin to the users list and /500 entered directly to /', async () => {
+    const first = await start('/admin', admin);
+    await waitFor(() => expect(pathOf(first.router)).toBe('/admin/management/users'));
+    const second = await start('/500', jo);
+    await waitFor(() => expect(pathOf(second.router)).toBe('/home'));
+  });
+});
+
+describe('unsaved-changes guard', () => {
+  function renderForm(isDirty: () => boolean) {
+    const router = createMemoryRouter(
+      [
+        {
+          path: '/users/new',
+          element: (
+            <>
+              <UnsavedChangesGuard isDirty={isDirty} />
+              <Link to="/groups">Groups</Link>
+              <Link to="/users/new/step-2">Next step</Link>
+            </>
+          ),
+        },
+        { path: '/users/new/step-2', element: <p>Step 2</p> },
+        { path: '/groups', element: <p>Groups page</p> },
+      ],
+      { initialEntries: ['/users/new'] },
+    );
+    render(<RouterProvider router={router} />);
+    return router;
+  }
+
+  it('asks "Discard Changes"; Cancel stays, Discard leaves', async () => {
+    const router = renderForm(() => true);
+    await userEvent.click(screen.getByRole('link', { name: 'Groups' }));
+    const dialog = await screen.findByRole('alertdialog', { name: DISCARD_DIALOG.title });
+    expect(dialog.textContent).toContain(
+      'You have unsaved changes. Leaving this page will discard changes.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(pathOf(router)).toBe('/users/new');
+    await userEvent.click(screen.getByRole('link', { name: 'Groups' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Discard' }));
+    await screen.findByText('Groups page');
+  });
+
+  it('does not ask for a clean form', async () => {
+    const router = renderForm(() => false);
+    await userEvent.click(screen.getByRole('link', { name: 'Groups' }));
+    await screen.findByText('Groups page');
+    expect(pathOf(router)).toBe('/groups');
+  });
+
+  it('does not ask when moving to a sub-path of a dirty form', async () => {
+    const router = renderForm(() => true);
+    await userEvent.click(screen.getByRole('link', { name: 'Next step' }));
+    await screen.findByText('Step 2');
+    expect(pathOf(router)).toBe('/users/new/step-2');
+  });
+});

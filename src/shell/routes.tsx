@@ -1,0 +1,75 @@
+import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { DescriptorScreen } from '../screens/DescriptorScreen';
+import { resolveScreenView, screenViewTitle } from '../engine/screenPaths';
+import type { RouteHandle, TitleContext } from './layout/documentTitle';
+import { AppRoot } from './layout/AppRoot';
+import { ShellLayout } from './layout/ShellLayout';
+import { RequireAccess } from './guards/RequireAccess';
+import { LoginLayout } from './login/LoginLayout';
+import { LoginPage } from './login/LoginPage';
+import { ChangePasswordPage } from './login/ChangePasswordPage';
+import { HomeRedirect } from './pages/HomeRedirect';
+import { UserHomePage } from './pages/UserHomePage';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { NotAcceptablePage } from './pages/NotAcceptablePage';
+import { ServerErrorPage } from './pages/ServerErrorPage';
+import { RouteErrorPage } from './pages/RouteErrorPage';
+import { ADMIN_HOME_PATH, LOGIN_PATH, PAGE_TITLES } from './messages';
+
+const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
+
+/** Titles of descriptor pages come from the descriptors ("Users", "Edit User jo"). */
+const screenTitle = ({ pathname, screens, descriptors }: TitleContext) => {
+  const view = resolveScreenView(pathname, screens);
+  return view && screenViewTitle(view, descriptors[view.screen.id]);
+};
+
+const loginChildren: RouteObject[] = [
+  { index: true, element: <LoginPage />, handle: title(PAGE_TITLES.login) },
+  {
+    path: 'change-password/:userName',
+    element: <ChangePasswordPage />,
+    handle: title(PAGE_TITLES.changePassword),
+  },
+];
+
+/** The route table of what exists today (spec 01 §2); descriptor screens are resolved at `*`. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppRoot />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      { path: 'login', element: <LoginLayout />, children: loginChildren },
+      { path: 'auth', element: <LoginLayout />, children: loginChildren },
+      { path: 'logout', element: <Navigate to={`${LOGIN_PATH}?logout=true`} replace /> },
+      { path: '404', element: <NotFoundPage />, handle: title(PAGE_TITLES.notFound) },
+      {
+        path: '406/:requestId',
+        element: <NotAcceptablePage />,
+        handle: title(PAGE_TITLES.notAcceptable),
+      },
+      { path: '500', element: <ServerErrorPage />, handle: title(PAGE_TITLES.serverError) },
+      {
+        element: <ShellLayout />,
+        children: [
+          { index: true, element: <HomeRedirect /> },
+          { path: 'home', element: <UserHomePage />, handle: title(PAGE_TITLES.home) },
+          {
+            // The admin area is for admins, whether or not a screen exists at the path.
+            path: 'admin',
+            element: (
+              <RequireAccess permission="admin">
+                <Outlet />
+              </RequireAccess>
+            ),
+            children: [
+              { index: true, element: <Navigate to={ADMIN_HOME_PATH} replace /> },
+              { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
+            ],
+          },
+          { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
+        ],
+      },
+    ],
+  },
+];
