@@ -10,6 +10,8 @@ beforeAll(async () => {
   mkdirSync(join(uiDir, 'assets'), { recursive: true });
   writeFileSync(join(uiDir, 'index.html'), '<!doctype html><title>Depot console</title>');
   writeFileSync(join(uiDir, 'assets', 'app-1234.js'), 'console.log(1)');
+  mkdirSync(join(uiDir, '.vite'));
+  writeFileSync(join(uiDir, '.vite', 'manifest.json'), '{"secret":"build details"}');
   depot = await startTestDepot({ DEPOT_UI_DIR: uiDir, DEPOT_SERVER_NAME: 'build-farm' });
 });
 afterAll(() => depot.close());
@@ -74,6 +76,11 @@ describe('the console under /ui/', () => {
       const response = await depot.app.inject({ url });
       expect(response.body, url).not.toContain('"name": "depot"');
     }
+  });
+
+  it('does not serve hidden build files', async () => {
+    const response = await depot.app.inject({ url: '/ui/.vite/manifest.json' });
+    expect(response.body).not.toContain('build details');
   });
 
   it('answers an unknown API path with a JSON 404, not the console', async () => {

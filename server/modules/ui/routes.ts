@@ -46,7 +46,9 @@ export async function uiRoutes(app: FastifyInstance, { uiDir }: { uiDir: string 
     }
     const relative = normalize(path).replace(/^(\.\.(\/|$))+/, '');
     const file = join(uiDir, relative);
-    const isAsset = relative !== 'index.html' && file.startsWith(uiDir);
+    // Hidden files (the build manifest under .vite/) are not part of the console.
+    const hidden = relative.split('/').some((segment) => segment.startsWith('.'));
+    const isAsset = !hidden && relative !== 'index.html' && file.startsWith(uiDir);
     if (relative && isAsset && existsSync(file) && statSync(file).isFile()) {
       const immutable = relative.startsWith('assets/');
       return reply
