@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ensureAdminUser } from './bootstrap.ts';
 import type { DepotConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
-import { installErrorHandler } from './http/error-handler.ts';
+import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { identityPlugin } from './http/identity.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { groupsRoutes } from './modules/groups/routes.ts';
@@ -39,6 +39,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     trustProxy: true,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    frameworkErrors,
   });
   const bodyAjv = createBodyAjv();
   const queryAjv = createQueryAjv();

@@ -49,6 +49,18 @@ function send(
   return reply.status(status).type('application/json').send(body);
 }
 
+/**
+ * Errors Fastify meets before routing (a URL with broken percent-encoding, a bad
+ * Content-Type header) answer in the same shape as every other error.
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  return send(reply, error.statusCode ?? 400, error.message);
+}
+
 /** Maps typed errors, validation failures and malformed bodies to HTTP; a 500 is a bug. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DepotError, Forbidden, Unauthorized } from '../errors.ts';
@@ -33,6 +34,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 interface IdentityOptions {
   auth: AuthService;
   securityConfig: SecurityConfigService;
+}
+
+/** Compares tokens in constant time, so the comparison does not leak how much matched. */
+function sameToken(given: string | string[] | undefined, expected: string | undefined): boolean {
+  if (typeof given !== 'string' || !expected) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function parseBasic(header: string): { name: string; password: string } | undefined {
@@ -109,8 +118,9 @@ export const identityPlugin = fp<IdentityOptions>(
       }
       const principal = request.principal;
       if (principal.via === 'session' && !SAFE_METHODS.has(request.method)) {
-        if (request.headers[CSRF_HEADER] !== principal.csrfToken)
+        if (!sameToken(request.headers[CSRF_HEADER], principal.csrfToken)) {
           throw new Forbidden(AUTH_MESSAGES.csrf);
+        }
       }
       await authorize(permission, principal);
     });
