@@ -1,37 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort, waitForPing } from '../tests/helpers/server-process.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
   }
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-async function waitForPing(baseUrl: string, server: ChildProcess) {
-  const deadline = Date.now() + 60000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null)
-      throw new Error(`Depot exited early with code ${server.exitCode}`);
-    try {
-      if ((await fetch(`${baseUrl}/artifactory/api/system/ping`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('Depot did not answer ping within 60 s');
 }
 
 /**

@@ -1,17 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+import { freePort, waitForPing } from './helpers/server-process.ts';
 
 const homes: string[] = [];
 afterAll(() => homes.forEach((home) => rmSync(home, { recursive: true, force: true })));
@@ -36,12 +28,8 @@ describe('server process', () => {
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
     try {
       const base = `http://127.0.0.1:${port}`;
-      let ping: Response | undefined;
-      for (let i = 0; i < 300 && !ping?.ok; i++) {
-        ping = await fetch(`${base}/artifactory/api/system/ping`).catch(() => undefined);
-        if (!ping?.ok) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(await ping!.text()).toBe('OK');
+      await waitForPing(base, server);
+      expect(await (await fetch(`${base}/artifactory/api/system/ping`)).text()).toBe('OK');
 
       // DEPOT_ADMIN_PASSWORD gives a ready, non-expired password for automation.
       const auth = `Basic ${Buffer.from('admin:automation-pass-1').toString('base64')}`;

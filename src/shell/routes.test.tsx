@@ -6,6 +6,7 @@ import { Provider } from 'effector-react';
 import { allSettled, fork } from 'effector';
 import { ApiError } from '../api/ApiError';
 import type { CurrentUser } from '../api/auth';
+import { adminUser, anonymousUser, plainUser } from './session/testUsers';
 import { fetchDescriptorFx, fetchScreensFx } from '../engine/descriptors/model';
 import { fetchRowsFx } from '../engine/list/model';
 import { routes } from './routes';
@@ -23,14 +24,9 @@ import {
 import { DISCARD_DIALOG, NOT_AUTHORIZED_MESSAGE } from './messages';
 import './model';
 
-const admin: CurrentUser = { name: 'admin', admin: true, anonymous: false };
-const jo: CurrentUser = { name: 'jo', admin: false, anonymous: false };
-const anonymous: CurrentUser = {
-  name: 'anonymous',
-  admin: false,
-  anonymous: true,
-  anonAccessEnabled: false,
-};
+const admin = adminUser;
+const jo = plainUser;
+const anonymous = anonymousUser;
 const usersSummary = {
   id: 'users',
   title: 'Users',

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { allSettled, fork } from 'effector';
 import { ApiError } from '../../api/ApiError';
-import type { CurrentUser } from '../../api/auth';
+import { adminUser, anonymousUser, plainUser } from './testUsers';
 import { navigateFx } from '../navigation/model';
 import {
   ADMIN_HOME_PATH,
@@ -30,14 +30,9 @@ import {
   userActivityDetected,
 } from './model';
 
-const admin: CurrentUser = { name: 'admin', admin: true, anonymous: false };
-const jo: CurrentUser = { name: 'jo', admin: false, anonymous: false };
-const anonymous: CurrentUser = {
-  name: 'anonymous',
-  admin: false,
-  anonymous: true,
-  anonAccessEnabled: false,
-};
+const admin = adminUser;
+const jo = plainUser;
+const anonymous = anonymousUser;
 const failure = (status: number, body: unknown) =>
   new ApiError({
     message: `status ${status}`,
