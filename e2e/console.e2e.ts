@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DISCARD_DIALOG,
   LABELS,
@@ -7,13 +7,14 @@ import {
   NOT_FOUND_TEXT,
 } from '../src/shell/messages.ts';
 import { launchBrowser, watchPageErrors } from './browser.ts';
+import { startDepot, type E2eDepot } from './server.ts';
 
 /**
  * What a newcomer does on a fresh Depot, in order, in a real browser against a real server:
  * each step builds on the one before (the server is shared), as a person's session would.
  */
-const baseUrl = inject('baseUrl');
-const ui = (path: string) => `${baseUrl}/ui${path}`;
+let depot: E2eDepot;
+const ui = (path: string) => depot.ui(path);
 const ADMIN_NEW_PASSWORD = 'first-admin-pass-1';
 const DEV_PASSWORD = 'dev-user-pass-1';
 
@@ -22,6 +23,7 @@ let page: Page;
 let pageErrors: Error[];
 
 beforeAll(async () => {
+  depot = await startDepot();
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(10000);
@@ -29,6 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  await depot?.stop();
 });
 
 async function signIn(user: string, password: string) {
@@ -156,7 +159,7 @@ describe('a newcomer in the console', () => {
     await page.goto(ui('/admin/management/groups'));
     await page.getByText(NOT_AUTHORIZED_MESSAGE).waitFor();
     await page.waitForURL(/\/ui\/home$/);
-    const api = await page.request.get(`${baseUrl}/ui/api/v1/ui/users`);
+    const api = await page.request.get(`${depot.baseUrl}/ui/api/v1/ui/users`);
     expect(api.status()).toBe(403);
   });
 

@@ -2,20 +2,21 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestProject } from 'vitest/node';
 import { freePort, waitForPing } from '../tests/helpers/server-process.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    baseUrl: string;
-  }
+export interface E2eDepot {
+  baseUrl: string;
+  /** `${baseUrl}/ui${path}` */
+  ui(path: string): string;
+  stop(): Promise<void>;
 }
 
 /**
- * Starts a real Depot on a fresh home with the default admin password (expired), so the
- * tests see what a newcomer sees. Stopped and removed after the run, even on failure.
+ * A real Depot for one test file, on a fresh home and a free loopback port. Without
+ * `adminPassword` the admin has the default, expired password: what a newcomer sees.
+ * `stop` ends the process and removes its home; call it in afterAll.
  */
-export default async function setup(project: TestProject) {
+export async function startDepot(adminPassword = ''): Promise<E2eDepot> {
   if (!existsSync('dist/ui/index.html')) throw new Error('Build the console first: npm run build');
   if (!existsSync('/usr/bin/chromium'))
     throw new Error('Install Debian chromium: apt-get install chromium');
@@ -30,7 +31,7 @@ export default async function setup(project: TestProject) {
       DEPOT_HOST: '127.0.0.1',
       DEPOT_LOG_STDOUT: 'false',
       DEPOT_SERVER_NAME: 'Depot E2E',
-      DEPOT_ADMIN_PASSWORD: '',
+      DEPOT_ADMIN_PASSWORD: adminPassword,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -47,6 +48,5 @@ export default async function setup(project: TestProject) {
     await stop();
     throw error;
   }
-  project.provide('baseUrl', baseUrl);
-  return stop;
+  return { baseUrl, ui: (path) => `${baseUrl}/ui${path}`, stop };
 }
