@@ -96,6 +96,23 @@ describe('the session', () => {
     expect(page.url()).toMatch(/\/ui\/login/);
   });
 
+  it('lets an admin see the locked user and unlock it from the users list', async () => {
+    await page.goto(depot.ui('/login'));
+    await signIn('admin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/admin\/management\/users$/);
+    const forgetful = page.locator('.ag-row', { hasText: 'f@example.com' });
+    await forgetful.getByText('Yes').waitFor(); // the Locked column
+    await forgetful.locator('input[type=checkbox]').first().check();
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await forgetful.getByText('Yes').waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: new RegExp(LABELS.userMenu) }).click();
+    await page.getByRole('button', { name: LABELS.logout }).click();
+    await page.waitForURL(/\/ui\/login/);
+    await signIn('forgetful', 'forgetful-pass-1');
+    await page.waitForURL(/\/ui\/home$/);
+  });
+
   it('shows the "Oops!" dialog with details when the server fails', async () => {
     await page.goto(depot.ui('/login'));
     await signIn('admin', ADMIN_PASSWORD);

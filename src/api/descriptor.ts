@@ -42,6 +42,8 @@ export interface RowAction {
   method: Exclude<HttpMethod, 'GET'>;
   path: string;
   confirm?: string;
+  /** When set, the body is a one-item list of this field of the row. */
+  bodyFrom?: string;
 }
 
 export interface FormDescriptor {

@@ -120,6 +120,23 @@ describe('row actions and choices', () => {
     expect(requests[0].url).toBe('http://depot.test/ui/api/v1/ui/users/bo%20b/expirePassword');
   });
 
+  it('sends the row as a one-item list when the action says bodyFrom', async () => {
+    const { client, requests } = recordingClient(() => new Response(''));
+    await runRowAction(
+      {
+        id: 'u',
+        label: 'Unlock',
+        method: 'POST',
+        path: '/ui/securityconfig/unlockUsers',
+        bodyFrom: 'name',
+      },
+      { name: 'jo', email: 'jo@example.com' },
+      client,
+    );
+    expect(requests[0].url).toBe('http://depot.test/ui/api/v1/ui/securityconfig/unlockUsers');
+    expect(JSON.parse(requests[0].body)).toEqual(['jo']);
+  });
+
   it('maps option items by valueKey', async () => {
     const groups = [{ groupName: 'readers' }, { groupName: 'writers' }];
     const { client } = recordingClient(() => new Response(JSON.stringify(groups)));

@@ -57,7 +57,9 @@ export function runRowAction(
   row: Row,
   client: KyInstance = http,
 ): Promise<unknown> {
-  return call(action.method, fillPath(action.path, row), {}, client);
+  // Some calls take the rows they act on as a list (unlockUsers: ["jo"]), not in the path.
+  const options = action.bodyFrom ? { json: [row[action.bodyFrom]] } : {};
+  return call(action.method, fillPath(action.path, row), options, client);
 }
 
 /** The choices of a form's `options` field: GET `path`, each item's `valueKey`. */
