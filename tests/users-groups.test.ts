@@ -33,6 +33,7 @@ describe('users through the console calls', () => {
     expect(created.json()).not.toHaveProperty('password');
 
     const listed = await api('GET', '/ui/users');
+    expect(listed.body).not.toMatch(/scrypt|"password"|password_hash/);
     expect(listed.json().map((u: { name: string }) => u.name)).toEqual(['admin', 'alice']);
 
     const updated = await api('PUT', '/ui/users/alice', {

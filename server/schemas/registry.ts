@@ -84,6 +84,24 @@ export function updateBodySchema(entity: JsonSchema): JsonSchema {
   return withoutId({ ...entity, properties, required: [] });
 }
 
+/**
+ * The schema an entity is answered with: its readable properties only. Fastify serializes
+ * exactly these, so a field the view did not mean to expose (a hash, say) cannot leak.
+ */
+export function responseSchema(entity: JsonSchema): JsonSchema {
+  const properties = Object.fromEntries(
+    Object.entries(entity.properties ?? {})
+      .filter(([, property]) => property.writeOnly !== true)
+      .map(([name, property]) => [name, withoutMessages(property)]),
+  );
+  return { type: 'object', properties };
+}
+
+function withoutMessages(property: JsonSchema): JsonSchema {
+  const { errorMessage: _messages, default: _default, ...rest } = property;
+  return rest;
+}
+
 // Body schemas are compiled per route; a shared $id would clash in Ajv's registry.
 function withoutId(schema: JsonSchema): JsonSchema {
   const { $id: _id, $schema: _dialect, ...rest } = schema;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createBodySchema, updateBodySchema } from '../../schemas/registry.ts';
+import { createBodySchema, responseSchema, updateBodySchema } from '../../schemas/registry.ts';
 import type { Services } from '../../services.ts';
 import { namesBody } from '../users/routes.ts';
 import type { GroupInput } from './service.ts';
@@ -17,23 +17,36 @@ export async function groupsRoutes(app: FastifyInstance, { services }: { service
   const { groups } = services;
   const groupSchema = services.schemas.entities.get('group')!;
 
-  app.get('/ui/groups', { config: admin }, async () => groups.list());
+  const groupResponse = responseSchema(groupSchema);
+  const one = { 200: groupResponse };
+
+  app.get(
+    '/ui/groups',
+    { config: admin, schema: { response: { 200: { type: 'array', items: groupResponse } } } },
+    async () => groups.list(),
+  );
 
   app.post<{ Body: GroupInput }>(
     '/ui/groups',
-    { config: admin, schema: { body: createBodySchema(groupSchema) } },
+    {
+      config: admin,
+      schema: { body: createBodySchema(groupSchema), response: { 201: groupResponse } },
+    },
     async (request, reply) => reply.status(201).send(await groups.create(request.body)),
   );
 
   app.get<NameParams>(
     '/ui/groups/:name',
-    { config: admin, schema: { params: nameParams } },
+    { config: admin, schema: { params: nameParams, response: one } },
     async (request) => groups.get(request.params.name),
   );
 
   app.put<NameParams & { Body: Partial<GroupInput> }>(
     '/ui/groups/:name',
-    { config: admin, schema: { params: nameParams, body: updateBodySchema(groupSchema) } },
+    {
+      config: admin,
+      schema: { params: nameParams, body: updateBodySchema(groupSchema), response: one },
+    },
     async (request) => groups.update(request.params.name, request.body),
   );
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createBodySchema, updateBodySchema } from '../../schemas/registry.ts';
+import { createBodySchema, responseSchema, updateBodySchema } from '../../schemas/registry.ts';
 import type { Services } from '../../services.ts';
 import type { UserInput } from './service.ts';
 
@@ -27,20 +27,26 @@ export async function usersRoutes(app: FastifyInstance, { services }: { services
   const userSchema = services.schemas.entities.get('user')!;
   const createBody = createBodySchema(userSchema);
   const updateBody = updateBodySchema(userSchema);
+  const userResponse = responseSchema(userSchema);
+  const one = { 200: userResponse };
 
-  app.get('/ui/users', { config: admin }, async () => users.list());
+  app.get(
+    '/ui/users',
+    { config: admin, schema: { response: { 200: { type: 'array', items: userResponse } } } },
+    async () => users.list(),
+  );
 
   app.get('/ui/users/groups', { config: admin }, async () => users.groupChoices());
 
   app.get<NameParams>(
     '/ui/users/:name',
-    { config: admin, schema: { params: nameParams } },
+    { config: admin, schema: { params: nameParams, response: one } },
     async (request) => users.get(request.params.name),
   );
 
   app.post<{ Body: UserInput }>(
     '/ui/users',
-    { config: admin, schema: { body: createBody } },
+    { config: admin, schema: { body: createBody, response: { 201: userResponse } } },
     async (request, reply) => {
       const created = await users.create(request.body);
       request.log.info({ user: created.name, by: request.principal.name }, 'user created');
@@ -50,7 +56,7 @@ export async function usersRoutes(app: FastifyInstance, { services }: { services
 
   app.put<NameParams & { Body: Partial<UserInput> }>(
     '/ui/users/:name',
-    { config: admin, schema: { params: nameParams, body: updateBody } },
+    { config: admin, schema: { params: nameParams, body: updateBody, response: one } },
     async (request) => users.update(request.params.name, request.body, request.principal),
   );
 

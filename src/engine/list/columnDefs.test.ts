@@ -31,6 +31,7 @@ describe('columnDefs', () => {
       ['admin', 'Admin'],
       ['groups', 'Groups'],
       ['lastLoggedIn', 'Last Login'],
+      ['locked', 'Locked'],
     ]);
   });
 
