@@ -8,7 +8,13 @@ import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { identityPlugin } from './http/identity.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { groupsRoutes } from './modules/groups/routes.ts';
+import { packageTypesRoutes } from './modules/package-types/routes.ts';
 import { restSecurityRoutes } from './modules/rest-security/routes.ts';
+import { artifactsRoutes } from './modules/artifacts/routes.ts';
+import { storageRoutes } from './modules/artifacts/storage-routes.ts';
+import { repositoriesRoutes } from './modules/repositories/routes.ts';
+import { Filestore } from './storage/filestore.ts';
+import { join } from 'node:path';
 import { schemasRoutes } from './modules/schemas/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { uiRoutes } from './modules/ui/routes.ts';
@@ -31,7 +37,10 @@ export interface DepotApp {
 export async function buildApp(config: DepotConfig, logger: Logger): Promise<DepotApp> {
   const db = await openDatabase(config);
   await migrateToLatest(db, logger);
-  const services = createServices(db, loadSchemaRegistry(), readVersion());
+  const filestore = new Filestore(join(config.home, 'filestore'));
+  const swept = filestore.sweepTemp();
+  if (swept > 0) logger.warn({ files: swept }, 'removed temp files an interrupted upload left');
+  const services = createServices(db, loadSchemaRegistry(), readVersion(), filestore);
   await ensureAdminUser(services, config, logger);
 
   const app: FastifyInstance = Fastify({
@@ -43,8 +52,10 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   });
   const bodyAjv = createBodyAjv();
   const queryAjv = createQueryAjv();
+  // Bodies and path parameters are checked as sent, with the schemas' own messages;
+  // query strings arrive as text and are coerced.
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema),
+    (httpPart === 'body' || httpPart === 'params' ? bodyAjv : queryAjv).compile(schema),
   );
   installErrorHandler(app);
   // No answer may be sniffed into another type (an uploaded file rendered as HTML, say).
@@ -60,12 +71,16 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
 
   await app.register(systemRoutes, { services });
   await app.register(restSecurityRoutes, { services });
+  await app.register(repositoriesRoutes, { services });
+  await app.register(storageRoutes, { services });
+  await app.register(artifactsRoutes, { services, filestore });
   await app.register(
     async (api) => {
       await api.register(authRoutes, { services, config });
       await api.register(usersRoutes, { services });
       await api.register(groupsRoutes, { services });
       await api.register(schemasRoutes, { services });
+      await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },
   );

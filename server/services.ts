@@ -1,15 +1,30 @@
+import { loadCatalogue } from './catalogue/catalogue.ts';
 import type { Database } from './db/database.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createSecurityConfigService } from './modules/security-config/service.ts';
 import { createUsersService } from './modules/users/service.ts';
+import { createArtifactsService } from './modules/artifacts/service.ts';
+import { createRepositoriesService } from './modules/repositories/service.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
+import type { Filestore } from './storage/filestore.ts';
 import type { VersionInfo } from './version.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
-export function createServices(db: Database, schemas: SchemaRegistry, version: VersionInfo) {
+export function createServices(
+  db: Database,
+  schemas: SchemaRegistry,
+  version: VersionInfo,
+  filestore: Filestore,
+) {
   const securityConfig = createSecurityConfigService(db);
+  const catalogue = loadCatalogue();
+  const repositories = createRepositoriesService(db, catalogue);
   return {
+    catalogue,
+    filestore,
+    repositories,
+    artifacts: createArtifactsService(db, filestore, repositories),
     db,
     schemas,
     version,

@@ -5,12 +5,14 @@ import { openPGlite } from './pglite-open.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { DepotDatabase } from './tables.ts';
 import * as identity from './migrations/0001-identity.ts';
+import * as storage from './migrations/0002-storage.ts';
 
 export type Database = Kysely<DepotDatabase>;
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-identity': identity,
+  '0002-storage': storage,
 };
 
 /** Opens PostgreSQL when a URL is configured, else the embedded PGlite under `home/db`. */

@@ -49,10 +49,59 @@ export interface SettingsTable {
   value: ColumnType<unknown, string, string>;
 }
 
+export interface RepositoriesTable {
+  id: Generated<number>;
+  key: string;
+  rclass: 'local' | 'remote' | 'virtual';
+  package_type: string;
+  description: string;
+  notes: string;
+  includes_pattern: string;
+  excludes_pattern: string;
+  repo_layout_ref: string;
+  config: ColumnType<Record<string, unknown>, string, string>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+export interface BlobsTable {
+  sha256: string;
+  sha1: string;
+  md5: string | null;
+  size: number;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface NodesTable {
+  id: Generated<number>;
+  repository_id: number;
+  path: string;
+  parent_path: string;
+  name: string;
+  folder: boolean;
+  sha256: string | null;
+  size: number;
+  mime_type: string | null;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+  created_by: string;
+  modified_at: ColumnType<Date, Date | undefined, Date>;
+  modified_by: string;
+}
+
+export interface NodePropertiesTable {
+  node_id: number;
+  key: string;
+  value: string;
+}
+
 export interface DepotDatabase {
   users: UsersTable;
   groups: GroupsTable;
   user_groups: UserGroupsTable;
   sessions: SessionsTable;
   settings: SettingsTable;
+  repositories: RepositoriesTable;
+  blobs: BlobsTable;
+  nodes: NodesTable;
+  node_properties: NodePropertiesTable;
 }

@@ -1,0 +1,43 @@
+/**
+ * Ant-style path patterns as repositories use them for include and exclude rules:
+ * `**` any number of folders, `*` any characters within one segment, `?` one character.
+ * A list is comma-separated; a path matches the list when it matches any entry.
+ */
+export function compileAntPatterns(list: string): RegExp[] {
+  return list
+    .split(',')
+    .map((pattern) => pattern.trim())
+    .filter(Boolean)
+    .map(compileAntPattern);
+}
+
+export function compileAntPattern(pattern: string): RegExp {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === '*' && pattern[i + 1] === '*') {
+      const slashFollows = pattern[i + 2] === '/';
+      source += slashFollows ? '(?:.*/)?' : '.*';
+      i += slashFollows ? 2 : 1;
+    } else if (char === '*') {
+      source += '[^/]*';
+    } else if (char === '?') {
+      source += '[^/]';
+    } else {
+      source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
+  }
+  // A pattern naming a folder covers everything below it, as in Ant.
+  if (pattern.endsWith('/')) source += '.*';
+  return new RegExp(`^${source}$`);
+}
+
+export function matchesAny(patterns: RegExp[], path: string): boolean {
+  return patterns.some((pattern) => pattern.test(path));
+}
+
+/** Whether a repository accepts a path: included by one include and by no exclude pattern. */
+export function acceptsPath(includes: string, excludes: string, path: string): boolean {
+  const included = includes.trim() === '' || matchesAny(compileAntPatterns(includes), path);
+  return included && !matchesAny(compileAntPatterns(excludes), path);
+}

@@ -1,0 +1,99 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Filestore } from '../../storage/filestore.ts';
+
+export interface StoredFile {
+  name: string;
+  sha256: string;
+  sha1: string;
+  md5: string | null;
+  size: number;
+  mimeType: string;
+  modifiedAt: Date;
+}
+
+/**
+ * Types a browser would render, run or treat as a document. Stored content is served on the
+ * console's own origin, so these are sandboxed and sent as attachments: a script inside an
+ * uploaded file never runs with the console's cookies.
+ */
+const ACTIVE_TYPES =
+  /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/pdf)/;
+
+type ByteRange = { start: number; end: number };
+
+/** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; undefined when absent, 'invalid' when unusable. */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): ByteRange | 'invalid' | undefined {
+  if (!header) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return 'invalid';
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  return start > end || start >= size ? 'invalid' : { start, end };
+}
+
+const etagOf = (file: StoredFile) => `"${file.sha1}"`;
+
+function notModified(request: FastifyRequest, file: StoredFile): boolean {
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch) {
+    return ifNoneMatch
+      .split(',')
+      .some((tag) => tag.trim().replace(/^W\//, '') === etagOf(file) || tag.trim() === '*');
+  }
+  const since = request.headers['if-modified-since'];
+  return (
+    since !== undefined &&
+    Math.floor(file.modifiedAt.getTime() / 1000) <= Math.floor(Date.parse(since) / 1000)
+  );
+}
+
+/** Streams a stored file with ETag, Last-Modified, checksums and single byte ranges. */
+export function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: StoredFile,
+  filestore: Filestore,
+) {
+  reply
+    .header('ETag', etagOf(file))
+    .header('Last-Modified', file.modifiedAt.toUTCString())
+    .header('Accept-Ranges', 'bytes')
+    .header('X-Checksum-Sha1', file.sha1)
+    .header('X-Checksum-Sha256', file.sha256)
+    .header('X-Artifactory-Filename', encodeURIComponent(file.name))
+    .header('Content-Security-Policy', 'sandbox');
+  if (file.md5) reply.header('X-Checksum-Md5', file.md5);
+  if (ACTIVE_TYPES.test(file.mimeType)) {
+    reply.header(
+      'Content-Disposition',
+      `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    );
+  }
+  if (notModified(request, file)) return reply.status(304).send();
+
+  reply.type(file.mimeType);
+  const range = parseRange(request.headers.range, file.size);
+  if (range === 'invalid') {
+    return reply.status(416).header('Content-Range', `bytes */${file.size}`).send();
+  }
+  if (range) {
+    reply
+      .status(206)
+      .header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
+      .header('Content-Length', range.end - range.start + 1);
+    return reply.send(filestore.read(file.sha256, range));
+  }
+  // For HEAD, Fastify's head route drops the stream unread and keeps the headers.
+  reply.header('Content-Length', file.size);
+  return reply.send(filestore.read(file.sha256));
+}

@@ -1,0 +1,154 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NotFound } from '../../errors.ts';
+import type { Filestore } from '../../storage/filestore.ts';
+import type { Services } from '../../services.ts';
+import { sendStoredFile } from './download.ts';
+import { folderListingHtml } from './listing.ts';
+import { parseArtifactPath } from './paths.ts';
+
+type ArtifactRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
+
+const LISTING_LIMIT = 10000;
+const CHECKSUM_SUFFIXES = { '.sha1': 'sha1', '.sha256': 'sha256', '.md5': 'md5' } as const;
+
+const header = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+};
+
+/**
+ * Deploy, download and delete at `/artifactory/{repoKey}/{path}`, the URL shape curl, CI
+ * scripts and build tools already use. Bodies are streamed to the filestore, never parsed.
+ * Until permission targets exist, deploy and delete are for admins; reads follow the
+ * instance's anonymous-access setting.
+ */
+export async function artifactsRoutes(
+  app: FastifyInstance,
+  { services, filestore }: { services: Services; filestore: Filestore },
+) {
+  const { artifacts } = services;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  async function deploy(request: ArtifactRequest, reply: FastifyReply) {
+    const { path, properties } = parseArtifactPath(request.params['*'] ?? '');
+    const expected = {
+      sha256: header(request, 'x-checksum-sha256'),
+      sha1: header(request, 'x-checksum-sha1') ?? header(request, 'x-checksum'),
+      md5: header(request, 'x-checksum-md5'),
+    };
+    const { repo, node, blob } = await artifacts.deploy({
+      repoKey: request.params.repoKey,
+      path,
+      content: request.raw,
+      expected,
+      byChecksum: header(request, 'x-checksum-deploy') === 'true',
+      properties,
+      user: request.principal.name,
+    });
+    const base = `${request.protocol}://${request.host}/artifactory`;
+    request.log.info(
+      { repository: repo.key, path, size: blob.size, by: request.principal.name },
+      'deployed',
+    );
+    return reply.status(201).send({
+      repo: repo.key,
+      path: `/${path}`,
+      created: node.created_at,
+      createdBy: node.created_by,
+      downloadUri: `${base}/${repo.key}/${path.split('/').map(encodeURIComponent).join('/')}`,
+      mimeType: node.mime_type,
+      size: String(blob.size),
+      checksums: { sha1: blob.sha1, md5: blob.md5, sha256: blob.sha256 },
+      originalChecksums: Object.fromEntries(Object.entries(expected).filter(([, value]) => value)),
+      uri: `${base}/api/storage/${repo.key}/${path}`,
+    });
+  }
+
+  async function download(request: ArtifactRequest, reply: FastifyReply) {
+    const { path } = parseArtifactPath(request.params['*'] ?? '');
+    const repo = await artifacts.repository(request.params.repoKey);
+    if (path === '') return sendListing(reply, repo.id, repo.key, '');
+    const node = await artifacts.findNode(repo.id, path);
+    if (node?.folder) return sendListing(reply, repo.id, `${repo.key}/${path}`, path);
+    if (node?.sha256) {
+      return sendStoredFile(
+        request,
+        reply,
+        {
+          name: node.name,
+          sha256: node.sha256,
+          sha1: node.sha1!,
+          md5: node.md5,
+          size: Number(node.size),
+          mimeType: node.mime_type ?? 'application/octet-stream',
+          modifiedAt: new Date(node.modified_at),
+        },
+        filestore,
+      );
+    }
+    return sendChecksumFile(reply, repo.id, repo.key, path);
+  }
+
+  async function sendListing(
+    reply: FastifyReply,
+    repositoryId: number,
+    title: string,
+    path: string,
+  ) {
+    const entries = await artifacts.children(repositoryId, path, LISTING_LIMIT + 1);
+    const truncated = entries.length > LISTING_LIMIT;
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('Content-Security-Policy', "default-src 'none'")
+      .send(
+        folderListingHtml(
+          `${title}/`,
+          entries.slice(0, LISTING_LIMIT),
+          truncated ? LISTING_LIMIT : undefined,
+        ),
+      );
+  }
+
+  /** `x.jar.sha1` and friends, answered from the stored checksums of `x.jar`. */
+  async function sendChecksumFile(
+    reply: FastifyReply,
+    repositoryId: number,
+    repoKey: string,
+    path: string,
+  ) {
+    const suffix = Object.keys(CHECKSUM_SUFFIXES).find((s) => path.endsWith(s)) as
+      keyof typeof CHECKSUM_SUFFIXES | undefined;
+    const target = suffix
+      ? await artifacts.findNode(repositoryId, path.slice(0, -suffix.length))
+      : undefined;
+    if (!suffix || !target?.sha256)
+      throw new NotFound(`Could not find resource '${repoKey}/${path}'.`);
+    const kind = CHECKSUM_SUFFIXES[suffix];
+    const value =
+      kind === 'md5'
+        ? await artifacts.md5(target.sha256)
+        : kind === 'sha1'
+          ? target.sha1
+          : target.sha256;
+    return reply.type('text/plain').send(value);
+  }
+
+  async function remove(request: ArtifactRequest, reply: FastifyReply) {
+    const { path } = parseArtifactPath(request.params['*'] ?? '');
+    await artifacts.delete(request.params.repoKey, path);
+    request.log.info(
+      { repository: request.params.repoKey, path, by: request.principal.name },
+      'deleted',
+    );
+    return reply.status(204).send();
+  }
+
+  const reader = { config: { permission: 'reader' as const } };
+  const admin = { config: { permission: 'admin' as const } };
+  for (const url of ['/artifactory/:repoKey', '/artifactory/:repoKey/*']) {
+    app.get(url, reader, download);
+    app.put(url, admin, deploy);
+    app.delete(url, admin, remove);
+  }
+}

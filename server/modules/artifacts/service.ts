@@ -1,0 +1,270 @@
+import type { Readable } from 'node:stream';
+import mime from 'mime';
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { DepotDatabase } from '../../db/tables.ts';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
+import type { Checksums, Filestore, StoredBlob } from '../../storage/filestore.ts';
+import type { RepositoriesService } from '../repositories/service.ts';
+import { acceptsPath } from './ant-pattern.ts';
+import { ancestorsOf, splitPath } from './paths.ts';
+import { writeProperties } from './properties.ts';
+
+type Tx = Transaction<DepotDatabase>;
+type RepositoryRow = NonNullable<Awaited<ReturnType<RepositoriesService['findRow']>>>;
+
+export interface DeployRequest {
+  repoKey: string;
+  path: string;
+  content: Readable;
+  /** Checksums the client sent to verify (X-Checksum-*). */
+  expected: Partial<Checksums>;
+  /** X-Checksum-Deploy: the content is already stored; no body is read. */
+  byChecksum: boolean;
+  properties: Record<string, string[]>;
+  user: string;
+}
+
+export function createArtifactsService(
+  db: Database,
+  filestore: Filestore,
+  repositories: RepositoriesService,
+) {
+  async function repository(key: string): Promise<RepositoryRow> {
+    const row = await repositories.findRow(key);
+    if (!row) throw new NotFound(`Repository '${key}' could not be found.`);
+    return row;
+  }
+
+  /** Where a PUT to a repository lands: locals themselves, virtuals their deployment target. */
+  async function deployTarget(key: string): Promise<RepositoryRow> {
+    const repo = await repository(key);
+    if (repo.rclass === 'local') return repo;
+    if (repo.rclass === 'remote')
+      throw new BadRequest(
+        `Repository '${repo.key}' is a remote repository: deploy to a local one`,
+      );
+    const target = (repo.config as { defaultDeploymentRepo?: string }).defaultDeploymentRepo;
+    if (!target)
+      throw new BadRequest(`Virtual repository '${repo.key}' has no default deployment repository`);
+    return repository(target);
+  }
+
+  async function blobFor(request: DeployRequest): Promise<StoredBlob> {
+    if (!request.byChecksum) return filestore.write(request.content, request.expected);
+    const { sha256, sha1 } = request.expected;
+    if (!sha256 && !sha1)
+      throw new BadRequest('A checksum deploy needs X-Checksum-Sha256 or X-Checksum-Sha1');
+    const known = await db
+      .selectFrom('blobs')
+      .selectAll()
+      .$if(Boolean(sha256), (q) => q.where('sha256', '=', sha256!.toLowerCase()))
+      .$if(!sha256, (q) => q.where('sha1', '=', sha1!.toLowerCase()))
+      .executeTakeFirst();
+    if (!known || !(await filestore.has(known.sha256))) {
+      throw new NotFound(
+        `Checksum deploy failed: no stored content has checksum ${sha256 ?? sha1}`,
+      );
+    }
+    return {
+      sha256: known.sha256,
+      sha1: known.sha1,
+      md5: known.md5 ?? undefined,
+      size: Number(known.size),
+    };
+  }
+
+  return {
+    repository,
+
+    async deploy(request: DeployRequest) {
+      const repo = await deployTarget(request.repoKey);
+      if (request.path === '') throw new BadRequest('A file needs a path inside the repository');
+      if (!acceptsPath(repo.includes_pattern, repo.excludes_pattern, request.path)) {
+        throw new Forbidden(
+          `The path '${request.path}' is not allowed by the include and exclude patterns of repository '${repo.key}'`,
+        );
+      }
+      await assertPathFree(db, repo.id, request.path);
+      const blob = await blobFor(request);
+      // The blob is durable before any row refers to it.
+      const node = await db.transaction().execute((tx) => recordFile(tx, repo.id, request, blob));
+      return { repo, node, blob };
+    },
+
+    /** The node at a path in one repository, or undefined. */
+    async findNode(repositoryId: number, path: string) {
+      return db
+        .selectFrom('nodes')
+        .leftJoin('blobs', 'blobs.sha256', 'nodes.sha256')
+        .select([
+          'nodes.id',
+          'nodes.path',
+          'nodes.name',
+          'nodes.folder',
+          'nodes.sha256',
+          'nodes.size',
+          'nodes.mime_type',
+          'nodes.created_at',
+          'nodes.created_by',
+          'nodes.modified_at',
+          'nodes.modified_by',
+          'blobs.sha1',
+          'blobs.md5',
+        ])
+        .where('nodes.repository_id', '=', repositoryId)
+        .where('nodes.path', '=', path)
+        .executeTakeFirst();
+    },
+
+    /** Children of a folder ('' for the root), folders first, in name order. */
+    async children(repositoryId: number, parentPath: string, limit: number) {
+      return db
+        .selectFrom('nodes')
+        .select(['name', 'folder', 'size', 'modified_at'])
+        .where('repository_id', '=', repositoryId)
+        .where('parent_path', '=', parentPath)
+        .orderBy('folder', 'desc')
+        .orderBy('name')
+        .limit(limit)
+        .execute();
+    },
+
+    /**
+     * Everything below a folder ('' for the root): direct children, or the whole subtree
+     * when `deep`. Files only unless `withFolders`. In path order.
+     */
+    async listBelow(
+      repositoryId: number,
+      path: string,
+      options: { deep: boolean; withFolders: boolean },
+    ) {
+      return db
+        .selectFrom('nodes')
+        .leftJoin('blobs', 'blobs.sha256', 'nodes.sha256')
+        .select([
+          'nodes.id',
+          'nodes.path',
+          'nodes.folder',
+          'nodes.size',
+          'nodes.modified_at',
+          'blobs.sha1',
+          'nodes.sha256',
+        ])
+        .where('nodes.repository_id', '=', repositoryId)
+        .$if(options.deep && path !== '', (q) =>
+          q.where('nodes.path', 'like', `${escapeLike(path)}/%`),
+        )
+        .$if(!options.deep, (q) => q.where('nodes.parent_path', '=', path))
+        .$if(!options.withFolders, (q) => q.where('nodes.folder', '=', false))
+        .orderBy('nodes.path')
+        .execute();
+    },
+
+    /** MD5 of a blob, computed from disk and remembered the first time it is asked for. */
+    async md5(sha256: string): Promise<string> {
+      const row = await db
+        .selectFrom('blobs')
+        .select('md5')
+        .where('sha256', '=', sha256)
+        .executeTakeFirst();
+      if (row?.md5) return row.md5;
+      const md5 = await filestore.md5Of(sha256);
+      await db.updateTable('blobs').set({ md5 }).where('sha256', '=', sha256).execute();
+      return md5;
+    },
+
+    /** Deletes a file or a folder with everything below it. */
+    async delete(repoKey: string, path: string): Promise<void> {
+      const repo = await repository(repoKey);
+      if (path === '')
+        throw new BadRequest(
+          'Deleting a whole repository is done through /artifactory/api/repositories',
+        );
+      const deleted = await db
+        .deleteFrom('nodes')
+        .where('repository_id', '=', repo.id)
+        .where((eb) => eb.or([eb('path', '=', path), eb('path', 'like', `${escapeLike(path)}/%`)]))
+        .executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0)
+        throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
+    },
+  };
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+
+/** A file cannot replace a folder, and no ancestor of it may be a file. */
+async function assertPathFree(db: Database, repositoryId: number, path: string) {
+  const clash = await db
+    .selectFrom('nodes')
+    .select(['path', 'folder'])
+    .where('repository_id', '=', repositoryId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('path', '=', path), eb('folder', '=', true)]),
+        eb.and([
+          eb('path', 'in', ancestorsOf(path).length ? ancestorsOf(path) : ['']),
+          eb('folder', '=', false),
+        ]),
+      ]),
+    )
+    .executeTakeFirst();
+  if (clash?.folder) throw new Conflict(`A folder exists at '${path}': a file cannot replace it`);
+  if (clash) throw new Conflict(`'${clash.path}' is a file: it cannot hold '${path}'`);
+}
+
+async function recordFile(tx: Tx, repositoryId: number, request: DeployRequest, blob: StoredBlob) {
+  const now = new Date();
+  await tx
+    .insertInto('blobs')
+    .values({ sha256: blob.sha256, sha1: blob.sha1, md5: blob.md5 ?? null, size: blob.size })
+    .onConflict((c) =>
+      c.column('sha256').doUpdateSet({ md5: sql`coalesce(blobs.md5, excluded.md5)` }),
+    )
+    .execute();
+  for (const folder of ancestorsOf(request.path)) {
+    const { parentPath, name } = splitPath(folder);
+    await tx
+      .insertInto('nodes')
+      .values({
+        repository_id: repositoryId,
+        path: folder,
+        parent_path: parentPath,
+        name,
+        folder: true,
+        size: 0,
+        created_by: request.user,
+        modified_by: request.user,
+      })
+      .onConflict((c) => c.columns(['repository_id', 'path']).doNothing())
+      .execute();
+  }
+  const { parentPath, name } = splitPath(request.path);
+  const file = {
+    sha256: blob.sha256,
+    size: blob.size,
+    mime_type: mime.getType(name) ?? 'application/octet-stream',
+    modified_at: now,
+    modified_by: request.user,
+  };
+  const node = await tx
+    .insertInto('nodes')
+    .values({
+      repository_id: repositoryId,
+      path: request.path,
+      parent_path: parentPath,
+      name,
+      folder: false,
+      created_at: now,
+      created_by: request.user,
+      ...file,
+    })
+    .onConflict((c) => c.columns(['repository_id', 'path']).doUpdateSet(file))
+    .returning(['id', 'created_at', 'created_by', 'modified_at', 'mime_type'])
+    .executeTakeFirstOrThrow();
+  await writeProperties(tx, [node.id], request.properties);
+  return node;
+}
+
+export type ArtifactsService = ReturnType<typeof createArtifactsService>;

@@ -1,0 +1,186 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BadRequest, NotFound } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { parseArtifactPath } from './paths.ts';
+import {
+  deleteProperties,
+  parsePropertyList,
+  readProperties,
+  writeProperties,
+} from './properties.ts';
+
+type StorageRequest = FastifyRequest<{
+  Params: { repoKey: string; '*'?: string };
+  Querystring: Record<string, string | undefined>;
+}>;
+
+const flag = (value: string | undefined) => value === '1' || value === 'true';
+const iso = (date: Date | string) => new Date(date).toISOString();
+const BASE = '/artifactory/api/storage';
+
+/**
+ * `/artifactory/api/storage/{repoKey}/{path}` in Artifactory's shapes: file and folder info,
+ * `?list` (with `deep`, `listFolders`), and `?properties` to read, set and delete properties.
+ */
+export async function storageRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  const { artifacts, db } = services;
+
+  async function locate(request: StorageRequest) {
+    const { path } = parseArtifactPath(request.params['*'] ?? '');
+    const repo = await artifacts.repository(request.params.repoKey);
+    const node = path === '' ? undefined : await artifacts.findNode(repo.id, path);
+    if (path !== '' && !node) throw new NotFound(`Unable to find item '${repo.key}/${path}'`);
+    const uri = `${request.protocol}://${request.host}${BASE}/${repo.key}${path ? `/${path}` : ''}`;
+    return { repo, path, node, uri };
+  }
+
+  async function info(request: StorageRequest, reply: FastifyReply) {
+    const { repo, path, node, uri } = await locate(request);
+    if ('properties' in request.query) {
+      if (!node)
+        throw new BadRequest('Properties belong to files and folders, not to the repository root');
+      return { properties: await readProperties(db, node.id), uri };
+    }
+    if ('list' in request.query) {
+      const entries = await artifacts.listBelow(repo.id, path, {
+        deep: flag(request.query.deep),
+        withFolders: flag(request.query.listFolders),
+      });
+      const prefix = path === '' ? 0 : path.length + 1;
+      return {
+        uri,
+        created: node ? iso(node.created_at) : undefined,
+        files: entries.map((e) => ({
+          uri: `/${e.path.slice(prefix)}`,
+          size: Number(e.size),
+          lastModified: iso(e.modified_at),
+          folder: e.folder,
+          ...(e.folder ? {} : { sha1: e.sha1, sha2: e.sha256 }),
+        })),
+      };
+    }
+    const common = {
+      repo: repo.key,
+      path: `/${path}`,
+      created: node ? iso(node.created_at) : undefined,
+      createdBy: node?.created_by,
+      lastModified: node ? iso(node.modified_at) : undefined,
+      modifiedBy: node?.modified_by,
+      lastUpdated: node ? iso(node.modified_at) : undefined,
+    };
+    if (!node || node.folder) {
+      const children = await artifacts.listBelow(repo.id, path, { deep: false, withFolders: true });
+      const prefix = path === '' ? 0 : path.length + 1;
+      return {
+        ...common,
+        children: children.map((c) => ({ uri: `/${c.path.slice(prefix)}`, folder: c.folder })),
+        uri,
+      };
+    }
+    return reply.send({
+      ...common,
+      downloadUri: `${request.protocol}://${request.host}/artifactory/${repo.key}/${path}`,
+      mimeType: node.mime_type,
+      size: String(node.size),
+      checksums: { sha1: node.sha1, md5: await artifacts.md5(node.sha256!), sha256: node.sha256 },
+      originalChecksums: { sha1: node.sha1, sha256: node.sha256 },
+      uri,
+    });
+  }
+
+  /** The nodes a property change applies to: the item, and everything below it if recursive. */
+  async function targets(request: StorageRequest) {
+    const { repo, path, node } = await locate(request);
+    if (!node)
+      throw new BadRequest('Properties belong to files and folders, not to the repository root');
+    const recursive = node.folder && request.query.recursive !== '0';
+    const below = recursive
+      ? await artifacts.listBelow(repo.id, path, { deep: true, withFolders: true })
+      : [];
+    return [node.id, ...below.map((n) => n.id)];
+  }
+
+  async function setProps(request: StorageRequest, reply: FastifyReply) {
+    const list = request.query.properties;
+    if (!list)
+      throw new BadRequest('Give the properties to set: ?properties=key=value;key2=value2');
+    const properties = parsePropertyList(list);
+    const ids = await targets(request);
+    await db.transaction().execute((tx) => writeProperties(tx, ids, properties));
+    return reply.status(204).send();
+  }
+
+  async function deleteProps(request: StorageRequest, reply: FastifyReply) {
+    const keys = (request.query.properties ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+    if (keys.length === 0)
+      throw new BadRequest('Give the property keys to delete: ?properties=key1,key2');
+    await deleteProperties(db, await targets(request), keys);
+    return reply.status(204).send();
+  }
+
+  for (const url of [`${BASE}/:repoKey`, `${BASE}/:repoKey/*`]) {
+    app.get(url, { config: { permission: 'reader' } }, info);
+    // Properties need the annotate permission once permission targets exist; admin until then.
+    app.put(url, { config: { permission: 'admin' } }, setProps);
+    app.delete(url, { config: { permission: 'admin' } }, deleteProps);
+  }
+
+  app.get('/artifactory/api/storageinfo', { config: { permission: 'admin' } }, async () =>
+    storageInfo(services),
+  );
+}
+
+/** Totals of the storage summary: binaries stored against artifacts referring to them. */
+async function storageInfo(services: Services) {
+  const { db } = services;
+  const binaries = await db
+    .selectFrom('blobs')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('size'),
+    ])
+    .executeTakeFirstOrThrow();
+  const perRepository = await db
+    .selectFrom('repositories')
+    .leftJoin('nodes', 'nodes.repository_id', 'repositories.id')
+    .select((eb) => [
+      'repositories.key',
+      'repositories.rclass',
+      'repositories.package_type',
+      eb.fn.count<number>('nodes.id').filterWhere('nodes.folder', '=', false).as('files'),
+      eb.fn.count<number>('nodes.id').filterWhere('nodes.folder', '=', true).as('folders'),
+      eb.fn.coalesce(eb.fn.sum<number>('nodes.size'), eb.val(0)).as('used'),
+    ])
+    .groupBy(['repositories.key', 'repositories.rclass', 'repositories.package_type'])
+    .orderBy('repositories.key')
+    .execute();
+  const artifactsSize = perRepository.reduce((sum, r) => sum + Number(r.used), 0);
+  return {
+    binariesSummary: {
+      binariesCount: String(binaries.count),
+      binariesSize: String(binaries.size),
+      artifactsSize: String(artifactsSize),
+      // What storing each content once saves: artifacts' total size against what is on disk.
+      optimization:
+        artifactsSize === 0
+          ? '0%'
+          : `${Math.round((Number(binaries.size) / artifactsSize) * 100)}%`,
+      itemsCount: String(
+        perRepository.reduce((sum, r) => sum + Number(r.files) + Number(r.folders), 0),
+      ),
+      artifactsCount: String(perRepository.reduce((sum, r) => sum + Number(r.files), 0)),
+    },
+    repositoriesSummaryList: perRepository.map((r) => ({
+      repoKey: r.key,
+      repoType: r.rclass.toUpperCase(),
+      packageType: r.package_type,
+      filesCount: Number(r.files),
+      foldersCount: Number(r.folders),
+      usedSpace: String(r.used),
+      usedSpaceInBytes: Number(r.used),
+    })),
+  };
+}

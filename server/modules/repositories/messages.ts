@@ -1,0 +1,26 @@
+/** Repository messages; the quoted ones are spec 03 §5 verbatim. */
+export const REPO_MESSAGES = {
+  dockerLowercase: 'Docker repository key must be in lowercase',
+  localCacheSuffix: 'Cannot create local repository with "-cache" ending',
+  unsupportedType: 'Unsupported repo type',
+  deleteConfirm: (key: string) =>
+    `Are you sure you want to delete the ${key} repository? All artifacts will be permanently deleted.`,
+  notFound: (key: string) => `Repository '${key}' could not be found.`,
+  exists: (key: string) => `Repository '${key}' already exists`,
+  reservedKey: (key: string) => `'${key}' is a reserved name and cannot be a repository key`,
+  urlRequired: 'A remote repository needs the URL of its upstream',
+  unknownMember: (key: string) => `Repository '${key}' does not exist`,
+  selfMember: 'A virtual repository cannot include itself',
+  badDeploymentRepo: (key: string) =>
+    `The default deployment repository '${key}' must be a local repository included in this virtual repository`,
+  unknownPackageType: (type: string) => `Unknown package type '${type}'`,
+  kindNotAllowed: (type: string, kind: string) => `A ${type} repository cannot be ${kind}`,
+  unknownLayout: (name: string) => `Layout '${name}' could not be found.`,
+  keyChange: 'A repository key cannot be changed',
+  kindChange: 'The type of a repository (local, remote, virtual) cannot be changed',
+  removed: (key: string) =>
+    `Repository '${key}' and all its content have been removed successfully.`,
+} as const;
+
+/** First path segments with a meaning of their own under /artifactory/. */
+export const RESERVED_KEYS = ['api', 'ui', 'webapp', 'list', 'favicon.ico', '.well-known'];

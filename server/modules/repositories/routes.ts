@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BadRequest } from '../../errors.ts';
+import { createBodySchema, updateBodySchema, type JsonSchema } from '../../schemas/registry.ts';
+import type { Services } from '../../services.ts';
+import { REPO_MESSAGES } from './messages.ts';
+import type { RepositoryClass, RepositoryConfig } from './service.ts';
+
+const BASE = '/artifactory/api/repositories';
+const keyParams = {
+  type: 'object',
+  required: ['key'],
+  properties: { key: { type: 'string', minLength: 1, maxLength: 64 } },
+};
+const listQuery = {
+  type: 'object',
+  properties: {
+    type: { type: 'string', maxLength: 16 },
+    packageType: { type: 'string', maxLength: 32 },
+  },
+};
+type KeyParams = { Params: { key: string } };
+
+const withoutRequiredKey = (schema: JsonSchema): JsonSchema => ({
+  ...schema,
+  required: (schema.required ?? []).filter((field) => field !== 'key'),
+});
+
+function keyFromPath(key: string, body: Partial<RepositoryConfig>): RepositoryConfig {
+  if (body.key !== undefined && body.key !== key) {
+    throw new BadRequest(
+      `The key in the body ('${body.key}') differs from the path ('${key}')`,
+      'key',
+    );
+  }
+  return { ...body, key } as RepositoryConfig;
+}
+
+const repositoryUrl = (request: FastifyRequest, key: string) =>
+  `${request.protocol}://${request.host}/artifactory/${encodeURIComponent(key)}`;
+
+/** Repositories on the scripted REST API, in Artifactory's JSON shapes. */
+export async function repositoriesRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+) {
+  const { repositories } = services;
+  const entity = services.schemas.entities.get('repository')!;
+  const newKeyParams = { ...keyParams, properties: { key: entity.properties!.key } };
+
+  app.get<{ Querystring: { type?: string; packageType?: string } }>(
+    BASE,
+    { config: { permission: 'reader' }, schema: { querystring: listQuery } },
+    async (request) => {
+      const rclass = request.query.type?.toLowerCase();
+      if (rclass && !['local', 'remote', 'virtual'].includes(rclass)) {
+        throw new BadRequest(REPO_MESSAGES.unsupportedType, 'type');
+      }
+      const list = await repositories.list({
+        rclass: rclass as RepositoryClass,
+        packageType: request.query.packageType,
+      });
+      return list.map((repo) => ({
+        key: repo.key,
+        type: repo.rclass.toUpperCase(),
+        description: repo.description,
+        url: repo.rclass === 'remote' ? repo.url : repositoryUrl(request, repo.key),
+        packageType: repo.packageType,
+      }));
+    },
+  );
+
+  app.get<KeyParams>(
+    `${BASE}/:key`,
+    { config: { permission: 'reader' }, schema: { params: keyParams } },
+    async (request) => repositories.get(request.params.key),
+  );
+
+  app.put<KeyParams & { Body: Partial<RepositoryConfig> }>(
+    `${BASE}/:key`,
+    {
+      config: { permission: 'admin' },
+      // A new key must follow the key rules; other calls only look one up.
+      schema: { params: newKeyParams, body: withoutRequiredKey(createBodySchema(entity)) },
+    },
+    async (request, reply) => {
+      const created = await repositories.create(keyFromPath(request.params.key, request.body));
+      request.log.info(
+        { repository: created.key, by: request.principal.name },
+        'repository created',
+      );
+      return reply
+        .status(200)
+        .type('text/plain')
+        .send(`Successfully created repository '${created.key}'`);
+    },
+  );
+
+  app.post<KeyParams & { Body: Partial<RepositoryConfig> }>(
+    `${BASE}/:key`,
+    {
+      config: { permission: 'admin' },
+      schema: { params: keyParams, body: updateBodySchema(entity) },
+    },
+    async (request, reply) => {
+      const updated = await repositories.update(request.params.key, request.body);
+      return reply.type('text/plain').send(`Repository '${updated.key}' update successful.`);
+    },
+  );
+
+  app.delete<KeyParams>(
+    `${BASE}/:key`,
+    { config: { permission: 'admin' }, schema: { params: keyParams } },
+    async (request, reply) => {
+      await repositories.delete(request.params.key);
+      request.log.info(
+        { repository: request.params.key, by: request.principal.name },
+        'repository deleted',
+      );
+      return reply.type('text/plain').send(REPO_MESSAGES.removed(request.params.key));
+    },
+  );
+}

@@ -1,0 +1,206 @@
+import { sql } from 'kysely';
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { Database } from '../../db/database.ts';
+import type { RepositoriesTable } from '../../db/tables.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { BadRequest, Conflict, NotFound } from '../../errors.ts';
+import { REPO_MESSAGES, RESERVED_KEYS } from './messages.ts';
+
+export type RepositoryClass = RepositoriesTable['rclass'];
+
+/** A repository's configuration in Artifactory's JSON shape (scripts send and read this). */
+export interface RepositoryConfig {
+  key: string;
+  rclass: RepositoryClass;
+  packageType: string;
+  description?: string;
+  notes?: string;
+  includesPattern?: string;
+  excludesPattern?: string;
+  repoLayoutRef?: string;
+  url?: string;
+  repositories?: string[];
+  defaultDeploymentRepo?: string;
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof selectRepositories>['executeTakeFirstOrThrow']>>;
+
+// Kind-specific settings live in the config column; these are the ones each kind keeps.
+const KIND_FIELDS: Record<RepositoryClass, (keyof RepositoryConfig)[]> = {
+  local: [],
+  remote: ['url'],
+  virtual: ['repositories', 'defaultDeploymentRepo'],
+};
+
+function selectRepositories(db: Database) {
+  return db.selectFrom('repositories').selectAll();
+}
+
+export function toRepositoryConfig(row: Row): RepositoryConfig {
+  const config = row.config as Partial<RepositoryConfig>;
+  const kindFields = Object.fromEntries(
+    KIND_FIELDS[row.rclass].map((field) => [
+      field,
+      config[field] ?? (field === 'repositories' ? [] : undefined),
+    ]),
+  );
+  return {
+    key: row.key,
+    rclass: row.rclass,
+    packageType: row.package_type,
+    description: row.description,
+    notes: row.notes,
+    includesPattern: row.includes_pattern,
+    excludesPattern: row.excludes_pattern,
+    repoLayoutRef: row.repo_layout_ref,
+    ...kindFields,
+  };
+}
+
+/** The spec's key rules (03 §5) that depend on the kind and package type. */
+function checkKeyRules(config: RepositoryConfig): void {
+  if (RESERVED_KEYS.includes(config.key.toLowerCase())) {
+    throw new BadRequest(REPO_MESSAGES.reservedKey(config.key), 'key');
+  }
+  if (config.packageType === 'docker' && config.key !== config.key.toLowerCase()) {
+    throw new BadRequest(REPO_MESSAGES.dockerLowercase, 'key');
+  }
+  if (config.rclass === 'local' && config.key.toLowerCase().endsWith('-cache')) {
+    throw new BadRequest(REPO_MESSAGES.localCacheSuffix, 'key');
+  }
+}
+
+const byKey = (key: string) => sql<boolean>`lower(key) = ${key.toLowerCase()}`;
+
+/** The package type must exist and allow this kind of repository (spec 03 §3 catalogue). */
+function checkPackageType(config: RepositoryConfig, catalogue: Catalogue): void {
+  const allowed = catalogue.allowedRepoTypes(config.packageType);
+  if (!allowed)
+    throw new BadRequest(REPO_MESSAGES.unknownPackageType(config.packageType), 'packageType');
+  if (!allowed.includes(config.rclass)) {
+    throw new BadRequest(REPO_MESSAGES.kindNotAllowed(config.packageType, config.rclass), 'rclass');
+  }
+  if (config.repoLayoutRef && !catalogue.layout(config.repoLayoutRef)) {
+    throw new BadRequest(REPO_MESSAGES.unknownLayout(config.repoLayoutRef), 'repoLayoutRef');
+  }
+}
+
+export function createRepositoriesService(db: Database, catalogue: Catalogue) {
+  async function findRow(key: string) {
+    return selectRepositories(db).where(byKey(key)).executeTakeFirst();
+  }
+
+  /** Virtual repositories aggregate existing local and remote ones, never themselves. */
+  async function checkVirtualMembers(config: RepositoryConfig) {
+    if (config.rclass !== 'virtual') return;
+    for (const member of config.repositories ?? []) {
+      const row = await findRow(member);
+      if (!row) throw new BadRequest(REPO_MESSAGES.unknownMember(member), 'repositories');
+      if (row.key.toLowerCase() === config.key.toLowerCase()) {
+        throw new BadRequest(REPO_MESSAGES.selfMember, 'repositories');
+      }
+    }
+    const target = config.defaultDeploymentRepo;
+    if (target) {
+      const row = await findRow(target);
+      if (row?.rclass !== 'local' || !(config.repositories ?? []).includes(row.key)) {
+        throw new BadRequest(REPO_MESSAGES.badDeploymentRepo(target), 'defaultDeploymentRepo');
+      }
+    }
+  }
+
+  function toRow(config: RepositoryConfig) {
+    const kindConfig = Object.fromEntries(
+      KIND_FIELDS[config.rclass]
+        .map((field) => [field, config[field]])
+        .filter(([, v]) => v !== undefined),
+    );
+    return {
+      key: config.key,
+      rclass: config.rclass,
+      package_type: config.packageType,
+      description: config.description ?? '',
+      notes: config.notes ?? '',
+      includes_pattern: config.includesPattern || '**/*',
+      excludes_pattern: config.excludesPattern ?? '',
+      repo_layout_ref:
+        config.repoLayoutRef ||
+        catalogue.defaultLayout(config.packageType)?.name ||
+        'simple-default',
+      config: JSON.stringify(kindConfig),
+    };
+  }
+
+  return {
+    async list(filter: { rclass?: RepositoryClass; packageType?: string } = {}) {
+      let query = selectRepositories(db).orderBy('key');
+      if (filter.rclass) query = query.where('rclass', '=', filter.rclass);
+      if (filter.packageType)
+        query = query.where('package_type', '=', filter.packageType.toLowerCase());
+      return (await query.execute()).map(toRepositoryConfig);
+    },
+
+    async get(key: string): Promise<RepositoryConfig> {
+      const row = await findRow(key);
+      if (!row) throw new NotFound(REPO_MESSAGES.notFound(key));
+      return toRepositoryConfig(row);
+    },
+
+    /** The stored row, for the storage layer (id and patterns). */
+    async findRow(key: string) {
+      return findRow(key);
+    },
+
+    async create(config: RepositoryConfig): Promise<RepositoryConfig> {
+      config = { ...config, packageType: config.packageType.toLowerCase() };
+      checkKeyRules(config);
+      checkPackageType(config, catalogue);
+      if (config.rclass === 'remote' && !config.url)
+        throw new BadRequest(REPO_MESSAGES.urlRequired, 'url');
+      if (await findRow(config.key)) throw new Conflict(REPO_MESSAGES.exists(config.key), 'key');
+      await checkVirtualMembers(config);
+      try {
+        await db.insertInto('repositories').values(toRow(config)).execute();
+      } catch (error) {
+        throw isUniqueViolation(error)
+          ? new Conflict(REPO_MESSAGES.exists(config.key), 'key')
+          : error;
+      }
+      return this.get(config.key);
+    },
+
+    /** Updates the fields given; the key and the kind of a repository never change. */
+    async update(key: string, change: Partial<RepositoryConfig>): Promise<RepositoryConfig> {
+      const current = await this.get(key);
+      if (change.key !== undefined && change.key.toLowerCase() !== key.toLowerCase()) {
+        throw new BadRequest(REPO_MESSAGES.keyChange, 'key');
+      }
+      if (change.rclass !== undefined && change.rclass !== current.rclass) {
+        throw new BadRequest(REPO_MESSAGES.kindChange, 'rclass');
+      }
+      const next = { ...current, ...change, key: current.key, rclass: current.rclass };
+      next.packageType = next.packageType.toLowerCase();
+      checkKeyRules(next);
+      checkPackageType(next, catalogue);
+      await checkVirtualMembers(next);
+      await db
+        .updateTable('repositories')
+        .set({ ...toRow(next), updated_at: new Date() })
+        .where(byKey(key))
+        .execute();
+      return this.get(key);
+    },
+
+    /** Deletes a repository with all its content rows; blobs wait for garbage collection. */
+    async delete(key: string): Promise<void> {
+      const row = await findRow(key);
+      if (!row) throw new NotFound(REPO_MESSAGES.notFound(key));
+      await db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('nodes').where('repository_id', '=', row.id).execute();
+        await tx.deleteFrom('repositories').where('id', '=', row.id).execute();
+      });
+    },
+  };
+}
+
+export type RepositoriesService = ReturnType<typeof createRepositoriesService>;

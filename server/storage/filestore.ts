@@ -1,0 +1,133 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { open, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Conflict } from '../errors.ts';
+
+export interface Checksums {
+  sha256: string;
+  sha1: string;
+  md5?: string;
+}
+
+export interface StoredBlob extends Checksums {
+  size: number;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * Binaries, content-addressed by SHA-256 under `root/ab/cd/<sha256>`. A write streams into a
+ * temp file while hashing, is verified against the checksums the client sent, fsynced and
+ * renamed into place: a blob is either whole at its name or absent. The same content is
+ * stored once. MD5 is hashed inline only when the client sent one to verify (it halves
+ * hashing speed); otherwise `md5Of` computes it later, on demand.
+ */
+export class Filestore {
+  private readonly tmpDir: string;
+
+  constructor(readonly root: string) {
+    this.tmpDir = join(root, '_tmp');
+    mkdirSync(this.tmpDir, { recursive: true });
+  }
+
+  /** Removes temp files a crash left behind; run at start, before any upload. */
+  sweepTemp(): number {
+    const leftovers = readdirSync(this.tmpDir);
+    for (const name of leftovers) rmSync(join(this.tmpDir, name), { force: true, recursive: true });
+    return leftovers.length;
+  }
+
+  pathOf(sha256: string): string {
+    if (!SHA256.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
+    return join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    return stat(this.pathOf(sha256)).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+  }
+
+  /** Stores a stream; rejects with 409 (nothing kept) when a sent checksum does not match. */
+  async write(source: Readable, expected: Partial<Checksums> = {}): Promise<StoredBlob> {
+    const tmp = join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+    const hashes = {
+      sha256: createHash('sha256'),
+      sha1: createHash('sha1'),
+      md5: expected.md5 ? createHash('md5') : undefined,
+    };
+    let size = 0;
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        hashes.sha256.update(chunk);
+        hashes.sha1.update(chunk);
+        hashes.md5?.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, hashing, createWriteStream(tmp, { flags: 'wx' }));
+      const actual: StoredBlob = {
+        sha256: hashes.sha256.digest('hex'),
+        sha1: hashes.sha1.digest('hex'),
+        md5: hashes.md5?.digest('hex'),
+        size,
+      };
+      verifyChecksums(expected, actual);
+      await fsyncFile(tmp);
+      await this.moveIntoPlace(tmp, actual.sha256);
+      return actual;
+    } finally {
+      await unlink(tmp).catch(() => undefined);
+    }
+  }
+
+  private async moveIntoPlace(tmp: string, sha256: string): Promise<void> {
+    const target = this.pathOf(sha256);
+    if (await this.has(sha256)) return; // the same content is stored once
+    const dir = join(this.root, sha256.slice(0, 2), sha256.slice(2, 4));
+    mkdirSync(dir, { recursive: true });
+    await rename(tmp, target);
+    await fsyncFile(dir); // the rename itself must survive a power cut
+  }
+
+  read(sha256: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.pathOf(sha256), range);
+  }
+
+  /** MD5 of a stored blob, streamed from disk (for blobs deployed without one). */
+  async md5Of(sha256: string): Promise<string> {
+    const hash = createHash('md5');
+    for await (const chunk of this.read(sha256)) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  }
+
+  async remove(sha256: string): Promise<void> {
+    await unlink(this.pathOf(sha256)).catch(() => undefined);
+  }
+}
+
+function verifyChecksums(expected: Partial<Checksums>, actual: StoredBlob): void {
+  for (const kind of ['sha256', 'sha1', 'md5'] as const) {
+    const sent = expected[kind]?.toLowerCase();
+    if (sent && sent !== actual[kind]) {
+      throw new Conflict(
+        `Checksum mismatch: the client sent ${kind.toUpperCase()} ${sent}, the content has ${actual[kind]}`,
+      );
+    }
+  }
+}
+
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
