@@ -2,11 +2,24 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { Services } from '../../services.ts';
-import { sendStoredFile } from './download.ts';
+import { sendStoredFile, type StoredFile } from './download.ts';
 import { folderListingHtml } from './listing.ts';
 import { parseArtifactPath } from './paths.ts';
 
 type ArtifactRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
+type FoundNode = NonNullable<Awaited<ReturnType<Services['artifacts']['findNode']>>>;
+
+function storedFile(node: FoundNode): StoredFile {
+  return {
+    name: node.name,
+    sha256: node.sha256!,
+    sha1: node.sha1!,
+    md5: node.md5,
+    size: Number(node.size),
+    mimeType: node.mime_type ?? 'application/octet-stream',
+    modifiedAt: new Date(node.modified_at),
+  };
+}
 
 const LISTING_LIMIT = 10000;
 const CHECKSUM_SUFFIXES = { '.sha1': 'sha1', '.sha256': 'sha256', '.md5': 'md5' } as const;
@@ -68,35 +81,45 @@ export async function artifactsRoutes(
   async function download(request: ArtifactRequest, reply: FastifyReply) {
     const { path } = parseArtifactPath(request.params['*'] ?? '');
     const repo = await artifacts.repository(request.params.repoKey);
-    if (path === '') return sendListing(reply, repo.id, repo.key, '');
-    const node = await artifacts.findNode(repo.id, path);
-    if (node?.folder) return sendListing(reply, repo.id, `${repo.key}/${path}`, path);
-    if (node?.sha256) {
-      return sendStoredFile(
-        request,
+    const sources = await artifacts.readOrder(repo, path);
+    const title = path ? `${repo.key}/${path}` : repo.key;
+    if (path === '')
+      return sendListing(
         reply,
-        {
-          name: node.name,
-          sha256: node.sha256,
-          sha1: node.sha1!,
-          md5: node.md5,
-          size: Number(node.size),
-          mimeType: node.mime_type ?? 'application/octet-stream',
-          modifiedAt: new Date(node.modified_at),
-        },
-        filestore,
+        sources.map((s) => s.id),
+        title,
+        '',
       );
+    for (const source of sources) {
+      const node = await artifacts.findNode(source.id, path);
+      if (node?.folder)
+        return sendListing(
+          reply,
+          sources.map((s) => s.id),
+          title,
+          path,
+        );
+      if (node?.sha256) return sendStoredFile(request, reply, storedFile(node), filestore);
     }
-    return sendChecksumFile(reply, repo.id, repo.key, path);
+    return sendChecksumFile(reply, sources, repo.key, path);
   }
 
+  /** A folder of one repository, or the merged folder of a virtual's members (first wins). */
   async function sendListing(
     reply: FastifyReply,
-    repositoryId: number,
+    repositoryIds: number[],
     title: string,
     path: string,
   ) {
-    const entries = await artifacts.children(repositoryId, path, LISTING_LIMIT + 1);
+    const byName = new Map<string, Awaited<ReturnType<typeof artifacts.children>>[number]>();
+    for (const id of repositoryIds) {
+      for (const entry of await artifacts.children(id, path, LISTING_LIMIT + 1)) {
+        if (!byName.has(entry.name)) byName.set(entry.name, entry);
+      }
+    }
+    const entries = [...byName.values()].sort(
+      (a, b) => Number(b.folder) - Number(a.folder) || a.name.localeCompare(b.name),
+    );
     const truncated = entries.length > LISTING_LIMIT;
     return reply
       .type('text/html; charset=utf-8')
@@ -113,25 +136,25 @@ export async function artifactsRoutes(
   /** `x.jar.sha1` and friends, answered from the stored checksums of `x.jar`. */
   async function sendChecksumFile(
     reply: FastifyReply,
-    repositoryId: number,
+    sources: { id: number }[],
     repoKey: string,
     path: string,
   ) {
     const suffix = Object.keys(CHECKSUM_SUFFIXES).find((s) => path.endsWith(s)) as
       keyof typeof CHECKSUM_SUFFIXES | undefined;
-    const target = suffix
-      ? await artifacts.findNode(repositoryId, path.slice(0, -suffix.length))
-      : undefined;
-    if (!suffix || !target?.sha256)
-      throw new NotFound(`Could not find resource '${repoKey}/${path}'.`);
-    const kind = CHECKSUM_SUFFIXES[suffix];
-    const value =
-      kind === 'md5'
-        ? await artifacts.md5(target.sha256)
-        : kind === 'sha1'
-          ? target.sha1
-          : target.sha256;
-    return reply.type('text/plain').send(value);
+    for (const source of suffix ? sources : []) {
+      const target = await artifacts.findNode(source.id, path.slice(0, -suffix!.length));
+      if (!target?.sha256) continue;
+      const kind = CHECKSUM_SUFFIXES[suffix!];
+      const value =
+        kind === 'md5'
+          ? await artifacts.md5(target.sha256)
+          : kind === 'sha1'
+            ? target.sha1
+            : target.sha256;
+      return reply.type('text/plain').send(value);
+    }
+    throw new NotFound(`Could not find resource '${repoKey}/${path}'.`);
   }
 
   async function remove(request: ArtifactRequest, reply: FastifyReply) {

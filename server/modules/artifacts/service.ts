@@ -92,6 +92,34 @@ export function createArtifactsService(
       return { repo, node, blob };
     },
 
+    /**
+     * The local repositories a read looks in, in order: a local one itself; a virtual one
+     * its members, depth first, each once, filtered by the virtual's include/exclude rules.
+     * (Remote repositories join when proxying lands.)
+     */
+    async readOrder(
+      repo: RepositoryRow,
+      path: string,
+      seen = new Set<number>(),
+    ): Promise<RepositoryRow[]> {
+      if (seen.has(repo.id)) return [];
+      seen.add(repo.id);
+      if (repo.rclass === 'local') return [repo];
+      if (
+        repo.rclass !== 'virtual' ||
+        (path && !acceptsPath(repo.includes_pattern, repo.excludes_pattern, path))
+      ) {
+        return [];
+      }
+      const members = (repo.config as { repositories?: string[] }).repositories ?? [];
+      const order: RepositoryRow[] = [];
+      for (const key of members) {
+        const member = await repositories.findRow(key);
+        if (member) order.push(...(await this.readOrder(member, path, seen)));
+      }
+      return order;
+    },
+
     /** The node at a path in one repository, or undefined. */
     async findNode(repositoryId: number, path: string) {
       return db
