@@ -5,6 +5,7 @@ import { createGroupsService } from './modules/groups/service.ts';
 import { createSecurityConfigService } from './modules/security-config/service.ts';
 import { createUsersService } from './modules/users/service.ts';
 import { createArtifactsService } from './modules/artifacts/service.ts';
+import { createRemoteService } from './modules/remote/service.ts';
 import { createRepositoriesService } from './modules/repositories/service.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
 import type { Filestore } from './storage/filestore.ts';
@@ -20,11 +21,13 @@ export function createServices(
   const securityConfig = createSecurityConfigService(db);
   const catalogue = loadCatalogue();
   const repositories = createRepositoriesService(db, catalogue);
+  const artifacts = createArtifactsService(db, filestore, repositories);
   return {
     catalogue,
     filestore,
     repositories,
-    artifacts: createArtifactsService(db, filestore, repositories),
+    artifacts,
+    remote: createRemoteService(db, filestore, artifacts, securityConfig),
     db,
     schemas,
     version,

@@ -6,6 +6,7 @@ import { PGliteDialect } from './pglite-dialect.ts';
 import type { DepotDatabase } from './tables.ts';
 import * as identity from './migrations/0001-identity.ts';
 import * as storage from './migrations/0002-storage.ts';
+import * as remoteMisses from './migrations/0003-remote-misses.ts';
 
 export type Database = Kysely<DepotDatabase>;
 
@@ -13,6 +14,7 @@ export type Database = Kysely<DepotDatabase>;
 const MIGRATIONS: Record<string, Migration> = {
   '0001-identity': identity,
   '0002-storage': storage,
+  '0003-remote-misses': remoteMisses,
 };
 
 /** Opens PostgreSQL when a URL is configured, else the embedded PGlite under `home/db`. */

@@ -94,6 +94,13 @@ export interface NodePropertiesTable {
   value: string;
 }
 
+export interface RemoteMissesTable {
+  repository_id: number;
+  path: string;
+  expires_at: Date;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface DepotDatabase {
   users: UsersTable;
   groups: GroupsTable;
@@ -104,4 +111,5 @@ export interface DepotDatabase {
   blobs: BlobsTable;
   nodes: NodesTable;
   node_properties: NodePropertiesTable;
+  remote_misses: RemoteMissesTable;
 }

@@ -83,22 +83,22 @@ export async function artifactsRoutes(
     const repo = await artifacts.repository(request.params.repoKey);
     const sources = await artifacts.readOrder(repo, path);
     const title = path ? `${repo.key}/${path}` : repo.key;
-    if (path === '')
-      return sendListing(
-        reply,
-        sources.map((s) => s.id),
-        title,
-        '',
-      );
+    const sourceIds = sources.map((s) => s.id);
+    if (path === '') return sendListing(reply, sourceIds, title, '');
     for (const source of sources) {
       const node = await artifacts.findNode(source.id, path);
-      if (node?.folder)
-        return sendListing(
-          reply,
-          sources.map((s) => s.id),
-          title,
-          path,
-        );
+      if (node?.folder) return sendListing(reply, sourceIds, title, path);
+      if (node?.sha256) return sendStoredFile(request, reply, storedFile(node), filestore);
+    }
+    // Nothing stored or cached has it: ask the remote repositories' upstreams, in order.
+    for (const source of sources.filter((s) => s.rclass === 'remote')) {
+      const config = await services.repositories.get(source.key);
+      const node = await services.remote.fetchIntoCache(
+        source,
+        config,
+        path,
+        request.principal.name,
+      );
       if (node?.sha256) return sendStoredFile(request, reply, storedFile(node), filestore);
     }
     return sendChecksumFile(reply, sources, repo.key, path);

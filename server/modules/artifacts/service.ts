@@ -25,6 +25,9 @@ export interface DeployRequest {
   user: string;
 }
 
+/** What a file's row needs besides its blob. */
+type FileRecord = Pick<DeployRequest, 'path' | 'properties' | 'user'>;
+
 export function createArtifactsService(
   db: Database,
   filestore: Filestore,
@@ -95,7 +98,6 @@ export function createArtifactsService(
     /**
      * The local repositories a read looks in, in order: a local one itself; a virtual one
      * its members, depth first, each once, filtered by the virtual's include/exclude rules.
-     * (Remote repositories join when proxying lands.)
      */
     async readOrder(
       repo: RepositoryRow,
@@ -104,7 +106,7 @@ export function createArtifactsService(
     ): Promise<RepositoryRow[]> {
       if (seen.has(repo.id)) return [];
       seen.add(repo.id);
-      if (repo.rclass === 'local') return [repo];
+      if (repo.rclass === 'local' || repo.rclass === 'remote') return [repo];
       if (
         repo.rclass !== 'virtual' ||
         (path && !acceptsPath(repo.includes_pattern, repo.excludes_pattern, path))
@@ -143,6 +145,13 @@ export function createArtifactsService(
         .where('nodes.repository_id', '=', repositoryId)
         .where('nodes.path', '=', path)
         .executeTakeFirst();
+    },
+
+    /** Records a file fetched from a remote repository's upstream into its cache. */
+    async recordCachedFile(repositoryId: number, path: string, blob: StoredBlob, user: string) {
+      await db
+        .transaction()
+        .execute((tx) => recordFile(tx, repositoryId, { path, properties: {}, user }, blob));
     },
 
     /** Children of a folder ('' for the root), folders first, in name order. */
@@ -242,7 +251,7 @@ async function assertPathFree(db: Database, repositoryId: number, path: string) 
   if (clash) throw new Conflict(`'${clash.path}' is a file: it cannot hold '${path}'`);
 }
 
-async function recordFile(tx: Tx, repositoryId: number, request: DeployRequest, blob: StoredBlob) {
+async function recordFile(tx: Tx, repositoryId: number, request: FileRecord, blob: StoredBlob) {
   const now = new Date();
   await tx
     .insertInto('blobs')

@@ -19,6 +19,9 @@ export interface RepositoryConfig {
   excludesPattern?: string;
   repoLayoutRef?: string;
   url?: string;
+  offline?: boolean;
+  missedRetrievalCachePeriodSecs?: number;
+  socketTimeoutMillis?: number;
   repositories?: string[];
   defaultDeploymentRepo?: string;
 }
@@ -28,8 +31,16 @@ type Row = Awaited<ReturnType<ReturnType<typeof selectRepositories>['executeTake
 // Kind-specific settings live in the config column; these are the ones each kind keeps.
 const KIND_FIELDS: Record<RepositoryClass, (keyof RepositoryConfig)[]> = {
   local: [],
-  remote: ['url'],
+  remote: ['url', 'offline', 'missedRetrievalCachePeriodSecs', 'socketTimeoutMillis'],
   virtual: ['repositories', 'defaultDeploymentRepo'],
+};
+
+/** What a kind-specific setting is when nobody set it (Artifactory's defaults). */
+const KIND_DEFAULTS: Partial<RepositoryConfig> = {
+  offline: false,
+  missedRetrievalCachePeriodSecs: 1800,
+  socketTimeoutMillis: 15000,
+  repositories: [],
 };
 
 function selectRepositories(db: Database) {
@@ -39,10 +50,7 @@ function selectRepositories(db: Database) {
 export function toRepositoryConfig(row: Row): RepositoryConfig {
   const config = row.config as Partial<RepositoryConfig>;
   const kindFields = Object.fromEntries(
-    KIND_FIELDS[row.rclass].map((field) => [
-      field,
-      config[field] ?? (field === 'repositories' ? [] : undefined),
-    ]),
+    KIND_FIELDS[row.rclass].map((field) => [field, config[field] ?? KIND_DEFAULTS[field]]),
   );
   return {
     key: row.key,

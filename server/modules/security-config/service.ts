@@ -4,11 +4,14 @@ import type { Database } from '../../db/database.ts';
 export interface SecurityConfig {
   anonAccessEnabled: boolean;
   userLockPolicy: { enabled: boolean; loginAttempts: number };
+  /** Private or reserved addresses (IPs or CIDRs) remote repositories may fetch from anyway. */
+  remoteAllowList: string[];
 }
 
 export const DEFAULT_SECURITY_CONFIG: SecurityConfig = {
   anonAccessEnabled: false,
   userLockPolicy: { enabled: true, loginAttempts: 5 },
+  remoteAllowList: [],
 };
 
 const KEY = 'security';
@@ -26,6 +29,7 @@ export function createSecurityConfigService(db: Database) {
       return {
         anonAccessEnabled: stored.anonAccessEnabled ?? DEFAULT_SECURITY_CONFIG.anonAccessEnabled,
         userLockPolicy: { ...DEFAULT_SECURITY_CONFIG.userLockPolicy, ...stored.userLockPolicy },
+        remoteAllowList: stored.remoteAllowList ?? DEFAULT_SECURITY_CONFIG.remoteAllowList,
       };
     },
 
@@ -34,6 +38,7 @@ export function createSecurityConfigService(db: Database) {
       const next: SecurityConfig = {
         anonAccessEnabled: change.anonAccessEnabled ?? current.anonAccessEnabled,
         userLockPolicy: { ...current.userLockPolicy, ...change.userLockPolicy },
+        remoteAllowList: change.remoteAllowList ?? current.remoteAllowList,
       };
       await db
         .insertInto('settings')

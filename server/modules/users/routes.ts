@@ -99,6 +99,11 @@ export async function usersRoutes(app: FastifyInstance, { services }: { services
           additionalProperties: false,
           properties: {
             anonAccessEnabled: { type: 'boolean' },
+            remoteAllowList: {
+              type: 'array',
+              maxItems: 100,
+              items: { type: 'string', maxLength: 64, pattern: '^[0-9a-fA-F.:/]+$' },
+            },
             userLockPolicy: {
               type: 'object',
               additionalProperties: false,

@@ -1,0 +1,81 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { BlockedAddress, guardedLookup, isAllowedAddress } from './upstream-guard.ts';
+
+export interface UpstreamOptions {
+  allowList: string[];
+  timeoutMs: number;
+  maxRedirects?: number;
+}
+
+export class UpstreamFailure extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'blocked' | 'unreachable' | 'timeout' | 'redirects',
+  ) {
+    super(message);
+  }
+}
+
+function get(url: URL, options: UpstreamOptions): Promise<IncomingMessage> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // An IP literal is connected to without a DNS lookup, so it is checked here.
+  if (isIP(host) && !isAllowedAddress(host, options.allowList)) {
+    return Promise.reject(
+      new UpstreamFailure(
+        `The upstream address ${host} is private or reserved; an admin can allow it in the security settings`,
+        'blocked',
+      ),
+    );
+  }
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(url, {
+      method: 'GET',
+      lookup: guardedLookup(options.allowList) as never,
+      headers: { 'user-agent': 'Depot', accept: '*/*' },
+      timeout: options.timeoutMs,
+    });
+    request.on('response', resolve);
+    request.on('timeout', () =>
+      request.destroy(
+        new UpstreamFailure(
+          `${url.host} did not answer within ${options.timeoutMs / 1000} s`,
+          'timeout',
+        ),
+      ),
+    );
+    request.on('error', (error) => {
+      if (error instanceof UpstreamFailure) return reject(error);
+      if (error instanceof BlockedAddress)
+        return reject(new UpstreamFailure(error.message, 'blocked'));
+      reject(
+        new UpstreamFailure(`${url.host} could not be reached: ${error.message}`, 'unreachable'),
+      );
+    });
+    request.end();
+  });
+}
+
+/**
+ * GET an upstream URL, following redirects (each target is checked against the address
+ * rules again). Only http and https. Answers the final response, body unread.
+ */
+export async function fetchUpstream(url: URL, options: UpstreamOptions): Promise<IncomingMessage> {
+  let current = url;
+  for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
+    if (current.protocol !== 'http:' && current.protocol !== 'https:') {
+      throw new UpstreamFailure(
+        `Upstream URLs must be http or https, not ${current.protocol}`,
+        'blocked',
+      );
+    }
+    const response = await get(current, options);
+    const location = response.headers.location;
+    if (!location || ![301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) return response;
+    response.resume(); // discard the redirect's body
+    current = new URL(location, current);
+  }
+  throw new UpstreamFailure(`Too many redirects from ${url.host}`, 'redirects');
+}
