@@ -13,6 +13,7 @@ import { restSecurityRoutes } from './modules/rest-security/routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { storageRoutes } from './modules/artifacts/storage-routes.ts';
 import { copyMoveRoutes } from './modules/artifacts/copy-move-routes.ts';
+import { trashRoutes } from './modules/trash/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
 import { Filestore } from './storage/filestore.ts';
 import { join } from 'node:path';
@@ -75,6 +76,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(repositoriesRoutes, { services });
   await app.register(storageRoutes, { services });
   await app.register(copyMoveRoutes, { services });
+  await app.register(trashRoutes, { services });
   await app.register(artifactsRoutes, { services, filestore });
   await app.register(
     async (api) => {

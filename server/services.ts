@@ -7,6 +7,7 @@ import { createUsersService } from './modules/users/service.ts';
 import { createArtifactsService } from './modules/artifacts/service.ts';
 import { createRemoteService } from './modules/remote/service.ts';
 import { createRepositoriesService } from './modules/repositories/service.ts';
+import { createTrashService } from './modules/trash/service.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
 import type { Filestore } from './storage/filestore.ts';
 import type { VersionInfo } from './version.ts';
@@ -28,6 +29,7 @@ export function createServices(
     repositories,
     artifacts,
     remote: createRemoteService(db, filestore, artifacts, securityConfig),
+    trash: createTrashService(db, artifacts),
     db,
     schemas,
     version,

@@ -159,7 +159,8 @@ export async function artifactsRoutes(
 
   async function remove(request: ArtifactRequest, reply: FastifyReply) {
     const { path } = parseArtifactPath(request.params['*'] ?? '');
-    await artifacts.delete(request.params.repoKey, path);
+    // To the trash can when it is on; for good when it is off or the item is already there.
+    await services.trash.delete(request.params.repoKey, path, request.principal.name);
     request.log.info(
       { repository: request.params.repoKey, path, by: request.principal.name },
       'deleted',

@@ -23,4 +23,12 @@ export const REPO_MESSAGES = {
 } as const;
 
 /** First path segments with a meaning of their own under /artifactory/. */
-export const RESERVED_KEYS = ['api', 'ui', 'webapp', 'list', 'favicon.ico', '.well-known'];
+export const RESERVED_KEYS = [
+  'api',
+  'ui',
+  'webapp',
+  'list',
+  'favicon.ico',
+  '.well-known',
+  'auto-trashcan',
+];

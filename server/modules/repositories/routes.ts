@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest } from '../../errors.ts';
 import { createBodySchema, updateBodySchema, type JsonSchema } from '../../schemas/registry.ts';
 import type { Services } from '../../services.ts';
+import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { REPO_MESSAGES } from './messages.ts';
 import type { RepositoryClass, RepositoryConfig } from './service.ts';
 
@@ -59,13 +60,16 @@ export async function repositoriesRoutes(
         rclass: rclass as RepositoryClass,
         packageType: request.query.packageType,
       });
-      return list.map((repo) => ({
-        key: repo.key,
-        type: repo.rclass.toUpperCase(),
-        description: repo.description,
-        url: repo.rclass === 'remote' ? repo.url : repositoryUrl(request, repo.key),
-        packageType: repo.packageType,
-      }));
+      // The trash can is a repository inside, not one scripts configure.
+      return list
+        .filter((repo) => repo.key !== TRASH_REPO_KEY)
+        .map((repo) => ({
+          key: repo.key,
+          type: repo.rclass.toUpperCase(),
+          description: repo.description,
+          url: repo.rclass === 'remote' ? repo.url : repositoryUrl(request, repo.key),
+          packageType: repo.packageType,
+        }));
     },
   );
 

@@ -1,0 +1,172 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { BadRequest, NotFound } from '../../errors.ts';
+import { transfer } from '../artifacts/copy-move.ts';
+import type { ArtifactsService } from '../artifacts/service.ts';
+
+/** Spec 02 §9: the automatic trash can's repository key. */
+export const TRASH_REPO_KEY = 'auto-trashcan';
+
+export interface TrashConfig {
+  enabled: boolean;
+  retentionPeriodDays: number;
+}
+
+const DEFAULT_TRASH_CONFIG: TrashConfig = { enabled: true, retentionPeriodDays: 14 };
+const SETTINGS_KEY = 'trashcan';
+const DELETED_AT = 'trash.deleted';
+const DELETED_BY = 'trash.deletedBy';
+
+/**
+ * The trash can: with it on (the default), a delete moves the item to `auto-trashcan` under
+ * `{repoKey}/{path}`, from where it can be restored to where it was, until the retention
+ * period ends or the trash is emptied. Moving is metadata only, so it costs no copying.
+ */
+export function createTrashService(db: Database, artifacts: ArtifactsService) {
+  async function config(): Promise<TrashConfig> {
+    const row = await db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', SETTINGS_KEY)
+      .executeTakeFirst();
+    return { ...DEFAULT_TRASH_CONFIG, ...(row?.value as Partial<TrashConfig> | undefined) };
+  }
+
+  /** The trash repository, created the first time something is deleted. */
+  async function trashRepository() {
+    await db
+      .insertInto('repositories')
+      .values({
+        key: TRASH_REPO_KEY,
+        rclass: 'local',
+        package_type: 'generic',
+        description: 'Trash Can',
+        notes: '',
+        includes_pattern: '**/*',
+        excludes_pattern: '',
+        repo_layout_ref: 'simple-default',
+        config: '{}',
+      })
+      .onConflict((c) => c.expression(sql`lower(key)`).doNothing())
+      .execute();
+    return artifacts.repository(TRASH_REPO_KEY);
+  }
+
+  async function permanentlyDelete(repositoryId: number, path: string) {
+    await db
+      .deleteFrom('nodes')
+      .where('repository_id', '=', repositoryId)
+      .where((eb) =>
+        eb.or([eb('path', '=', path), eb('path', 'like', `${path.replace(/[\\%_]/g, '\\$&')}/%`)]),
+      )
+      .execute();
+  }
+
+  return {
+    config,
+
+    async updateConfig(change: Partial<TrashConfig>): Promise<TrashConfig> {
+      const next = { ...(await config()), ...change };
+      await db
+        .insertInto('settings')
+        .values({ key: SETTINGS_KEY, value: JSON.stringify(next) })
+        .onConflict((c) => c.column('key').doUpdateSet({ value: JSON.stringify(next) }))
+        .execute();
+      return next;
+    },
+
+    /** Deletes an item: to the trash when it is on, for good when it is off or already there. */
+    async delete(repoKey: string, path: string, user: string): Promise<'trash' | 'permanent'> {
+      const repo = await artifacts.repository(repoKey);
+      const inTrash = repo.key.toLowerCase() === TRASH_REPO_KEY;
+      if (!(await config()).enabled || inTrash || repo.rclass !== 'local') {
+        await artifacts.delete(repoKey, path);
+        return 'permanent';
+      }
+      if (!path)
+        throw new BadRequest(
+          'Deleting a whole repository is done through /artifactory/api/repositories',
+        );
+      if (!(await artifacts.findNode(repo.id, path)))
+        throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
+      const trash = await trashRepository();
+      const trashPath = `${repo.key}/${path}`;
+      await permanentlyDelete(trash.id, trashPath); // an earlier delete of the same path
+      await transfer(db, artifacts, {
+        kind: 'move',
+        fromRepo: repo.key,
+        fromPath: path,
+        toRepo: trash.key,
+        toPath: trashPath,
+        dryRun: false,
+        user,
+      });
+      const moved = await artifacts.findNode(trash.id, trashPath);
+      await db
+        .insertInto('node_properties')
+        .values([
+          { node_id: moved!.id, key: DELETED_AT, value: new Date().toISOString() },
+          { node_id: moved!.id, key: DELETED_BY, value: user },
+        ])
+        .onConflict((c) => c.doNothing())
+        .execute();
+      return 'trash';
+    },
+
+    /** Puts an item back where it was deleted from (`{repoKey}/{path}` inside the trash), or at `to`. */
+    async restore(trashPath: string, to: string | undefined, user: string): Promise<string> {
+      const trash = await trashRepository();
+      const node = await artifacts.findNode(trash.id, trashPath);
+      if (!node) throw new NotFound(`'${trashPath}' is not in the trash can`);
+      const destination = (to ?? trashPath).replace(/^\//, '');
+      const [toRepo, ...rest] = destination.split('/');
+      if (!toRepo || rest.length === 0)
+        throw new BadRequest('Restore needs a target: {repoKey}/{path}');
+      await transfer(db, artifacts, {
+        kind: 'move',
+        fromRepo: TRASH_REPO_KEY,
+        fromPath: trashPath,
+        toRepo,
+        toPath: rest.join('/'),
+        dryRun: false,
+        user,
+      });
+      const restored = await artifacts.findNode(
+        (await artifacts.repository(toRepo)).id,
+        rest.join('/'),
+      );
+      if (restored) {
+        await db
+          .deleteFrom('node_properties')
+          .where('node_id', '=', restored.id)
+          .where('key', 'in', [DELETED_AT, DELETED_BY])
+          .execute();
+      }
+      return `${toRepo}/${rest.join('/')}`;
+    },
+
+    async empty(): Promise<void> {
+      const trash = await trashRepository();
+      await db.deleteFrom('nodes').where('repository_id', '=', trash.id).execute();
+    },
+
+    /** Removes what has been in the trash longer than the retention period. */
+    async purgeExpired(now = new Date()): Promise<number> {
+      const { retentionPeriodDays } = await config();
+      const cutoff = new Date(now.getTime() - retentionPeriodDays * 24 * 3600 * 1000).toISOString();
+      const trash = await trashRepository();
+      const expired = await db
+        .selectFrom('node_properties')
+        .innerJoin('nodes', 'nodes.id', 'node_properties.node_id')
+        .select('nodes.path')
+        .where('nodes.repository_id', '=', trash.id)
+        .where('node_properties.key', '=', DELETED_AT)
+        .where('node_properties.value', '<', cutoff)
+        .execute();
+      for (const { path } of expired) await permanentlyDelete(trash.id, path);
+      return expired.length;
+    },
+  };
+}
+
+export type TrashService = ReturnType<typeof createTrashService>;
