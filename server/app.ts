@@ -26,6 +26,8 @@ import { loadSchemaRegistry } from './schemas/registry.ts';
 import { createServices, type Services } from './services.ts';
 import { readVersion } from './version.ts';
 
+const TRASH_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
 export interface DepotApp {
   app: FastifyInstance;
   services: Services;
@@ -90,7 +92,15 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   );
   await app.register(uiRoutes, { uiDir: config.uiDir });
 
+  // Until the job scheduler exists: the trash retention purge, hourly, on every node (it is
+  // idempotent, so two nodes running it at once do no harm).
+  const trashPurge = setInterval(() => {
+    services.trash.purgeExpired().catch((error) => logger.error({ err: error }, 'trash purge failed'));
+  }, TRASH_PURGE_INTERVAL_MS);
+  trashPurge.unref();
+
   app.addHook('onClose', async () => {
+    clearInterval(trashPurge);
     await db.destroy();
   });
   return { app, services, db };
