@@ -95,7 +95,9 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   // Until the job scheduler exists: the trash retention purge, hourly, on every node (it is
   // idempotent, so two nodes running it at once do no harm).
   const trashPurge = setInterval(() => {
-    services.trash.purgeExpired().catch((error) => logger.error({ err: error }, 'trash purge failed'));
+    services.trash
+      .purgeExpired()
+      .catch((error) => logger.error({ err: error }, 'trash purge failed'));
   }, TRASH_PURGE_INTERVAL_MS);
   trashPurge.unref();
 
