@@ -5,6 +5,7 @@ import { createGroupsService } from './modules/groups/service.ts';
 import { createSecurityConfigService } from './modules/security-config/service.ts';
 import { createUsersService } from './modules/users/service.ts';
 import { createArtifactsService } from './modules/artifacts/service.ts';
+import { createGarbageCollector } from './modules/maintenance/garbage-collector.ts';
 import { createRemoteService } from './modules/remote/service.ts';
 import { createRepositoriesService } from './modules/repositories/service.ts';
 import { createTrashService } from './modules/trash/service.ts';
@@ -30,6 +31,7 @@ export function createServices(
     artifacts,
     remote: createRemoteService(db, filestore, artifacts, securityConfig),
     trash: createTrashService(db, artifacts),
+    garbageCollector: createGarbageCollector(db, filestore),
     db,
     schemas,
     version,

@@ -7,6 +7,7 @@ import type { DepotDatabase } from './tables.ts';
 import * as identity from './migrations/0001-identity.ts';
 import * as storage from './migrations/0002-storage.ts';
 import * as remoteMisses from './migrations/0003-remote-misses.ts';
+import * as blobTouched from './migrations/0004-blob-touched.ts';
 
 export type Database = Kysely<DepotDatabase>;
 
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-identity': identity,
   '0002-storage': storage,
   '0003-remote-misses': remoteMisses,
+  '0004-blob-touched': blobTouched,
 };
 
 /** Opens PostgreSQL when a URL is configured, else the embedded PGlite under `home/db`. */

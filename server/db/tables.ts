@@ -70,6 +70,7 @@ export interface BlobsTable {
   md5: string | null;
   size: number;
   created_at: ColumnType<Date, never, never>;
+  touched_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 export interface NodesTable {

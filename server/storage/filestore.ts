@@ -16,6 +16,10 @@ export interface StoredBlob extends Checksums {
   size: number;
 }
 
+export interface StagedBlob extends StoredBlob {
+  tmpPath: string;
+}
+
 const SHA256 = /^[0-9a-f]{64}$/;
 
 /**
@@ -52,9 +56,13 @@ export class Filestore {
     );
   }
 
-  /** Stores a stream; rejects with 409 (nothing kept) when a sent checksum does not match. */
-  async write(source: Readable, expected: Partial<Checksums> = {}): Promise<StoredBlob> {
-    const tmp = join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  /**
+   * Streams content into a temp file, hashing it, and checks the checksums the client sent
+   * (409, nothing kept, on a mismatch). The staged file is not a blob yet: `commit` puts it
+   * in place, inside the transaction that records it; `discard` drops it.
+   */
+  async stage(source: Readable, expected: Partial<Checksums> = {}): Promise<StagedBlob> {
+    const tmpPath = join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
     const hashes = {
       sha256: createHash('sha256'),
       sha1: createHash('sha1'),
@@ -71,29 +79,36 @@ export class Filestore {
       },
     });
     try {
-      await pipeline(source, hashing, createWriteStream(tmp, { flags: 'wx' }));
-      const actual: StoredBlob = {
+      await pipeline(source, hashing, createWriteStream(tmpPath, { flags: 'wx' }));
+      const staged: StagedBlob = {
+        tmpPath,
         sha256: hashes.sha256.digest('hex'),
         sha1: hashes.sha1.digest('hex'),
         md5: hashes.md5?.digest('hex'),
         size,
       };
-      verifyChecksums(expected, actual);
-      await fsyncFile(tmp);
-      await this.moveIntoPlace(tmp, actual.sha256);
-      return actual;
-    } finally {
-      await unlink(tmp).catch(() => undefined);
+      verifyChecksums(expected, staged);
+      await fsyncFile(tmpPath);
+      return staged;
+    } catch (error) {
+      await unlink(tmpPath).catch(() => undefined);
+      throw error;
     }
   }
 
-  private async moveIntoPlace(tmp: string, sha256: string): Promise<void> {
-    const target = this.pathOf(sha256);
-    if (await this.has(sha256)) return; // the same content is stored once
-    const dir = join(this.root, sha256.slice(0, 2), sha256.slice(2, 4));
+  /**
+   * Renames a staged file into place, always: if garbage collection removed an identical
+   * blob a moment ago, this puts it back. Call it after the blob's row is locked.
+   */
+  async commit(staged: StagedBlob): Promise<void> {
+    const dir = join(this.root, staged.sha256.slice(0, 2), staged.sha256.slice(2, 4));
     mkdirSync(dir, { recursive: true });
-    await rename(tmp, target);
+    await rename(staged.tmpPath, this.pathOf(staged.sha256));
     await fsyncFile(dir); // the rename itself must survive a power cut
+  }
+
+  async discard(staged: StagedBlob | undefined): Promise<void> {
+    if (staged) await unlink(staged.tmpPath).catch(() => undefined);
   }
 
   read(sha256: string, range?: { start: number; end: number }): Readable {

@@ -4,7 +4,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DepotDatabase } from '../../db/tables.ts';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
-import type { Checksums, Filestore, StoredBlob } from '../../storage/filestore.ts';
+import type { Checksums, Filestore, StagedBlob, StoredBlob } from '../../storage/filestore.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import { acceptsPath } from './ant-pattern.ts';
 import { ancestorsOf, splitPath } from './paths.ts';
@@ -53,8 +53,14 @@ export function createArtifactsService(
     return repository(target);
   }
 
-  async function blobFor(request: DeployRequest): Promise<StoredBlob> {
-    if (!request.byChecksum) return filestore.write(request.content, request.expected);
+  /** The content of a deploy: staged from the body, or found by checksum. */
+  async function contentFor(
+    request: DeployRequest,
+  ): Promise<{ blob: StoredBlob; staged?: StagedBlob }> {
+    if (!request.byChecksum) {
+      const staged = await filestore.stage(request.content, request.expected);
+      return { blob: staged, staged };
+    }
     const { sha256, sha1 } = request.expected;
     if (!sha256 && !sha1)
       throw new BadRequest('A checksum deploy needs X-Checksum-Sha256 or X-Checksum-Sha1');
@@ -64,17 +70,37 @@ export function createArtifactsService(
       .$if(Boolean(sha256), (q) => q.where('sha256', '=', sha256!.toLowerCase()))
       .$if(!sha256, (q) => q.where('sha1', '=', sha1!.toLowerCase()))
       .executeTakeFirst();
-    if (!known || !(await filestore.has(known.sha256))) {
-      throw new NotFound(
-        `Checksum deploy failed: no stored content has checksum ${sha256 ?? sha1}`,
-      );
-    }
+    if (!known) throw checksumUnknown(sha256 ?? sha1!);
     return {
-      sha256: known.sha256,
-      sha1: known.sha1,
-      md5: known.md5 ?? undefined,
-      size: Number(known.size),
+      blob: {
+        sha256: known.sha256,
+        sha1: known.sha1,
+        md5: known.md5 ?? undefined,
+        size: Number(known.size),
+      },
     };
+  }
+
+  /**
+   * Records a file in one transaction: claim the blob row first (which holds garbage
+   * collection off it), put a staged file in place, then write the rows that refer to it.
+   */
+  async function storeFile(
+    repositoryId: number,
+    record: FileRecord,
+    blob: StoredBlob,
+    staged?: StagedBlob,
+  ) {
+    try {
+      return await db.transaction().execute(async (tx) => {
+        await claimBlob(tx, blob);
+        if (staged) await filestore.commit(staged);
+        else if (!(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
+        return recordFile(tx, repositoryId, record, blob);
+      });
+    } finally {
+      await filestore.discard(staged);
+    }
   }
 
   return {
@@ -89,9 +115,8 @@ export function createArtifactsService(
         );
       }
       await assertPathFree(db, repo.id, request.path);
-      const blob = await blobFor(request);
-      // The blob is durable before any row refers to it.
-      const node = await db.transaction().execute((tx) => recordFile(tx, repo.id, request, blob));
+      const { blob, staged } = await contentFor(request);
+      const node = await storeFile(repo.id, request, blob, staged);
       return { repo, node, blob };
     },
 
@@ -148,10 +173,8 @@ export function createArtifactsService(
     },
 
     /** Records a file fetched from a remote repository's upstream into its cache. */
-    async recordCachedFile(repositoryId: number, path: string, blob: StoredBlob, user: string) {
-      await db
-        .transaction()
-        .execute((tx) => recordFile(tx, repositoryId, { path, properties: {}, user }, blob));
+    async recordCachedFile(repositoryId: number, path: string, staged: StagedBlob, user: string) {
+      await storeFile(repositoryId, { path, properties: {}, user }, staged, staged);
     },
 
     /** Children of a folder ('' for the root), folders first, in name order. */
@@ -251,15 +274,25 @@ async function assertPathFree(db: Database, repositoryId: number, path: string) 
   if (clash) throw new Conflict(`'${clash.path}' is a file: it cannot hold '${path}'`);
 }
 
-async function recordFile(tx: Tx, repositoryId: number, request: FileRecord, blob: StoredBlob) {
-  const now = new Date();
+const checksumUnknown = (checksum: string) =>
+  new NotFound(`Checksum deploy failed: no stored content has checksum ${checksum}`);
+
+/** Inserts or touches a blob's row; the row lock keeps garbage collection away until commit. */
+async function claimBlob(tx: Tx, blob: StoredBlob) {
   await tx
     .insertInto('blobs')
     .values({ sha256: blob.sha256, sha1: blob.sha1, md5: blob.md5 ?? null, size: blob.size })
     .onConflict((c) =>
-      c.column('sha256').doUpdateSet({ md5: sql`coalesce(blobs.md5, excluded.md5)` }),
+      c.column('sha256').doUpdateSet({
+        md5: sql`coalesce(blobs.md5, excluded.md5)`,
+        touched_at: sql`now()`,
+      }),
     )
     .execute();
+}
+
+async function recordFile(tx: Tx, repositoryId: number, request: FileRecord, blob: StoredBlob) {
+  const now = new Date();
   for (const folder of ancestorsOf(request.path)) {
     const { parentPath, name } = splitPath(folder);
     await tx

@@ -92,15 +92,15 @@ export function createRemoteService(
           `Remote repository '${repo.key}': the upstream answered ${status} for ${url.pathname}`,
         );
       }
-      let blob;
+      let staged;
       try {
-        blob = await filestore.write(response);
+        staged = await filestore.stage(response);
       } catch (error) {
         throw new UpstreamError(
           `Remote repository '${repo.key}': the download from the upstream broke off (${(error as Error).message})`,
         );
       }
-      await artifacts.recordCachedFile(repo.id, path, blob, user);
+      await artifacts.recordCachedFile(repo.id, path, staged, user);
       return artifacts.findNode(repo.id, path);
     },
   };

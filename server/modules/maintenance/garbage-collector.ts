@@ -1,0 +1,75 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { Filestore } from '../../storage/filestore.ts';
+
+export interface CollectionReport {
+  binaries: number;
+  bytes: number;
+}
+
+/** Blobs claimed this recently are left alone, whatever refers to them right now. */
+export const DEFAULT_GC_GRACE_MS = 60 * 60 * 1000;
+const BATCH = 500;
+
+/**
+ * Garbage collection: removes blobs no file refers to. Each candidate is locked and checked
+ * again inside its own transaction (a deploy claims a blob's row before it writes a row
+ * that refers to it), and blobs touched within the grace period are skipped, so content
+ * being re-uploaded while the collector runs survives. The file goes before the row: a
+ * crash in between leaves a row without a file that nothing refers to, never the reverse.
+ */
+export function createGarbageCollector(db: Database, filestore: Filestore) {
+  async function collectOne(sha256: string, cutoff: Date): Promise<number | undefined> {
+    return db.transaction().execute(async (tx) => {
+      const blob = await tx
+        .selectFrom('blobs')
+        .select(['sha256', 'size'])
+        .where('sha256', '=', sha256)
+        .where('touched_at', '<', cutoff)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('nodes').select('nodes.id').whereRef('nodes.sha256', '=', 'blobs.sha256'),
+            ),
+          ),
+        )
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
+      if (!blob) return undefined;
+      await filestore.remove(blob.sha256);
+      await tx.deleteFrom('blobs').where('sha256', '=', blob.sha256).execute();
+      return Number(blob.size);
+    });
+  }
+
+  return {
+    async collect(graceMs = DEFAULT_GC_GRACE_MS): Promise<CollectionReport> {
+      const cutoff = new Date(Date.now() - graceMs);
+      const report: CollectionReport = { binaries: 0, bytes: 0 };
+      let after = '';
+      for (;;) {
+        const candidates = await db
+          .selectFrom('blobs')
+          .select('sha256')
+          .where('touched_at', '<', cutoff)
+          .where('sha256', '>', after)
+          .where(sql<boolean>`not exists (select 1 from nodes where nodes.sha256 = blobs.sha256)`)
+          .orderBy('sha256')
+          .limit(BATCH)
+          .execute();
+        for (const { sha256 } of candidates) {
+          const freed = await collectOne(sha256, cutoff);
+          if (freed !== undefined) {
+            report.binaries += 1;
+            report.bytes += freed;
+          }
+        }
+        if (candidates.length < BATCH) return report;
+        after = candidates[candidates.length - 1].sha256;
+      }
+    },
+  };
+}
+
+export type GarbageCollector = ReturnType<typeof createGarbageCollector>;
