@@ -245,3 +245,32 @@ describe('sessions, CSRF, lockout and anonymous access', () => {
     expect(row.password_hash).not.toContain('dev-pass-1');
   });
 });
+
+describe('basic auth on every request', () => {
+  let depot: TestDepot;
+  beforeAll(async () => {
+    depot = await startTestDepot();
+    await depot.services.users.create({
+      name: 'ci',
+      email: 'ci@example.com',
+      password: 'ci-pass-one',
+      groups: [],
+    });
+  });
+  afterAll(() => depot.close());
+
+  const version = (password: string) =>
+    depot.app.inject({
+      url: '/artifactory/api/system/version',
+      headers: { authorization: basic('ci', password) },
+    });
+
+  it('refuses the old password at once after a change, though it was verified before', async () => {
+    expect((await version('ci-pass-one')).statusCode).toBe(200);
+    expect((await version('ci-pass-one')).statusCode).toBe(200);
+    await depot.services.auth.changePassword('ci', 'ci-pass-one', 'ci-pass-two', 'ci-pass-two');
+    expect((await version('ci-pass-one')).statusCode).toBe(401);
+    expect((await version('ci-pass-two')).statusCode).toBe(200);
+    expect((await version('wrong-pass')).statusCode).toBe(401);
+  });
+});

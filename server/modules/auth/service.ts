@@ -6,6 +6,7 @@ import type { SecurityConfigService } from '../security-config/service.ts';
 import { findUserByName, isEffectiveAdmin } from '../users/queries.ts';
 import { AUTH_MESSAGES, CREDENTIALS_EXPIRED, MIN_PASSWORD_LENGTH } from './messages.ts';
 import { hashPassword, verifyPassword } from './password.ts';
+import { VerifiedPasswords } from './verified-passwords.ts';
 
 const REMEMBERED_SESSION_MS = 14 * 24 * 3600 * 1000;
 const BROWSER_SESSION_MS = 12 * 3600 * 1000;
@@ -41,6 +42,15 @@ export function createAuthService(db: Database, securityConfig: SecurityConfigSe
     return locked;
   }
 
+  const verified = new VerifiedPasswords();
+
+  async function passwordMatches(password: string, storedHash: string): Promise<boolean> {
+    if (verified.has(storedHash, password)) return true;
+    const matches = await verifyPassword(password, storedHash);
+    if (matches) verified.remember(storedHash, password);
+    return matches;
+  }
+
   /** Checks a name and password; `allowExpired` serves the change-password path. */
   async function checkPassword(name: string, password: string, allowExpired = false) {
     const user = await findUserByName(db, name);
@@ -49,7 +59,7 @@ export function createAuthService(db: Database, securityConfig: SecurityConfigSe
       throw new Unauthorized(AUTH_MESSAGES.badCredentials);
     }
     if (user.locked) throw new Unauthorized(AUTH_MESSAGES.locked);
-    if (!(await verifyPassword(password, user.password_hash))) {
+    if (!(await passwordMatches(password, user.password_hash))) {
       const nowLocked = await recordFailure(user.id, user.failed_logins);
       throw new Unauthorized(nowLocked ? AUTH_MESSAGES.locked : AUTH_MESSAGES.badCredentials);
     }

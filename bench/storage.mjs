@@ -1,0 +1,174 @@
+// npm run bench:storage: Depot's storage path against peers measured in the same run on
+// loopback. Needs Debian's nginx and wrk (apt-get install nginx wrk) and a built server
+// (this script runs scripts/prepare-start.mjs first). Prints medians and ratios:
+// - download of one large artifact: Depot against nginx serving the same file (goal >= 0.8);
+// - upload of it: Depot's time against `sha256sum` of the file, the hashing limit (goal <= 1.5);
+// - 10 KiB downloads per second with wrk, 32 connections: Depot against nginx (goal >= 0.5).
+// BENCH_SIZE_MB (default 1024) sets the large file's size; BENCH_RUNS (default 3) the runs.
+import { execFileSync, spawn } from 'node:child_process';
+import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SIZE_MB = Number(process.env.BENCH_SIZE_MB ?? 1024);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const ADMIN = 'bench-admin-1';
+const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
+const work = mkdtempSync(join(tmpdir(), 'depot-bench-storage-'));
+const children = [];
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
+
+function time(fn) {
+  return async () => {
+    const start = process.hrtime.bigint();
+    await fn();
+    return seconds(start);
+  };
+}
+
+function curlDownload(url, headers = []) {
+  execFileSync('curl', ['-sf', '-o', '/dev/null', ...headers.flatMap((h) => ['-H', h]), url]);
+}
+
+function upload(port, path, file) {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: 'PUT', path, headers: { authorization: AUTH } },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 201
+            ? resolve()
+            : reject(new Error(`upload answered ${res.statusCode}`)),
+        );
+      },
+    );
+    req.on('error', reject);
+    createReadStream(file).pipe(req);
+  });
+}
+
+function wrkRate(url, headers = []) {
+  const out = execFileSync('wrk', [
+    '-t2',
+    '-c32',
+    '-d10s',
+    ...headers.flatMap((h) => ['-H', h]),
+    url,
+  ]).toString();
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
+}
+
+async function startDepot(port) {
+  const child = spawn(process.execPath, ['dist/server/main.mjs'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DEPOT_HOME: join(work, 'depot'),
+      DEPOT_PORT: String(port),
+      DEPOT_HOST: '127.0.0.1',
+      DEPOT_ADMIN_PASSWORD: ADMIN,
+      DEPOT_LOG_STDOUT: 'false',
+      DEPOT_LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  });
+  children.push(child);
+  for (let i = 0; i < 300; i++) {
+    if (
+      (await fetch(`http://127.0.0.1:${port}/artifactory/api/system/ping`).catch(() => undefined))
+        ?.ok
+    )
+      return;
+    await sleep(100);
+  }
+  throw new Error('Depot did not start');
+}
+
+function startNginx(port, dir) {
+  const conf = join(work, 'nginx.conf');
+  writeFileSync(
+    conf,
+    `daemon off; worker_processes 2; pid ${join(work, 'nginx.pid')}; error_log ${join(work, 'nginx-error.log')};
+events { worker_connections 1024; }
+http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
+  client_body_temp_path ${work}; proxy_temp_path ${work}; fastcgi_temp_path ${work}; uwsgi_temp_path ${work}; scgi_temp_path ${work};
+  server { listen 127.0.0.1:${port}; root ${dir}; } }
+`,
+  );
+  children.push(spawn('nginx', ['-c', conf], { stdio: 'ignore' }));
+  return sleep(500);
+}
+
+async function main() {
+  execFileSync(process.execPath, ['scripts/prepare-start.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  const files = join(work, 'files');
+  mkdirSync(files);
+  const big = join(files, 'big.bin');
+  console.log(`Preparing a ${SIZE_MB} MiB file...`);
+  execFileSync('dd', ['if=/dev/urandom', `of=${big}`, 'bs=1M', `count=${SIZE_MB}`], {
+    stdio: 'ignore',
+  });
+  writeFileSync(join(files, 'small.bin'), Buffer.alloc(10 * 1024, 7));
+
+  const [depotPort, nginxPort] = [18082 + (process.pid % 1000), 19082 + (process.pid % 1000)];
+  await startDepot(depotPort);
+  await startNginx(nginxPort, files);
+  const depot = `http://127.0.0.1:${depotPort}`;
+  await fetch(`${depot}/artifactory/api/repositories/bench`, {
+    method: 'PUT',
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify({ rclass: 'local', packageType: 'generic' }),
+  });
+  await upload(depotPort, '/artifactory/bench/small.bin', join(files, 'small.bin'));
+
+  const results = { upload: [], sha256sum: [], depotDownload: [], nginxDownload: [] };
+  for (let run = 1; run <= RUNS; run++) {
+    results.sha256sum.push(await time(() => execFileSync('sha256sum', [big]))());
+    results.upload.push(
+      await time(() => upload(depotPort, `/artifactory/bench/big-${run}.bin`, big))(),
+    );
+    results.nginxDownload.push(
+      await time(() => curlDownload(`http://127.0.0.1:${nginxPort}/big.bin`))(),
+    );
+    results.depotDownload.push(
+      await time(() =>
+        curlDownload(`${depot}/artifactory/bench/big-1.bin`, [`Authorization: ${AUTH}`]),
+      )(),
+    );
+    console.log(
+      `run ${run}: upload ${results.upload.at(-1).toFixed(2)} s, sha256sum ${results.sha256sum.at(-1).toFixed(2)} s, download Depot ${results.depotDownload.at(-1).toFixed(2)} s, nginx ${results.nginxDownload.at(-1).toFixed(2)} s`,
+    );
+  }
+  const depotRate = wrkRate(`${depot}/artifactory/bench/small.bin`, [`Authorization: ${AUTH}`]);
+  const nginxRate = wrkRate(`http://127.0.0.1:${nginxPort}/small.bin`);
+
+  const mbps = (s) => (SIZE_MB / s).toFixed(0);
+  const download = median(results.nginxDownload) / median(results.depotDownload);
+  const uploadRatio = median(results.upload) / median(results.sha256sum);
+  console.log(`\nMedians of ${RUNS} runs, ${SIZE_MB} MiB file, loopback:`);
+  console.log(
+    `download  Depot ${mbps(median(results.depotDownload))} MiB/s, nginx ${mbps(median(results.nginxDownload))} MiB/s: Depot/nginx throughput ${download.toFixed(2)} (goal >= 0.8) ${download >= 0.8 ? 'OK' : 'UNDER'}`,
+  );
+  console.log(
+    `upload    Depot ${median(results.upload).toFixed(2)} s, sha256sum ${median(results.sha256sum).toFixed(2)} s: ratio ${uploadRatio.toFixed(2)} (goal <= 1.5) ${uploadRatio <= 1.5 ? 'OK' : 'OVER'}`,
+  );
+  console.log(
+    `10 KiB    Depot ${depotRate.toFixed(0)} req/s, nginx ${nginxRate.toFixed(0)} req/s: ratio ${(depotRate / nginxRate).toFixed(2)} (goal >= 0.5) ${depotRate / nginxRate >= 0.5 ? 'OK' : 'UNDER'}`,
+  );
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    for (const child of children) child.kill('SIGTERM');
+    setTimeout(() => rmSync(work, { recursive: true, force: true }), 500);
+  });
