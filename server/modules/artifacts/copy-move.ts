@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import type { DepotDatabase } from '../../db/tables.ts';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import { acceptsPath } from './ant-pattern.ts';
-import { ancestorsOf, splitPath } from './paths.ts';
+import { ancestorsOf, folderRow, splitPath } from './paths.ts';
 import type { ArtifactsService } from './service.ts';
 
 export type TransferKind = 'copy' | 'move';
@@ -139,19 +139,9 @@ async function ensureFolder(tx: Tx, plan: Plan, path: string) {
   const existing = await existingNode(tx, plan.targetId, path);
   if (existing?.folder) return;
   if (existing) throw new Conflict(`'${path}' is a file in the target: it cannot hold a folder`);
-  const { parentPath, name } = splitPath(path);
   await tx
     .insertInto('nodes')
-    .values({
-      repository_id: plan.targetId,
-      path,
-      parent_path: parentPath,
-      name,
-      folder: true,
-      size: 0,
-      created_by: plan.user,
-      modified_by: plan.user,
-    })
+    .values(folderRow(plan.targetId, path, plan.user))
     .execute();
 }
 

@@ -70,3 +70,18 @@ export function ancestorsOf(path: string): string[] {
   const segments = path.split('/');
   return segments.slice(0, -1).map((_, index) => segments.slice(0, index + 1).join('/'));
 }
+
+/** The row of a folder node: the same shape wherever folders are made (deploy, copy, move). */
+export function folderRow(repositoryId: number, path: string, user: string) {
+  const { parentPath, name } = splitPath(path);
+  return {
+    repository_id: repositoryId,
+    path,
+    parent_path: parentPath,
+    name,
+    folder: true,
+    size: 0,
+    created_by: user,
+    modified_by: user,
+  };
+}

@@ -7,7 +7,7 @@ import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import type { Checksums, Filestore, StagedBlob, StoredBlob } from '../../storage/filestore.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import { acceptsPath } from './ant-pattern.ts';
-import { ancestorsOf, splitPath } from './paths.ts';
+import { ancestorsOf, folderRow, splitPath } from './paths.ts';
 import { writeProperties } from './properties.ts';
 
 type Tx = Transaction<DepotDatabase>;
@@ -294,19 +294,9 @@ async function claimBlob(tx: Tx, blob: StoredBlob) {
 async function recordFile(tx: Tx, repositoryId: number, request: FileRecord, blob: StoredBlob) {
   const now = new Date();
   for (const folder of ancestorsOf(request.path)) {
-    const { parentPath, name } = splitPath(folder);
     await tx
       .insertInto('nodes')
-      .values({
-        repository_id: repositoryId,
-        path: folder,
-        parent_path: parentPath,
-        name,
-        folder: true,
-        size: 0,
-        created_by: request.user,
-        modified_by: request.user,
-      })
+      .values(folderRow(repositoryId, folder, request.user))
       .onConflict((c) => c.columns(['repository_id', 'path']).doNothing())
       .execute();
   }
