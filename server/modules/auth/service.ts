@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BadRequest, Forbidden, Unauthorized } from '../../errors.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
-import { findUserByName, isEffectiveAdmin } from '../users/queries.ts';
+import { findCredentials, isEffectiveAdmin } from '../users/queries.ts';
 import { AUTH_MESSAGES, CREDENTIALS_EXPIRED, MIN_PASSWORD_LENGTH } from './messages.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { VerifiedPasswords } from './verified-passwords.ts';
@@ -53,7 +53,7 @@ export function createAuthService(db: Database, securityConfig: SecurityConfigSe
 
   /** Checks a name and password; `allowExpired` serves the change-password path. */
   async function checkPassword(name: string, password: string, allowExpired = false) {
-    const user = await findUserByName(db, name);
+    const user = await findCredentials(db, name);
     if (!user || !user.password_hash || user.internal_password_disabled) {
       await verifyPassword(password, await DECOY_HASH);
       throw new Unauthorized(AUTH_MESSAGES.badCredentials);
@@ -72,11 +72,20 @@ export function createAuthService(db: Database, securityConfig: SecurityConfigSe
     return user;
   }
 
-  async function toAuthenticated(user: { id: number; name: string; disable_ui_access: boolean }) {
+  async function toAuthenticated(user: {
+    id: number;
+    name: string;
+    disable_ui_access: boolean;
+    effective_admin?: boolean | number | null;
+  }) {
     return {
       id: user.id,
       name: user.name,
-      admin: await isEffectiveAdmin(db, user.id),
+      // Sign-in and basic auth read it with the credentials; sessions ask separately.
+      admin:
+        user.effective_admin === undefined || user.effective_admin === null
+          ? await isEffectiveAdmin(db, user.id)
+          : Boolean(user.effective_admin),
       disableUIAccess: user.disable_ui_access,
     };
   }

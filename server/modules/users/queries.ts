@@ -92,3 +92,37 @@ export async function isEffectiveAdmin(db: Executor, userId: number): Promise<bo
     .executeTakeFirst();
   return Boolean(row && (row.admin || row.via_group));
 }
+
+/**
+ * What authentication needs about a user, in one query: the credentials' state and whether
+ * the user is an admin by flag or through a group. Runs on every request with basic auth.
+ */
+export function findCredentials(db: Executor, name: string) {
+  return db
+    .selectFrom('users')
+    .select((eb) => [
+      'users.id',
+      'users.name',
+      'users.password_hash',
+      'users.internal_password_disabled',
+      'users.locked',
+      'users.failed_logins',
+      'users.password_expired',
+      'users.disable_ui_access',
+      eb
+        .or([
+          eb('users.admin', '=', true),
+          eb.exists(
+            eb
+              .selectFrom('user_groups')
+              .innerJoin('groups', 'groups.id', 'user_groups.group_id')
+              .whereRef('user_groups.user_id', '=', 'users.id')
+              .where('groups.admin_privileges', '=', true)
+              .select('groups.id'),
+          ),
+        ])
+        .as('effective_admin'),
+    ])
+    .where(sql`lower(users.name)`, '=', name.toLowerCase())
+    .executeTakeFirst();
+}
