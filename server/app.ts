@@ -40,7 +40,7 @@ export interface DepotApp {
  * external plugins → app plugins → routes. main.ts listens; tests call `inject` on it.
  */
 export async function buildApp(config: DepotConfig, logger: Logger): Promise<DepotApp> {
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, logger);
   await migrateToLatest(db, logger);
   const filestore = new Filestore(join(config.home, 'filestore'));
   const swept = filestore.sweepTemp();

@@ -20,12 +20,15 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 /** Opens PostgreSQL when a URL is configured, else the embedded PGlite under `home/db`. */
-export async function openDatabase(config: DepotConfig): Promise<Database> {
+export async function openDatabase(config: DepotConfig, logger: Logger): Promise<Database> {
   if (config.databaseUrl) {
     const pg = await import('pg');
     // pg answers bigint (count(*)) as a string; numbers here stay well below 2^53.
     pg.default.types.setTypeParser(20, (value: string) => Number(value));
     const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: 10 });
+    // An idle connection the server drops (a restart, a failover) is replaced on next use;
+    // without a listener pg would raise it as an uncaught exception and end the process.
+    pool.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
     return new Kysely<DepotDatabase>({ dialect: new PostgresDialect({ pool }) });
   }
   return new Kysely<DepotDatabase>({ dialect: new PGliteDialect(await openPGlite(config.home)) });
