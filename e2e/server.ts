@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitForPing } from '../tests/helpers/server-process.ts';
+import { freePort, spawnDepot, waitForPing } from '../tests/helpers/server-process.ts';
 
 export interface E2eDepot {
   baseUrl: string;
@@ -23,18 +22,12 @@ export async function startDepot(adminPassword = ''): Promise<E2eDepot> {
   const home = mkdtempSync(join(tmpdir(), 'depot-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      DEPOT_HOME: home,
-      DEPOT_PORT: String(port),
-      DEPOT_HOST: '127.0.0.1',
-      DEPOT_LOG_STDOUT: 'false',
-      DEPOT_SERVER_NAME: 'Depot E2E',
-      DEPOT_ADMIN_PASSWORD: adminPassword,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const server = spawnDepot(
+    home,
+    port,
+    { DEPOT_SERVER_NAME: 'Depot E2E', DEPOT_ADMIN_PASSWORD: adminPassword },
+    ['ignore', 'ignore', 'inherit'],
+  );
   const stop = async () => {
     if (server.exitCode === null) {
       server.kill('SIGTERM');

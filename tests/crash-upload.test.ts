@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, waitForPing } from './helpers/server-process.ts';
+import { freePort, spawnDepot, waitForPing } from './helpers/server-process.ts';
 
 const home = mkdtempSync(join(tmpdir(), 'depot-crash-'));
 const auth = `Basic ${Buffer.from('admin:crash-admin-1').toString('base64')}`;
@@ -16,17 +16,7 @@ afterAll(() => {
 });
 
 async function startServer(port: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      DEPOT_HOME: home,
-      DEPOT_PORT: String(port),
-      DEPOT_HOST: '127.0.0.1',
-      DEPOT_ADMIN_PASSWORD: 'crash-admin-1',
-      DEPOT_LOG_STDOUT: 'false',
-    },
-    stdio: 'ignore',
-  });
+  const child = spawnDepot(home, port, { DEPOT_ADMIN_PASSWORD: 'crash-admin-1' });
   await waitForPing(`http://127.0.0.1:${port}`, child);
   return child;
 }

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, waitForPing } from './helpers/server-process.ts';
+import { freePort, spawnDepot, waitForPing } from './helpers/server-process.ts';
 
 const homes: string[] = [];
 afterAll(() => homes.forEach((home) => rmSync(home, { recursive: true, force: true })));
@@ -14,17 +13,7 @@ describe('server process', () => {
     const home = mkdtempSync(join(tmpdir(), 'depot-process-'));
     homes.push(home);
     const port = await freePort();
-    const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: {
-        ...process.env,
-        DEPOT_HOME: home,
-        DEPOT_PORT: String(port),
-        DEPOT_HOST: '127.0.0.1',
-        DEPOT_ADMIN_PASSWORD: 'automation-pass-1',
-        DEPOT_LOG_STDOUT: 'false',
-      },
-      stdio: 'ignore',
-    });
+    const server = spawnDepot(home, port, { DEPOT_ADMIN_PASSWORD: 'automation-pass-1' });
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
     try {
       const base = `http://127.0.0.1:${port}`;

@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /** A port nobody listens on right now, on loopback. */
@@ -22,4 +22,27 @@ export async function waitForPing(baseUrl: string, server: ChildProcess, timeout
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`Depot did not answer ping within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Starts the real entry point (server/main.ts) as an operator would: configured by the
+ * environment, on loopback. The caller stops it.
+ */
+export function spawnDepot(
+  home: string,
+  port: number,
+  env: Record<string, string> = {},
+  stdio: StdioOptions = 'ignore',
+): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: {
+      ...process.env,
+      DEPOT_HOME: home,
+      DEPOT_PORT: String(port),
+      DEPOT_HOST: '127.0.0.1',
+      DEPOT_LOG_STDOUT: 'false',
+      ...env,
+    },
+    stdio,
+  });
 }
