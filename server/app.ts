@@ -15,6 +15,7 @@ import { storageRoutes } from './modules/artifacts/storage-routes.ts';
 import { copyMoveRoutes } from './modules/artifacts/copy-move-routes.ts';
 import { trashRoutes } from './modules/trash/routes.ts';
 import { maintenanceRoutes } from './modules/maintenance/routes.ts';
+import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
 import { Filestore } from './storage/filestore.ts';
 import { join } from 'node:path';
@@ -88,6 +89,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(groupsRoutes, { services });
       await api.register(schemasRoutes, { services });
       await api.register(maintenanceRoutes, { services });
+      await api.register(remoteRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_REMOTE_MESSAGES } from '../server/modules/remote/routes.ts';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 
 /** The upstream is a second Depot on loopback; faults come from a small server of our own. */
@@ -158,6 +159,26 @@ describe('remote repositories', () => {
     const response = await get('faulty-remote/metadata');
     expect(response.status).toBe(502);
     expect(JSON.parse(response.body).errors[0].message).toMatch(/169\.254\.169\.254/);
+  });
+
+  it("test a URL before it is saved (the form's Test button)", async () => {
+    const test = (url: string) =>
+      depot.request('/ui/api/v1/ui/admin/repositories/testremote', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url, socketTimeoutMillis: 500 }),
+      });
+    const ok = await test(`${upstream.base}/artifactory/libs/`);
+    expect(await ok.json()).toEqual({ info: TEST_REMOTE_MESSAGES.success });
+    const down = await test(`${faultyBase}/files/broken.bin`);
+    expect(down.status).toBe(400);
+    expect((await down.json()).errors[0].message).toBe(
+      TEST_REMOTE_MESSAGES.failed('the server answered 500'),
+    );
+    const metadata = await test('http://169.254.169.254/latest/');
+    expect((await metadata.json()).errors[0].message).toMatch(
+      /^Connection failed: The upstream address 169\.254\.169\.254/,
+    );
   });
 
   it('refuse deploys', async () => {

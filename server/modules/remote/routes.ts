@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { BadRequest } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { fetchUpstream, UpstreamFailure } from './fetch-upstream.ts';
+
+export const TEST_REMOTE_MESSAGES = {
+  success: 'Successfully connected to server',
+  failed: (reason: string) => `Connection failed: ${reason}`,
+} as const;
+
+/** The repository form's "Test" button: can this remote URL be reached, by the same rules? */
+export async function remoteRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  app.post<{ Body: { url: string; socketTimeoutMillis?: number } }>(
+    '/ui/admin/repositories/testremote',
+    {
+      config: { permission: 'admin' },
+      schema: {
+        body: {
+          type: 'object',
+          required: ['url'],
+          properties: {
+            url: {
+              type: 'string',
+              format: 'uri',
+              maxLength: 2048,
+              errorMessage: { format: 'Please enter a valid url' },
+            },
+            socketTimeoutMillis: { type: 'integer', minimum: 100, maximum: 3600000 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { remoteAllowList } = await services.securityConfig.get();
+      try {
+        const response = await fetchUpstream(new URL(request.body.url), {
+          allowList: remoteAllowList,
+          timeoutMs: request.body.socketTimeoutMillis ?? 15000,
+        });
+        response.resume();
+        const status = response.statusCode ?? 0;
+        // 401/403 still prove the server is there; credentials are checked separately.
+        if (status >= 500)
+          throw new BadRequest(TEST_REMOTE_MESSAGES.failed(`the server answered ${status}`), 'url');
+        return { info: TEST_REMOTE_MESSAGES.success };
+      } catch (error) {
+        if (error instanceof UpstreamFailure)
+          throw new BadRequest(TEST_REMOTE_MESSAGES.failed(error.message), 'url');
+        throw error;
+      }
+    },
+  );
+}
