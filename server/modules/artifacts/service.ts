@@ -235,19 +235,24 @@ export function createArtifactsService(
     },
 
     /** Deletes a file or a folder with everything below it. */
+    /** Deletes a node and everything below it; answers how many rows went. */
+    async deleteTree(repositoryId: number, path: string): Promise<number> {
+      const deleted = await db
+        .deleteFrom('nodes')
+        .where('repository_id', '=', repositoryId)
+        .where((eb) => eb.or([eb('path', '=', path), eb('path', 'like', `${escapeLike(path)}/%`)]))
+        .executeTakeFirst();
+      return Number(deleted.numDeletedRows);
+    },
+
     async delete(repoKey: string, path: string): Promise<void> {
       const repo = await repository(repoKey);
       if (path === '')
         throw new BadRequest(
           'Deleting a whole repository is done through /artifactory/api/repositories',
         );
-      const deleted = await db
-        .deleteFrom('nodes')
-        .where('repository_id', '=', repo.id)
-        .where((eb) => eb.or([eb('path', '=', path), eb('path', 'like', `${escapeLike(path)}/%`)]))
-        .executeTakeFirst();
-      if (Number(deleted.numDeletedRows) === 0)
-        throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
+      const deleted = await this.deleteTree(repo.id, path);
+      if (deleted === 0) throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
     },
   };
 }

@@ -52,16 +52,6 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
     return artifacts.repository(TRASH_REPO_KEY);
   }
 
-  async function permanentlyDelete(repositoryId: number, path: string) {
-    await db
-      .deleteFrom('nodes')
-      .where('repository_id', '=', repositoryId)
-      .where((eb) =>
-        eb.or([eb('path', '=', path), eb('path', 'like', `${path.replace(/[\\%_]/g, '\\$&')}/%`)]),
-      )
-      .execute();
-  }
-
   return {
     config,
 
@@ -91,7 +81,7 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
       const trash = await trashRepository();
       const trashPath = `${repo.key}/${path}`;
-      await permanentlyDelete(trash.id, trashPath); // an earlier delete of the same path
+      await artifacts.deleteTree(trash.id, trashPath); // an earlier delete of the same path
       await transfer(db, artifacts, {
         kind: 'move',
         fromRepo: repo.key,
@@ -163,7 +153,7 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         .where('node_properties.key', '=', DELETED_AT)
         .where('node_properties.value', '<', cutoff)
         .execute();
-      for (const { path } of expired) await permanentlyDelete(trash.id, path);
+      for (const { path } of expired) await artifacts.deleteTree(trash.id, path);
       return expired.length;
     },
   };
