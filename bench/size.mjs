@@ -14,6 +14,12 @@ const ROUTES = {
   login: [],
   'users list': ['src/engine/ScreenPage.tsx', 'src/engine/list/SchemaTable.tsx'],
   'user form': ['src/engine/ScreenPage.tsx', 'src/engine/form/FormScreen.tsx'],
+  'repositories list': ['src/custom/repositories/RepositoriesListPage.tsx'],
+  'repository form': ['src/custom/repositories/RepositoryFormPage.tsx'],
+  'storage summary': [
+    'src/custom/storage-summary/StorageSummaryPage.tsx',
+    'src/custom/storage-summary/RepositoriesTable.tsx',
+  ],
 };
 
 if (!existsSync(MANIFEST)) {

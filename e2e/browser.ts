@@ -1,4 +1,5 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { LABELS } from '../src/shell/messages.ts';
 
 /**
  * Debian's chromium, never a downloaded browser. The flags keep it from reaching out to the
@@ -26,4 +27,11 @@ export function watchPageErrors(page: Page): Error[] {
   const errors: Error[] = [];
   page.on('pageerror', (error) => errors.push(error));
   return errors;
+}
+
+/** Fills in the sign-in form the page shows and submits it. */
+export async function signIn(page: Page, user: string, password: string): Promise<void> {
+  await page.getByLabel(LABELS.username).fill(user);
+  await page.getByLabel(LABELS.password).fill(password);
+  await page.getByRole('button', { name: LABELS.logIn }).click();
 }

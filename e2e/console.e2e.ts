@@ -6,7 +6,7 @@ import {
   NOT_AUTHORIZED_MESSAGE,
   NOT_FOUND_TEXT,
 } from '../src/shell/messages.ts';
-import { launchBrowser, watchPageErrors } from './browser.ts';
+import { launchBrowser, watchPageErrors, signIn as signInOn } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -34,11 +34,7 @@ afterAll(async () => {
   await depot?.stop();
 });
 
-async function signIn(user: string, password: string) {
-  await page.getByLabel(LABELS.username).fill(user);
-  await page.getByLabel(LABELS.password).fill(password);
-  await page.getByRole('button', { name: LABELS.logIn }).click();
-}
+const signIn = (user: string, password: string) => signInOn(page, user, password);
 
 const row = (text: string) => page.locator('.ag-row', { hasText: text });
 const rowCheckbox = (text: string) => row(text).locator('input[type=checkbox]').first();

@@ -12,10 +12,14 @@ export interface E2eDepot {
 
 /**
  * A real Depot for one test file, on a fresh home and a free loopback port. Without
- * `adminPassword` the admin has the default, expired password: what a newcomer sees.
+ * `adminPassword` the admin has the default, expired password: what a newcomer sees. `env`
+ * adds settings (DEPOT_GC_GRACE_SECONDS, ...).
  * `stop` ends the process and removes its home; call it in afterAll.
  */
-export async function startDepot(adminPassword = ''): Promise<E2eDepot> {
+export async function startDepot(
+  adminPassword = '',
+  env: Record<string, string> = {},
+): Promise<E2eDepot> {
   if (!existsSync('dist/ui/index.html')) throw new Error('Build the console first: npm run build');
   if (!existsSync('/usr/bin/chromium'))
     throw new Error('Install Debian chromium: apt-get install chromium');
@@ -25,7 +29,7 @@ export async function startDepot(adminPassword = ''): Promise<E2eDepot> {
   const server = spawnDepot(
     home,
     port,
-    { DEPOT_SERVER_NAME: 'Depot E2E', DEPOT_ADMIN_PASSWORD: adminPassword },
+    { DEPOT_SERVER_NAME: 'Depot E2E', DEPOT_ADMIN_PASSWORD: adminPassword, ...env },
     ['ignore', 'ignore', 'inherit'],
   );
   const stop = async () => {

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../server/modules/auth/messages.ts';
 import { ERROR_DIALOG, LABELS } from '../src/shell/messages.ts';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, signIn as signInOn } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
 /** Sessions, failures and anonymous access, each in a fresh browser context. */
@@ -26,11 +26,7 @@ async function asScript(method: string, path: string, body?: unknown) {
   expect(response.status, `${method} ${path}`).toBeLessThan(300);
 }
 
-async function signIn(user: string, password: string) {
-  await page.getByLabel(LABELS.username).fill(user);
-  await page.getByLabel(LABELS.password).fill(password);
-  await page.getByRole('button', { name: LABELS.logIn }).click();
-}
+const signIn = (user: string, password: string) => signInOn(page, user, password);
 
 beforeAll(async () => {
   depot = await startDepot(ADMIN_PASSWORD);

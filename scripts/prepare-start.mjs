@@ -25,8 +25,10 @@ if (builtAt === 0 || Math.max(...consoleSources.map(newestChange)) > builtAt) {
 }
 
 await build({
-  entryPoints: ['server/main.ts'],
-  outfile: 'dist/server/main.mjs',
+  // The embedded database runs in a worker thread: its module is a second entry.
+  entryPoints: { main: 'server/main.ts', 'pglite-worker': 'server/db/pglite-worker.ts' },
+  outdir: 'dist/server',
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -11,14 +11,23 @@ import { groupsRoutes } from './modules/groups/routes.ts';
 import { packageTypesRoutes } from './modules/package-types/routes.ts';
 import { restSecurityRoutes } from './modules/rest-security/routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
+import { archiveDownloadRoutes } from './modules/archives/routes.ts';
+import { artifactActionsRoutes } from './modules/artifact-actions/routes.ts';
+import { createFolderDownloads } from './modules/archives/folder-download.ts';
+import { createBundleDeploys } from './modules/archives/bundle-deploy.ts';
 import { storageRoutes } from './modules/artifacts/storage-routes.ts';
 import { copyMoveRoutes } from './modules/artifacts/copy-move-routes.ts';
 import { trashRoutes } from './modules/trash/routes.ts';
 import { maintenanceRoutes } from './modules/maintenance/routes.ts';
+import { startMaintenance } from './modules/maintenance/maintenance.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
+import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
+import { layoutsRoutes } from './modules/repositories/layouts-routes.ts';
+import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
 import { Filestore } from './storage/filestore.ts';
-import { join } from 'node:path';
+import { loadMasterKey, SecretBox } from './crypto/secret-box.ts';
+import { generalConfigRoutes } from './modules/general-config/routes.ts';
 import { schemasRoutes } from './modules/schemas/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { uiRoutes } from './modules/ui/routes.ts';
@@ -27,8 +36,6 @@ import { createBodyAjv, createQueryAjv } from './schemas/ajv.ts';
 import { loadSchemaRegistry } from './schemas/registry.ts';
 import { createServices, type Services } from './services.ts';
 import { readVersion } from './version.ts';
-
-const TRASH_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface DepotApp {
   app: FastifyInstance;
@@ -43,11 +50,17 @@ export interface DepotApp {
 export async function buildApp(config: DepotConfig, logger: Logger): Promise<DepotApp> {
   const db = await openDatabase(config, logger);
   await migrateToLatest(db, logger);
-  const filestore = new Filestore(join(config.home, 'filestore'));
+  const filestore = new Filestore(config.filestoreDir);
   const swept = filestore.sweepTemp();
   if (swept > 0) logger.warn({ files: swept }, 'removed temp files an interrupted upload left');
-  const services = createServices(db, loadSchemaRegistry(), readVersion(), filestore);
+  const secrets = new SecretBox(loadMasterKey(config));
+  const services = createServices(db, loadSchemaRegistry(), readVersion(), filestore, secrets);
   await ensureAdminUser(services, config, logger);
+  // Scheduled jobs (garbage collection, cache cleanup, the trash purge, ...); stopped on close.
+  const maintenance = await startMaintenance(services, config, logger);
+  services.downloadStats.onFlushError((error) =>
+    logger.warn({ err: error }, 'writing download statistics failed; kept for the next try'),
+  );
 
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -81,33 +94,38 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(storageRoutes, { services });
   await app.register(copyMoveRoutes, { services });
   await app.register(trashRoutes, { services });
-  await app.register(artifactsRoutes, { services, filestore });
+  await app.register(artifactsRoutes, {
+    services,
+    filestore,
+    bundleDeploys: createBundleDeploys(services, config.archiveDeploy),
+  });
+  await app.register(artifactActionsRoutes, { services });
+  await app.register(archiveDownloadRoutes, {
+    folderDownloads: createFolderDownloads(services, config.folderDownload),
+  });
   await app.register(
     async (api) => {
       await api.register(authRoutes, { services, config });
       await api.register(usersRoutes, { services });
       await api.register(groupsRoutes, { services });
       await api.register(schemasRoutes, { services });
-      await api.register(maintenanceRoutes, { services });
+      await api.register(maintenanceRoutes, { services, maintenance });
       await api.register(remoteRoutes, { services });
+      await api.register(repositoriesUiRoutes, { services });
+      await api.register(layoutsRoutes, { services });
+      await api.register(generalConfigRoutes, { services });
+      await api.register(storageSummaryRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },
   );
   await app.register(uiRoutes, { uiDir: config.uiDir });
 
-  // Until the job scheduler exists: the trash retention purge, hourly, on every node (it is
-  // idempotent, so two nodes running it at once do no harm).
-  const trashPurge = setInterval(() => {
-    services.trash
-      .purgeExpired()
-      .catch((error) => logger.error({ err: error }, 'trash purge failed'));
-  }, TRASH_PURGE_INTERVAL_MS);
-  trashPurge.unref();
-
   app.addHook('onClose', async () => {
-    clearInterval(trashPurge);
+    await maintenance.stop();
+    await services.downloadStats.stop();
     await db.destroy();
   });
-  return { app, services, db };
+  // Writes through the returned db clear the read caches, as the services' own do.
+  return { app, services, db: services.db };
 }

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** Everything the server reads from its environment, with the embedded-mode defaults. */
 export interface DepotConfig {
@@ -16,6 +16,22 @@ export interface DepotConfig {
   logToStdout: boolean;
   /** The built console, served under /ui/. */
   uiDir: string;
+  /** Where binaries live; `home/filestore` unless DEPOT_FILESTORE_DIR puts them elsewhere. */
+  filestoreDir: string;
+  /**
+   * The instance master key (64 hex characters) from DEPOT_MASTER_KEY; when absent it is read
+   * from, or generated into, `home/security/master.key`.
+   */
+  masterKey: string | undefined;
+  /** Limits of folder downloads as archives (docs/archives.md). */
+  folderDownload: { maxConcurrent: number; maxSizeMb: number; maxFiles: number };
+  /** Limits of exploding a deployed archive (X-Explode-Archive), against archive bombs. */
+  archiveDeploy: { maxEntries: number; maxSizeMb: number; maxRatio: number };
+  /**
+   * Garbage collection and pruning leave binaries younger than this alone (seconds), so
+   * content being uploaded or re-deployed right now is never collected.
+   */
+  gcGraceSeconds: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -29,8 +45,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new Error(`DEPOT_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  const home = resolve(env.DEPOT_HOME ?? './var');
   return {
-    home: resolve(env.DEPOT_HOME ?? './var'),
+    home,
     port,
     host: env.DEPOT_HOST ?? '0.0.0.0',
     databaseUrl: env.DEPOT_DATABASE_URL || undefined,
@@ -39,5 +56,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     logLevel,
     logToStdout: env.DEPOT_LOG_STDOUT !== 'false',
     uiDir: resolve(env.DEPOT_UI_DIR ?? 'dist/ui'),
+    filestoreDir: resolve(env.DEPOT_FILESTORE_DIR || join(home, 'filestore')),
+    masterKey: env.DEPOT_MASTER_KEY || undefined,
+    folderDownload: {
+      maxConcurrent: positiveInteger(env, 'DEPOT_FOLDER_DOWNLOAD_MAX_CONCURRENT', 10),
+      maxSizeMb: positiveInteger(env, 'DEPOT_FOLDER_DOWNLOAD_MAX_SIZE_MB', 1024),
+      maxFiles: positiveInteger(env, 'DEPOT_FOLDER_DOWNLOAD_MAX_FILES', 5000),
+    },
+    archiveDeploy: {
+      maxEntries: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_ENTRIES', 10000),
+      maxSizeMb: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_SIZE_MB', 1024),
+      maxRatio: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_RATIO', 100),
+    },
+    gcGraceSeconds: graceSeconds(env),
   };
+}
+
+/** DEPOT_GC_GRACE_SECONDS: 0 (tests) and up; an hour when unset. */
+function graceSeconds(env: NodeJS.ProcessEnv): number {
+  const raw = env.DEPOT_GC_GRACE_SECONDS;
+  if (raw === undefined || raw === '') return 3600;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`DEPOT_GC_GRACE_SECONDS must be a whole number of seconds, got '${raw}'`);
+  }
+  return value;
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new Error(`${name} must be a whole number of at least 1, got '${raw}'`);
+  }
+  return value;
 }

@@ -43,3 +43,10 @@ export class Conflict extends DepotError {
     super(409, message, field);
   }
 }
+
+/** The filestore's disk is full: nothing of the upload is kept. */
+export class InsufficientStorage extends DepotError {
+  constructor(message = 'Not enough disk space to store the artifact') {
+    super(507, message);
+  }
+}

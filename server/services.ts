@@ -1,42 +1,66 @@
 import { loadCatalogue } from './catalogue/catalogue.ts';
 import type { Database } from './db/database.ts';
+import { TableChanges } from './db/table-changes.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createSecurityConfigService } from './modules/security-config/service.ts';
 import { createUsersService } from './modules/users/service.ts';
 import { createArtifactsService } from './modules/artifacts/service.ts';
 import { createGarbageCollector } from './modules/maintenance/garbage-collector.ts';
+import { createDownloadStats } from './modules/maintenance/download-stats.ts';
+import { createMaintenanceSettings } from './modules/maintenance/settings.ts';
+import { createStorageQuota } from './modules/maintenance/storage-quota.ts';
 import { createRemoteService } from './modules/remote/service.ts';
 import { createRepositoriesService } from './modules/repositories/service.ts';
+import { createLayoutsService } from './modules/repositories/layouts-service.ts';
+import { createStorageSummaryService } from './modules/storage-summary/service.ts';
 import { createTrashService } from './modules/trash/service.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
 import type { Filestore } from './storage/filestore.ts';
 import type { VersionInfo } from './version.ts';
+import type { SecretBox } from './crypto/secret-box.ts';
+import { createGeneralConfigService } from './modules/general-config/service.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
-  db: Database,
+  database: Database,
   schemas: SchemaRegistry,
   version: VersionInfo,
   filestore: Filestore,
+  secrets: SecretBox,
 ) {
+  // Writes through `db` clear the in-process read caches (credentials, repositories).
+  const changes = new TableChanges();
+  const db = database.withPlugin(changes);
   const securityConfig = createSecurityConfigService(db);
   const catalogue = loadCatalogue();
-  const repositories = createRepositoriesService(db, catalogue);
+  const repositories = createRepositoriesService(db, catalogue, changes, secrets);
+  const generalConfig = createGeneralConfigService(db);
   const artifacts = createArtifactsService(db, filestore, repositories);
+  const maintenanceSettings = createMaintenanceSettings(db);
   return {
     catalogue,
     filestore,
     repositories,
+    repoLayouts: createLayoutsService(db, catalogue),
     artifacts,
-    remote: createRemoteService(db, filestore, artifacts, securityConfig),
+    remote: createRemoteService(db, filestore, artifacts, {
+      securityConfig,
+      generalConfig,
+      secrets,
+    }),
+    generalConfig,
     trash: createTrashService(db, artifacts),
     garbageCollector: createGarbageCollector(db, filestore),
+    maintenanceSettings,
+    downloadStats: createDownloadStats(db),
+    storageQuota: createStorageQuota(filestore.root, maintenanceSettings),
+    storageSummary: createStorageSummaryService(db, filestore, catalogue),
     db,
     schemas,
     version,
     securityConfig,
-    auth: createAuthService(db, securityConfig),
+    auth: createAuthService(db, securityConfig, changes),
     users: createUsersService(db),
     groups: createGroupsService(db),
   };

@@ -92,6 +92,7 @@ describe('GET /ui/admin/repositories/layouts', () => {
         '[org]/[module]/[baseRev](-[folderItegRev])/[type]s/ivy-[baseRev](-[fileItegRev]).xml',
       folderIntegrationRevisionRegExp: '\\d{14}',
       fileIntegrationRevisionRegExp: '\\d{14}',
+      builtIn: true,
     });
   });
 

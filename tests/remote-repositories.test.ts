@@ -86,6 +86,8 @@ beforeAll(async () => {
     packageType: 'generic',
     url: `${faultyBase}/files/`,
     socketTimeoutMillis: 500,
+    // Each fault below must reach the upstream, not the assumed-offline state of the last.
+    assumedOfflinePeriodSecs: 0,
   });
   await createRepo(depot, 'local', { rclass: 'local', packageType: 'generic' });
   await createRepo(depot, 'all', {

@@ -22,12 +22,20 @@ beforeAll(async () => {
     password: 'plain-pass-1',
     groups: [],
   });
+  await depot.services.repositories.create({
+    key: 'matrix-local',
+    rclass: 'local',
+    packageType: 'generic',
+  });
 });
 afterAll(() => depot.close());
 
 /** A real instance for each parameter: a group's :name is a group, anything else's a user. */
 const concrete = (url: string) =>
   url
+    // crontime answers 200 only for a cron to read: "0 0 2 * * ?", encoded.
+    .replace(/\/ui\/crontime$/, '/ui/crontime?cron=0%200%202%20%2A%20%2A%20%3F')
+    .replace('repositories/:type/:key', 'repositories/local/matrix-local')
     .replace(/groups\/:name/g, 'groups/readers')
     .replace(/:name/g, 'admin')
     .replace(/:id/g, 'users')

@@ -107,22 +107,37 @@ describe('storage API', () => {
     expect((await storage('libs/org/c.txt', { method: 'PUT' })).status).toBe(400);
   });
 
-  it('sums up storage: binaries once, artifacts each', async () => {
+  it("sums up storage: binaries once, artifacts each, in Artifactory's display strings", async () => {
     const info = await (await depot.request('/artifactory/api/storageinfo')).json();
-    expect(info.binariesSummary).toMatchObject({
+    expect(info.binariesSummary).toEqual({
       binariesCount: '2',
-      binariesSize: '7',
-      artifactsSize: '10',
+      binariesSize: '7 bytes',
+      artifactsSize: '10 bytes',
+      optimization: '70%',
+      itemsCount: '6',
       artifactsCount: '3',
     });
     expect(info.repositoriesSummaryList).toEqual([
-      expect.objectContaining({
+      {
         repoKey: 'libs',
         repoType: 'LOCAL',
+        packageType: 'Generic',
         filesCount: 3,
         foldersCount: 3,
+        itemsCount: 6,
+        usedSpace: '10 bytes',
         usedSpaceInBytes: 10,
-      }),
+        percentage: '100%',
+      },
+      {
+        repoKey: 'TOTAL',
+        repoType: 'NA',
+        filesCount: 3,
+        foldersCount: 3,
+        itemsCount: 6,
+        usedSpace: '10 bytes',
+        usedSpaceInBytes: 10,
+      },
     ]);
   });
 });

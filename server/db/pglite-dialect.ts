@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -11,13 +10,22 @@ import {
   type QueryResult,
 } from 'kysely';
 
+/** What the dialect needs of PGlite: the worker-backed EmbeddedDatabase, or PGlite itself. */
+export interface PGliteLike {
+  readonly waitReady: Promise<void>;
+  readonly closed: boolean;
+  query<R>(sql: string, parameters?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  close(): Promise<void>;
+}
+
 /**
- * Kysely over PGlite. PGlite is one connection, so the driver hands it out to one user at a
- * time: a transaction holds it until commit, and queries queue behind it, exactly as a
- * one-connection pool would behave on PostgreSQL.
+ * Kysely over PGlite. PGlite is one session that runs queries one at a time in the order
+ * they arrive. Plain queries are sent as soon as they are made; a transaction holds the
+ * session from begin to commit and everyone else's queries wait for it, as they would
+ * for the one connection of a one-connection pool on PostgreSQL.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: PGliteLike) {}
   createAdapter() {
     return new PostgresAdapter();
   }
@@ -33,57 +41,92 @@ export class PGliteDialect implements Dialect {
 }
 
 class PGliteDriver implements Driver {
-  private queue: Promise<void> = Promise.resolve();
-  private readonly connection: PGliteConnection;
+  /** The open transaction, if any: it owns the database from begin to commit. */
+  private transaction?: { owner: DatabaseConnection; done: Promise<void>; end: () => void };
+  private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly pglite: PGlite) {
-    this.connection = new PGliteConnection(pglite);
-  }
+  constructor(private readonly pglite: PGliteLike) {}
 
   async init(): Promise<void> {
     await this.pglite.waitReady;
   }
 
+  // Every caller gets a connection at once and its queries go straight to PGlite, which runs
+  // them one after another in the order sent: no caller waits for another's round trip.
   async acquireConnection(): Promise<DatabaseConnection> {
-    // Chain on the previous holder: each acquirer waits for the one before to release.
-    let release!: () => void;
-    const previous = this.queue;
-    this.queue = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    this.connection.release = release;
-    return this.connection;
+    return new PGliteConnection(this);
   }
 
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    (connection as PGliteConnection).release();
+  async releaseConnection(): Promise<void> {}
+
+  /** Waits while another connection's transaction is open. */
+  async turn(connection: DatabaseConnection): Promise<void> {
+    while (this.transaction && this.transaction.owner !== connection) {
+      await this.transaction.done;
+    }
+  }
+
+  async run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const query = this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
+    this.inFlight.add(query);
+    try {
+      const result = await query;
+      return {
+        rows: result.rows,
+        numAffectedRows:
+          result.affectedRows === undefined ? undefined : BigInt(result.affectedRows),
+      };
+    } finally {
+      this.inFlight.delete(query);
+    }
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+    while (this.transaction) await this.transaction.done;
+    let end!: () => void;
+    const done = new Promise<void>((resolve) => (end = resolve));
+    // Taken before `begin` is sent: queries sent later by others queue behind the commit.
+    this.transaction = { owner: connection, done, end };
+    try {
+      await connection.executeQuery(CompiledQuery.raw('begin'));
+    } catch (error) {
+      this.endTransaction();
+      throw error;
+    }
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+    await this.finish(connection, 'commit');
   }
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    await this.finish(connection, 'rollback');
+  }
+
+  private async finish(connection: DatabaseConnection, statement: 'commit' | 'rollback') {
+    try {
+      await connection.executeQuery(CompiledQuery.raw(statement));
+    } finally {
+      if (this.transaction?.owner === connection) this.endTransaction();
+    }
+  }
+
+  private endTransaction() {
+    this.transaction?.end();
+    this.transaction = undefined;
   }
 
   async destroy(): Promise<void> {
-    await this.queue;
+    while (this.transaction) await this.transaction.done;
+    await Promise.allSettled([...this.inFlight]);
     if (!this.pglite.closed) await this.pglite.close();
   }
 }
 
 class PGliteConnection implements DatabaseConnection {
-  release: () => void = () => {};
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly driver: PGliteDriver) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
-    return {
-      rows: result.rows,
-      numAffectedRows: result.affectedRows === undefined ? undefined : BigInt(result.affectedRows),
-    };
+    await this.driver.turn(this);
+    return this.driver.run<R>(compiled);
   }
 
   // eslint-disable-next-line require-yield

@@ -102,6 +102,50 @@ export interface RemoteMissesTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+export interface JobRunsTable {
+  id: Generated<number>;
+  job: string;
+  trigger: 'cron' | 'manual';
+  started_at: ColumnType<Date, Date | undefined, never>;
+  finished_at: Date | null;
+  outcome: 'running' | 'success' | 'failure';
+  info: string;
+}
+
+export interface DownloadStatsTable {
+  node_id: number;
+  download_count: number;
+  last_downloaded: Date;
+  last_downloaded_by: string;
+}
+
+export interface RepoLayoutsTable {
+  id: Generated<number>;
+  name: string;
+  artifact_path_pattern: string;
+  distinctive_descriptor_path_pattern: boolean;
+  descriptor_path_pattern: string;
+  folder_integration_revision_regexp: string;
+  file_integration_revision_regexp: string;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+export interface RemoteCacheEntriesTable {
+  node_id: number;
+  /** When the upstream last confirmed (or supplied) this cached file. */
+  checked_at: Date;
+  etag: string | null;
+  last_modified: string | null;
+}
+
+export interface RemoteUpstreamStateTable {
+  repository_id: number;
+  /** After a connection error the upstream is not asked again until then. */
+  offline_until: Date;
+  reason: string;
+}
+
 export interface DepotDatabase {
   users: UsersTable;
   groups: GroupsTable;
@@ -113,4 +157,9 @@ export interface DepotDatabase {
   nodes: NodesTable;
   node_properties: NodePropertiesTable;
   remote_misses: RemoteMissesTable;
+  remote_cache_entries: RemoteCacheEntriesTable;
+  remote_upstream_state: RemoteUpstreamStateTable;
+  repo_layouts: RepoLayoutsTable;
+  job_runs: JobRunsTable;
+  download_stats: DownloadStatsTable;
 }

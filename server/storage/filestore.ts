@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { finished, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Conflict } from '../errors.ts';
+import { Conflict, InsufficientStorage } from '../errors.ts';
 
 export interface Checksums {
   sha256: string;
@@ -60,7 +60,9 @@ export class Filestore {
   /**
    * Streams content into a temp file, hashing it, and checks the checksums the client sent
    * (409, nothing kept, on a mismatch). The staged file is not a blob yet: `commit` puts it
-   * in place, inside the transaction that records it; `discard` drops it.
+   * in place, inside the transaction that records it; `discard` drops it. A full disk is a
+   * 507 with the temp file removed. A failed write leaves the source undestroyed, so that an
+   * HTTP client still reads the error answer; the caller owns it.
    */
   async stage(source: Readable, expected: Partial<Checksums> = {}): Promise<StagedBlob> {
     const tmpPath = join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
@@ -80,7 +82,7 @@ export class Filestore {
       },
     });
     try {
-      await pipeline(source, hashing, createWriteStream(tmpPath, { flags: 'wx' }));
+      await writeThrough(source, hashing, tmpPath);
       const staged: StagedBlob = {
         tmpPath,
         sha256: hashes.sha256.digest('hex'),
@@ -93,7 +95,9 @@ export class Filestore {
       return staged;
     } catch (error) {
       await unlink(tmpPath).catch(() => undefined);
-      throw error;
+      // Read and drop the rest, so that an HTTP client finishes its upload and reads why.
+      if (!source.destroyed) source.resume();
+      throw isDiskFull(error) ? new InsufficientStorage() : error;
     }
   }
 
@@ -104,7 +108,12 @@ export class Filestore {
   async commit(staged: StagedBlob): Promise<void> {
     const dir = join(this.root, staged.sha256.slice(0, 2), staged.sha256.slice(2, 4));
     mkdirSync(dir, { recursive: true });
-    await rename(staged.tmpPath, this.pathOf(staged.sha256));
+    await rename(staged.tmpPath, this.pathOf(staged.sha256)).catch(async (error) => {
+      // Pruning may have removed the shard directory, empty, between mkdir and rename.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(dir, { recursive: true });
+      await rename(staged.tmpPath, this.pathOf(staged.sha256));
+    });
     await fsyncFile(dir); // the rename itself must survive a power cut
   }
 
@@ -128,6 +137,28 @@ export class Filestore {
     await unlink(this.pathOf(sha256)).catch(() => undefined);
   }
 }
+
+/**
+ * Pipes a source through the hashing transform into a new file. Unlike `pipeline`, a failed
+ * write does not destroy the source: destroying an HTTP request closes its socket before
+ * the client reads why its upload failed. A source that breaks off fails the write.
+ */
+async function writeThrough(source: Readable, hashing: Transform, tmpPath: string) {
+  const writing = pipeline(hashing, createWriteStream(tmpPath, { flags: 'wx' }));
+  const stopWatching = finished(source, { writable: false }, (error) => {
+    if (error) hashing.destroy(error);
+  });
+  source.pipe(hashing);
+  try {
+    await writing;
+  } finally {
+    stopWatching();
+    source.unpipe(hashing);
+  }
+}
+
+const isDiskFull = (error: unknown) =>
+  ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException)?.code ?? '');
 
 function verifyChecksums(expected: Partial<Checksums>, actual: StoredBlob): void {
   for (const kind of ['sha256', 'sha1', 'md5'] as const) {

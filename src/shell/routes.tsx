@@ -15,6 +15,9 @@ import { NotAcceptablePage } from './pages/NotAcceptablePage';
 import { ServerErrorPage } from './pages/ServerErrorPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
 import { ADMIN_HOME_PATH, LOGIN_PATH, PAGE_TITLES } from './messages';
+import { storageSummaryRoute } from '../custom/storage-summary/route';
+import { repositoriesRoutes } from '../custom/repositories/route';
+import { maintenanceRoute } from '../custom/maintenance/route';
 
 const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
 
@@ -64,6 +67,9 @@ export const routes: RouteObject[] = [
             ),
             children: [
               { index: true, element: <Navigate to={ADMIN_HOME_PATH} replace /> },
+              storageSummaryRoute,
+              ...repositoriesRoutes,
+              maintenanceRoute,
               { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
             ],
           },

@@ -16,7 +16,7 @@ export interface StoredFile {
  * console's own origin, so these are sandboxed and sent as attachments: a script inside an
  * uploaded file never runs with the console's cookies.
  */
-const ACTIVE_TYPES =
+export const ACTIVE_TYPES =
   /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/pdf)/;
 
 type ByteRange = { start: number; end: number };
@@ -57,12 +57,24 @@ function notModified(request: FastifyRequest, file: StoredFile): boolean {
   );
 }
 
+/**
+ * Whether a read may show active content inline: an admin's per-repository opt-out
+ * (`allowContentBrowsing`), which the repository asked for and, for a virtual one, every
+ * member it reads through must all have.
+ */
+export function allowsContentBrowsing(repositories: { config: unknown }[]): boolean {
+  return repositories.every(
+    (repo) => (repo.config as { allowContentBrowsing?: boolean }).allowContentBrowsing === true,
+  );
+}
+
 /** Streams a stored file with ETag, Last-Modified, checksums and single byte ranges. */
 export function sendStoredFile(
   request: FastifyRequest,
   reply: FastifyReply,
   file: StoredFile,
   filestore: Filestore,
+  { allowContentBrowsing = false }: { allowContentBrowsing?: boolean } = {},
 ) {
   reply
     .header('ETag', etagOf(file))
@@ -70,10 +82,11 @@ export function sendStoredFile(
     .header('Accept-Ranges', 'bytes')
     .header('X-Checksum-Sha1', file.sha1)
     .header('X-Checksum-Sha256', file.sha256)
-    .header('X-Artifactory-Filename', encodeURIComponent(file.name))
-    .header('Content-Security-Policy', 'sandbox');
+    .header('X-Artifactory-Filename', encodeURIComponent(file.name));
+  // nosniff stays either way (an app-wide hook sets it).
+  if (!allowContentBrowsing) reply.header('Content-Security-Policy', 'sandbox');
   if (file.md5) reply.header('X-Checksum-Md5', file.md5);
-  if (ACTIVE_TYPES.test(file.mimeType)) {
+  if (!allowContentBrowsing && ACTIVE_TYPES.test(file.mimeType)) {
     reply.header(
       'Content-Disposition',
       `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,

@@ -2,9 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { Services } from '../../services.ts';
-import { sendStoredFile, type StoredFile } from './download.ts';
+import type { BundleDeploys } from '../archives/bundle-deploy.ts';
+import { allowsContentBrowsing, sendStoredFile, type StoredFile } from './download.ts';
 import { folderListingHtml } from './listing.ts';
 import { parseArtifactPath } from './paths.ts';
+import type { RemoteAnswer } from '../remote/service.ts';
+import { sendStreamingAnswer } from '../remote/send-streaming.ts';
 
 type ArtifactRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 type FoundNode = NonNullable<Awaited<ReturnType<Services['artifacts']['findNode']>>>;
@@ -24,6 +27,21 @@ function storedFile(node: FoundNode): StoredFile {
 const LISTING_LIMIT = 10000;
 const CHECKSUM_SUFFIXES = { '.sha1': 'sha1', '.sha256': 'sha256', '.md5': 'md5' } as const;
 
+/** The body's size when the client declared it; 0 when unknown (chunked) or a checksum deploy. */
+function declaredLength(request: FastifyRequest): number {
+  const length = Number(request.headers['content-length']);
+  return Number.isFinite(length) && length > 0 ? length : 0;
+}
+
+/** A GET that sends the whole file, or a range from its first byte: one download. */
+function isDownload(request: FastifyRequest, reply: FastifyReply): boolean {
+  if (request.method !== 'GET') return false;
+  if (reply.statusCode === 200) return true;
+  return (
+    reply.statusCode === 206 && String(reply.getHeader('content-range')).startsWith('bytes 0-')
+  );
+}
+
 const header = (request: FastifyRequest, name: string) => {
   const value = request.headers[name];
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
@@ -37,11 +55,27 @@ const header = (request: FastifyRequest, name: string) => {
  */
 export async function artifactsRoutes(
   app: FastifyInstance,
-  { services, filestore }: { services: Services; filestore: Filestore },
+  {
+    services,
+    filestore,
+    bundleDeploys,
+  }: { services: Services; filestore: Filestore; bundleDeploys: BundleDeploys },
 ) {
   const { artifacts } = services;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  // Whether this download's repository opted out of sandboxing active content (download()).
+  const contentBrowsing = new WeakMap<ArtifactRequest, boolean>();
+
+  /** Streams a stored file and counts the download for its statistics. */
+  function serveFile(request: ArtifactRequest, reply: FastifyReply, node: FoundNode) {
+    const sent = sendStoredFile(request, reply, storedFile(node), filestore, {
+      allowContentBrowsing: contentBrowsing.get(request) === true,
+    });
+    if (isDownload(request, reply)) services.downloadStats.record(node.id, request.principal.name);
+    return sent;
+  }
 
   async function deploy(request: ArtifactRequest, reply: FastifyReply) {
     const { path, properties } = parseArtifactPath(request.params['*'] ?? '');
@@ -50,6 +84,24 @@ export async function artifactsRoutes(
       sha1: header(request, 'x-checksum-sha1') ?? header(request, 'x-checksum'),
       md5: header(request, 'x-checksum-md5'),
     };
+    // The storage quota refuses before a byte of the body is read.
+    await services.storageQuota.assertRoomFor(declaredLength(request), (message) =>
+      request.log.warn(message),
+    );
+    if (header(request, 'x-explode-archive')?.toLowerCase() === 'true') {
+      // Deploy bundle: the archive's entries are deployed into its folder (docs/archives.md).
+      const summary = await bundleDeploys.explode({
+        repoKey: request.params.repoKey,
+        path,
+        content: request.raw,
+        expected,
+        properties,
+        atomic: header(request, 'x-explode-archive-atomic')?.toLowerCase() === 'true',
+        user: request.principal.name,
+      });
+      request.log.info({ ...summary, by: request.principal.name }, 'archive exploded');
+      return reply.status(201).send(summary);
+    }
     const { repo, node, blob } = await artifacts.deploy({
       repoKey: request.params.repoKey,
       path,
@@ -82,26 +134,37 @@ export async function artifactsRoutes(
     const { path } = parseArtifactPath(request.params['*'] ?? '');
     const repo = await artifacts.repository(request.params.repoKey);
     const sources = await artifacts.readOrder(repo, path);
+    contentBrowsing.set(request, allowsContentBrowsing([repo, ...sources]));
     const title = path ? `${repo.key}/${path}` : repo.key;
     const sourceIds = sources.map((s) => s.id);
     if (path === '') return sendListing(reply, sourceIds, title, '');
+    const remoteRequest = {
+      user: request.principal.name,
+      log: request.log,
+      streaming: request.method === 'GET' && !request.headers.range,
+    };
+    const sendRemote = (answer: Exclude<RemoteAnswer, { kind: 'absent' }>) =>
+      answer.kind === 'cached'
+        ? serveFile(request, reply, answer.node)
+        : sendStreamingAnswer(reply, answer, path);
     for (const source of sources) {
       const node = await artifacts.findNode(source.id, path);
       if (node?.folder) return sendListing(reply, sourceIds, title, path);
-      if (node?.sha256) return sendStoredFile(request, reply, storedFile(node), filestore);
+      if (node?.sha256 && source.rclass === 'remote') {
+        // A cached copy; stale metadata is checked upstream first.
+        const answer = await services.remote.resolve(source, path, node, remoteRequest);
+        if (answer.kind !== 'absent') return sendRemote(answer);
+      }
+      if (node?.sha256) return serveFile(request, reply, node);
     }
     // Nothing stored or cached has it: ask the remote repositories' upstreams, in order.
+    let missReason: string | undefined;
     for (const source of sources.filter((s) => s.rclass === 'remote')) {
-      const config = await services.repositories.get(source.key);
-      const node = await services.remote.fetchIntoCache(
-        source,
-        config,
-        path,
-        request.principal.name,
-      );
-      if (node?.sha256) return sendStoredFile(request, reply, storedFile(node), filestore);
+      const answer = await services.remote.resolve(source, path, undefined, remoteRequest);
+      if (answer.kind !== 'absent') return sendRemote(answer);
+      missReason ??= answer.reason;
     }
-    return sendChecksumFile(reply, sources, repo.key, path);
+    return sendChecksumFile(reply, sources, repo.key, path, missReason);
   }
 
   /** A folder of one repository, or the merged folder of a virtual's members (first wins). */
@@ -139,6 +202,7 @@ export async function artifactsRoutes(
     sources: { id: number }[],
     repoKey: string,
     path: string,
+    missReason?: string,
   ) {
     const suffix = Object.keys(CHECKSUM_SUFFIXES).find((s) => path.endsWith(s)) as
       keyof typeof CHECKSUM_SUFFIXES | undefined;
@@ -154,7 +218,7 @@ export async function artifactsRoutes(
             : target.sha256;
       return reply.type('text/plain').send(value);
     }
-    throw new NotFound(`Could not find resource '${repoKey}/${path}'.`);
+    throw new NotFound(missReason ?? `Could not find resource '${repoKey}/${path}'.`);
   }
 
   async function remove(request: ArtifactRequest, reply: FastifyReply) {

@@ -25,6 +25,12 @@ export interface DeployRequest {
   user: string;
 }
 
+/** A file of an exploded archive, staged in the filestore, not yet recorded. */
+export interface StagedFile {
+  path: string;
+  staged: StagedBlob;
+}
+
 /** What a file's row needs besides its blob. */
 type FileRecord = Pick<DeployRequest, 'path' | 'properties' | 'user'>;
 
@@ -103,8 +109,56 @@ export function createArtifactsService(
     }
   }
 
+  /** Records staged files and folders in one transaction, checking each path as deploy does. */
+  async function storeStagedTree(
+    repositoryId: number,
+    files: StagedFile[],
+    folders: string[],
+    { user, properties }: Omit<FileRecord, 'path'>,
+  ) {
+    try {
+      await db.transaction().execute(async (tx) => {
+        for (const folder of folders) {
+          for (const path of [...ancestorsOf(folder), folder]) {
+            await ensureFolder(tx, repositoryId, path, user);
+          }
+        }
+        // Every path is checked before any blob is put in place, so a conflict leaves none.
+        for (const file of files) await assertPathFree(tx, repositoryId, file.path);
+        for (const file of files) {
+          await claimBlob(tx, file.staged);
+          await filestore.commit(file.staged);
+          await recordFile(tx, repositoryId, { path: file.path, properties, user }, file.staged);
+        }
+      });
+    } finally {
+      for (const file of files) await filestore.discard(file.staged);
+    }
+  }
+
   return {
     repository,
+    deployTarget,
+
+    /**
+     * Records the staged files of an exploded archive (and its folders). Atomic: one
+     * transaction, all or nothing. Otherwise each file is its own deploy, in order, and the
+     * first failure stops the rest (the files before it stay, as separate PUTs would).
+     */
+    async deployStaged(
+      repositoryId: number,
+      tree: { files: StagedFile[]; folders: string[] },
+      record: Omit<FileRecord, 'path'>,
+      atomic: boolean,
+    ) {
+      if (atomic) return storeStagedTree(repositoryId, tree.files, tree.folders, record);
+      try {
+        await storeStagedTree(repositoryId, [], tree.folders, record);
+        for (const file of tree.files) await storeStagedTree(repositoryId, [file], [], record);
+      } finally {
+        for (const file of tree.files) await filestore.discard(file.staged);
+      }
+    },
 
     async deploy(request: DeployRequest) {
       const repo = await deployTarget(request.repoKey);
@@ -260,7 +314,7 @@ export function createArtifactsService(
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 /** A file cannot replace a folder, and no ancestor of it may be a file. */
-async function assertPathFree(db: Database, repositoryId: number, path: string) {
+async function assertPathFree(db: Database | Tx, repositoryId: number, path: string) {
   const clash = await db
     .selectFrom('nodes')
     .select(['path', 'folder'])
@@ -277,6 +331,22 @@ async function assertPathFree(db: Database, repositoryId: number, path: string) 
     .executeTakeFirst();
   if (clash?.folder) throw new Conflict(`A folder exists at '${path}': a file cannot replace it`);
   if (clash) throw new Conflict(`'${clash.path}' is a file: it cannot hold '${path}'`);
+}
+
+/** Makes a folder unless it exists; a file in its place is a conflict. */
+async function ensureFolder(tx: Tx, repositoryId: number, path: string, user: string) {
+  await tx
+    .insertInto('nodes')
+    .values(folderRow(repositoryId, path, user))
+    .onConflict((c) => c.columns(['repository_id', 'path']).doNothing())
+    .execute();
+  const existing = await tx
+    .selectFrom('nodes')
+    .select('folder')
+    .where('repository_id', '=', repositoryId)
+    .where('path', '=', path)
+    .executeTakeFirstOrThrow();
+  if (!existing.folder) throw new Conflict(`'${path}' is a file: it cannot hold a folder`);
 }
 
 const checksumUnknown = (checksum: string) =>

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { toStorageInfo } from '../storage-summary/artifactory-shape.ts';
 import { parseArtifactPath } from './paths.ts';
 import {
   deleteProperties,
@@ -20,7 +21,8 @@ const BASE = '/artifactory/api/storage';
 
 /**
  * `/artifactory/api/storage/{repoKey}/{path}` in Artifactory's shapes: file and folder info,
- * `?list` (with `deep`, `listFolders`), and `?properties` to read, set and delete properties.
+ * `?list` (with `deep`, `listFolders`), `?properties` to read, set and delete properties, and
+ * `?stats` for download statistics.
  */
 export async function storageRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { artifacts, db } = services;
@@ -34,6 +36,25 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
     return { repo, path, node, uri };
   }
 
+  /** `?stats`: Artifactory's download statistics of a file, times in epoch milliseconds. */
+  async function downloadStatistics(
+    node: { id: number; folder: boolean } | undefined,
+    uri: string,
+  ) {
+    if (!node || node.folder)
+      throw new BadRequest('Download statistics are kept for files, not for folders');
+    const stats = await services.downloadStats.get(node.id);
+    return {
+      uri,
+      downloadCount: stats.downloadCount,
+      lastDownloaded: stats.lastDownloaded?.getTime() ?? 0,
+      ...(stats.lastDownloadedBy ? { lastDownloadedBy: stats.lastDownloadedBy } : {}),
+      // Downloads through other Depot instances' smart remotes: none are counted yet.
+      remoteDownloadCount: 0,
+      remoteLastDownloaded: 0,
+    };
+  }
+
   async function info(request: StorageRequest, reply: FastifyReply) {
     const { repo, path, node, uri } = await locate(request);
     if ('properties' in request.query) {
@@ -41,6 +62,7 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
         throw new BadRequest('Properties belong to files and folders, not to the repository root');
       return { properties: await readProperties(db, node.id), uri };
     }
+    if ('stats' in request.query) return downloadStatistics(node, uri);
     if ('list' in request.query) {
       const entries = await artifacts.listBelow(repo.id, path, {
         deep: flag(request.query.deep),
@@ -129,58 +151,6 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
   }
 
   app.get('/artifactory/api/storageinfo', { config: { permission: 'admin' } }, async () =>
-    storageInfo(services),
+    toStorageInfo(await services.storageSummary.summarize()),
   );
-}
-
-/** Totals of the storage summary: binaries stored against artifacts referring to them. */
-async function storageInfo(services: Services) {
-  const { db } = services;
-  const binaries = await db
-    .selectFrom('blobs')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('count'),
-      eb.fn.coalesce(eb.fn.sum<number>('size'), eb.val(0)).as('size'),
-    ])
-    .executeTakeFirstOrThrow();
-  const perRepository = await db
-    .selectFrom('repositories')
-    .leftJoin('nodes', 'nodes.repository_id', 'repositories.id')
-    .select((eb) => [
-      'repositories.key',
-      'repositories.rclass',
-      'repositories.package_type',
-      eb.fn.count<number>('nodes.id').filterWhere('nodes.folder', '=', false).as('files'),
-      eb.fn.count<number>('nodes.id').filterWhere('nodes.folder', '=', true).as('folders'),
-      eb.fn.coalesce(eb.fn.sum<number>('nodes.size'), eb.val(0)).as('used'),
-    ])
-    .groupBy(['repositories.key', 'repositories.rclass', 'repositories.package_type'])
-    .orderBy('repositories.key')
-    .execute();
-  const artifactsSize = perRepository.reduce((sum, r) => sum + Number(r.used), 0);
-  return {
-    binariesSummary: {
-      binariesCount: String(binaries.count),
-      binariesSize: String(binaries.size),
-      artifactsSize: String(artifactsSize),
-      // What storing each content once saves: artifacts' total size against what is on disk.
-      optimization:
-        artifactsSize === 0
-          ? '0%'
-          : `${Math.round((Number(binaries.size) / artifactsSize) * 100)}%`,
-      itemsCount: String(
-        perRepository.reduce((sum, r) => sum + Number(r.files) + Number(r.folders), 0),
-      ),
-      artifactsCount: String(perRepository.reduce((sum, r) => sum + Number(r.files), 0)),
-    },
-    repositoriesSummaryList: perRepository.map((r) => ({
-      repoKey: r.key,
-      repoType: r.rclass.toUpperCase(),
-      packageType: r.package_type,
-      filesCount: Number(r.files),
-      foldersCount: Number(r.folders),
-      usedSpace: String(r.used),
-      usedSpaceInBytes: Number(r.used),
-    })),
-  };
 }

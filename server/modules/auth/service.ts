@@ -4,6 +4,8 @@ import type { Database } from '../../db/database.ts';
 import { BadRequest, Forbidden, Unauthorized } from '../../errors.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
 import { findCredentials, isEffectiveAdmin } from '../users/queries.ts';
+import type { TableChanges } from '../../db/table-changes.ts';
+import { createReadCache, deepFreeze } from '../../cache/read-cache.ts';
 import { AUTH_MESSAGES, CREDENTIALS_EXPIRED, MIN_PASSWORD_LENGTH } from './messages.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { VerifiedPasswords } from './verified-passwords.ts';
@@ -28,7 +30,13 @@ export interface NewSession {
 
 const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export function createAuthService(db: Database, securityConfig: SecurityConfigService) {
+type Credentials = NonNullable<Awaited<ReturnType<typeof findCredentials>>>;
+
+export function createAuthService(
+  db: Database,
+  securityConfig: SecurityConfigService,
+  changes?: TableChanges,
+) {
   /** Counts a failed attempt and locks the account when the policy says so. */
   async function recordFailure(userId: number, failedSoFar: number): Promise<boolean> {
     const { userLockPolicy } = await securityConfig.get();
@@ -51,8 +59,34 @@ export function createAuthService(db: Database, securityConfig: SecurityConfigSe
     return matches;
   }
 
+  // Basic auth reads a user's credentials on every request: keep them briefly, drop them
+  // on any write to users or groups. Only the plain success path uses them (below).
+  const credentials = createReadCache<string, Credentials | undefined>({
+    ttlMs: 5000,
+    maxEntries: 10000,
+  });
+  changes?.onChange(['users', 'groups', 'user_groups'], credentials.clear);
+
+  /** A sign-in that cached credentials settle: known user, password verified before, nothing to record. */
+  async function cachedSuccess(name: string, password: string, allowExpired: boolean) {
+    if (!changes) return undefined;
+    const user = await credentials.get(name.toLowerCase(), async () =>
+      deepFreeze(await findCredentials(db, name)),
+    );
+    const clean =
+      user?.password_hash &&
+      !user.internal_password_disabled &&
+      !user.locked &&
+      user.failed_logins === 0 &&
+      (allowExpired || !user.password_expired);
+    return clean && verified.has(user.password_hash!, password) ? user : undefined;
+  }
+
   /** Checks a name and password; `allowExpired` serves the change-password path. */
   async function checkPassword(name: string, password: string, allowExpired = false) {
+    const known = await cachedSuccess(name, password, allowExpired);
+    if (known) return known;
+    // Everything else reads fresh rows: failures count attempts and may lock the account.
     const user = await findCredentials(db, name);
     if (!user || !user.password_hash || user.internal_password_disabled) {
       await verifyPassword(password, await DECOY_HASH);

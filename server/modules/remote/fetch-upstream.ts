@@ -7,6 +7,10 @@ export interface UpstreamOptions {
   allowList: string[];
   timeoutMs: number;
   maxRedirects?: number;
+  /** Basic auth for the upstream; sent only to the origin of the URL asked for. */
+  credentials?: { username: string; password: string };
+  /** Extra request headers (conditional ones: If-None-Match, If-Modified-Since). */
+  headers?: Record<string, string>;
 }
 
 export class UpstreamFailure extends Error {
@@ -18,7 +22,11 @@ export class UpstreamFailure extends Error {
   }
 }
 
-function get(url: URL, options: UpstreamOptions): Promise<IncomingMessage> {
+function get(
+  url: URL,
+  options: UpstreamOptions,
+  authorization: string | undefined,
+): Promise<IncomingMessage> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // An IP literal is connected to without a DNS lookup, so it is checked here.
   if (isIP(host) && !isAllowedAddress(host, options.allowList)) {
@@ -34,7 +42,12 @@ function get(url: URL, options: UpstreamOptions): Promise<IncomingMessage> {
     const request = send(url, {
       method: 'GET',
       lookup: guardedLookup(options.allowList) as never,
-      headers: { 'user-agent': 'Depot', accept: '*/*' },
+      headers: {
+        'user-agent': 'Depot',
+        accept: '*/*',
+        ...options.headers,
+        ...(authorization ? { authorization } : {}),
+      },
       timeout: options.timeoutMs,
     });
     request.on('response', resolve);
@@ -58,11 +71,17 @@ function get(url: URL, options: UpstreamOptions): Promise<IncomingMessage> {
   });
 }
 
+const basicAuth = ({ username, password }: { username: string; password: string }) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+
 /**
  * GET an upstream URL, following redirects (each target is checked against the address
- * rules again). Only http and https. Answers the final response, body unread.
+ * rules again). Only http and https. Answers the final response, body unread. Credentials
+ * go only to the upstream's own origin: a redirect to a storage host or CDN elsewhere must
+ * not receive them.
  */
 export async function fetchUpstream(url: URL, options: UpstreamOptions): Promise<IncomingMessage> {
+  const authorization = options.credentials ? basicAuth(options.credentials) : undefined;
   let current = url;
   for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
     if (current.protocol !== 'http:' && current.protocol !== 'https:') {
@@ -71,7 +90,11 @@ export async function fetchUpstream(url: URL, options: UpstreamOptions): Promise
         'blocked',
       );
     }
-    const response = await get(current, options);
+    const response = await get(
+      current,
+      options,
+      current.origin === url.origin ? authorization : undefined,
+    );
     const location = response.headers.location;
     if (!location || ![301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) return response;
     response.resume(); // discard the redirect's body

@@ -10,7 +10,9 @@ export const TEST_REMOTE_MESSAGES = {
 
 /** The repository form's "Test" button: can this remote URL be reached, by the same rules? */
 export async function remoteRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.post<{ Body: { url: string; socketTimeoutMillis?: number } }>(
+  app.post<{
+    Body: { url: string; socketTimeoutMillis?: number; username?: string; password?: string };
+  }>(
     '/ui/admin/repositories/testremote',
     {
       config: { permission: 'admin' },
@@ -26,21 +28,26 @@ export async function remoteRoutes(app: FastifyInstance, { services }: { service
               errorMessage: { format: 'Please enter a valid url' },
             },
             socketTimeoutMillis: { type: 'integer', minimum: 100, maximum: 3600000 },
+            username: { type: 'string', maxLength: 256 },
+            password: { type: 'string', maxLength: 4096 },
           },
         },
       },
     },
     async (request) => {
       const { remoteAllowList } = await services.securityConfig.get();
+      const { username, password } = request.body;
       try {
         const response = await fetchUpstream(new URL(request.body.url), {
           allowList: remoteAllowList,
           timeoutMs: request.body.socketTimeoutMillis ?? 15000,
+          credentials: username ? { username, password: password ?? '' } : undefined,
         });
         response.resume();
         const status = response.statusCode ?? 0;
-        // 401/403 still prove the server is there; credentials are checked separately.
-        if (status >= 500)
+        // Without credentials, 401/403 still prove the server is there; with them, they fail.
+        const refused = Boolean(username) && (status === 401 || status === 403);
+        if (status >= 500 || refused)
           throw new BadRequest(TEST_REMOTE_MESSAGES.failed(`the server answered ${status}`), 'url');
         return { info: TEST_REMOTE_MESSAGES.success };
       } catch (error) {

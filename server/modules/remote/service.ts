@@ -1,20 +1,27 @@
-import { sql } from 'kysely';
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
-import { DepotError } from '../../errors.ts';
+import { SecretBox, UndecryptableSecret } from '../../crypto/secret-box.ts';
+import { UpstreamError } from './upstream-error.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
-import type { RepositoryConfig, RepositoriesService } from '../repositories/service.ts';
+import type { GeneralConfigService } from '../general-config/service.ts';
+import {
+  toRepositoryConfig,
+  type RepositoryConfig,
+  type RepositoriesService,
+} from '../repositories/service.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
+import { teeIntoCache } from './cache-download.ts';
+import { createCacheFill, streamingHeaders, validatorsOf } from './cache-fill.ts';
 import { fetchUpstream, UpstreamFailure } from './fetch-upstream.ts';
+import { isMetadataPath } from './metadata-patterns.ts';
+import { REMOTE_MESSAGES } from './messages.ts';
+import { createUpstreamState, type Validators } from './upstream-state.ts';
 
 type RepositoryRow = NonNullable<Awaited<ReturnType<RepositoriesService['findRow']>>>;
-
-/** The upstream failed or could not be asked: 502, or 504 for a timeout. Nothing is cached. */
-export class UpstreamError extends DepotError {
-  constructor(message: string, timeout = false) {
-    super(timeout ? 504 : 502, message);
-  }
-}
+export type CachedNode = NonNullable<Awaited<ReturnType<ArtifactsService['findNode']>>>;
 
 /** The upstream URL of a path: each segment encoded once, so the name fetched is the name cached. */
 export function upstreamUrl(base: string, path: string): URL {
@@ -22,86 +29,256 @@ export function upstreamUrl(base: string, path: string): URL {
   return new URL(path.split('/').map(encodeURIComponent).join('/'), root);
 }
 
+/** What a remote repository answers for a path. */
+export type RemoteAnswer =
+  | { kind: 'cached'; node: CachedNode }
+  | { kind: 'streaming'; body: Readable; headers: Record<string, string> }
+  | { kind: 'absent'; reason?: string };
+
+export interface RemoteRequest {
+  user: string;
+  log: FastifyBaseLogger;
+  /** Whether the client may get the body while it downloads (a plain GET, no range). */
+  streaming: boolean;
+}
+
+interface Dependencies {
+  securityConfig: SecurityConfigService;
+  generalConfig: GeneralConfigService;
+  secrets: SecretBox;
+}
+
 /**
- * Remote repositories: a path not in the cache is fetched from the upstream, stored whole in
- * the filestore (verified by its own hashes), recorded in the remote repository, then served
- * from there. A path the upstream does not have is remembered for the missed-retrieval period.
+ * Remote repositories. A path not in the cache is fetched from the upstream and streamed to
+ * the client while it is written to the filestore; it is recorded only when whole and
+ * verified. Concurrent requests for one path share one download. Cached metadata is checked
+ * upstream again after the retrieval cache period; other cached files never change. Offline
+ * (globally, per repository, or assumed after a connection error) the cache alone answers.
  */
 export function createRemoteService(
   db: Database,
   filestore: Filestore,
   artifacts: ArtifactsService,
-  securityConfig: SecurityConfigService,
+  { securityConfig, generalConfig, secrets }: Dependencies,
 ) {
-  async function recentlyMissed(repositoryId: number, path: string) {
-    const miss = await db
-      .selectFrom('remote_misses')
-      .select('expires_at')
-      .where('repository_id', '=', repositoryId)
-      .where('path', '=', path)
-      .where('expires_at', '>', sql<Date>`now()`)
-      .executeTakeFirst();
-    return miss !== undefined;
+  const state = createUpstreamState(db);
+  const cacheFill = createCacheFill(filestore, artifacts, state);
+  /** Downloads in progress on this node, by repository and path, with how many wait on each. */
+  const inFlight = new Map<string, { done: Promise<CachedNode | undefined>; waiters: number }>();
+
+  /** Why the upstream must not be asked now, or undefined when it may be. */
+  async function offlineReason(repo: RepositoryRow, config: RepositoryConfig, path: string) {
+    if ((await generalConfig.get()).offlineMode)
+      return REMOTE_MESSAGES.globalOffline(repo.key, path);
+    if (config.offline || !config.url) return REMOTE_MESSAGES.repositoryOffline(repo.key, path);
+    const until = await state.assumedOfflineUntil(repo.id);
+    if (until) return REMOTE_MESSAGES.assumedOffline(repo.key, path, until);
+    return undefined;
   }
 
-  async function rememberMiss(repositoryId: number, path: string, seconds: number) {
-    if (seconds <= 0) return;
-    const expires = new Date(Date.now() + seconds * 1000);
-    await db
-      .insertInto('remote_misses')
-      .values({ repository_id: repositoryId, path, expires_at: expires })
-      .onConflict((c) => c.columns(['repository_id', 'path']).doUpdateSet({ expires_at: expires }))
-      .execute();
+  function credentialsOf(repo: RepositoryRow, config: RepositoryConfig) {
+    const sealed = (repo.config as { password?: unknown }).password;
+    if (!config.username) return undefined;
+    if (typeof sealed !== 'string') return { username: config.username, password: '' };
+    try {
+      return { username: config.username, password: secrets.decrypt(sealed) };
+    } catch (error) {
+      if (error instanceof UndecryptableSecret)
+        throw new UpstreamError(REMOTE_MESSAGES.undecryptablePassword(repo.key, error.message));
+      throw error;
+    }
+  }
+
+  async function ask(
+    repo: RepositoryRow,
+    config: RepositoryConfig,
+    path: string,
+    cached?: Validators,
+  ) {
+    const { remoteAllowList } = await securityConfig.get();
+    const conditional: Record<string, string> = {};
+    if (cached?.etag) conditional['if-none-match'] = cached.etag;
+    if (cached?.lastModified) conditional['if-modified-since'] = cached.lastModified;
+    try {
+      return await fetchUpstream(upstreamUrl(config.url!, path), {
+        allowList: remoteAllowList,
+        timeoutMs: config.socketTimeoutMillis ?? 15000,
+        credentials: credentialsOf(repo, config),
+        headers: conditional,
+      });
+    } catch (error) {
+      if (!(error instanceof UpstreamFailure)) throw error;
+      if (error.kind === 'unreachable' || error.kind === 'timeout') {
+        await state.assumeOffline(repo.id, config.assumedOfflinePeriodSecs ?? 300, error.message);
+      }
+      throw new UpstreamError(
+        `Remote repository '${repo.key}': ${error.message}`,
+        error.kind === 'timeout',
+      );
+    }
+  }
+
+  /**
+   * Asks the upstream (conditionally when a cached copy exists) and caches a new body. The
+   * leader of a download may get the body as it arrives; `done` is what every request
+   * waiting on the same path serves once the download is over.
+   */
+  async function download(
+    repo: RepositoryRow,
+    config: RepositoryConfig,
+    path: string,
+    cached: CachedNode | undefined,
+    request: RemoteRequest,
+  ): Promise<{ done: Promise<CachedNode | undefined>; answer?: RemoteAnswer }> {
+    const entry = cached ? await state.cacheEntry(cached.id) : undefined;
+    let response: IncomingMessage;
+    try {
+      response = await ask(
+        repo,
+        config,
+        path,
+        entry && { etag: entry.etag, lastModified: entry.last_modified },
+      );
+    } catch (error) {
+      if (!cached) throw error;
+      // What users expect of a proxy: the copy they had, while the upstream is away.
+      request.log.warn(
+        { repository: repo.key, path, reason: (error as Error).message },
+        'upstream unavailable: serving the cached copy',
+      );
+      return { done: Promise.resolve(cached) };
+    }
+    const status = response.statusCode ?? 0;
+    if (status !== 200) {
+      response.resume();
+      return {
+        done: Promise.resolve(await notFetched(repo, config, path, cached, response, request)),
+      };
+    }
+    const tee = teeIntoCache(
+      response,
+      (body) => cacheFill.record(repo, path, response, body, request.user),
+      request.streaming,
+    );
+    // A new copy of stale metadata that fails leaves the cached copy in service.
+    const done = cached ? tee.done.catch((error) => servedInstead(error)) : tee.done;
+    done.catch(() => undefined); // reported through the leader's answer and to waiters
+    let body;
+    try {
+      body = await tee.client;
+    } catch (error) {
+      if (cached) return { done };
+      throw error;
+    }
+    if (!body) return { done };
+    return { done, answer: { kind: 'streaming', body, headers: streamingHeaders(response) } };
+
+    function servedInstead(error: Error) {
+      request.log.warn(
+        { repository: repo.key, path, reason: error.message },
+        'upstream sent a bad copy: serving the cached copy',
+      );
+      return cached;
+    }
+  }
+
+  /** The upstream answered without a body to cache: 304, a miss, or a failure. */
+  async function notFetched(
+    repo: RepositoryRow,
+    config: RepositoryConfig,
+    path: string,
+    cached: CachedNode | undefined,
+    response: IncomingMessage,
+    request: RemoteRequest,
+  ): Promise<CachedNode | undefined> {
+    const status = response.statusCode ?? 0;
+    if (cached) {
+      if (status === 304 || status === 404 || status === 410) {
+        // Unchanged, or gone upstream: the cached copy stays until someone deletes it.
+        const entry = await state.cacheEntry(cached.id);
+        const sent = validatorsOf(response);
+        await state.recordCheck(cached.id, {
+          etag: (status === 304 && sent.etag) || entry?.etag || null,
+          lastModified: (status === 304 && sent.lastModified) || entry?.last_modified || null,
+        });
+      } else {
+        request.log.warn(
+          { repository: repo.key, path, status },
+          'upstream failed: serving the cached copy',
+        );
+      }
+      return cached;
+    }
+    if (status === 404 || status === 410) {
+      await state.rememberMiss(repo.id, path, config.missedRetrievalCachePeriodSecs ?? 1800);
+      return undefined;
+    }
+    throw new UpstreamError(
+      REMOTE_MESSAGES.upstreamStatus(repo.key, status, upstreamUrl(config.url!, path).pathname),
+    );
+  }
+
+  /** Whether a cached file must be checked upstream before it is served. */
+  async function isStale(config: RepositoryConfig, path: string, cached: CachedNode) {
+    if (!isMetadataPath(config.packageType, path)) return false;
+    const entry = await state.cacheEntry(cached.id);
+    const checkedAt = new Date(entry?.checked_at ?? cached.modified_at).getTime();
+    return Date.now() - checkedAt >= (config.retrievalCachePeriodSecs ?? 7200) * 1000;
+  }
+
+  /** One download per path on this node; others wait for it and are served from the cache. */
+  async function coalesced(
+    repo: RepositoryRow,
+    config: RepositoryConfig,
+    path: string,
+    cached: CachedNode | undefined,
+    request: RemoteRequest,
+  ): Promise<RemoteAnswer> {
+    const key = `${repo.id}:${path}`;
+    const running = inFlight.get(key);
+    if (running) {
+      running.waiters++;
+      const node = await running.done;
+      return node ? { kind: 'cached', node } : { kind: 'absent' };
+    }
+    const started = download(repo, config, path, cached, request);
+    const done = started.then((download) => download.done);
+    inFlight.set(key, { done, waiters: 0 });
+    done.finally(() => inFlight.delete(key)).catch(() => undefined);
+    const { answer } = await started;
+    if (answer) return answer;
+    const node = await done;
+    return node ? { kind: 'cached', node } : { kind: 'absent' };
   }
 
   return {
-    /** Fetches a file into the cache; undefined when the upstream does not have it. */
-    async fetchIntoCache(
+    /**
+     * What a remote repository serves for a path, given what its cache has (`cached`): the
+     * cached copy (checked upstream first when it is stale metadata), a body streaming from
+     * the upstream, or absent with the reason.
+     */
+    async resolve(
       repo: RepositoryRow,
-      config: RepositoryConfig,
       path: string,
-      user: string,
-    ) {
-      if (config.offline || !config.url) return undefined;
-      if (await recentlyMissed(repo.id, path)) return undefined;
-      const url = upstreamUrl(config.url, path);
-      const { remoteAllowList } = await securityConfig.get();
-      let response;
-      try {
-        response = await fetchUpstream(url, {
-          allowList: remoteAllowList,
-          timeoutMs: config.socketTimeoutMillis ?? 15000,
-        });
-      } catch (error) {
-        if (error instanceof UpstreamFailure)
-          throw new UpstreamError(
-            `Remote repository '${repo.key}': ${error.message}`,
-            error.kind === 'timeout',
-          );
-        throw error;
+      cached: CachedNode | undefined,
+      request: RemoteRequest,
+    ): Promise<RemoteAnswer> {
+      const config = toRepositoryConfig(repo);
+      if (cached) {
+        // Most cached files are artifacts, never checked again: no further query for them.
+        if (!(await isStale(config, path, cached))) return { kind: 'cached', node: cached };
+        if (await offlineReason(repo, config, path)) return { kind: 'cached', node: cached };
+        return coalesced(repo, config, path, cached, request);
       }
-      const status = response.statusCode ?? 0;
-      if (status === 404 || status === 410) {
-        response.resume();
-        await rememberMiss(repo.id, path, config.missedRetrievalCachePeriodSecs ?? 1800);
-        return undefined;
-      }
-      if (status !== 200) {
-        response.resume();
-        throw new UpstreamError(
-          `Remote repository '${repo.key}': the upstream answered ${status} for ${url.pathname}`,
-        );
-      }
-      let staged;
-      try {
-        staged = await filestore.stage(response);
-      } catch (error) {
-        throw new UpstreamError(
-          `Remote repository '${repo.key}': the download from the upstream broke off (${(error as Error).message})`,
-        );
-      }
-      await artifacts.recordCachedFile(repo.id, path, staged, user);
-      return artifacts.findNode(repo.id, path);
+      const offline = await offlineReason(repo, config, path);
+      if (offline) return { kind: 'absent', reason: offline };
+      if (await state.recentlyMissed(repo.id, path)) return { kind: 'absent' };
+      return coalesced(repo, config, path, undefined, request);
+    },
+
+    /** Downloads running on this node and how many requests wait on each (for logs and tests). */
+    downloadsInFlight(): { key: string; waiters: number }[] {
+      return [...inFlight].map(([key, slot]) => ({ key, waiters: slot.waiters }));
     },
   };
 }

@@ -32,3 +32,23 @@ export const RESERVED_KEYS = [
   '.well-known',
   'auto-trashcan',
 ];
+
+/** Answers of the console's repository calls (spec 03 §7 Repositories). */
+export const REPO_UI_MESSAGES = {
+  created: (key: string) => `Successfully created repository '${key}'`,
+  updated: (key: string) => `Repository '${key}' update successful.`,
+} as const;
+
+/** Messages of the repository layouts calls. */
+export const LAYOUT_MESSAGES = {
+  notFound: (name: string) => `Layout '${name}' could not be found.`,
+  exists: (name: string) => `Layout '${name}' already exists`,
+  builtIn: (name: string) => `The built-in layout '${name}' cannot be changed or deleted`,
+  inUse: (name: string, repoKeys: string[]) =>
+    `Layout '${name}' cannot be deleted: it is used by the repositories ${repoKeys.join(', ')}`,
+  tokens: 'The pattern must contain the tokens [org] or [orgPath], [module] and [baseRev]',
+  descriptorRequired: 'You must fill in this field',
+  badRegExp: 'The value is not a valid regular expression',
+  deleted: (count: number) => `${count} layout(s) deleted`,
+  rename: 'A layout name cannot be changed',
+} as const;

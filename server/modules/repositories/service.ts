@@ -3,8 +3,11 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { Database } from '../../db/database.ts';
 import type { RepositoriesTable } from '../../db/tables.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
+import type { TableChanges } from '../../db/table-changes.ts';
+import { createReadCache, deepFreeze } from '../../cache/read-cache.ts';
 import { BadRequest, Conflict, NotFound } from '../../errors.ts';
 import { REPO_MESSAGES, RESERVED_KEYS } from './messages.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
 
 export type RepositoryClass = RepositoriesTable['rclass'];
 
@@ -22,17 +25,40 @@ export interface RepositoryConfig {
   offline?: boolean;
   missedRetrievalCachePeriodSecs?: number;
   socketTimeoutMillis?: number;
+  /** Upstream basic-auth user of a remote repository. */
+  username?: string;
+  /** Upstream password: write-only, stored encrypted with the master key, never answered. */
+  password?: string;
+  /** How long a cached metadata file is served before it is checked upstream again. */
+  retrievalCachePeriodSecs?: number;
+  /** After a connection error, how long the upstream is not asked again. */
+  assumedOfflinePeriodSecs?: number;
+  /** Cached files nobody downloaded for this long are cleaned up (hours; 0 = never). */
+  unusedArtifactsCleanupPeriodHours?: number;
   repositories?: string[];
   defaultDeploymentRepo?: string;
+  /** Serve active content (HTML, SVG, ...) inline, unsandboxed: an admin's opt-out. */
+  allowContentBrowsing?: boolean;
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectRepositories>['executeTakeFirstOrThrow']>>;
 
 // Kind-specific settings live in the config column; these are the ones each kind keeps.
 const KIND_FIELDS: Record<RepositoryClass, (keyof RepositoryConfig)[]> = {
-  local: [],
-  remote: ['url', 'offline', 'missedRetrievalCachePeriodSecs', 'socketTimeoutMillis'],
-  virtual: ['repositories', 'defaultDeploymentRepo'],
+  local: ['allowContentBrowsing'],
+  remote: [
+    'url',
+    'offline',
+    'missedRetrievalCachePeriodSecs',
+    'socketTimeoutMillis',
+    'allowContentBrowsing',
+    'username',
+    'password',
+    'retrievalCachePeriodSecs',
+    'assumedOfflinePeriodSecs',
+    'unusedArtifactsCleanupPeriodHours',
+  ],
+  virtual: ['repositories', 'defaultDeploymentRepo', 'allowContentBrowsing'],
 };
 
 /** What a kind-specific setting is when nobody set it (Artifactory's defaults). */
@@ -40,8 +66,35 @@ const KIND_DEFAULTS: Partial<RepositoryConfig> = {
   offline: false,
   missedRetrievalCachePeriodSecs: 1800,
   socketTimeoutMillis: 15000,
+  retrievalCachePeriodSecs: 7200,
+  assumedOfflinePeriodSecs: 300,
+  unusedArtifactsCleanupPeriodHours: 0,
   repositories: [],
+  allowContentBrowsing: false,
 };
+
+/** Settings stored but never answered: they are secrets. */
+const WRITE_ONLY_FIELDS: (keyof RepositoryConfig)[] = ['password'];
+
+/**
+ * An upstream password is stored encrypted with the master key. None sent keeps the stored
+ * one (the console never has it to send back); an empty one removes it.
+ */
+function sealPassword(
+  kindConfig: Record<string, unknown>,
+  stored: unknown,
+  secrets: SecretBox | undefined,
+) {
+  const sent = kindConfig.password as string | undefined;
+  if (sent === undefined) {
+    if (typeof stored === 'string') kindConfig.password = stored;
+  } else if (sent === '') {
+    delete kindConfig.password;
+  } else {
+    if (!secrets) throw new Error('No master key to encrypt the upstream password with');
+    kindConfig.password = secrets.encrypt(sent);
+  }
+}
 
 function selectRepositories(db: Database) {
   return db.selectFrom('repositories').selectAll();
@@ -50,7 +103,9 @@ function selectRepositories(db: Database) {
 export function toRepositoryConfig(row: Row): RepositoryConfig {
   const config = row.config as Partial<RepositoryConfig>;
   const kindFields = Object.fromEntries(
-    KIND_FIELDS[row.rclass].map((field) => [field, config[field] ?? KIND_DEFAULTS[field]]),
+    KIND_FIELDS[row.rclass]
+      .filter((field) => !WRITE_ONLY_FIELDS.includes(field))
+      .map((field) => [field, config[field] ?? KIND_DEFAULTS[field]]),
   );
   return {
     key: row.key,
@@ -88,14 +143,23 @@ function checkPackageType(config: RepositoryConfig, catalogue: Catalogue): void 
   if (!allowed.includes(config.rclass)) {
     throw new BadRequest(REPO_MESSAGES.kindNotAllowed(config.packageType, config.rclass), 'rclass');
   }
-  if (config.repoLayoutRef && !catalogue.layout(config.repoLayoutRef)) {
-    throw new BadRequest(REPO_MESSAGES.unknownLayout(config.repoLayoutRef), 'repoLayoutRef');
-  }
 }
 
-export function createRepositoriesService(db: Database, catalogue: Catalogue) {
+export function createRepositoriesService(
+  db: Database,
+  catalogue: Catalogue,
+  changes?: TableChanges,
+  secrets?: SecretBox,
+) {
+  // Every artifact request reads its repository: keep rows briefly, drop them on any write.
+  const rows = createReadCache<string, Row | undefined>({ ttlMs: 5000, maxEntries: 10000 });
+  changes?.onChange(['repositories'], rows.clear);
+
   async function findRow(key: string) {
-    return selectRepositories(db).where(byKey(key)).executeTakeFirst();
+    if (!changes) return selectRepositories(db).where(byKey(key)).executeTakeFirst();
+    return rows.get(key.toLowerCase(), async () =>
+      deepFreeze(await selectRepositories(db).where(byKey(key)).executeTakeFirst()),
+    );
   }
 
   /** Virtual repositories aggregate existing local and remote ones, never themselves. */
@@ -117,12 +181,25 @@ export function createRepositoriesService(db: Database, catalogue: Catalogue) {
     }
   }
 
-  function toRow(config: RepositoryConfig) {
+  /** A layout a repository names must exist: built in, or one an admin added. */
+  async function checkLayout(config: RepositoryConfig) {
+    const name = config.repoLayoutRef;
+    if (!name || catalogue.layout(name)) return;
+    const custom = await db
+      .selectFrom('repo_layouts')
+      .select('id')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (!custom) throw new BadRequest(REPO_MESSAGES.unknownLayout(name), 'repoLayoutRef');
+  }
+
+  function toRow(config: RepositoryConfig, storedPassword?: unknown) {
     const kindConfig = Object.fromEntries(
       KIND_FIELDS[config.rclass]
         .map((field) => [field, config[field]])
         .filter(([, v]) => v !== undefined),
     );
+    if (config.rclass === 'remote') sealPassword(kindConfig, storedPassword, secrets);
     return {
       key: config.key,
       rclass: config.rclass,
@@ -154,6 +231,30 @@ export function createRepositoriesService(db: Database, catalogue: Catalogue) {
       return toRepositoryConfig(row);
     },
 
+    /** The rules a new key must pass, asked before saving (the console's validatereponame). */
+    async checkNewKey(config: Pick<RepositoryConfig, 'key' | 'rclass' | 'packageType'>) {
+      checkKeyRules(config as RepositoryConfig);
+      if (await findRow(config.key)) throw new Conflict(REPO_MESSAGES.exists(config.key), 'key');
+    },
+
+    /** Files and bytes stored in each repository (by key), in one grouped query. */
+    async usage(): Promise<Map<string, { filesCount: number; usedSpace: number }>> {
+      const rows = await db
+        .selectFrom('nodes')
+        .innerJoin('repositories', 'repositories.id', 'nodes.repository_id')
+        .select([
+          'repositories.key',
+          sql<string>`count(*)`.as('files'),
+          sql<string>`coalesce(sum(nodes.size), 0)`.as('bytes'),
+        ])
+        .where('nodes.folder', '=', false)
+        .groupBy('repositories.key')
+        .execute();
+      return new Map(
+        rows.map((r) => [r.key, { filesCount: Number(r.files), usedSpace: Number(r.bytes) }]),
+      );
+    },
+
     /** The stored row, for the storage layer (id and patterns). */
     async findRow(key: string) {
       return findRow(key);
@@ -163,6 +264,7 @@ export function createRepositoriesService(db: Database, catalogue: Catalogue) {
       config = { ...config, packageType: config.packageType.toLowerCase() };
       checkKeyRules(config);
       checkPackageType(config, catalogue);
+      await checkLayout(config);
       if (config.rclass === 'remote' && !config.url)
         throw new BadRequest(REPO_MESSAGES.urlRequired, 'url');
       if (await findRow(config.key)) throw new Conflict(REPO_MESSAGES.exists(config.key), 'key');
@@ -190,10 +292,11 @@ export function createRepositoriesService(db: Database, catalogue: Catalogue) {
       next.packageType = next.packageType.toLowerCase();
       checkKeyRules(next);
       checkPackageType(next, catalogue);
+      await checkLayout(next);
       await checkVirtualMembers(next);
       await db
         .updateTable('repositories')
-        .set({ ...toRow(next), updated_at: new Date() })
+        .set({ ...toRow(next, (await findRow(key))?.config.password), updated_at: new Date() })
         .where(byKey(key))
         .execute();
       return this.get(key);

@@ -52,6 +52,18 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
     return artifacts.repository(TRASH_REPO_KEY);
   }
 
+  /** Where a restore puts an item: `to`, else where it was deleted from. */
+  async function restoreTarget(trashPath: string, to: string | undefined) {
+    const trash = await trashRepository();
+    const node = await artifacts.findNode(trash.id, trashPath);
+    if (!node) throw new NotFound(`'${trashPath}' is not in the trash can`);
+    const destination = (to ?? trashPath).replace(/^\//, '');
+    const [toRepo, ...rest] = destination.split('/');
+    if (!toRepo || rest.length === 0)
+      throw new BadRequest('Restore needs a target: {repoKey}/{path}');
+    return { toRepo, rest };
+  }
+
   return {
     config,
 
@@ -105,13 +117,7 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
 
     /** Puts an item back where it was deleted from (`{repoKey}/{path}` inside the trash), or at `to`. */
     async restore(trashPath: string, to: string | undefined, user: string): Promise<string> {
-      const trash = await trashRepository();
-      const node = await artifacts.findNode(trash.id, trashPath);
-      if (!node) throw new NotFound(`'${trashPath}' is not in the trash can`);
-      const destination = (to ?? trashPath).replace(/^\//, '');
-      const [toRepo, ...rest] = destination.split('/');
-      if (!toRepo || rest.length === 0)
-        throw new BadRequest('Restore needs a target: {repoKey}/{path}');
+      const { toRepo, rest } = await restoreTarget(trashPath, to);
       await transfer(db, artifacts, {
         kind: 'move',
         fromRepo: TRASH_REPO_KEY,
@@ -133,6 +139,21 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
           .execute();
       }
       return `${toRepo}/${rest.join('/')}`;
+    },
+
+    /** A restore's dry run: checked as a real one is, nothing moved; answers what it would do. */
+    async planRestore(trashPath: string, to: string | undefined): Promise<string> {
+      const { toRepo, rest } = await restoreTarget(trashPath, to);
+      const plan = await transfer(db, artifacts, {
+        kind: 'move',
+        fromRepo: TRASH_REPO_KEY,
+        fromPath: trashPath,
+        toRepo,
+        toPath: rest.join('/'),
+        dryRun: true,
+        user: '',
+      });
+      return plan.message;
     },
 
     async empty(): Promise<void> {

@@ -10,13 +10,15 @@ interface UnsavedChangesGuardProps {
    * step is clean before React re-renders.
    */
   isDirty: () => boolean;
+  /** The question, when an area words it its own way (spec 03 §5: repositories). */
+  text?: string;
 }
 
 /**
  * Asks "Discard Changes" before leaving a form with changed data (spec 01 §4). Also asks
  * the browser to confirm closing or reloading the tab.
  */
-export function UnsavedChangesGuard({ isDirty }: UnsavedChangesGuardProps) {
+export function UnsavedChangesGuard({ isDirty, text }: UnsavedChangesGuardProps) {
   const shouldBlock = useCallback<BlockerFunction>(
     ({ currentLocation, nextLocation }) =>
       isDirty() && leaveNeedsConfirmation(currentLocation.pathname, nextLocation.pathname),
@@ -36,7 +38,7 @@ export function UnsavedChangesGuard({ isDirty }: UnsavedChangesGuardProps) {
   return (
     <ConfirmDialog
       title={DISCARD_DIALOG.title}
-      text={DISCARD_DIALOG.text}
+      text={text ?? DISCARD_DIALOG.text}
       confirmLabel={DISCARD_DIALOG.discard}
       cancelLabel={DISCARD_DIALOG.cancel}
       danger

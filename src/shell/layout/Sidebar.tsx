@@ -5,12 +5,13 @@ import { $screens } from '../../engine/descriptors/model';
 import { $anonAccessEnabled, $currentUser } from '../session/model';
 import { LABELS, USER_HOME_PATH } from '../messages';
 import { buildMenu, type MenuGroup } from './menu';
+import { BESPOKE_SCREENS } from './bespokeScreens';
 
 /** The Application and Administration menus, from the screen descriptors. */
 export function Sidebar() {
   const [screens, user, anonAccessEnabled] = useUnit([$screens, $currentUser, $anonAccessEnabled]);
   const sections = useMemo(
-    () => buildMenu(screens, user, anonAccessEnabled),
+    () => buildMenu([...screens, ...BESPOKE_SCREENS], user, anonAccessEnabled),
     [screens, user, anonAccessEnabled],
   );
   const groupsOf = (section: string) => sections.find((s) => s.section === section)?.groups ?? [];

@@ -1,0 +1,46 @@
+/**
+ * A small read-through cache for rows nearly every request needs (credentials,
+ * repositories, settings). An entry lives `ttlMs` at most: on a cluster that bounds how
+ * long another node's change goes unseen. `clear()` empties it at once, loads in flight
+ * included, so their callers get their answer but nobody after them does.
+ */
+export function createReadCache<K, V>({
+  ttlMs,
+  maxEntries,
+}: {
+  ttlMs: number;
+  maxEntries: number;
+}) {
+  const entries = new Map<K, { value: Promise<V>; expiresAt: number }>();
+
+  return {
+    get(key: K, load: () => Promise<V>): Promise<V> {
+      const now = Date.now();
+      const cached = entries.get(key);
+      if (cached && cached.expiresAt > now) return cached.value;
+      const value = load();
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(key, { value, expiresAt: now + ttlMs });
+      // A failed load is not remembered: the next caller tries again.
+      value.catch(() => {
+        if (entries.get(key)?.value === value) entries.delete(key);
+      });
+      return value;
+    },
+
+    clear(): void {
+      entries.clear();
+    },
+  };
+}
+
+export type ReadCache<K, V> = ReturnType<typeof createReadCache<K, V>>;
+
+/** Cached rows are shared by every caller: freezing them turns a stray write into an error. */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,32 @@
+import { Cron, type CronOptions } from 'croner';
+
+/** Spec 03 §5: what the console and the server say about a cron they cannot use. */
+export const INVALID_CRON_MESSAGE = 'The cron expression is invalid';
+
+/**
+ * Crons are Quartz expressions, as Artifactory writes them: seconds first, six or seven
+ * fields, `?` for "no specific value", Sunday = 1, and `/4` read as `0/4`.
+ */
+export const QUARTZ_OPTIONS: CronOptions = {
+  mode: '6-or-7-parts',
+  alternativeWeekdays: true,
+  sloppyRanges: true,
+};
+
+/**
+ * The next time a Quartz cron fires after `from`, or undefined when the expression cannot
+ * be read or never fires again (a year in the past): both are invalid to a user.
+ */
+export function nextCronRun(expression: string, from = new Date()): Date | undefined {
+  let probe: Cron | undefined;
+  try {
+    probe = new Cron(expression.trim(), { ...QUARTZ_OPTIONS, paused: true });
+    return probe.nextRun(from) ?? undefined;
+  } catch {
+    return undefined;
+  } finally {
+    probe?.stop();
+  }
+}
+
+export const isValidCron = (expression: string) => nextCronRun(expression) !== undefined;

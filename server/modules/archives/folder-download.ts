@@ -1,0 +1,166 @@
+import { Readable } from 'node:stream';
+import type { DepotConfig } from '../../config.ts';
+import { BadRequest, DepotError, NotFound } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { splitPath } from '../artifacts/paths.ts';
+import {
+  ARCHIVE_CONTENT_TYPES,
+  DOWNLOAD_ARCHIVE_TYPES,
+  writeArchive,
+  type ArchiveEntry,
+  type DownloadArchiveType,
+} from './archive-writer.ts';
+import { DownloadSlots } from './download-slots.ts';
+import { folderTotals, listFolderFiles, type FolderFile } from './folder-queries.ts';
+import { admits, folderSources, type FolderSource } from './folder-sources.ts';
+import { ARCHIVE_MESSAGES } from './messages.ts';
+
+const MB = 1024 * 1024;
+
+/** Refused for load: 429, with the spec's message (docs/archives.md says why not 400). */
+export class TooManyDownloads extends DepotError {
+  constructor() {
+    super(429, ARCHIVE_MESSAGES.tooManyDownloads);
+  }
+}
+
+export interface FolderDownloadRequest {
+  repoKey: string;
+  /** Normalised folder path; '' is the repository's root. */
+  path: string;
+  archiveType: string | undefined;
+  includeChecksumFiles: boolean;
+}
+
+export interface FolderArchive {
+  fileName: string;
+  contentType: string;
+  stream: Readable;
+}
+
+export function parseArchiveType(value: string | undefined): DownloadArchiveType {
+  const type = (value ?? 'zip').toLowerCase();
+  if (!(DOWNLOAD_ARCHIVE_TYPES as readonly string[]).includes(type)) {
+    throw new BadRequest(ARCHIVE_MESSAGES.unsupportedDownloadType(value ?? ''), 'archiveType');
+  }
+  return type as DownloadArchiveType;
+}
+
+/**
+ * Folder downloads: a folder of a local, remote (its cache) or virtual repository (its
+ * members merged, the first member having a path winning, as a listing does) streamed as a
+ * zip, tar or tar.gz whose entries are paths relative to the folder.
+ */
+export function createFolderDownloads(services: Services, limits: DepotConfig['folderDownload']) {
+  const { artifacts, db } = services;
+  const slots = new DownloadSlots(limits.maxConcurrent);
+
+  /** The repositories a folder is read from, after checking the folder exists in one. */
+  async function sourcesOf(repoKey: string, path: string) {
+    const repo = await artifacts.repository(repoKey);
+    // Patterns are judged per file (collectFiles), not on the folder: '**/*.jar' admits no
+    // folder name, yet admits the jars inside.
+    const sources = await folderSources(services.repositories, repo);
+    const where = path ? `${repo.key}/${path}` : repo.key;
+    if (path === '') return { repo, sources, where };
+    const nodes = await Promise.all(sources.map((s) => artifacts.findNode(s.repo.id, path)));
+    if (nodes.some((node) => node?.folder)) {
+      return { repo, sources: sources.filter((_, i) => nodes[i]?.folder), where };
+    }
+    if (nodes.some(Boolean)) throw new BadRequest(ARCHIVE_MESSAGES.notAFolder(where));
+    throw new NotFound(ARCHIVE_MESSAGES.folderNotFound(where));
+  }
+
+  /** Every file of the folder, merged over the sources, refused past the limits. */
+  async function collectFiles(path: string, sources: FolderSource[], where: string) {
+    const byPath = new Map<string, FolderFile>();
+    for (const source of sources) {
+      const files = await listFolderFiles(db, source.repo.id, path, limits.maxFiles + 1);
+      for (const file of files) {
+        if (!byPath.has(file.path) && admits(source, file.path)) byPath.set(file.path, file);
+      }
+      if (byPath.size > limits.maxFiles) {
+        const totals = await Promise.all(sources.map((s) => folderTotals(db, s.repo.id, path)));
+        const count = totals.reduce((sum, t) => sum + t.files, 0);
+        throw new BadRequest(ARCHIVE_MESSAGES.tooManyFiles(where, count, limits.maxFiles));
+      }
+    }
+    const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+    const bytes = files.reduce((sum, file) => sum + file.size, 0);
+    if (bytes > limits.maxSizeMb * MB) {
+      throw new BadRequest(ARCHIVE_MESSAGES.tooLarge(where, bytes / MB, limits.maxSizeMb));
+    }
+    return files;
+  }
+
+  function entriesOf(files: FolderFile[], folderPath: string, withChecksums: boolean) {
+    const relative = (path: string) => (folderPath ? path.slice(folderPath.length + 1) : path);
+    const entries: ArchiveEntry[] = [];
+    for (const file of files) {
+      const name = relative(file.path);
+      entries.push({
+        name,
+        size: file.size,
+        mtime: file.modifiedAt,
+        open: async () => services.filestore.read(file.sha256),
+      });
+      if (withChecksums) entries.push(...checksumEntries(name, file));
+    }
+    return entries;
+  }
+
+  function checksumEntries(name: string, file: FolderFile): ArchiveEntry[] {
+    const checksums: Record<string, () => Promise<string>> = {
+      sha1: async () => file.sha1,
+      sha256: async () => file.sha256,
+      md5: async () => file.md5 ?? artifacts.md5(file.sha256),
+    };
+    return Object.entries(checksums).map(([kind, value]) => ({
+      name: `${name}.${kind}`,
+      // Hex digests: 40, 64 and 32 characters.
+      size: { sha1: 40, sha256: 64, md5: 32 }[kind]!,
+      mtime: file.modifiedAt,
+      open: async () => Readable.from([Buffer.from(await value())]),
+    }));
+  }
+
+  return {
+    slots,
+
+    /** The console's "download folder" dialog: how much a download would hold. */
+    async info(repoKey: string, path: string) {
+      const { sources } = await sourcesOf(repoKey, path);
+      const totals = await Promise.all(sources.map((s) => folderTotals(db, s.repo.id, path)));
+      const bytes = totals.reduce((sum, t) => sum + t.bytes, 0);
+      return {
+        sizeMB: Math.round((bytes / MB) * 100) / 100,
+        totalFiles: totals.reduce((sum, t) => sum + t.files, 0),
+      };
+    },
+
+    /**
+     * Checks everything, takes a download slot and starts the archive. The slot is given
+     * back when the stream closes: finished, failed or abandoned by the client.
+     */
+    async open(request: FolderDownloadRequest): Promise<FolderArchive> {
+      const type = parseArchiveType(request.archiveType);
+      const { repo, sources, where } = await sourcesOf(request.repoKey, request.path);
+      const files = await collectFiles(request.path, sources, where);
+      const release = slots.tryAcquire();
+      if (!release) throw new TooManyDownloads();
+      const stream = writeArchive(
+        type,
+        entriesOf(files, request.path, request.includeChecksumFiles),
+      );
+      stream.once('close', release);
+      const folderName = request.path ? splitPath(request.path).name : repo.key;
+      return {
+        fileName: `${folderName}.${type}`,
+        contentType: ARCHIVE_CONTENT_TYPES[type],
+        stream,
+      };
+    },
+  };
+}
+
+export type FolderDownloads = ReturnType<typeof createFolderDownloads>;

@@ -1,0 +1,60 @@
+import type { Database } from '../../db/database.ts';
+
+/** A stored file below the downloaded folder, as the archive writer needs it. */
+export interface FolderFile {
+  path: string;
+  size: number;
+  sha256: string;
+  sha1: string;
+  md5: string | null;
+  modifiedAt: Date;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+
+/** Files only (folders are implied by the entries' paths), deep below `path` ('' = root). */
+function filesBelow(db: Database, repositoryId: number, path: string) {
+  return db
+    .selectFrom('nodes')
+    .where('nodes.repository_id', '=', repositoryId)
+    .where('nodes.folder', '=', false)
+    .$if(path !== '', (q) => q.where('nodes.path', 'like', `${escapeLike(path)}/%`));
+}
+
+/** How many files lie below a folder of one repository, and their total size in bytes. */
+export async function folderTotals(db: Database, repositoryId: number, path: string) {
+  const row = await filesBelow(db, repositoryId, path)
+    .select((eb) => [eb.fn.countAll().as('files'), eb.fn.sum('nodes.size').as('bytes')])
+    .executeTakeFirstOrThrow();
+  return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
+}
+
+/** Up to `limit` files below a folder of one repository, in path order. */
+export async function listFolderFiles(
+  db: Database,
+  repositoryId: number,
+  path: string,
+  limit: number,
+): Promise<FolderFile[]> {
+  const rows = await filesBelow(db, repositoryId, path)
+    .innerJoin('blobs', 'blobs.sha256', 'nodes.sha256')
+    .select([
+      'nodes.path',
+      'nodes.size',
+      'nodes.sha256',
+      'nodes.modified_at',
+      'blobs.sha1',
+      'blobs.md5',
+    ])
+    .orderBy('nodes.path')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    path: row.path,
+    size: Number(row.size),
+    sha256: row.sha256!,
+    sha1: row.sha1,
+    md5: row.md5,
+    modifiedAt: new Date(row.modified_at),
+  }));
+}

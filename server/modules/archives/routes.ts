@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { parseArtifactPath } from '../artifacts/paths.ts';
+import type { FolderArchive, FolderDownloads } from './folder-download.ts';
+
+type FolderQuery = { archiveType?: string; includeChecksumFiles?: boolean };
+type ConsoleFolderRequest = { repoKey: string; path?: string } & FolderQuery;
+
+const reader = { permission: 'reader' as const };
+// A HEAD would build and drain a whole archive into the void: these are GET only.
+const readerGet = { config: reader, exposeHeadRoute: false };
+
+const folderQuery = {
+  type: 'object',
+  properties: {
+    archiveType: { type: 'string' },
+    includeChecksumFiles: { type: 'boolean', default: false },
+  },
+} as const;
+
+const consoleFolderProperties = {
+  repoKey: { type: 'string', minLength: 1 },
+  path: { type: 'string' },
+  ...folderQuery.properties,
+} as const;
+
+function sendArchive(reply: FastifyReply, archive: FolderArchive) {
+  const asciiName = archive.fileName.replace(/[^\w.-]/g, '_');
+  return reply
+    .type(archive.contentType)
+    .header(
+      'Content-Disposition',
+      `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(archive.fileName)}`,
+    )
+    .header('Cache-Control', 'no-store')
+    .send(archive.stream);
+}
+
+/**
+ * Folder downloads: Artifactory's scripted call and the console's calls (spec 02 §7). The
+ * console's download is offered as GET too, so a browser can save it straight to disk
+ * instead of holding the archive in the page's memory.
+ */
+export async function archiveDownloadRoutes(
+  app: FastifyInstance,
+  { folderDownloads }: { folderDownloads: FolderDownloads },
+) {
+  for (const url of [
+    '/artifactory/api/archive/download/:repoKey',
+    '/artifactory/api/archive/download/:repoKey/*',
+  ]) {
+    app.get<{ Params: { repoKey: string; '*'?: string }; Querystring: FolderQuery }>(
+      url,
+      { ...readerGet, schema: { querystring: folderQuery } },
+      async (request, reply) => {
+        const { path } = parseArtifactPath(request.params['*'] ?? '');
+        const archive = await folderDownloads.open({
+          repoKey: request.params.repoKey,
+          path,
+          archiveType: request.query.archiveType,
+          includeChecksumFiles: request.query.includeChecksumFiles === true,
+        });
+        return sendArchive(reply, archive);
+      },
+    );
+  }
+
+  const downloadFolder = (params: ConsoleFolderRequest, reply: FastifyReply) =>
+    folderDownloads
+      .open({
+        repoKey: params.repoKey,
+        path: parseArtifactPath(params.path ?? '').path,
+        archiveType: params.archiveType,
+        includeChecksumFiles: params.includeChecksumFiles === true,
+      })
+      .then((archive) => sendArchive(reply, archive));
+
+  const consoleUrl = '/ui/api/v1/ui/artifactactions/downloadfolder';
+  app.get<{ Querystring: ConsoleFolderRequest }>(
+    consoleUrl,
+    {
+      ...readerGet,
+      schema: {
+        querystring: { type: 'object', required: ['repoKey'], properties: consoleFolderProperties },
+      },
+    },
+    (request, reply) => downloadFolder(request.query, reply),
+  );
+  app.post<{ Body: ConsoleFolderRequest }>(
+    consoleUrl,
+    {
+      config: reader,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['repoKey'],
+          additionalProperties: false,
+          properties: consoleFolderProperties,
+        },
+      },
+    },
+    (request, reply) => downloadFolder(request.body, reply),
+  );
+
+  app.get<{ Querystring: { repoKey: string; path?: string } }>(
+    '/ui/api/v1/ui/artifactactions/downloadfolderinfo',
+    {
+      ...readerGet,
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['repoKey'],
+          properties: { repoKey: { type: 'string', minLength: 1 }, path: { type: 'string' } },
+        },
+      },
+    },
+    async (request) =>
+      folderDownloads.info(request.query.repoKey, parseArtifactPath(request.query.path ?? '').path),
+  );
+}

@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BadRequest } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { transfer, type TransferKind } from '../artifacts/copy-move.ts';
+import { parseArtifactPath } from '../artifacts/paths.ts';
+import { TRASH_REPO_KEY } from '../trash/service.ts';
+import { ACTION_MESSAGES } from './messages.ts';
+
+/**
+ * Who may change artifacts through the console: admins, until permission targets (issue 5)
+ * say who may deploy and delete where. The one place to change when they land.
+ */
+const ARTIFACT_WRITE = { permission: 'admin' as const };
+
+const BASE = '/ui/api/v1/ui/artifactactions';
+
+const text = { type: 'string' } as const;
+const flag = { type: 'boolean', default: false } as const;
+const repoKey = { type: 'string', minLength: 1 } as const;
+
+interface TransferBody {
+  repoKey: string;
+  path: string;
+  targetRepoKey: string;
+  targetPath?: string;
+  dryRun: boolean;
+  suppressLayouts?: boolean;
+  failFast?: boolean;
+}
+interface DeleteBody {
+  repoKey: string;
+  path: string;
+  permDelete: boolean;
+}
+interface RestoreBody {
+  repoKey: string;
+  path: string;
+  targetRepoKey?: string;
+  targetPath?: string;
+  dryRun: boolean;
+}
+
+const bodySchema = (required: string[], properties: Record<string, object>) => ({
+  body: { type: 'object', additionalProperties: false, required, properties },
+});
+
+/** A path as the console sends it, normalised like every artifact path; '' is the root. */
+const artifactPath = (raw: string | undefined) => parseArtifactPath(raw ?? '').path;
+
+/** A target path keeps a trailing '/' ("into this folder, under its own name"). */
+function targetPath(raw: string | undefined): string {
+  const path = artifactPath(raw);
+  return raw?.endsWith('/') && path ? `${path}/` : path;
+}
+
+/**
+ * The tree browser's node actions (spec 02 §3 and §7): copy, move, delete, restore and
+ * empty trash, each the same service as the scripted calls behind it. Success answers
+ * `{info}`; failures the usual `{errors}`.
+ */
+export async function artifactActionsRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+) {
+  const { trash, artifacts } = services;
+
+  for (const kind of ['copy', 'move'] as TransferKind[]) {
+    app.post<{ Body: TransferBody }>(
+      `${BASE}/${kind}`,
+      {
+        config: ARTIFACT_WRITE,
+        schema: bodySchema(['repoKey', 'path', 'targetRepoKey'], {
+          repoKey,
+          path: text,
+          targetRepoKey: repoKey,
+          targetPath: text,
+          dryRun: flag,
+          // Accepted as the console sends them: a transfer is all or nothing (so it always
+          // fails fast) and Depot does not translate between layouts.
+          suppressLayouts: flag,
+          failFast: flag,
+        }),
+      },
+      async (request: FastifyRequest<{ Body: TransferBody }>) => {
+        const body = request.body;
+        const result = await transfer(services.db, artifacts, {
+          kind,
+          fromRepo: body.repoKey,
+          fromPath: artifactPath(body.path),
+          toRepo: body.targetRepoKey,
+          toPath: targetPath(body.targetPath),
+          dryRun: body.dryRun,
+          user: request.principal.name,
+        });
+        return { info: result.message };
+      },
+    );
+  }
+
+  app.post<{ Body: DeleteBody }>(
+    `${BASE}/delete`,
+    {
+      config: ARTIFACT_WRITE,
+      schema: bodySchema(['repoKey', 'path'], { repoKey, path: text, permDelete: flag }),
+    },
+    async (request) => {
+      const { repoKey: key, permDelete } = request.body;
+      const path = artifactPath(request.body.path);
+      const where = `${key}/${path}`;
+      if (permDelete) {
+        await artifacts.delete(key, path);
+        return { info: ACTION_MESSAGES.deletedForGood(where) };
+      }
+      // Spec 02 §4: permanent when the trash can is off or the item is already in it.
+      const outcome = await trash.delete(key, path, request.principal.name);
+      return {
+        info:
+          outcome === 'trash'
+            ? ACTION_MESSAGES.deletedToTrash(where)
+            : ACTION_MESSAGES.deletedForGood(where),
+      };
+    },
+  );
+
+  app.post<{ Body: RestoreBody }>(
+    `${BASE}/restore`,
+    {
+      config: ARTIFACT_WRITE,
+      schema: bodySchema(['repoKey', 'path'], {
+        repoKey,
+        path: text,
+        targetRepoKey: text,
+        targetPath: text,
+        dryRun: flag,
+      }),
+    },
+    async (request) => {
+      const body = request.body;
+      if (body.repoKey.toLowerCase() !== TRASH_REPO_KEY) {
+        throw new BadRequest(ACTION_MESSAGES.notInTrash(body.repoKey), 'repoKey');
+      }
+      const path = artifactPath(body.path);
+      const to = body.targetRepoKey
+        ? [body.targetRepoKey, targetPath(body.targetPath)].filter(Boolean).join('/')
+        : undefined;
+      if (body.dryRun) return { info: await trash.planRestore(path, to) };
+      const restoredTo = await trash.restore(path, to, request.principal.name);
+      return { info: ACTION_MESSAGES.restored(restoredTo) };
+    },
+  );
+
+  app.post(`${BASE}/emptytrash`, { config: ARTIFACT_WRITE }, async () => {
+    await trash.empty();
+    return { info: ACTION_MESSAGES.trashEmptied };
+  });
+}

@@ -1,0 +1,91 @@
+import { call } from './client';
+
+/** The repository kinds the console creates and edits (spec 03 §9: creatable types). */
+export type RepoKind = 'local' | 'remote' | 'virtual';
+export const REPO_KINDS: RepoKind[] = ['local', 'remote', 'virtual'];
+
+/** One row of GET /ui/admin/repositories?type= (docs/console-api.md, Repositories). */
+export interface RepositoryListItem {
+  repoKey: string;
+  repoType: RepoKind;
+  packageType: string;
+  packageTypeText: string;
+  local: boolean;
+  remote: boolean;
+  virtual: boolean;
+  defaultDeploymentConfigured: boolean;
+  description: string;
+  layout: string;
+  url?: string;
+  repositories?: string[];
+  membersCount?: number;
+  filesCount?: number;
+  usedSpace?: number;
+}
+
+export interface ResolvedRepository {
+  repoKey: string;
+  type?: RepoKind;
+  packageType?: string;
+}
+
+/** The repository form model the server reads and answers. */
+export interface RepositoryFormModel {
+  type: RepoKind;
+  general: { repoKey: string };
+  typeSpecific: { repoType: string };
+  basic: {
+    layout?: string;
+    publicDescription?: string;
+    internalDescription?: string;
+    includesPattern?: string;
+    excludesPattern?: string;
+  };
+  remote?: {
+    url?: string;
+    offline?: boolean;
+    missedRetrievalCachePeriodSecs?: number;
+    socketTimeoutMillis?: number;
+  };
+  virtual?: { resolvedRepositories?: ResolvedRepository[]; defaultDeploymentRepo?: string };
+  advanced: { allowContentBrowsing?: boolean };
+}
+
+export interface PackageTypeEntry {
+  value: string;
+  text: string;
+  icon: string;
+  description?: string;
+  defaultLayout: string;
+}
+
+export interface LayoutEntry {
+  name: string;
+  builtIn: boolean;
+}
+
+const BASE = '/ui/admin/repositories';
+const path = (...parts: string[]) => [BASE, ...parts.map(encodeURIComponent)].join('/');
+
+/** The repository area's calls (spec 03 §7 Repositories). */
+export const repositoriesApi = {
+  list: (kind: RepoKind) =>
+    call<RepositoryListItem[]>('GET', BASE, { searchParams: { type: kind } }),
+  get: (kind: RepoKind, key: string) => call<RepositoryFormModel>('GET', path(kind, key)),
+  create: (model: RepositoryFormModel) => call<{ info: string }>('POST', BASE, { json: model }),
+  update: (model: RepositoryFormModel) => call<{ info: string }>('PUT', BASE, { json: model }),
+  remove: (kind: RepoKind, key: string) => call<{ info: string }>('DELETE', path(kind, key)),
+  validateRepoName: (query: { repoType: RepoKind; repoKey: string; packageType: string }) =>
+    call<{ valid: boolean; error?: string }>('GET', path('validatereponame'), {
+      searchParams: query,
+    }),
+  availableRepositories: (packageType: string, repoKey: string) =>
+    call<ResolvedRepository[]>('GET', path('availablerepositories'), {
+      searchParams: { packageType, repoKey },
+    }),
+  packageTypes: (kind: RepoKind) =>
+    call<PackageTypeEntry[]>('GET', path('packagetypes'), { searchParams: { repoType: kind } }),
+  layouts: () => call<LayoutEntry[]>('GET', path('layouts')),
+  testRemote: (url: string) =>
+    call<{ info: string }>('POST', path('testremote'), { json: { url } }),
+};

@@ -1,0 +1,59 @@
+import type { PackageTypeEntry, RepoKind, RepositoryFormModel } from '../../api/repositories';
+import { repoKeyError } from './keyRules';
+import { REQUIRED_FIELD_MESSAGE } from './messages';
+
+export type FormMode = 'create' | 'edit';
+/** Messages by form path ("general.repoKey"), as the server names fields too. */
+export type FieldErrors = Record<string, string>;
+
+/** A new repository's form: the package type's default layout, includes '**\/*' (spec 03 §9). */
+export function emptyModel(kind: RepoKind, packageType: PackageTypeEntry): RepositoryFormModel {
+  return {
+    type: kind,
+    general: { repoKey: '' },
+    typeSpecific: { repoType: packageType.value },
+    basic: {
+      layout: packageType.defaultLayout,
+      publicDescription: '',
+      internalDescription: '',
+      includesPattern: '**/*',
+      excludesPattern: '',
+    },
+    ...(kind === 'remote'
+      ? {
+          remote: {
+            url: '',
+            offline: false,
+            missedRetrievalCachePeriodSecs: 1800,
+            socketTimeoutMillis: 15000,
+          },
+        }
+      : {}),
+    ...(kind === 'virtual'
+      ? { virtual: { resolvedRepositories: [], defaultDeploymentRepo: '' } }
+      : {}),
+    advanced: { allowContentBrowsing: false },
+  };
+}
+
+/**
+ * What the console checks before saving: the key rules (new repositories only: a key never
+ * changes) and the required fields. The rest is the server's, shown on the field it names.
+ */
+export function formErrors(model: RepositoryFormModel, mode: FormMode): FieldErrors {
+  const errors: FieldErrors = {};
+  if (mode === 'create') {
+    const keyError = repoKeyError(model.general.repoKey, model.type, model.typeSpecific.repoType);
+    if (keyError) errors['general.repoKey'] = keyError;
+  }
+  if (model.type === 'remote' && !model.remote?.url?.trim())
+    errors['remote.url'] = REQUIRED_FIELD_MESSAGE;
+  return errors;
+}
+
+/** Whether two models differ in what a user could have changed ('' and absent are alike). */
+export function sameModel(a: RepositoryFormModel | null, b: RepositoryFormModel | null): boolean {
+  const normal = (value: unknown) =>
+    JSON.stringify(value, (_, v: unknown) => (v === '' || v === null ? undefined : v));
+  return normal(a) === normal(b);
+}

@@ -1,0 +1,14 @@
+import type { ScreenSummary } from '../../api/descriptor';
+import { storageSummaryMenuEntry } from '../../custom/storage-summary/menuEntry';
+import { repositoriesMenuEntry } from '../../custom/repositories/menuEntry';
+import { maintenanceMenuEntry } from '../../custom/maintenance/menuEntry';
+
+/**
+ * Bespoke pages that have a route of their own in routes.tsx rather than a descriptor: the
+ * sidebar lists them beside the descriptor screens, by the same rules.
+ */
+export const BESPOKE_SCREENS: ScreenSummary[] = [
+  storageSummaryMenuEntry,
+  repositoriesMenuEntry,
+  maintenanceMenuEntry,
+];
