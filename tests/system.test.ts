@@ -41,7 +41,7 @@ describe('system calls', () => {
   it('writes its log as JSON lines to a file under DEPOT_HOME/logs', async () => {
     const log = join(depot.config.home, 'logs', 'depot-service.log');
     await vi.waitFor(() =>
-      expect(readFileSync(log, 'utf8')).toContain('"migration":"0001-identity"'),
+      expect(readFileSync(log, 'utf8')).toContain('"msg":"created the initial administrator"'),
     );
     const first = JSON.parse(readFileSync(log, 'utf8').split('\n')[0]);
     expect(first).toMatchObject({ level: 30, service: 'depot' });

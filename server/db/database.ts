@@ -1,29 +1,12 @@
-import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Logger } from 'pino';
 import type { DepotConfig } from '../config.ts';
 import { EmbeddedDatabase } from './embedded-database.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { DepotDatabase } from './tables.ts';
-import * as identity from './migrations/0001-identity.ts';
-import * as storage from './migrations/0002-storage.ts';
-import * as remoteMisses from './migrations/0003-remote-misses.ts';
-import * as blobTouched from './migrations/0004-blob-touched.ts';
-import * as repoLayouts from './migrations/0005-repo-layouts.ts';
-import * as maintenance from './migrations/0006-maintenance.ts';
-import * as remoteMetadata from './migrations/0007-remote-metadata.ts';
+import { MIGRATIONS } from './migrations/index.ts';
 
 export type Database = Kysely<DepotDatabase>;
-
-/** Every migration in order. Names sort; never rename or edit one that has shipped. */
-const MIGRATIONS: Record<string, Migration> = {
-  '0001-identity': identity,
-  '0002-storage': storage,
-  '0003-remote-misses': remoteMisses,
-  '0004-blob-touched': blobTouched,
-  '0005-repo-layouts': repoLayouts,
-  '0006-maintenance': maintenance,
-  '0007-remote-metadata': remoteMetadata,
-};
 
 /** Opens PostgreSQL when a URL is configured, else the embedded PGlite under `home/db`. */
 export async function openDatabase(config: DepotConfig, logger: Logger): Promise<Database> {

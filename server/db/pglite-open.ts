@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { PROJECT_ROOT } from '../paths.ts';
+import { MIGRATIONS_KEY } from './migrations/index.ts';
 
 /**
  * PostgreSQL's defaults are sized for a dedicated server (128 MB of shared buffers). Depot's
@@ -17,8 +18,8 @@ const EMBEDDED_SETTINGS = {
   wal_buffers: '1MB',
 };
 
-/** The empty cluster `npm install` prepared (scripts/pglite-template.mjs), if any. */
-function templateCluster(): string | undefined {
+/** Where `npm install` keeps its prepared clusters: keyed by PGlite's version, which made them. */
+function templateRoot(): string | undefined {
   const pglitePackage = join(
     PROJECT_ROOT,
     'node_modules',
@@ -28,12 +29,25 @@ function templateCluster(): string | undefined {
   );
   if (!existsSync(pglitePackage)) return undefined;
   const { version } = JSON.parse(readFileSync(pglitePackage, 'utf8')) as { version: string };
-  const template = join(PROJECT_ROOT, 'node_modules', '.cache', 'depot', `pglite-${version}`);
-  return existsSync(join(template, 'PG_VERSION')) ? template : undefined;
+  return join(PROJECT_ROOT, 'node_modules', '.cache', 'depot', `pglite-${version}`);
 }
 
+/** The empty cluster (scripts/pglite-template.mjs). */
+export const emptyTemplateDir = () => templateRoot();
+
+/** The cluster with today's migrations applied (scripts/pglite-migrated-template.ts). */
+export function migratedTemplateDir(): string | undefined {
+  const root = templateRoot();
+  return root && `${root}-migrated-${MIGRATIONS_KEY}`;
+}
+
+const usable = (dir: string | undefined) =>
+  dir && existsSync(join(dir, 'PG_VERSION')) ? dir : undefined;
+
 async function createCluster(PGliteClass: typeof PGlite, dataDir: string) {
-  const template = templateCluster();
+  // A migrated copy saves the first start its migrations (a second or so of DDL); an empty
+  // one saves initdb. Migrations run at start either way and apply whatever is missing.
+  const template = usable(migratedTemplateDir()) ?? usable(emptyTemplateDir());
   if (template) {
     cpSync(template, dataDir, { recursive: true });
     return;

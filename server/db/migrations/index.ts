@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import type { Migration } from 'kysely';
+import * as identity from './0001-identity.ts';
+import * as storage from './0002-storage.ts';
+import * as remoteMisses from './0003-remote-misses.ts';
+import * as blobTouched from './0004-blob-touched.ts';
+import * as repoLayouts from './0005-repo-layouts.ts';
+import * as maintenance from './0006-maintenance.ts';
+import * as remoteMetadata from './0007-remote-metadata.ts';
+
+/** Every migration in order. Names sort; never rename or edit one that has shipped. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-identity': identity,
+  '0002-storage': storage,
+  '0003-remote-misses': remoteMisses,
+  '0004-blob-touched': blobTouched,
+  '0005-repo-layouts': repoLayouts,
+  '0006-maintenance': maintenance,
+  '0007-remote-metadata': remoteMetadata,
+};
+
+/**
+ * Names the set of migrations: `npm install` prepares a database with exactly these applied
+ * (scripts/pglite-migrated-template.ts), which a first start copies instead of migrating.
+ */
+export const MIGRATIONS_KEY = createHash('sha256')
+  .update(Object.keys(MIGRATIONS).join('\n'))
+  .digest('hex')
+  .slice(0, 12);
