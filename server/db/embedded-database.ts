@@ -24,13 +24,19 @@ function toError(fields: ErrorFields): Error {
  */
 function startWorker(home: string): Worker {
   const workerData = { home };
+  // The thread's own objects are small and short-lived (one query's rows): a small young
+  // generation keeps its idle memory down by some tens of MB at no measurable cost.
+  const resourceLimits = { maxYoungGenerationSizeMb: 4 };
   if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData });
+    return new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+      workerData,
+      resourceLimits,
+    });
   }
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./pglite-worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
 }
 
 /**
