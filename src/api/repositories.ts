@@ -1,27 +1,12 @@
+import type { RepositoryListItem } from '../../server/modules/repositories/ui-model.ts';
 import { call } from './client';
 
 /** The repository kinds the console creates and edits (spec 03 §9: creatable types). */
 export type RepoKind = 'local' | 'remote' | 'virtual';
 export const REPO_KINDS: RepoKind[] = ['local', 'remote', 'virtual'];
 
-/** One row of GET /ui/admin/repositories?type= (docs/console-api.md, Repositories). */
-export interface RepositoryListItem {
-  repoKey: string;
-  repoType: RepoKind;
-  packageType: string;
-  packageTypeText: string;
-  local: boolean;
-  remote: boolean;
-  virtual: boolean;
-  defaultDeploymentConfigured: boolean;
-  description: string;
-  layout: string;
-  url?: string;
-  repositories?: string[];
-  membersCount?: number;
-  filesCount?: number;
-  usedSpace?: number;
-}
+/** One row of GET /ui/admin/repositories?type= (docs/console-api.md): the server's own type. */
+export type { RepositoryListItem };
 
 export interface ResolvedRepository {
   repoKey: string;
