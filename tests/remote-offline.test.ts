@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REMOTE_MESSAGES } from '../server/modules/remote/messages.ts';
-import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
-import { startScriptedUpstream, type ScriptedUpstream } from './helpers/scripted-upstream.ts';
+import type { HttpDepot } from './helpers/http-depot.ts';
+import {
+  startProxyOfScriptedUpstream,
+  type ScriptedUpstream,
+} from './helpers/scripted-upstream.ts';
 
 /** Global offline mode: no remote repository contacts its upstream; the caches still serve. */
 let depot: HttpDepot;
@@ -20,22 +23,13 @@ const get = async (path: string) => {
 };
 
 beforeAll(async () => {
-  [depot, upstream] = await Promise.all([startHttpDepot(), startScriptedUpstream()]);
-  await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+  // Metadata is stale at once, so only offline mode keeps the upstream from being asked.
+  ({ depot, upstream } = await startProxyOfScriptedUpstream('/repo/', {
+    retrievalCachePeriodSecs: 0,
+  }));
   upstream.file('/repo/tool.txt', 'tool');
   upstream.file('/repo/org/app/maven-metadata.xml', '<metadata/>');
   upstream.file('/repo/later.txt', 'later');
-  await depot.request('/artifactory/api/repositories/proxy', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    // Metadata is stale at once, so only offline mode keeps the upstream from being asked.
-    body: JSON.stringify({
-      rclass: 'remote',
-      packageType: 'generic',
-      url: `${upstream.base}/repo/`,
-      retrievalCachePeriodSecs: 0,
-    }),
-  });
 });
 afterAll(async () => {
   await Promise.all([depot?.close(), upstream?.close()]);

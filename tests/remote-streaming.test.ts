@@ -3,8 +3,11 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
-import { startScriptedUpstream, type ScriptedUpstream } from './helpers/scripted-upstream.ts';
+import type { HttpDepot } from './helpers/http-depot.ts';
+import {
+  startProxyOfScriptedUpstream,
+  type ScriptedUpstream,
+} from './helpers/scripted-upstream.ts';
 
 /**
  * Stream while caching. The upstream sends the first part of a body, then waits for the test
@@ -75,18 +78,9 @@ async function downloadsSettled() {
 }
 
 beforeAll(async () => {
-  [depot, upstream] = await Promise.all([startHttpDepot(), startScriptedUpstream()]);
-  await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
-  await depot.request('/artifactory/api/repositories/proxy', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      rclass: 'remote',
-      packageType: 'generic',
-      url: `${upstream.base}/up/`,
-      assumedOfflinePeriodSecs: 0,
-    }),
-  });
+  ({ depot, upstream } = await startProxyOfScriptedUpstream('/up/', {
+    assumedOfflinePeriodSecs: 0,
+  }));
 });
 afterAll(async () => {
   await Promise.all([depot?.close(), upstream?.close()]);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startHttpDepot, type HttpDepot } from './http-depot.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -52,4 +53,28 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A Depot over real HTTP whose remote repository `proxy` fronts `path` of a fresh scripted
+ * upstream (loopback allowed), with `settings` added to the repository's configuration.
+ */
+export async function startProxyOfScriptedUpstream(
+  path: string,
+  settings: Record<string, unknown> = {},
+): Promise<{ depot: HttpDepot; upstream: ScriptedUpstream }> {
+  const [depot, upstream] = await Promise.all([startHttpDepot(), startScriptedUpstream()]);
+  await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+  const created = await depot.request('/artifactory/api/repositories/proxy', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      rclass: 'remote',
+      packageType: 'generic',
+      url: `${upstream.base}${path}`,
+      ...settings,
+    }),
+  });
+  if (!created.ok) throw new Error(`creating the proxy answered ${created.status}`);
+  return { depot, upstream };
 }
