@@ -1,8 +1,5 @@
 import { Cron, type CronOptions } from 'croner';
 
-/** Spec 03 §5: what the console and the server say about a cron they cannot use. */
-export const INVALID_CRON_MESSAGE = 'The cron expression is invalid';
-
 /**
  * Crons are Quartz expressions, as Artifactory writes them: seconds first, six or seven
  * fields, `?` for "no specific value", Sunday = 1, and `/4` read as `0/4`.
