@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { createReadStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { finished, Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { Conflict, InsufficientStorage } from '../errors.ts';
+import { SmallBlobCache } from './small-blob-cache.ts';
 
 export interface Checksums {
   sha256: string;
@@ -22,6 +22,11 @@ export interface StagedBlob extends StoredBlob {
 
 const SHA256 = /^[0-9a-f]{64}$/;
 const READ_CHUNK = 1024 * 1024;
+// Upload batches: large enough that a write costs little per byte, small enough for many uploads at once.
+const WRITE_BATCH = 2 * 1024 * 1024;
+// Blobs up to 64 KiB are served from memory once read, 32 MiB of them at most.
+const SMALL_BLOB_BYTES = 64 * 1024;
+const SMALL_BLOB_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Binaries, content-addressed by SHA-256 under `root/ab/cd/<sha256>`. A write streams into a
@@ -32,6 +37,7 @@ const READ_CHUNK = 1024 * 1024;
  */
 export class Filestore {
   private readonly tmpDir: string;
+  private readonly smallBlobs = new SmallBlobCache(SMALL_BLOB_BYTES, SMALL_BLOB_CACHE_BYTES);
 
   constructor(readonly root: string) {
     this.tmpDir = join(root, '_tmp');
@@ -72,17 +78,14 @@ export class Filestore {
       md5: expected.md5 ? createHash('md5') : undefined,
     };
     let size = 0;
-    const hashing = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        hashes.sha256.update(chunk);
-        hashes.sha1.update(chunk);
-        hashes.md5?.update(chunk);
-        done(null, chunk);
-      },
-    });
+    const hash = (chunk: Buffer) => {
+      size += chunk.length;
+      hashes.sha256.update(chunk);
+      hashes.sha1.update(chunk);
+      hashes.md5?.update(chunk);
+    };
     try {
-      await writeThrough(source, hashing, tmpPath);
+      await writeHashed(source, tmpPath, hash);
       const staged: StagedBlob = {
         tmpPath,
         sha256: hashes.sha256.digest('hex'),
@@ -91,7 +94,6 @@ export class Filestore {
         size,
       };
       verifyChecksums(expected, staged);
-      await fsyncFile(tmpPath);
       return staged;
     } catch (error) {
       await unlink(tmpPath).catch(() => undefined);
@@ -126,6 +128,16 @@ export class Filestore {
     return createReadStream(this.pathOf(sha256), { ...range, highWaterMark: READ_CHUNK });
   }
 
+  /** Whether `readSmall` serves a blob of this size (from memory, after its first read). */
+  isSmall(size: number): boolean {
+    return size <= this.smallBlobs.maxFileBytes;
+  }
+
+  /** The whole content of a small blob (see `isSmall`), kept in memory for the next reader. */
+  readSmall(sha256: string): Promise<Buffer> {
+    return this.smallBlobs.get(sha256, this.pathOf(sha256));
+  }
+
   /** MD5 of a stored blob, streamed from disk (for blobs deployed without one). */
   async md5Of(sha256: string): Promise<string> {
     const hash = createHash('md5');
@@ -134,26 +146,58 @@ export class Filestore {
   }
 
   async remove(sha256: string): Promise<void> {
+    this.smallBlobs.forget(sha256);
     await unlink(this.pathOf(sha256)).catch(() => undefined);
   }
 }
 
 /**
- * Pipes a source through the hashing transform into a new file. Unlike `pipeline`, a failed
- * write does not destroy the source: destroying an HTTP request closes its socket before
+ * Streams a source into a new file, hashing each chunk on the way, and syncs it. Chunks are
+ * gathered into batches written with one `writev` each, while the next batch is read and
+ * hashed: per-chunk writes through a write stream cost several times the hashing itself
+ * (docs/architecture.md, "Upload path"). At most two batches per upload are held in memory.
+ * The source is never destroyed here: destroying an HTTP request closes its socket before
  * the client reads why its upload failed. A source that breaks off fails the write.
  */
-async function writeThrough(source: Readable, hashing: Transform, tmpPath: string) {
-  const writing = pipeline(hashing, createWriteStream(tmpPath, { flags: 'wx' }));
-  const stopWatching = finished(source, { writable: false }, (error) => {
-    if (error) hashing.destroy(error);
-  });
-  source.pipe(hashing);
+async function writeHashed(source: Readable, tmpPath: string, hash: (chunk: Buffer) => void) {
+  // The loop below starts listening before the file is open: a short source can end, or
+  // fail, while `open` is still under way, and its error must not go unheard.
+  const opening = open(tmpPath, 'wx');
+  let writing: Promise<unknown> = opening;
+  // Each is awaited below; until then a failure must not count as unhandled.
+  writing.catch(() => undefined);
+  let batch: Buffer[] = [];
+  let batchBytes = 0;
   try {
+    for await (const chunk of source.iterator({ destroyOnReturn: false })) {
+      const buffer = chunk as Buffer;
+      hash(buffer);
+      batch.push(buffer);
+      batchBytes += buffer.length;
+      if (batchBytes >= WRITE_BATCH) {
+        await writing; // the file is open and the previous batch written
+        writing = writeAll(await opening, batch, batchBytes);
+        writing.catch(() => undefined);
+        batch = [];
+        batchBytes = 0;
+      }
+    }
     await writing;
+    const file = await opening;
+    await writeAll(file, batch, batchBytes);
+    await file.sync();
   } finally {
-    stopWatching();
-    source.unpipe(hashing);
+    // A FileHandle closes once the write in flight, if any, is done.
+    await opening.then((file) => file.close()).catch(() => undefined);
+  }
+}
+
+/** One `writev` of a batch, continued when the kernel took only part of it. */
+async function writeAll(file: FileHandle, buffers: Buffer[], length: number): Promise<void> {
+  let written = (await file.writev(buffers)).bytesWritten;
+  while (written < length) {
+    const rest = Buffer.concat(buffers, length).subarray(written);
+    written += (await file.write(rest)).bytesWritten;
   }
 }
 
