@@ -36,9 +36,11 @@ export function createServices(
   const catalogue = loadCatalogue();
   const repositories = createRepositoriesService(db, catalogue, changes, secrets);
   const generalConfig = createGeneralConfigService(db);
-  const artifacts = createArtifactsService(db, filestore, repositories);
+  const artifacts = createArtifactsService(db, filestore, repositories, changes);
   const maintenanceSettings = createMaintenanceSettings(db);
   return {
+    /** Announces writes to the read caches; the change listener feeds it other nodes' too. */
+    tableChanges: changes,
     catalogue,
     filestore,
     repositories,

@@ -15,11 +15,9 @@ beforeAll(async () => {
     password: 'first-pass-1',
     groups: ['ops'],
   });
-  await depot.services.repositories.create({
-    key: 'cached-local',
-    rclass: 'local',
-    packageType: 'generic',
-  });
+  for (const key of ['cached-local', 'cached-files']) {
+    await depot.services.repositories.create({ key, rclass: 'local', packageType: 'generic' });
+  }
 });
 afterAll(() => depot.close());
 
@@ -75,5 +73,20 @@ describe('read caches', () => {
       headers: adminAuth(),
     });
     expect(read.statusCode).toBe(404);
+  });
+
+  it("serves a file's new content right after it is overwritten, and nothing once deleted", async () => {
+    const url = '/artifactory/cached-files/metadata.xml';
+    const headers = adminAuth();
+    const put = (payload: string) => depot.app.inject({ method: 'PUT', url, headers, payload });
+    const get = () => depot.app.inject({ url, headers });
+    expect((await put('<first/>')).statusCode).toBe(201);
+    expect((await get()).body).toBe('<first/>');
+    expect((await put('<second/>')).statusCode).toBe(201);
+    const read = await get();
+    expect(read.body).toBe('<second/>');
+    expect(read.headers['content-length']).toBe(String('<second/>'.length));
+    expect((await depot.app.inject({ method: 'DELETE', url, headers })).statusCode).toBe(204);
+    expect((await get()).statusCode).toBe(404);
   });
 });

@@ -68,8 +68,11 @@ export function allowsContentBrowsing(repositories: { config: unknown }[]): bool
   );
 }
 
-/** Streams a stored file with ETag, Last-Modified, checksums and single byte ranges. */
-export function sendStoredFile(
+/**
+ * Sends a stored file with ETag, Last-Modified, checksums and single byte ranges: a small
+ * one from memory, a large one streamed from disk.
+ */
+export async function sendStoredFile(
   request: FastifyRequest,
   reply: FastifyReply,
   file: StoredFile,
@@ -104,9 +107,13 @@ export function sendStoredFile(
       .status(206)
       .header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
       .header('Content-Length', range.end - range.start + 1);
-    return reply.send(filestore.read(file.sha256, range));
+    const content = filestore.isSmall(file.size)
+      ? (await filestore.readSmall(file.sha256)).subarray(range.start, range.end + 1)
+      : filestore.read(file.sha256, range);
+    return reply.send(content);
   }
-  // For HEAD, Fastify's head route drops the stream unread and keeps the headers.
+  // For HEAD, Fastify's head route drops the body unsent and keeps the headers.
   reply.header('Content-Length', file.size);
+  if (filestore.isSmall(file.size)) return reply.send(await filestore.readSmall(file.sha256));
   return reply.send(filestore.read(file.sha256));
 }

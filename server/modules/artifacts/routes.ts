@@ -10,7 +10,7 @@ import type { RemoteAnswer } from '../remote/service.ts';
 import { sendStreamingAnswer } from '../remote/send-streaming.ts';
 
 type ArtifactRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
-type FoundNode = NonNullable<Awaited<ReturnType<Services['artifacts']['findNode']>>>;
+type FoundNode = NonNullable<Awaited<ReturnType<Services['artifacts']['findNodeForDownload']>>>;
 
 function storedFile(node: FoundNode): StoredFile {
   return {
@@ -69,8 +69,8 @@ export async function artifactsRoutes(
   const contentBrowsing = new WeakMap<ArtifactRequest, boolean>();
 
   /** Streams a stored file and counts the download for its statistics. */
-  function serveFile(request: ArtifactRequest, reply: FastifyReply, node: FoundNode) {
-    const sent = sendStoredFile(request, reply, storedFile(node), filestore, {
+  async function serveFile(request: ArtifactRequest, reply: FastifyReply, node: FoundNode) {
+    const sent = await sendStoredFile(request, reply, storedFile(node), filestore, {
       allowContentBrowsing: contentBrowsing.get(request) === true,
     });
     if (isDownload(request, reply)) services.downloadStats.record(node.id, request.principal.name);
@@ -148,7 +148,7 @@ export async function artifactsRoutes(
         ? serveFile(request, reply, answer.node)
         : sendStreamingAnswer(reply, answer, path);
     for (const source of sources) {
-      const node = await artifacts.findNode(source.id, path);
+      const node = await artifacts.findNodeForDownload(source.id, path);
       if (node?.folder) return sendListing(reply, sourceIds, title, path);
       if (node?.sha256 && source.rclass === 'remote') {
         // A cached copy; stale metadata is checked upstream first.
@@ -207,7 +207,7 @@ export async function artifactsRoutes(
     const suffix = Object.keys(CHECKSUM_SUFFIXES).find((s) => path.endsWith(s)) as
       keyof typeof CHECKSUM_SUFFIXES | undefined;
     for (const source of suffix ? sources : []) {
-      const target = await artifacts.findNode(source.id, path.slice(0, -suffix!.length));
+      const target = await artifacts.findNodeForDownload(source.id, path.slice(0, -suffix!.length));
       if (!target?.sha256) continue;
       const kind = CHECKSUM_SUFFIXES[suffix!];
       const value =

@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
 import mime from 'mime';
 import { sql, type Transaction } from 'kysely';
+import { createReadCache, deepFreeze } from '../../cache/read-cache.ts';
 import type { Database } from '../../db/database.ts';
+import type { TableChanges } from '../../db/table-changes.ts';
 import type { DepotDatabase } from '../../db/tables.ts';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import type { Checksums, Filestore, StagedBlob, StoredBlob } from '../../storage/filestore.ts';
@@ -38,6 +40,7 @@ export function createArtifactsService(
   db: Database,
   filestore: Filestore,
   repositories: RepositoriesService,
+  changes?: TableChanges,
 ) {
   async function repository(key: string): Promise<RepositoryRow> {
     const row = await repositories.findRow(key);
@@ -136,6 +139,37 @@ export function createArtifactsService(
     }
   }
 
+  function findNode(repositoryId: number, path: string) {
+    return db
+      .selectFrom('nodes')
+      .leftJoin('blobs', 'blobs.sha256', 'nodes.sha256')
+      .select([
+        'nodes.id',
+        'nodes.path',
+        'nodes.name',
+        'nodes.folder',
+        'nodes.sha256',
+        'nodes.size',
+        'nodes.mime_type',
+        'nodes.created_at',
+        'nodes.created_by',
+        'nodes.modified_at',
+        'nodes.modified_by',
+        'blobs.sha1',
+        'blobs.md5',
+      ])
+      .where('nodes.repository_id', '=', repositoryId)
+      .where('nodes.path', '=', path)
+      .executeTakeFirst();
+  }
+
+  // Downloads read the same few rows over and over (metadata files, popular artifacts).
+  const downloadNodes = createReadCache<string, Awaited<ReturnType<typeof findNode>>>({
+    ttlMs: 5000,
+    maxEntries: 50000,
+  });
+  changes?.onChange(['nodes', 'blobs'], downloadNodes.clear);
+
   return {
     repository,
     deployTarget,
@@ -202,28 +236,19 @@ export function createArtifactsService(
     },
 
     /** The node at a path in one repository, or undefined. */
-    async findNode(repositoryId: number, path: string) {
-      return db
-        .selectFrom('nodes')
-        .leftJoin('blobs', 'blobs.sha256', 'nodes.sha256')
-        .select([
-          'nodes.id',
-          'nodes.path',
-          'nodes.name',
-          'nodes.folder',
-          'nodes.sha256',
-          'nodes.size',
-          'nodes.mime_type',
-          'nodes.created_at',
-          'nodes.created_by',
-          'nodes.modified_at',
-          'nodes.modified_by',
-          'blobs.sha1',
-          'blobs.md5',
-        ])
-        .where('nodes.repository_id', '=', repositoryId)
-        .where('nodes.path', '=', path)
-        .executeTakeFirst();
+    findNode,
+
+    /**
+     * `findNode` for the download path, answered from memory when the same file was asked
+     * for within the last few seconds. Any write to nodes or blobs empties the cache at once
+     * on this node, and on every node of a cluster when it commits (server/db/table-changes.ts);
+     * code that reads in order to write uses `findNode`.
+     */
+    findNodeForDownload(repositoryId: number, path: string) {
+      if (!changes) return findNode(repositoryId, path);
+      return downloadNodes.get(`${repositoryId}/${path}`, async () =>
+        deepFreeze(await findNode(repositoryId, path)),
+      );
     },
 
     /** Records a file fetched from a remote repository's upstream into its cache. */
