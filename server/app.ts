@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { ensureAdminUser } from './bootstrap.ts';
 import type { DepotConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
+import { startChangeListener } from './db/change-listener.ts';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { identityPlugin } from './http/identity.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -55,6 +56,10 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   if (swept > 0) logger.warn({ files: swept }, 'removed temp files an interrupted upload left');
   const secrets = new SecretBox(loadMasterKey(config));
   const services = createServices(db, loadSchemaRegistry(), readVersion(), filestore, secrets);
+  // On PostgreSQL other nodes may share the database: their writes clear our caches too.
+  const changeListener = config.databaseUrl
+    ? await startChangeListener(config.databaseUrl, services.tableChanges, logger)
+    : undefined;
   await ensureAdminUser(services, config, logger);
   // Scheduled jobs (garbage collection, cache cleanup, the trash purge, ...); stopped on close.
   const maintenance = await startMaintenance(services, config, logger);
@@ -124,6 +129,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   app.addHook('onClose', async () => {
     await maintenance.stop();
     await services.downloadStats.stop();
+    await changeListener?.close();
     await db.destroy();
   });
   // Writes through the returned db clear the read caches, as the services' own do.

@@ -43,7 +43,9 @@ function writtenTables(node: RootOperationNode): string[] {
  * caches (credentials, repositories, settings) clear themselves through it, so a change
  * made on this node is seen by the next request. Listeners run when the write is sent and
  * again when it has run: a reader that slipped in between cannot keep the old value.
- * Other nodes of a cluster rely on the caches' short lifetime instead.
+ * On PostgreSQL, the database also announces every committed write to the watched tables
+ * (migration 0008), to this node and the others of a cluster: `changeListener` passes
+ * those on through `changed`, which closes the gap between a write and its commit too.
  */
 export class TableChanges implements KyselyPlugin {
   readonly #listeners = new Map<string, Set<() => void>>();
@@ -55,6 +57,16 @@ export class TableChanges implements KyselyPlugin {
       set.add(listener);
       this.#listeners.set(table, set);
     }
+  }
+
+  /** A write this plugin did not see: committed by another node, or by this one's transaction. */
+  changed(tables: readonly string[]): void {
+    this.#notify(tables);
+  }
+
+  /** Anything may have changed (say, while the notifications were out of reach): clear all. */
+  changedAll(): void {
+    this.#notify([...this.#listeners.keys()]);
   }
 
   #notify(tables: readonly string[]): void {

@@ -7,6 +7,7 @@ import * as blobTouched from './0004-blob-touched.ts';
 import * as repoLayouts from './0005-repo-layouts.ts';
 import * as maintenance from './0006-maintenance.ts';
 import * as remoteMetadata from './0007-remote-metadata.ts';
+import * as changeNotifications from './0008-change-notifications.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005-repo-layouts': repoLayouts,
   '0006-maintenance': maintenance,
   '0007-remote-metadata': remoteMetadata,
+  '0008-change-notifications': changeNotifications,
 };
 
 /**
