@@ -33,11 +33,20 @@ const get = async (path: string) => {
 };
 
 /** Makes a cached file's last upstream check `seconds` older. */
+/**
+ * Makes a cached file's last upstream check `seconds` older. A miss is streamed to its
+ * client before the cache records it, so this waits for the record to exist.
+ */
 async function age(repoKey: string, path: string, seconds: number) {
-  await sql`
-    update remote_cache_entries set checked_at = checked_at - make_interval(secs => ${seconds})
-    where node_id = (select n.id from nodes n join repositories r on r.id = n.repository_id
-                     where r.key = ${repoKey} and n.path = ${path})`.execute(depot.db);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { numAffectedRows } = await sql`
+      update remote_cache_entries set checked_at = checked_at - make_interval(secs => ${seconds})
+      where node_id = (select n.id from nodes n join repositories r on r.id = n.repository_id
+                       where r.key = ${repoKey} and n.path = ${path})`.execute(depot.db);
+    if (Number(numAffectedRows) === 1) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${repoKey}/${path} was never recorded in the cache`);
 }
 
 beforeAll(async () => {
