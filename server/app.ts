@@ -26,6 +26,7 @@ import { repositoriesRoutes } from './modules/repositories/routes.ts';
 import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
 import { layoutsRoutes } from './modules/repositories/layouts-routes.ts';
 import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
+import { treeBrowserRoutes } from './modules/tree-browser/routes.ts';
 import { Filestore } from './storage/filestore.ts';
 import { loadMasterKey, SecretBox } from './crypto/secret-box.ts';
 import { generalConfigRoutes } from './modules/general-config/routes.ts';
@@ -120,6 +121,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(layoutsRoutes, { services });
       await api.register(generalConfigRoutes, { services });
       await api.register(storageSummaryRoutes, { services });
+      await api.register(treeBrowserRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

@@ -15,6 +15,7 @@ import { createRepositoriesService } from './modules/repositories/service.ts';
 import { createLayoutsService } from './modules/repositories/layouts-service.ts';
 import { createStorageSummaryService } from './modules/storage-summary/service.ts';
 import { createTrashService } from './modules/trash/service.ts';
+import { createTreeBrowserService } from './modules/tree-browser/service.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
 import type { Filestore } from './storage/filestore.ts';
 import type { VersionInfo } from './version.ts';
@@ -38,6 +39,7 @@ export function createServices(
   const generalConfig = createGeneralConfigService(db);
   const artifacts = createArtifactsService(db, filestore, repositories, changes);
   const maintenanceSettings = createMaintenanceSettings(db);
+  const treeBrowser = createTreeBrowserService(db, repositories, artifacts);
   return {
     /** Announces writes to the read caches; the change listener feeds it other nodes' too. */
     tableChanges: changes,
@@ -46,6 +48,7 @@ export function createServices(
     repositories,
     repoLayouts: createLayoutsService(db, catalogue),
     artifacts,
+    treeBrowser,
     remote: createRemoteService(db, filestore, artifacts, {
       securityConfig,
       generalConfig,

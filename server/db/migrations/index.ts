@@ -8,6 +8,7 @@ import * as repoLayouts from './0005-repo-layouts.ts';
 import * as maintenance from './0006-maintenance.ts';
 import * as remoteMetadata from './0007-remote-metadata.ts';
 import * as changeNotifications from './0008-change-notifications.ts';
+import * as treeChildren from './0009-tree-children.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006-maintenance': maintenance,
   '0007-remote-metadata': remoteMetadata,
   '0008-change-notifications': changeNotifications,
+  '0009-tree-children': treeChildren,
 };
 
 /**
