@@ -152,9 +152,7 @@ export function createTreeBrowserService(
     const shown = rows.slice(0, limit);
     // Compaction and emptiness are read from the repository itself; a virtual one merges.
     const single = sources.length === 1 ? sources[0] : undefined;
-    const nodes = await Promise.all(
-      shown.map(({ row }) => childNode(repo, row, single?.rclass === 'remote')),
-    );
+    const nodes = shown.map(({ row }) => childNode(repo, row, single?.rclass === 'remote'));
     if (single) await describeFolders(single, nodes, query.compacted);
     const last = shown.at(-1)?.row;
     return {
@@ -177,6 +175,8 @@ export function createTreeBrowserService(
         (await childrenPage(db, source.id, path, cursor, limit)).map((row) => ({ row, source })),
       ),
     );
+    // One source's page comes in index order already; only a merge needs sorting.
+    if (pages.length === 1) return pages[0]!;
     const seen = new Set<string>();
     return pages
       .flat()
