@@ -14,16 +14,24 @@ export interface E2eDepot {
  * A real Depot for one test file, on a fresh home and a free loopback port. Without
  * `adminPassword` the admin has the default, expired password: what a newcomer sees. `env`
  * adds settings (DEPOT_GC_GRACE_SECONDS, ...).
+ * `prepareHome` fills the home before the server starts (seed-tree.ts).
  * `stop` ends the process and removes its home; call it in afterAll.
  */
 export async function startDepot(
   adminPassword = '',
   env: Record<string, string> = {},
+  prepareHome?: (home: string) => Promise<void>,
 ): Promise<E2eDepot> {
   if (!existsSync('dist/ui/index.html')) throw new Error('Build the console first: npm run build');
   if (!existsSync('/usr/bin/chromium'))
     throw new Error('Install Debian chromium: apt-get install chromium');
   const home = mkdtempSync(join(tmpdir(), 'depot-e2e-'));
+  try {
+    await prepareHome?.(home);
+  } catch (error) {
+    rmSync(home, { recursive: true, force: true });
+    throw error;
+  }
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = spawnDepot(

@@ -141,6 +141,9 @@ describe('the tree root', () => {
     expect(texts((await page({ type: 'root', repositoryKeys: ['APPS-local'] })).data)).toEqual([
       'apps-local',
     ]);
+    // the console sends every filter as a list, empty when not set: no filter at all
+    const unfiltered = await page({ type: 'root', packageTypes: [], repositoryTypes: [] });
+    expect(unfiltered.data).toHaveLength(7);
   });
 
   it('pages many repositories, and puts a must-include one in the first page', async () => {

@@ -18,6 +18,7 @@ import { ADMIN_HOME_PATH, LOGIN_PATH, PAGE_TITLES } from './messages';
 import { storageSummaryRoute } from '../custom/storage-summary/route';
 import { repositoriesRoutes } from '../custom/repositories/route';
 import { maintenanceRoute } from '../custom/maintenance/route';
+import { treeBrowserRoutes } from '../custom/tree-browser/route';
 
 const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
 
@@ -57,6 +58,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <HomeRedirect /> },
           { path: 'home', element: <UserHomePage />, handle: title(PAGE_TITLES.home) },
+          ...treeBrowserRoutes,
           {
             // The admin area is for admins, whether or not a screen exists at the path.
             path: 'admin',

@@ -94,7 +94,9 @@ export function createTreeBrowserService(
   artifacts: ArtifactsService,
 ) {
   async function roots(query: RootsQuery): Promise<TreePage> {
-    const wanted = (list?: string[]) => list && new Set(list.map((v) => v.toLowerCase()));
+    // An empty list is no filter: the console sends its filters as lists, empty when unset.
+    const wanted = (list?: string[]) =>
+      list?.length ? new Set(list.map((v) => v.toLowerCase())) : undefined;
     const [types, kinds, keys] = [
       wanted(query.packageTypes),
       wanted(query.repositoryTypes),

@@ -2,6 +2,7 @@ import type { ScreenSummary } from '../../api/descriptor';
 import { storageSummaryMenuEntry } from '../../custom/storage-summary/menuEntry';
 import { repositoriesMenuEntry } from '../../custom/repositories/menuEntry';
 import { maintenanceMenuEntry } from '../../custom/maintenance/menuEntry';
+import { treeBrowserMenuEntry } from '../../custom/tree-browser/menuEntry';
 
 /**
  * Bespoke pages that have a route of their own in routes.tsx rather than a descriptor: the
@@ -11,4 +12,5 @@ export const BESPOKE_SCREENS: ScreenSummary[] = [
   storageSummaryMenuEntry,
   repositoriesMenuEntry,
   maintenanceMenuEntry,
+  treeBrowserMenuEntry,
 ];

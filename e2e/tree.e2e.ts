@@ -1,0 +1,184 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TREE_LABELS, TREE_MESSAGES } from '../src/custom/tree-browser/messages.ts';
+import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { seededFileName, seedTree } from './seed-tree.ts';
+import { startDepot, type E2eDepot } from './server.ts';
+
+/**
+ * The artifact browser against a real server: a seeded repository with a folder of
+ * 100,000 files, and a few repositories filled over REST. Deep links, the not-found walk,
+ * keyboard navigation with the route following, the big folder to its last row, favorites
+ * and filters that outlive a reload, and the trash can's own tree.
+ */
+const ADMIN_PASSWORD = 'tree-admin-pass-1';
+const BIG_FOLDER_SIZE = 100_000;
+let depot: E2eDepot;
+let browser: Browser;
+let page: Page;
+let pageErrors: Error[];
+
+const authorization = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+async function asScript(method: string, path: string, body?: string | object) {
+  const json = typeof body === 'object';
+  const response = await fetch(`${depot.baseUrl}${path}`, {
+    method,
+    headers: { authorization, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(body) : body,
+  });
+  expect(response.status, `${method} ${path}`).toBeLessThan(300);
+}
+
+beforeAll(async () => {
+  depot = await startDepot(ADMIN_PASSWORD, {}, (home) =>
+    seedTree(home, ADMIN_PASSWORD, {
+      repoKey: 'big-local',
+      bigFolder: 'huge',
+      bigFolderSize: BIG_FOLDER_SIZE,
+    }),
+  );
+  const repo = (key: string, body: object) =>
+    asScript('PUT', `/artifactory/api/repositories/${key}`, body);
+  await repo('docs-local', { rclass: 'local', packageType: 'generic' });
+  await repo('libs-release-local', { rclass: 'local', packageType: 'maven' });
+  await repo('all-libs', {
+    rclass: 'virtual',
+    packageType: 'maven',
+    repositories: ['libs-release-local'],
+  });
+  for (const path of [
+    'docs-local/readme.txt',
+    'docs-local/a b/c#d.txt',
+    'docs-local/guides/intro/start.md',
+    'docs-local/old.txt',
+    'libs-release-local/org/acme/app/1.0/app-1.0.jar',
+  ]) {
+    const encoded = path.split('/').map(encodeURIComponent).join('/');
+    await asScript('PUT', `/artifactory/${encoded}`, `content of ${path}`);
+  }
+  await asScript('DELETE', '/artifactory/docs-local/old.txt'); // into the trash can
+
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(15000);
+  pageErrors = watchPageErrors(page);
+  await page.goto(depot.ui('/login'));
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page.waitForURL(/\/ui\/admin\//);
+});
+afterAll(async () => {
+  await browser?.close();
+  await depot?.stop();
+});
+
+const mainTree = () => page.getByRole('tree', { name: TREE_LABELS.tree });
+/** The row showing exactly `text`. */
+const treeItem = (text: string, tree = mainTree()) =>
+  tree.getByRole('treeitem').filter({
+    has: page.locator('.tree-text').getByText(text, { exact: true }),
+  });
+const activeText = () => page.locator('[role=treeitem][aria-selected=true] .tree-text');
+async function expectActive(text: string, pathInUrl: string) {
+  await expect.poll(() => activeText().textContent()).toBe(text);
+  await page.waitForURL((url) => url.pathname === `/ui/repos/tree/General/${pathInUrl}`);
+}
+
+describe('the artifact browser', () => {
+  it('opens at the first repository and writes it to the route', async () => {
+    await page.goto(depot.ui('/repos/tree'));
+    await expectActive('big-local', 'big-local');
+    // local repositories by key, then virtual ones; the trash can has a tree of its own
+    await treeItem('all-libs').waitFor();
+    const roots = await mainTree().locator('[aria-level="1"] .tree-text').allTextContents();
+    expect(roots).toEqual(['big-local', 'docs-local', 'libs-release-local', 'all-libs']);
+    const trash = page.getByRole('tree', { name: TREE_LABELS.trashTree });
+    await treeItem('Trash Can', trash).waitFor();
+  });
+
+  it('walks a deep link down to its node, and again after a reload', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local/a%20b/c%23d.txt'));
+    await expectActive('c#d.txt', 'docs-local/a%20b/c%23d.txt');
+    await page.reload();
+    await expectActive('c#d.txt', 'docs-local/a%20b/c%23d.txt');
+    const details = page.getByRole('region', { name: TREE_LABELS.details });
+    await details.getByRole('heading', { name: 'c#d.txt' }).waitFor();
+  });
+
+  it('names a missing segment with the not-found suffix and selects the last node found', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local/nope/x.txt'));
+    await page.getByText(TREE_MESSAGES.notFound('nope')).waitFor();
+    await expectActive('docs-local', 'docs-local');
+  });
+
+  it('moves with the arrows, opens with Enter, and Back returns to the previous node', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local'));
+    await expectActive('docs-local', 'docs-local');
+    await page.keyboard.press('ArrowRight'); // opens docs-local
+    await treeItem('readme.txt').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await expectActive('a b', 'docs-local/a%20b');
+    await page.keyboard.press('ArrowDown'); // a compacted chain of single folders
+    await expectActive('guides/intro', 'docs-local/guides/intro');
+    await page.keyboard.press('Enter');
+    await treeItem('start.md').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await expectActive('start.md', 'docs-local/guides/intro/start.md');
+    await page.keyboard.press('ArrowLeft');
+    await expectActive('guides/intro', 'docs-local/guides/intro');
+    await page.keyboard.press('ArrowLeft'); // closes it
+    await expect.poll(() => treeItem('start.md').count()).toBe(0);
+    await page.goBack();
+    await expectActive('start.md', 'docs-local/guides/intro/start.md');
+  });
+
+  it('opens a folder of 100,000 files at once and reaches its last row', async () => {
+    await page.goto(depot.ui('/repos/tree/General/big-local/huge'));
+    await expectActive('huge', 'big-local/huge');
+    await page.keyboard.press('ArrowRight');
+    await treeItem(seededFileName(1)).waitFor();
+    // the rest arrive in pages; once nothing is fetching, the bottom of the scroll box shows
+    // the folder's last file just above the three repositories that follow it
+    await page.locator('.tree-toolbar button[aria-busy="false"]').waitFor();
+    await mainTree().evaluate((box) => box.scrollTo({ top: box.scrollHeight }));
+    const last = seededFileName(BIG_FOLDER_SIZE);
+    await treeItem(last).click();
+    await expectActive(last, `big-local/huge/${last}`);
+    expect(await mainTree().locator('[aria-level="3"]').last().textContent()).toBe(last);
+    await page.keyboard.press('Home');
+    await expectActive('big-local', 'big-local');
+    await page.keyboard.press('End');
+    await expectActive('all-libs', 'all-libs');
+  });
+
+  it('keeps favorites and filters across a reload, with their empty states', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local'));
+    await expectActive('docs-local', 'docs-local');
+    await page.getByRole('button', { name: TREE_LABELS.addFavorite('docs-local') }).click();
+    await page.getByLabel(TREE_LABELS.favoritesOnly).check();
+    await expect.poll(() => mainTree().getByRole('treeitem').count()).toBe(1);
+    await page.reload();
+    await treeItem('docs-local').waitFor();
+    expect(await mainTree().getByRole('treeitem').count()).toBe(1);
+    await page.getByRole('button', { name: TREE_LABELS.removeFavorite('docs-local') }).click();
+    await page.getByText(TREE_MESSAGES.noFavorites).waitFor();
+    await page.getByLabel(TREE_LABELS.favoritesOnly).uncheck();
+    await treeItem('big-local').waitFor();
+
+    await page.getByText(TREE_LABELS.filter, { exact: true }).click();
+    await page.getByLabel('Virtual', { exact: true }).check();
+    await expect.poll(() => mainTree().getByRole('treeitem').count()).toBe(1);
+    await treeItem('all-libs').waitFor();
+    await page.reload();
+    await treeItem('all-libs').waitFor();
+    await page.getByText(TREE_LABELS.filter, { exact: false }).first().click();
+    await page.getByLabel('Virtual', { exact: true }).uncheck();
+    await page.getByLabel('Remote', { exact: true }).check();
+    await page.getByText(TREE_MESSAGES.noMatches).waitFor();
+    await page.getByRole('button', { name: TREE_LABELS.clearFilters }).first().click();
+    await treeItem('big-local').waitFor();
+  });
+
+  it('raised no page errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

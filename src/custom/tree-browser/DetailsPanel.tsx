@@ -1,0 +1,148 @@
+import { useUnit } from 'effector-react';
+import type { ArtifactGeneral } from '../../api/treeBrowser';
+import { formatDate } from '../../engine/list/cellFormat';
+import { formatCount, formatSize } from '../../custom/storage-summary/format';
+import {
+  $count,
+  $nodeInfo,
+  $nodeInfoError,
+  $nodeInfoLoading,
+  countRequested,
+  type NodeInfo,
+} from './details-model';
+import { DEFAULT_TAB, TREE_LABELS as L } from './messages';
+import type { TreeRow } from './rows';
+
+interface DetailsPanelProps {
+  row: TreeRow | null;
+  tab: string;
+  onTab: (tab: string) => void;
+}
+
+/** The tabs available for a node: what the server offers, General until it has answered. */
+export function availableTabs(info: NodeInfo | null, row: TreeRow | null): string[] {
+  if (!row || !info || info.id !== row.id) return [DEFAULT_TAB];
+  const names = info.offer.tabs.map((tab) => tab.name);
+  return names.includes(DEFAULT_TAB) ? names : [DEFAULT_TAB, ...names];
+}
+
+/** The right-hand side: the active node's tabs, and the chosen tab's content. */
+export function DetailsPanel({ row, tab, onTab }: DetailsPanelProps) {
+  const [info, error, loading] = useUnit([$nodeInfo, $nodeInfoError, $nodeInfoLoading]);
+  if (!row) return <section className="tree-details card" aria-label={L.details} />;
+  const tabs = availableTabs(info, row);
+  const current = info && info.id === row.id ? info : null;
+  return (
+    <section className="tree-details card" aria-label={L.details} aria-busy={loading}>
+      <h2 className="tree-details-title">{row.node.text}</h2>
+      <div role="tablist" className="tree-tabs">
+        {tabs.map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={name === tab}
+            className={`tree-tab${name === tab ? ' is-active' : ''}`}
+            onClick={() => onTab(name)}
+          >
+            {L.tabs[name] ?? name}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" className="tree-tab-panel">
+        {error && (
+          <p role="alert" className="error-text">
+            {error}
+          </p>
+        )}
+        {!current && !error && <p role="status">{L.loading}</p>}
+        {current && tab === DEFAULT_TAB && <GeneralTab general={current.general} />}
+      </div>
+    </section>
+  );
+}
+
+function GeneralTab({ general }: { general: ArtifactGeneral }) {
+  const { info, checksums } = general;
+  const entries: [string, string | undefined][] = [
+    [L.info.name, info.name],
+    [L.info.repositoryPath, info.repositoryPath],
+    [L.info.packageType, info.packageType],
+    [L.info.repoType, info.repoType],
+    [L.info.description, info.description],
+    [L.info.url, info.url],
+    [L.info.includesPattern, info.includesPattern],
+    [L.info.excludesPattern, info.excludesPattern],
+    [L.info.repositories, info.repositories?.join(', ')],
+    [L.info.size, info.size === undefined ? undefined : formatSize(info.size)],
+    [L.info.mimeType, info.mimeType],
+    [L.info.createdBy, info.createdBy],
+    [L.info.modifiedBy, info.modifiedBy],
+    [L.info.created, info.created && formatDate(info.created)],
+    [L.info.lastModified, info.lastModified && formatDate(info.lastModified)],
+  ];
+  return (
+    <div className="tree-general">
+      <dl className="tree-info">
+        {entries
+          .filter(([, value]) => value !== undefined && value !== '')
+          .map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        {general.type !== 'file' && <ArtifactCount />}
+      </dl>
+      {general.type === 'file' && (
+        <a className="btn" href={artifactHref(info.repoKey, info.path)} download={info.name}>
+          {L.download}
+        </a>
+      )}
+      {checksums && (
+        <section aria-label={L.checksums}>
+          <h3>{L.checksums}</h3>
+          <dl className="tree-info tree-checksums">
+            {(['sha256', 'sha1', 'md5'] as const).map((algorithm) => (
+              <div key={algorithm}>
+                <dt>{algorithm.toUpperCase()}</dt>
+                <dd>{checksums[algorithm] ?? '—'}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** The file's own URL, each segment encoded (names may hold spaces, '#', '?'). */
+export const artifactHref = (repoKey: string, path: string) =>
+  `/artifactory/${[repoKey, ...path.split('/')].map(encodeURIComponent).join('/')}`;
+
+/** Counting a folder's files is a query of its own: asked for, not run on every click. */
+function ArtifactCount() {
+  const [count, request] = useUnit([$count, countRequested]);
+  return (
+    <>
+      <div>
+        <dt>{L.info.artifactsCount}</dt>
+        <dd>
+          {count ? (
+            formatCount(count.artifactsCount)
+          ) : (
+            <button type="button" className="btn btn-link" onClick={() => request()}>
+              {L.countArtifacts}
+            </button>
+          )}
+        </dd>
+      </div>
+      {count && (
+        <div>
+          <dt>{L.info.artifactSize}</dt>
+          <dd>{formatSize(count.artifactSize)}</dd>
+        </div>
+      )}
+    </>
+  );
+}

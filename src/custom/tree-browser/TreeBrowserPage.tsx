@@ -1,0 +1,233 @@
+import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { useUnit } from 'effector-react';
+import { notificationShown } from '../../shell/notifications/model';
+import { $nodeInfo } from './details-model';
+import { availableTabs, DetailsPanel } from './DetailsPanel';
+import { keyAction } from './keyboard';
+import {
+  $activeId,
+  $activeIndex,
+  $activeRow,
+  $favoritesMissing,
+  $filtered,
+  $rows,
+  $rootsLoaded,
+  $settings,
+  $trashStart,
+  favoriteToggled,
+  filtersChanged,
+  noRepositoriesFound,
+  pathRequested,
+  rowClosed,
+  rowOpened,
+  rowSelected,
+  rowToggled,
+  treeMounted,
+  treeUnmounted,
+} from './model';
+import { DEFAULT_BROWSER, DEFAULT_TAB, TREE_LABELS as L, TREE_MESSAGES as M } from './messages';
+import { parseTreeSplat, routeUpdate, treeHref, type TreeLocation } from './location';
+import { TreeRowView, rowElementId } from './TreeRowView';
+import { TreeToolbar } from './TreeToolbar';
+import { VirtualRows } from './VirtualRows';
+import './tree-browser.css';
+
+/** Row heights of spec 02 §9: 30 px, 26 px in the compact view. */
+const ROW_HEIGHT = { normal: 30, compact: 26 };
+
+/**
+ * The artifact browser at /repos/{browser}/{tab}/{repoKey/path} (spec 02 §2): the
+ * repository tree on the left, the active node's tabs on the right, the route following
+ * the active node and tab, and the route's path walked to on load and on Back/Forward.
+ */
+export default function TreeBrowserPage() {
+  const { browser, '*': splat } = useParams();
+  if (browser !== DEFAULT_BROWSER || !splat) {
+    const location = parseTreeSplat(DEFAULT_BROWSER, splat);
+    return <Navigate to={treeHref({ ...location, tab: location.tab || DEFAULT_TAB })} replace />;
+  }
+  return <TreeBrowser location={parseTreeSplat(browser, splat)} />;
+}
+
+function TreeBrowser({ location }: { location: TreeLocation }) {
+  const navigate = useNavigate();
+  const [activeId, activeRow, nodeInfo, noFavorites] = useUnit([
+    $activeId,
+    $activeRow,
+    $nodeInfo,
+    $favoritesMissing,
+  ]);
+  const [mounted, unmounted, requestPath, notify] = useUnit([
+    treeMounted,
+    treeUnmounted,
+    pathRequested,
+    notificationShown,
+  ]);
+
+  // The first visit walks to the route's path on a fresh tree.
+  const initialPath = useRef(location.path);
+  useEffect(() => {
+    mounted(initialPath.current);
+    return () => unmounted();
+  }, [mounted, unmounted]);
+
+  // Back, Forward or a link to another node: walk there.
+  const seenPath = useRef(location.path);
+  useEffect(() => {
+    if (seenPath.current === location.path) return;
+    seenPath.current = location.path;
+    if (location.path !== activeId) requestPath(location.path);
+    // Only a change of the route's path is a request; the active node following it is not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [location.path]);
+
+  // The active node and tab are written back to the route (spec 02 §2).
+  const tabs = availableTabs(nodeInfo, activeRow);
+  const tabFellBack = nodeInfo?.id === activeId && !tabs.includes(location.tab);
+  const tab = tabFellBack ? DEFAULT_TAB : location.tab;
+  useEffect(() => {
+    if (!activeId) return;
+    const next = { ...location, path: activeId, tab };
+    const how = routeUpdate(location, next);
+    if (how === 'skip') return;
+    seenPath.current = activeId;
+    navigate(treeHref(next), { replace: how === 'replace' || tabFellBack });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [activeId, tab]);
+
+  // No repository at all: nothing to browse here.
+  useEffect(
+    () =>
+      noRepositoriesFound.watch(() => {
+        notify({ kind: 'info', text: M.noRepositories });
+        navigate('/');
+      }),
+    [navigate, notify],
+  );
+
+  const onTab = useCallback(
+    (name: string) => navigate(treeHref({ ...location, tab: name })),
+    [location, navigate],
+  );
+
+  return (
+    <section className="tree-browser" aria-labelledby="tree-browser-title">
+      <header className="page-header">
+        <h1 id="tree-browser-title">{L.title}</h1>
+      </header>
+      <div className="tree-browser-panes">
+        <div className="tree-pane card">
+          <TreeToolbar />
+          {noFavorites ? <EmptyFavorites /> : <Trees />}
+        </div>
+        <DetailsPanel row={activeRow} tab={tab} onTab={onTab} />
+      </div>
+    </section>
+  );
+}
+
+function EmptyFavorites() {
+  return (
+    <div className="tree-empty" role="status">
+      <strong>{M.noFavorites}</strong>
+      <p>{M.noFavoritesHint}</p>
+    </div>
+  );
+}
+
+/** The repository tree and, below it, the trash can's own tree (spec 02 §4). */
+function Trees() {
+  const [rows, trashStart, loaded, filtered, clearFilters] = useUnit([
+    $rows,
+    $trashStart,
+    $rootsLoaded,
+    $filtered,
+    filtersChanged,
+  ]);
+  if (loaded && rows.length === 0 && filtered) {
+    return (
+      <div className="tree-empty" role="status">
+        <strong>{M.noMatches}</strong>
+        <p>{M.noMatchesHint}</p>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => clearFilters({ packageTypes: [], repositoryTypes: [] })}
+        >
+          {L.clearFilters}
+        </button>
+      </div>
+    );
+  }
+  if (!loaded && rows.length === 0) return <p role="status">{L.loading}</p>;
+  return (
+    <>
+      <TreeRows start={0} end={trashStart} label={L.tree} className="tree-main" autoFocus />
+      {trashStart < rows.length && (
+        <TreeRows start={trashStart} end={rows.length} label={L.trashTree} className="tree-trash" />
+      )}
+    </>
+  );
+}
+
+/** One virtualized tree over `rows[start..end)`. */
+function TreeRows({
+  start,
+  end,
+  label,
+  className,
+  autoFocus,
+}: {
+  start: number;
+  end: number;
+  label: string;
+  className: string;
+  autoFocus?: boolean;
+}) {
+  const [rows, activeIndex, settings] = useUnit([$rows, $activeIndex, $settings]);
+  const [select, toggle, open, close, favorite] = useUnit([
+    rowSelected,
+    rowToggled,
+    rowOpened,
+    rowClosed,
+    favoriteToggled,
+  ]);
+  const activeHere = activeIndex >= start && activeIndex < end;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>, pageRows: number) => {
+    const action = keyAction(rows, { start, end }, activeIndex, event.key, pageRows);
+    if (!action) return;
+    event.preventDefault();
+    const id = rows[action.index].id;
+    if (action.kind === 'select') select(id);
+    else if (action.kind === 'open') open(id);
+    else close(id);
+  };
+
+  return (
+    <VirtualRows
+      count={end - start}
+      rowHeight={settings.compacted ? ROW_HEIGHT.compact : ROW_HEIGHT.normal}
+      activeIndex={activeHere ? activeIndex - start : -1}
+      activeElementId={activeHere ? rowElementId(rows[activeIndex].id) : undefined}
+      label={label}
+      className={className}
+      autoFocus={autoFocus}
+      onKeyDown={onKeyDown}
+      renderRow={(index) => {
+        const row = rows[start + index];
+        return (
+          <TreeRowView
+            row={row}
+            active={start + index === activeIndex}
+            favorite={settings.favorites.includes(row.node.repoKey)}
+            onSelect={select}
+            onToggle={toggle}
+            onFavorite={favorite}
+          />
+        );
+      }}
+    />
+  );
+}
