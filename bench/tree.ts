@@ -1,0 +1,133 @@
+// npm run bench:tree: the artifact browser at scale, in Debian's chromium against a real
+// Depot whose repository holds 1,000,000 artifacts, one folder of them 100,000 files.
+// Goals (issue 4): expanding that folder draws its first rows within 300 ms; scrolling it end
+// to end keeps frame times at p95 <= 16.7 ms; the page holds at most 300 MB after scrolling.
+// No peer runs here (Artifactory is not installable on this machine, and its browser caps a
+// folder's listing): the figures are printed against the goals. Medians over BENCH_RUNS.
+import { existsSync, readFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import type { Page } from 'playwright-core';
+import { launchBrowser, signIn } from '../e2e/browser.ts';
+import { seedTree } from '../e2e/seed-tree.ts';
+import { startDepot } from '../e2e/server.ts';
+import { TREE_LABELS } from '../src/custom/tree-browser/messages.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const BIG_FOLDER = 100_000;
+const SPREAD_FOLDERS = 900;
+const FILES_PER_FOLDER = 1000;
+const PASSWORD = 'bench-tree-pass-1';
+const GOALS = { firstRowsMs: 300, pageMb: 300 };
+/** 60 Hz: frame intervals cannot be shorter than this, so p95 sits at it when none is late. */
+const VSYNC_MS = 1000 / 60;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const verdict = (ok: boolean) => (ok ? 'goal met' : 'GOAL MISSED');
+
+const PAGE_SCRIPT = readFileSync(new URL('./tree-page.js', import.meta.url), 'utf8');
+
+interface PageBench {
+  timeExpand(label: string, firstChild: string): Promise<number>;
+  scrollEndToEnd(label: string): Promise<number[]>;
+  idleFrames(count: number): Promise<number[]>;
+}
+declare const window: { depotTreeBench: PageBench };
+
+const timeExpand = (page: Page, firstChild: string) =>
+  page.evaluate(
+    ([label, child]) => window.depotTreeBench.timeExpand(label, child),
+    [TREE_LABELS.tree, firstChild],
+  );
+const scrollEndToEnd = (page: Page) =>
+  page.evaluate((label) => window.depotTreeBench.scrollEndToEnd(label), TREE_LABELS.tree);
+
+async function main() {
+  if (!existsSync('dist/ui/index.html')) execSync('npm run build', { stdio: 'inherit' });
+  const seedStart = Date.now();
+  const depot = await startDepot(PASSWORD, {}, (home) =>
+    seedTree(home, PASSWORD, {
+      repoKey: 'million-local',
+      bigFolder: 'huge',
+      bigFolderSize: BIG_FOLDER,
+      spreadFolders: SPREAD_FOLDERS,
+      filesPerFolder: FILES_PER_FOLDER,
+    }),
+  );
+  const artifacts = BIG_FOLDER + SPREAD_FOLDERS * FILES_PER_FOLDER + 2;
+  console.log(
+    `seeded ${artifacts.toLocaleString('en-US')} artifacts in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`,
+  );
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    await page.goto(depot.ui('/login'));
+    await signIn(page, 'admin', PASSWORD);
+    await page.waitForURL(/\/ui\/admin\//);
+    await page.goto(depot.ui('/repos/tree/General/million-local/huge'));
+    await page.locator('[role=treeitem][aria-selected=true]', { hasText: 'huge' }).waitFor();
+    await page.evaluate(PAGE_SCRIPT); // through the debugger protocol, past the CSP
+
+    const expandMs: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      expandMs.push(await timeExpand(page, 'f-0000000.bin'));
+      await page.locator('.tree-toolbar button[aria-busy="false"]').waitFor();
+      if (run < RUNS - 1) await page.keyboard.press('ArrowLeft'); // close it for the next run
+    }
+    const rowCount = await page.evaluate(() => {
+      const content = document.querySelector('.tree-main .virtual-rows-content') as HTMLElement;
+      return content.offsetHeight;
+    });
+
+    const p95s: number[] = [];
+    const p50s: number[] = [];
+    const dropped: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const frames = await scrollEndToEnd(page);
+      p95s.push(percentile(frames, 95));
+      p50s.push(percentile(frames, 50));
+      dropped.push(frames.filter((ms) => ms > 1.5 * VSYNC_MS).length / frames.length);
+    }
+
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('Performance.enable');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
+    const heapMb = metric('JSHeapUsedSize') / 1024 / 1024;
+    const nodes = metric('Nodes');
+
+    const firstRows = median(expandMs);
+    const frameP95 = median(p95s);
+    console.log(`tree content height after opening: ${rowCount.toLocaleString('en-US')} px`);
+    console.log(
+      `expand 100,000-file folder to first rows drawn: median ${firstRows.toFixed(0)} ms ` +
+        `(runs ${expandMs.map((v) => v.toFixed(0)).join(', ')}) — goal <= ${GOALS.firstRowsMs} ms: ${verdict(firstRows <= GOALS.firstRowsMs)}`,
+    );
+    // Chromium reports frame times to 0.1 ms, so a 16.67 ms vsync reads as 16.6 to 16.8 ms and
+    // an idle page's p95 is already 16.8. The goal (p95 within one frame at 60 Hz) is read as
+    // "at most 5% of frames late", a late frame being one that took a second vsync or more.
+    const idle = await page.evaluate(() => window.depotTreeBench.idleFrames(600));
+    const lateShare = median(dropped);
+    console.log(
+      `scroll end to end, time between frames: p50 ${median(p50s).toFixed(2)} ms, p95 ${frameP95.toFixed(2)} ms ` +
+        `(per run ${p95s.map((v) => v.toFixed(2)).join(', ')}; the idle page's p95: ${percentile(idle, 95).toFixed(2)} ms); ` +
+        `late frames ${(lateShare * 100).toFixed(1)}% — goal p95 within one frame (<= 5% late): ${verdict(lateShare <= 0.05)}`,
+    );
+    console.log(
+      `page after scrolling: JS heap ${heapMb.toFixed(1)} MB, ${nodes} DOM nodes — goal <= ${GOALS.pageMb} MB: ${verdict(heapMb <= GOALS.pageMb)}`,
+    );
+  } finally {
+    await browser.close();
+    await depot.stop();
+  }
+}
+
+await main();
