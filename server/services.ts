@@ -6,6 +6,7 @@ import { createGroupsService } from './modules/groups/service.ts';
 import { createSecurityConfigService } from './modules/security-config/service.ts';
 import { createUsersService } from './modules/users/service.ts';
 import { createArtifactsService } from './modules/artifacts/service.ts';
+import { createArtifactGeneralService } from './modules/artifact-general/service.ts';
 import { createGarbageCollector } from './modules/maintenance/garbage-collector.ts';
 import { createDownloadStats } from './modules/maintenance/download-stats.ts';
 import { createMaintenanceSettings } from './modules/maintenance/settings.ts';
@@ -49,6 +50,7 @@ export function createServices(
     repoLayouts: createLayoutsService(db, catalogue),
     artifacts,
     treeBrowser,
+    artifactGeneral: createArtifactGeneralService(db, artifacts),
     remote: createRemoteService(db, filestore, artifacts, {
       securityConfig,
       generalConfig,

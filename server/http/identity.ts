@@ -7,6 +7,7 @@ import type { AuthService } from '../modules/auth/service.ts';
 import type { SecurityConfigService } from '../modules/security-config/service.ts';
 import {
   ANONYMOUS,
+  holdsPermission,
   ROUTE_PERMISSIONS,
   type Principal,
   type RoutePermission,
@@ -59,6 +60,9 @@ function parseBasic(header: string): { name: string; password: string } | undefi
 export const identityPlugin = fp<IdentityOptions>(
   async (app: FastifyInstance, { auth, securityConfig }) => {
     app.decorateRequest('principal', null as unknown as Principal);
+    app.decorateRequest('holds', function (this: FastifyRequest, permission: RoutePermission) {
+      return holds(permission, this.principal);
+    });
 
     const catalog: RouteEntry[] = [];
     app.decorate('routeCatalog', catalog);
@@ -125,14 +129,19 @@ export const identityPlugin = fp<IdentityOptions>(
       await authorize(permission, principal);
     });
 
-    async function authorize(permission: string, principal: Principal) {
-      if (permission === 'public') return;
-      if (principal.anonymous) {
-        if (permission === 'reader' && (await securityConfig.get()).anonAccessEnabled) return;
-        throw new Unauthorized(AUTH_MESSAGES.authenticationRequired);
-      }
-      if (permission === 'admin' && !principal.admin)
-        throw new Forbidden(AUTH_MESSAGES.notAuthorized);
+    async function holds(permission: RoutePermission, principal: Principal) {
+      // The security settings are read only when they can matter: an anonymous reader.
+      const anonAccessEnabled =
+        principal.anonymous &&
+        permission === 'reader' &&
+        (await securityConfig.get()).anonAccessEnabled;
+      return holdsPermission(permission, principal, anonAccessEnabled);
+    }
+
+    async function authorize(permission: RoutePermission, principal: Principal) {
+      if (await holds(permission, principal)) return;
+      if (principal.anonymous) throw new Unauthorized(AUTH_MESSAGES.authenticationRequired);
+      throw new Forbidden(AUTH_MESSAGES.notAuthorized);
     }
   },
   { name: 'depot-identity', dependencies: ['@fastify/cookie'] },

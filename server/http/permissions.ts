@@ -22,6 +22,21 @@ export interface Principal {
   sessionToken?: string;
 }
 
+/**
+ * Whether a principal holds a permission: the identity plugin enforces routes' permissions
+ * with it, and code that offers actions (the tree's action list) asks it through
+ * `request.holds`, so what is offered and what is allowed never drift apart.
+ */
+export function holdsPermission(
+  permission: RoutePermission,
+  principal: Principal,
+  anonAccessEnabled: boolean,
+): boolean {
+  if (permission === 'public') return true;
+  if (principal.anonymous) return permission === 'reader' && anonAccessEnabled;
+  return permission !== 'admin' || principal.admin;
+}
+
 export const ANONYMOUS: Principal = {
   name: 'anonymous',
   admin: false,
@@ -35,5 +50,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal;
+    /** Whether the caller would pass a route declaring `permission`. */
+    holds(permission: RoutePermission): Promise<boolean>;
   }
 }

@@ -4,13 +4,8 @@ import type { Services } from '../../services.ts';
 import { transfer, type TransferKind } from '../artifacts/copy-move.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
+import { ARTIFACT_WRITE } from './artifact-write.ts';
 import { ACTION_MESSAGES } from './messages.ts';
-
-/**
- * Who may change artifacts through the console: admins, until permission targets (issue 5)
- * say who may deploy and delete where. The one place to change when they land.
- */
-const ARTIFACT_WRITE = { permission: 'admin' as const };
 
 const BASE = '/ui/api/v1/ui/artifactactions';
 

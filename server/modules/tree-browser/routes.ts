@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BadRequest } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { ARTIFACT_WRITE } from '../artifact-actions/artifact-write.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import { TREE_LIMITS } from './service.ts';
 
@@ -25,6 +26,12 @@ interface TreeBody {
   text?: string;
   trashcan?: boolean;
   limit?: number;
+}
+
+interface TabsAndActionsBody {
+  type: 'repository' | 'folder' | 'file';
+  repoKey: string;
+  path: string;
 }
 
 /**
@@ -83,5 +90,37 @@ export async function treeBrowserRoutes(
         limit: body.limit,
       });
     },
+  );
+
+  // The node's tabs and the actions this caller may take on it (spec 02 §3, §7). The node
+  // is looked up, not taken from the body: `type` and the rest are what the console sends.
+  app.post<{ Body: TabsAndActionsBody }>(
+    '/ui/treebrowser/tabsAndActions',
+    {
+      config: { permission: 'reader' },
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['type', 'repoKey', 'path'],
+          properties: {
+            type: { enum: ['repository', 'folder', 'file'] },
+            repoKey: { type: 'string', minLength: 1, maxLength: 1024 },
+            path: { type: 'string', maxLength: 10000 },
+            repoType: text,
+            repoPkgType: text,
+            repoPath: { type: 'string', maxLength: 10000 },
+            text: { type: 'string', maxLength: 10000 },
+            cached: { type: 'boolean' },
+          },
+        },
+      },
+    },
+    async (request) =>
+      services.treeBrowser.tabsAndActions(
+        request.body.repoKey,
+        parseArtifactPath(request.body.path).path,
+        await request.holds(ARTIFACT_WRITE.permission),
+      ),
   );
 }

@@ -4,7 +4,9 @@ import type { ArtifactsService } from '../artifacts/service.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { decodeContinueState, encodeContinueState } from './continue-state.ts';
+import { locateNode } from './locate-node.ts';
 import { TREE_MESSAGES } from './messages.ts';
+import { nodeTabsAndActions, type TabsAndActions } from './node-actions.ts';
 import { childrenPage, firstChildren, type ChildCursor, type ChildRow } from './queries.ts';
 
 /** A row of the tree, as the console's tree browser shows it (spec 02 §3, Tree node). */
@@ -224,7 +226,16 @@ export function createTreeBrowserService(
     }
   }
 
-  return { roots, children };
+  /** What a node's details show and its menu offers; `mayWrite` unlocks the writing actions. */
+  async function tabsAndActions(
+    repoKey: string,
+    path: string,
+    mayWrite: boolean,
+  ): Promise<TabsAndActions> {
+    return nodeTabsAndActions(await locateNode(artifacts, repoKey, path), mayWrite);
+  }
+
+  return { roots, children, tabsAndActions };
 }
 
 /** Name order as the index gives it (collation "C"): by UTF-8 bytes. */

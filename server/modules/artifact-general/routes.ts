@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.ts';
+import { parseArtifactPath } from '../artifacts/paths.ts';
+import { BUILD_TOOLS, type BuildTool } from './dependency-declaration.ts';
+
+const reader = { permission: 'reader' as const };
+const repoKey = { type: 'string', minLength: 1, maxLength: 1024 } as const;
+const path = { type: 'string', maxLength: 10000 } as const;
+
+interface NodeBody {
+  type?: 'repository' | 'folder' | 'file';
+  repoKey: string;
+  path: string;
+}
+
+const nodeBody = (extra: Record<string, object> = {}) => ({
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['repoKey', 'path'],
+    properties: { repoKey, path, ...extra },
+  },
+});
+
+/** A path as the console sends it, normalised like every artifact path; '' is the root. */
+const artifactPath = (raw: string) => parseArtifactPath(raw).path;
+
+/**
+ * The tree browser's General tab (spec 02 §7): a node's facts and checksums, the files
+ * below a folder, and a file's dependency declaration for a build tool. Readers may ask.
+ */
+export async function artifactGeneralRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+) {
+  const { artifactGeneral } = services;
+
+  app.post<{ Body: NodeBody }>(
+    '/ui/artifactgeneral',
+    // `type` is accepted as the console sends it; the node is looked up, not taken on trust.
+    { config: reader, schema: nodeBody({ type: { enum: ['repository', 'folder', 'file'] } }) },
+    async (request) =>
+      artifactGeneral.general(request.body.repoKey, artifactPath(request.body.path)),
+  );
+
+  app.post<{ Body: NodeBody }>(
+    '/ui/artifactgeneral/artifactsCount',
+    { config: reader, schema: nodeBody() },
+    async (request) =>
+      artifactGeneral.artifactsCount(request.body.repoKey, artifactPath(request.body.path)),
+  );
+
+  app.get<{ Querystring: { buildtool: BuildTool; repoKey: string; path: string } }>(
+    '/ui/dependencydeclaration',
+    {
+      config: reader,
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['buildtool', 'repoKey', 'path'],
+          properties: { buildtool: { enum: [...BUILD_TOOLS] }, repoKey, path },
+        },
+      },
+    },
+    async (request) => {
+      const { buildtool, repoKey: key } = request.query;
+      return artifactGeneral.dependencyDeclaration(
+        buildtool,
+        key,
+        artifactPath(request.query.path),
+      );
+    },
+  );
+}

@@ -1,0 +1,223 @@
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TabsAndActions } from '../server/modules/tree-browser/node-actions.ts';
+import { TREE_MESSAGES } from '../server/modules/tree-browser/messages.ts';
+import {
+  adminAuth,
+  basic,
+  consoleSession,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
+
+let depot: TestDepot;
+const readerAuth = () => ({ authorization: basic('reader', 'reader-pass-1') });
+
+async function createRepository(key: string, rclass: string, extra = {}) {
+  await depot.services.repositories.create({
+    key,
+    rclass,
+    packageType: 'generic',
+    ...extra,
+  } as never);
+}
+
+async function deploy(repoKey: string, path: string) {
+  const response = await depot.app.inject({
+    method: 'PUT',
+    url: `/artifactory/${repoKey}/${path}`,
+    headers: adminAuth(),
+    payload: path,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+}
+
+/** A file in a remote repository's cache, as a fetch from its upstream leaves it. */
+async function cacheRemoteFile(repoKey: string, path: string) {
+  const repo = await depot.services.artifacts.repository(repoKey);
+  const staged = await depot.services.filestore.stage(Readable.from([Buffer.from(path)]), {});
+  await depot.services.artifacts.recordCachedFile(repo.id, path, staged, 'anonymous');
+}
+
+function tabsAndActions(body: object, headers: object = adminAuth()) {
+  return depot.app.inject({
+    method: 'POST',
+    url: '/ui/api/v1/ui/treebrowser/tabsAndActions',
+    headers: { ...headers },
+    payload: body,
+  });
+}
+
+/** The action names offered on a node, asked as the console asks. */
+async function actionsOf(
+  type: string,
+  repoKey: string,
+  path: string,
+  headers: object = adminAuth(),
+): Promise<string[]> {
+  const response = await tabsAndActions({ type, repoKey, path }, headers);
+  expect(response.statusCode, response.body).toBe(200);
+  const answer: TabsAndActions = response.json();
+  expect(answer.tabs).toEqual([{ name: 'General' }]);
+  return answer.actions.map((action) => action.name);
+}
+
+beforeAll(async () => {
+  depot = await startTestDepot();
+  await createRepository('libs-local', 'local');
+  await createRepository('cache-remote', 'remote', { url: 'http://127.0.0.1:9/' });
+  await createRepository('all-virtual', 'virtual', { repositories: ['libs-local'] });
+  await depot.services.users.create({
+    name: 'reader',
+    email: 'reader@example.com',
+    password: 'reader-pass-1',
+  } as never);
+  await deploy('libs-local', 'org/acme/app/1.0/app-1.0.jar');
+  await deploy('libs-local', 'gone/old.txt');
+  const deleted = await depot.app.inject({
+    method: 'DELETE',
+    url: '/artifactory/libs-local/gone/old.txt',
+    headers: adminAuth(),
+  });
+  expect(deleted.statusCode).toBe(204);
+  await cacheRemoteFile('cache-remote', 'pkg/tool-1.0.tgz');
+});
+afterAll(() => depot.close());
+
+describe('an admin', () => {
+  it('may download, copy, move and delete files and folders of a local repository', async () => {
+    expect(await actionsOf('file', 'libs-local', 'org/acme/app/1.0/app-1.0.jar')).toEqual([
+      'download',
+      'copy',
+      'move',
+      'delete',
+    ]);
+    expect(await actionsOf('folder', 'libs-local', 'org/acme')).toEqual([
+      'downloadfolder',
+      'copy',
+      'move',
+      'delete',
+    ]);
+    expect(await actionsOf('repository', 'libs-local', '')).toEqual(['downloadfolder']);
+  });
+
+  it("may only download and delete a remote repository's cached files", async () => {
+    expect(await actionsOf('file', 'cache-remote', 'pkg/tool-1.0.tgz')).toEqual([
+      'download',
+      'delete',
+    ]);
+    expect(await actionsOf('repository', 'cache-remote', '')).toEqual(['downloadfolder']);
+  });
+
+  it('may only download through a virtual repository, which stores nothing itself', async () => {
+    expect(await actionsOf('file', 'all-virtual', 'org/acme/app/1.0/app-1.0.jar')).toEqual([
+      'download',
+    ]);
+    expect(await actionsOf('folder', 'all-virtual', 'org')).toEqual(['downloadfolder']);
+  });
+
+  it("may restore and delete the trash can's items and empty it", async () => {
+    expect(await actionsOf('repository', 'auto-trashcan', '')).toEqual([
+      'downloadfolder',
+      'emptytrash',
+    ]);
+    expect(await actionsOf('folder', 'auto-trashcan', 'libs-local/gone')).toEqual([
+      'downloadfolder',
+      'restore',
+      'delete',
+    ]);
+    expect(await actionsOf('file', 'auto-trashcan', 'libs-local/gone/old.txt')).toEqual([
+      'download',
+      'restore',
+      'delete',
+    ]);
+  });
+
+  it('gets the same list through a console session', async () => {
+    const session = await consoleSession(depot, 'admin', 'admin-secret-1');
+    expect(await actionsOf('folder', 'libs-local', 'org', session.headers)).toEqual([
+      'downloadfolder',
+      'copy',
+      'move',
+      'delete',
+    ]);
+  });
+
+  it('is answered for the node the server finds, whatever type the console sent', async () => {
+    const response = await tabsAndActions({
+      type: 'folder',
+      repoKey: 'LIBS-LOCAL',
+      path: '/org/acme/app/1.0/app-1.0.jar',
+      repoType: 'local',
+      repoPkgType: 'generic',
+      repoPath: 'libs-local/org/acme/app/1.0/app-1.0.jar',
+      text: 'app-1.0.jar',
+      cached: false,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().actions[0]).toEqual({ name: 'download' });
+  });
+});
+
+describe('a reader', () => {
+  it('may only download', async () => {
+    const reader = readerAuth();
+    expect(await actionsOf('file', 'libs-local', 'org/acme/app/1.0/app-1.0.jar', reader)).toEqual([
+      'download',
+    ]);
+    expect(await actionsOf('folder', 'libs-local', 'org', reader)).toEqual(['downloadfolder']);
+    expect(await actionsOf('repository', 'auto-trashcan', '', reader)).toEqual(['downloadfolder']);
+    expect(await actionsOf('file', 'auto-trashcan', 'libs-local/gone/old.txt', reader)).toEqual([
+      'download',
+    ]);
+  });
+
+  it('is refused the writing actions the list leaves out', async () => {
+    const body = { repoKey: 'libs-local', path: 'org', targetRepoKey: 'libs-local' };
+    for (const [action, payload] of [
+      ['copy', { ...body, targetPath: 'copied' }],
+      ['delete', { repoKey: 'libs-local', path: 'org' }],
+      ['restore', { repoKey: 'auto-trashcan', path: 'libs-local/gone/old.txt' }],
+      ['emptytrash', undefined],
+    ] as const) {
+      const response = await depot.app.inject({
+        method: 'POST',
+        url: `/ui/api/v1/ui/artifactactions/${action}`,
+        headers: readerAuth(),
+        payload,
+      });
+      expect(response.statusCode, action).toBe(403);
+    }
+  });
+});
+
+describe('bad requests', () => {
+  it('answers a missing node and an unknown repository with 404', async () => {
+    const missing = await tabsAndActions({ type: 'file', repoKey: 'libs-local', path: 'org/nope' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().errors[0].message).toBe(TREE_MESSAGES.notFound('libs-local', 'org/nope'));
+    const unknown = await tabsAndActions({ type: 'repository', repoKey: 'nope-local', path: '' });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('refuses bodies it cannot read with 400', async () => {
+    for (const body of [
+      { type: 'junction', repoKey: 'libs-local', path: '' },
+      { type: 'file', path: 'org' },
+      { type: 'file', repoKey: 'libs-local' },
+      { type: 'file', repoKey: 'libs-local', path: '../../etc/passwd' },
+      { type: 'file', repoKey: 'libs-local', path: 'org', unknown: true },
+    ]) {
+      const response = await tabsAndActions(body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+    }
+  });
+
+  it('is for signed-in users while anonymous access is off', async () => {
+    const response = await tabsAndActions(
+      { type: 'repository', repoKey: 'libs-local', path: '' },
+      {},
+    );
+    expect(response.statusCode).toBe(401);
+  });
+});
