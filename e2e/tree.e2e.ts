@@ -1,6 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TREE_LABELS, TREE_MESSAGES } from '../src/custom/tree-browser/messages.ts';
+import { readFileSync } from 'node:fs';
+import { ACTION_LABELS, TREE_LABELS, TREE_MESSAGES } from '../src/custom/tree-browser/messages.ts';
+import { unzip } from '../tests/helpers/archives.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { seededFileName, seedTree } from './seed-tree.ts';
 import { startDepot, type E2eDepot } from './server.ts';
@@ -71,6 +73,12 @@ afterAll(async () => {
   await depot?.stop();
 });
 
+async function statusOf(path: string) {
+  const response = await fetch(`${depot.baseUrl}${path}`, { headers: { authorization } });
+  await response.arrayBuffer();
+  return response.status;
+}
+const actions = () => page.getByRole('toolbar', { name: 'Actions' });
 const mainTree = () => page.getByRole('tree', { name: TREE_LABELS.tree });
 /** The row showing exactly `text`. */
 const treeItem = (text: string, tree = mainTree()) =>
@@ -176,6 +184,87 @@ describe('the artifact browser', () => {
     await page.getByText(TREE_MESSAGES.noMatches).waitFor();
     await page.getByRole('button', { name: TREE_LABELS.clearFilters }).first().click();
     await treeItem('big-local').waitFor();
+  });
+
+  it('copies after a dry run, and lands on the copy', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local/readme.txt'));
+    await expectActive('readme.txt', 'docs-local/readme.txt');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.copy }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(ACTION_LABELS.targetRepository).selectOption('big-local');
+    await dialog.getByLabel(ACTION_LABELS.targetPath).fill('copied/readme.txt');
+    await dialog.getByRole('button', { name: ACTION_LABELS.dryRun }).click();
+    await dialog.getByRole('status').waitFor();
+    expect(await statusOf('/artifactory/big-local/copied/readme.txt')).toBe(404);
+    await dialog.getByRole('button', { name: ACTION_LABELS.names.copy }).click();
+    await expectActive('readme.txt', 'big-local/copied/readme.txt');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await statusOf('/artifactory/big-local/copied/readme.txt')).toBe(200);
+    expect(await statusOf('/artifactory/docs-local/readme.txt')).toBe(200);
+  });
+
+  it('moves a file into a folder under its own name', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local/a%20b/c%23d.txt'));
+    await expectActive('c#d.txt', 'docs-local/a%20b/c%23d.txt');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.move }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(ACTION_LABELS.targetRepository).selectOption('docs-local');
+    await dialog.getByLabel(ACTION_LABELS.targetPath).fill('moved/');
+    await dialog.getByRole('button', { name: ACTION_LABELS.names.move }).click();
+    await expectActive('c#d.txt', 'docs-local/moved/c%23d.txt');
+    expect(await statusOf('/artifactory/docs-local/moved/c%23d.txt')).toBe(200);
+    expect(await statusOf('/artifactory/docs-local/a%20b/c%23d.txt')).toBe(404);
+  });
+
+  it('deletes into the trash can, goes to the parent, and restores from there', async () => {
+    await page.goto(depot.ui('/repos/tree/General/big-local/copied/readme.txt'));
+    await expectActive('readme.txt', 'big-local/copied/readme.txt');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.delete }).click();
+    await page.getByText(ACTION_LABELS.deleteText('big-local/copied/readme.txt')).waitFor();
+    await page
+      .getByRole('alertdialog')
+      .getByRole('button', { name: ACTION_LABELS.names.delete })
+      .click();
+    await expectActive('copied', 'big-local/copied');
+    expect(await statusOf('/artifactory/big-local/copied/readme.txt')).toBe(404);
+
+    await page.goto(depot.ui('/repos/tree/General/auto-trashcan/big-local/copied/readme.txt'));
+    await expectActive('readme.txt', 'auto-trashcan/big-local/copied/readme.txt');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.restore }).click();
+    const dialog = page.getByRole('dialog');
+    await expect
+      .poll(() => dialog.getByLabel(ACTION_LABELS.targetPath).inputValue())
+      .toBe('copied/readme.txt');
+    await dialog.getByRole('button', { name: ACTION_LABELS.names.restore }).click();
+    await expectActive('readme.txt', 'big-local/copied/readme.txt');
+    expect(await statusOf('/artifactory/big-local/copied/readme.txt')).toBe(200);
+  });
+
+  it('downloads a file', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local/readme.txt'));
+    await expectActive('readme.txt', 'docs-local/readme.txt');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      actions().getByRole('button', { name: ACTION_LABELS.names.download }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('readme.txt');
+    expect(readFileSync(await download.path()).toString()).toBe('content of docs-local/readme.txt');
+  });
+
+  it('downloads a folder as a zip after showing its size', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local/guides/intro'));
+    await expectActive('guides/intro', 'docs-local/guides/intro');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.downloadfolder }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText(/^1 files/).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      confirm.getByRole('button', { name: ACTION_LABELS.names.download }).click(),
+    ]);
+    const saved = await download.path();
+    const entries = await unzip(readFileSync(saved));
+    expect([...entries.keys()]).toEqual(['start.md']);
+    expect(entries.get('start.md')!.toString()).toBe('content of docs-local/guides/intro/start.md');
   });
 
   it('raised no page errors', () => {

@@ -102,3 +102,43 @@ export const treeBrowserApi = {
       json: { repoKey: node.repoKey, path: node.path },
     }),
 };
+
+/** Copy, move and restore (spec 02 §3 Action payloads); a trailing '/' puts the node into a folder. */
+export interface TransferRequest {
+  repoKey: string;
+  path: string;
+  targetRepoKey: string;
+  targetPath: string;
+  dryRun: boolean;
+}
+export interface FolderDownloadInfo {
+  sizeMB: number;
+  totalFiles: number;
+}
+type Info = { info: string };
+const ACTIONS = '/ui/artifactactions';
+
+/** The node actions' calls (server/modules/artifact-actions, server/modules/archives). */
+export const artifactActionsApi = {
+  transfer: (action: 'copy' | 'move' | 'restore', request: TransferRequest) =>
+    call<Info>('POST', `${ACTIONS}/${action}`, { json: request }),
+  delete: (request: { repoKey: string; path: string; permDelete: boolean }) =>
+    call<Info>('POST', `${ACTIONS}/delete`, { json: request }),
+  emptyTrash: () => call<Info>('POST', `${ACTIONS}/emptytrash`),
+  downloadFolderInfo: (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
+    call<FolderDownloadInfo>('GET', `${ACTIONS}/downloadfolderinfo`, {
+      searchParams: { repoKey: node.repoKey, path: node.path },
+    }),
+};
+
+/** Where the console downloads a folder from, as a zip archive. */
+export const folderDownloadHref = (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
+  `/ui/api/v1/ui/artifactactions/downloadfolder?${new URLSearchParams({
+    repoKey: node.repoKey,
+    path: node.path,
+    archiveType: 'zip',
+  }).toString()}`;
+
+/** A file's own URL, each segment encoded (names may hold spaces, '#', '?'). */
+export const artifactHref = (repoKey: string, path: string) =>
+  `/artifactory/${[repoKey, ...path.split('/').filter(Boolean)].map(encodeURIComponent).join('/')}`;

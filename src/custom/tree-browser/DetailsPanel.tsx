@@ -1,5 +1,5 @@
 import { useUnit } from 'effector-react';
-import type { ArtifactGeneral } from '../../api/treeBrowser';
+import { artifactHref, type ArtifactGeneral } from '../../api/treeBrowser';
 import { formatDate } from '../../engine/list/cellFormat';
 import { formatCount, formatSize } from '../../custom/storage-summary/format';
 import {
@@ -12,6 +12,7 @@ import {
 } from './details-model';
 import { DEFAULT_TAB, TREE_LABELS as L } from './messages';
 import type { TreeRow } from './rows';
+import { NodeActionsBar } from './NodeActions';
 
 interface DetailsPanelProps {
   row: TreeRow | null;
@@ -35,6 +36,12 @@ export function DetailsPanel({ row, tab, onTab }: DetailsPanelProps) {
   return (
     <section className="tree-details card" aria-label={L.details} aria-busy={loading}>
       <h2 className="tree-details-title">{row.node.text}</h2>
+      {current && (
+        <NodeActionsBar
+          node={row.node}
+          actions={current.offer.actions.map((action) => action.name)}
+        />
+      )}
       <div role="tablist" className="tree-tabs">
         {tabs.map((name) => (
           <button
@@ -115,10 +122,6 @@ function GeneralTab({ general }: { general: ArtifactGeneral }) {
     </div>
   );
 }
-
-/** The file's own URL, each segment encoded (names may hold spaces, '#', '?'). */
-export const artifactHref = (repoKey: string, path: string) =>
-  `/artifactory/${[repoKey, ...path.split('/')].map(encodeURIComponent).join('/')}`;
 
 /** Counting a folder's files is a query of its own: asked for, not run on every click. */
 function ArtifactCount() {

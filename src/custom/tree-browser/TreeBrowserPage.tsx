@@ -3,8 +3,10 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { notificationShown } from '../../shell/notifications/model';
 import { $nodeInfo } from './details-model';
+import './actions-model';
 import { availableTabs, DetailsPanel } from './DetailsPanel';
 import { keyAction } from './keyboard';
+import { NodeActionDialogs } from './NodeActions';
 import {
   $activeId,
   $activeIndex,
@@ -123,6 +125,7 @@ function TreeBrowser({ location }: { location: TreeLocation }) {
         </div>
         <DetailsPanel row={activeRow} tab={tab} onTab={onTab} />
       </div>
+      <NodeActionDialogs />
     </section>
   );
 }

@@ -74,6 +74,37 @@ export const TREE_LABELS = {
   countArtifacts: 'Show',
 };
 
+/** Node actions (spec 02 §4); the spec names them, the wording of their dialogs is Depot's. */
+export const ACTION_LABELS = {
+  names: {
+    download: 'Download',
+    downloadfolder: 'Download Folder',
+    copy: 'Copy',
+    move: 'Move',
+    restore: 'Restore',
+    delete: 'Delete',
+    emptytrash: 'Empty Trash',
+  } as Record<string, string>,
+  cancel: 'Cancel',
+  deleteTitle: 'Delete',
+  deleteText: (where: string) =>
+    `'${where}' will be moved to the Trash Can, where it can be restored until the trash is emptied.`,
+  deletePermanentText: (where: string) =>
+    `'${where}' will be deleted permanently. This cannot be undone.`,
+  emptyTrashText: 'Everything in the Trash Can will be deleted permanently. This cannot be undone.',
+  transferTitle: (action: string, name: string) => `${action} ${name}`,
+  targetRepository: 'Target Repository',
+  targetPath: 'Target Path',
+  targetPathHint: 'End with / to put it inside that folder under its own name.',
+  dryRun: 'Dry Run',
+  noTargets: 'There is no repository this can go to.',
+  downloadFolderTitle: 'Download Folder',
+  downloadFolderText: (files: number, sizeMb: number) =>
+    `${files.toLocaleString('en-US')} files, ${sizeMb.toLocaleString('en-US')} MB, as one zip archive.`,
+  downloadFailed: (name: string, status: number) =>
+    `Could not download ${name}: ${status === 404 ? 'it is not there any more' : 'access denied'}`,
+};
+
 export const REPO_TYPE_LABELS: Record<string, string> = {
   local: 'Local',
   remote: 'Remote',

@@ -35,6 +35,8 @@ export const CHILDREN_PAGE = { first: 1000, next: 5000 };
 export const treeMounted = createEvent<string>();
 /** The screen closed: the next visit starts afresh. */
 export const treeUnmounted = createEvent();
+/** The tree changed on the server (an action ran): load it again and walk to `path`. */
+export const treeReloaded = createEvent<string>();
 /** The route's path changed to one the tree is not showing (Back, Forward, a link). */
 export const pathRequested = createEvent<string>();
 export const rowToggled = createEvent<string>();
@@ -370,7 +372,11 @@ sample({
 
 // ---- mounting ---------------------------------------------------------------------------
 
-sample({ clock: treeMounted, fn: (path) => ({ walkTo: path }), target: rootsReloadRequested });
+sample({
+  clock: [treeMounted, treeReloaded],
+  fn: (path) => ({ walkTo: path }),
+  target: rootsReloadRequested,
+});
 $activeId.reset(treeMounted, treeUnmounted);
 $rows.reset(treeUnmounted);
 $rootsLoaded.reset(treeUnmounted);

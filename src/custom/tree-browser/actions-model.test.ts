@@ -1,0 +1,109 @@
+import { describe, expect, it, vi } from 'vitest';
+import { allSettled, fork } from 'effector';
+import type { TreeNode, TreePage } from '../../api/treeBrowser';
+import { $notifications, dismissLaterFx } from '../../shell/notifications/model';
+import {
+  $dialog,
+  $dryRunResult,
+  actionClicked,
+  deleteConfirmed,
+  deleteFx,
+  fetchTargetsFx,
+  transferFx,
+  transferSubmitted,
+} from './actions-model';
+import { $activeId, fetchChildrenFx, fetchRootsFx, pathRequested, saveSettingsFx } from './model';
+
+const node = (repoKey: string, path: string, extra: Partial<TreeNode> = {}): TreeNode => ({
+  type: path ? 'file' : 'repository',
+  text: path.split('/').pop() || repoKey,
+  repoKey,
+  path,
+  repoType: 'local',
+  repoPkgType: 'generic',
+  hasChild: !path,
+  ...extra,
+});
+const TRASH = node('auto-trashcan', '', { trash: true, text: 'Trash Can' });
+const CHILDREN: Record<string, TreeNode[]> = {
+  docs: [node('docs', 'a', { type: 'folder', hasChild: true })],
+  'docs/a': [node('docs', 'a/x.txt')],
+  other: [node('other', 'x.txt')],
+};
+
+function scopeWith(roots: TreeNode[]) {
+  const remove = vi.fn(async () => ({ info: 'deleted' }));
+  const transfer = vi.fn(async ({ request }: { request: { dryRun: boolean } }) => ({
+    info: request.dryRun ? 'would copy 1 file' : 'copied 1 file',
+  }));
+  const scope = fork({
+    handlers: [
+      [fetchRootsFx, async (): Promise<TreePage> => ({ data: roots })],
+      [
+        fetchChildrenFx,
+        async ({ id }: { id: string }): Promise<TreePage> => ({ data: CHILDREN[id] ?? [] }),
+      ],
+      [fetchTargetsFx, async () => roots.filter((r) => !r.trash)],
+      [deleteFx, remove],
+      [transferFx, transfer],
+      [dismissLaterFx, vi.fn(async () => -1)],
+      [saveSettingsFx, vi.fn()],
+    ],
+  });
+  return { scope, remove, transfer };
+}
+const texts = (scope: ReturnType<typeof fork>) => scope.getState($notifications).map((n) => n.text);
+
+describe('node actions', () => {
+  it('asks before deleting, deletes into the trash can, then goes to the parent', async () => {
+    const { scope, remove } = scopeWith([node('docs', ''), TRASH]);
+    await allSettled(pathRequested, { scope, params: 'docs/a/x.txt' });
+    const file = node('docs', 'a/x.txt');
+    await allSettled(actionClicked, { scope, params: { name: 'delete', node: file } });
+    expect(scope.getState($dialog)).toMatchObject({ kind: 'delete', permanent: false });
+    expect(remove).not.toHaveBeenCalled();
+    await allSettled(deleteConfirmed, { scope });
+    expect(remove).toHaveBeenCalledWith(expect.objectContaining({ node: file, permanent: false }));
+    expect(scope.getState($dialog)).toBeNull();
+    expect(texts(scope)).toEqual(['deleted']);
+    expect(scope.getState($activeId)).toBe('docs/a');
+  });
+
+  it('deletes for good in the trash can, and when there is no trash can', async () => {
+    const inTrash = node('auto-trashcan', 'docs/x.txt', { trash: true });
+    const withTrash = scopeWith([node('docs', ''), TRASH]);
+    await allSettled(pathRequested, { scope: withTrash.scope, params: '' });
+    await allSettled(actionClicked, {
+      scope: withTrash.scope,
+      params: { name: 'delete', node: inTrash },
+    });
+    expect(withTrash.scope.getState($dialog)).toMatchObject({ permanent: true });
+    const noTrash = scopeWith([node('docs', '')]);
+    await allSettled(pathRequested, { scope: noTrash.scope, params: '' });
+    await allSettled(actionClicked, {
+      scope: noTrash.scope,
+      params: { name: 'delete', node: node('docs', 'a/x.txt') },
+    });
+    expect(noTrash.scope.getState($dialog)).toMatchObject({ permanent: true });
+  });
+
+  it('answers a dry run in the dialog; the real run closes it and walks to the target', async () => {
+    const { scope, transfer } = scopeWith([node('docs', ''), node('other', ''), TRASH]);
+    await allSettled(pathRequested, { scope, params: 'docs/a/x.txt' });
+    const file = node('docs', 'a/x.txt');
+    await allSettled(actionClicked, { scope, params: { name: 'copy', node: file } });
+    const target = { targetRepoKey: 'other', targetPath: 'x.txt' };
+    await allSettled(transferSubmitted, { scope, params: { ...target, dryRun: true } });
+    expect(scope.getState($dryRunResult)).toBe('would copy 1 file');
+    expect(scope.getState($dialog)).toMatchObject({ kind: 'transfer', action: 'copy' });
+    expect(scope.getState($activeId)).toBe('docs/a/x.txt');
+    await allSettled(transferSubmitted, { scope, params: { ...target, dryRun: false } });
+    expect(transfer).toHaveBeenLastCalledWith({
+      action: 'copy',
+      request: { repoKey: 'docs', path: 'a/x.txt', ...target, dryRun: false },
+    });
+    expect(scope.getState($dialog)).toBeNull();
+    expect(texts(scope)).toEqual(['copied 1 file']);
+    expect(scope.getState($activeId)).toBe('other/x.txt');
+  });
+});

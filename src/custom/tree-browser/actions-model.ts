@@ -1,0 +1,208 @@
+import { createEffect, createEvent, createStore, sample } from 'effector';
+import { errorMessage } from '../../api/errorMessage';
+import {
+  artifactActionsApi,
+  artifactHref,
+  treeBrowserApi,
+  type FolderDownloadInfo,
+  type TransferRequest,
+  type TreeNode,
+} from '../../api/treeBrowser';
+import { notificationShown } from '../../shell/notifications/model';
+import { ACTION_LABELS as A } from './messages';
+import { $rows, $trashStart, treeReloaded } from './model';
+import { nodeId } from './rows';
+import { compatibleTargets, parentPathOf, transferDestination } from './targets';
+
+/**
+ * The node actions (spec 02 §4 Node actions): each opens its dialog, runs its call, says
+ * what happened and moves the tree to where the result is.
+ */
+export type TransferAction = 'copy' | 'move' | 'restore';
+export type ActionDialog =
+  | { kind: 'delete'; node: TreeNode; permanent: boolean }
+  | { kind: 'transfer'; action: TransferAction; node: TreeNode }
+  | { kind: 'emptytrash' }
+  | { kind: 'downloadfolder'; node: TreeNode; info: FolderDownloadInfo };
+
+export const actionClicked = createEvent<{ name: string; node: TreeNode }>();
+export const dialogClosed = createEvent();
+export const deleteConfirmed = createEvent();
+export const emptyTrashConfirmed = createEvent();
+export const transferSubmitted = createEvent<Omit<TransferRequest, 'repoKey' | 'path'>>();
+
+/** HEAD first (spec 02 §4 Downloads): 401 stops silently, 403 and 404 say so. */
+export const downloadFileFx = createEffect(async (node: TreeNode) => {
+  const href = artifactHref(node.repoKey, node.path);
+  const response = await fetch(href, { method: 'HEAD', credentials: 'same-origin' });
+  if (response.status === 401) return;
+  if (!response.ok) throw new Error(A.downloadFailed(node.text, response.status));
+  startDownload(href);
+});
+export const folderInfoFx = createEffect(async (node: TreeNode) => ({
+  node,
+  info: await artifactActionsApi.downloadFolderInfo(node),
+}));
+export const deleteFx = createEffect(
+  async ({ node, permanent }: { node: TreeNode; permanent: boolean }) =>
+    artifactActionsApi.delete({ repoKey: node.repoKey, path: node.path, permDelete: permanent }),
+);
+export const emptyTrashFx = createEffect(() => artifactActionsApi.emptyTrash());
+export const transferFx = createEffect(
+  ({ action, request }: { action: TransferAction; request: TransferRequest }) =>
+    artifactActionsApi.transfer(action, request),
+);
+/** Local repositories, the only kind a node can be copied, moved or restored into. */
+export const fetchTargetsFx = createEffect(async () => {
+  const page = await treeBrowserApi.roots({
+    packageTypes: [],
+    repositoryTypes: ['local'],
+    sortBy: 'repoKey',
+  });
+  return page.data.filter((node) => !node.trash);
+});
+
+/** Lets the browser download a URL as a file, without leaving the page. */
+export function startDownload(href: string) {
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = '';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+export const $dialog = createStore<ActionDialog | null>(null).reset(dialogClosed);
+/** The dry run's answer, shown in the dialog until the form changes or it closes. */
+export const $dryRunResult = createStore<string | null>(null)
+  .reset(dialogClosed, actionClicked)
+  .on(transferFx.done, (_, { params, result }) => (params.request.dryRun ? result.info : null))
+  .on(transferFx.failData, (_, error) => errorMessage(error));
+export const $targets = createStore<TreeNode[]>([]).on(fetchTargetsFx.doneData, (_, t) => t);
+export const $transferTargets = sample({
+  source: { dialog: $dialog, targets: $targets },
+  fn: ({ dialog, targets }) =>
+    dialog?.kind === 'transfer' ? compatibleTargets(dialog.action, dialog.node, targets) : [],
+});
+export const $actionRunning = createStore(false)
+  .on([deleteFx, emptyTrashFx, transferFx, folderInfoFx], () => true)
+  .on(
+    [deleteFx.finally, emptyTrashFx.finally, transferFx.finally, folderInfoFx.finally],
+    () => false,
+  );
+
+// ---- opening the dialogs ----------------------------------------------------------------
+
+const clicked = (name: string) => (click: { name: string }) => click.name === name;
+sample({
+  clock: actionClicked,
+  filter: clicked('download'),
+  fn: ({ node }) => node,
+  target: downloadFileFx,
+});
+sample({
+  clock: actionClicked,
+  filter: clicked('downloadfolder'),
+  fn: ({ node }) => node,
+  target: folderInfoFx,
+});
+$dialog.on(folderInfoFx.doneData, (_, { node, info }) => ({ kind: 'downloadfolder', node, info }));
+// Permanent when the trash can is off (no trash can in the tree) or the node is in it.
+sample({
+  clock: actionClicked,
+  source: { rows: $rows, trashStart: $trashStart },
+  filter: (_, click) => click.name === 'delete',
+  fn: ({ rows, trashStart }, { node }): ActionDialog => ({
+    kind: 'delete',
+    node,
+    permanent: node.trash === true || trashStart >= rows.length,
+  }),
+  target: $dialog,
+});
+sample({
+  clock: actionClicked,
+  filter: clicked('emptytrash'),
+  fn: (): ActionDialog => ({ kind: 'emptytrash' }),
+  target: $dialog,
+});
+sample({
+  clock: actionClicked,
+  filter: ({ name }) => name === 'copy' || name === 'move' || name === 'restore',
+  fn: ({ name, node }): ActionDialog => ({
+    kind: 'transfer',
+    action: name as TransferAction,
+    node,
+  }),
+  target: $dialog,
+});
+sample({
+  clock: actionClicked,
+  filter: ({ name }) => name === 'copy' || name === 'move' || name === 'restore',
+  target: fetchTargetsFx,
+});
+
+// ---- running them -----------------------------------------------------------------------
+
+sample({
+  clock: deleteConfirmed,
+  source: $dialog,
+  filter: (dialog) => dialog?.kind === 'delete',
+  fn: (dialog) => dialog as Extract<ActionDialog, { kind: 'delete' }>,
+  target: deleteFx,
+});
+sample({
+  clock: emptyTrashConfirmed,
+  source: $dialog,
+  filter: (dialog) => dialog?.kind === 'emptytrash',
+  target: emptyTrashFx,
+});
+sample({
+  clock: transferSubmitted,
+  source: $dialog,
+  filter: (dialog) => dialog?.kind === 'transfer',
+  fn: (dialog, target) => {
+    const { action, node } = dialog as Extract<ActionDialog, { kind: 'transfer' }>;
+    return { action, request: { repoKey: node.repoKey, path: node.path, ...target } };
+  },
+  target: transferFx,
+});
+
+const succeeded = (info: string) => ({ kind: 'success' as const, text: info });
+const failed = (error: Error) => ({ kind: 'error' as const, text: errorMessage(error) });
+
+// Delete, then the parent (spec 02 §4).
+$dialog.reset(deleteFx.done, emptyTrashFx.done);
+sample({
+  clock: [deleteFx.doneData, emptyTrashFx.doneData],
+  fn: ({ info }) => succeeded(info),
+  target: notificationShown,
+});
+sample({
+  clock: deleteFx.done,
+  fn: ({ params }) => parentPathOf(nodeId(params.node)),
+  target: treeReloaded,
+});
+sample({ clock: emptyTrashFx.done, fn: () => '', target: treeReloaded });
+
+// A real run hides the dialog, says so and goes to the target; a dry run only answers.
+const transferred = sample({
+  clock: transferFx.done,
+  filter: ({ params }) => !params.request.dryRun,
+});
+$dialog.reset(transferred);
+sample({
+  clock: transferred,
+  fn: ({ result }) => succeeded(result.info),
+  target: notificationShown,
+});
+sample({
+  clock: transferred,
+  fn: ({ params }) => transferDestination(params.request),
+  target: treeReloaded,
+});
+
+sample({
+  clock: [deleteFx.failData, emptyTrashFx.failData, folderInfoFx.failData, downloadFileFx.failData],
+  fn: failed,
+  target: notificationShown,
+});
