@@ -142,3 +142,70 @@ export const folderDownloadHref = (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
 /** A file's own URL, each segment encoded (names may hold spaces, '#', '?'). */
 export const artifactHref = (repoKey: string, path: string) =>
   `/artifactory/${[repoKey, ...path.split('/').filter(Boolean)].map(encodeURIComponent).join('/')}`;
+
+export type BuildTool = 'maven' | 'gradle' | 'ivy' | 'sbt' | 'npm';
+
+export interface ArtifactProperty {
+  name: string;
+  value: string[];
+}
+export interface Watcher {
+  name: string;
+  /** `repoKey/path` of the watched node: this one or one above it. */
+  path: string;
+  watchingSince: string;
+}
+export interface ArchiveEntry {
+  path: string;
+  size: number;
+  folder: boolean;
+}
+export interface ArchiveSource {
+  source: string;
+  truncated: boolean;
+  binary: boolean;
+}
+export type FileView = 'PomView' | 'GeneralXml' | 'PackageJson';
+
+type Located = Pick<TreeNode, 'repoKey' | 'path'>;
+const at = (node: Located, extra: Record<string, string> = {}) => ({
+  searchParams: { repoKey: node.repoKey, path: node.path, ...extra },
+});
+
+/** The detail tabs' calls (docs/tree-browser.md). */
+export const treeTabsApi = {
+  dependencyDeclaration: (node: Located, buildtool: BuildTool) =>
+    call<{ dependencyData: string }>('GET', '/ui/dependencydeclaration', at(node, { buildtool })),
+  properties: (node: Located) =>
+    call<{ artifactProperties: ArtifactProperty[] }>('GET', '/ui/artifactproperties', at(node)),
+  setProperty: (node: Located, property: ArtifactProperty, recursive: boolean) =>
+    call<Info>('POST', '/ui/artifactproperties', {
+      ...at(node, { recursive: String(recursive) }),
+      json: property,
+    }),
+  deleteProperties: (node: Located, names: string[], recursive: boolean) =>
+    call<Info>('POST', '/ui/deleteproperties', {
+      ...at(node, { recursive: String(recursive) }),
+      json: { properties: names },
+    }),
+  watches: (node: Located) =>
+    call<{ watching: boolean; watchers: Watcher[] }>('GET', '/ui/artifactwatches', at(node)),
+  watch: (node: Located) =>
+    call<Info>('POST', '/ui/artifactwatches', { json: { repoKey: node.repoKey, path: node.path } }),
+  unwatch: (node: Located, name?: string) =>
+    call<Info>('POST', '/ui/artifactwatches/remove', {
+      json: { repoKey: node.repoKey, path: node.path, ...(name ? { name } : {}) },
+    }),
+  archiveEntries: (node: Located) =>
+    call<{ entries: ArchiveEntry[]; truncated: boolean }>('POST', '/ui/archiveViewSource', {
+      json: { repoKey: node.repoKey, archivePath: node.path },
+    }),
+  archiveSource: (node: Located, sourcePath: string) =>
+    call<ArchiveSource>('POST', '/ui/archiveViewSource', {
+      json: { repoKey: node.repoKey, archivePath: node.path, sourcePath },
+    }),
+  view: (node: Located, view: FileView) =>
+    call<{ fileContent: string }>('POST', '/ui/views', {
+      json: { repoKey: node.repoKey, path: node.path, view },
+    }),
+};

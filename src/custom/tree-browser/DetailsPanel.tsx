@@ -1,5 +1,5 @@
 import { useUnit } from 'effector-react';
-import { artifactHref, type ArtifactGeneral } from '../../api/treeBrowser';
+import type { ArtifactGeneral, TreeNode } from '../../api/treeBrowser';
 import { formatDate } from '../../engine/list/cellFormat';
 import { formatCount, formatSize } from '../../custom/storage-summary/format';
 import {
@@ -13,6 +13,11 @@ import {
 import { DEFAULT_TAB, TREE_LABELS as L } from './messages';
 import type { TreeRow } from './rows';
 import { NodeActionsBar } from './NodeActions';
+import { DependencyDeclaration } from './tabs/DependencyDeclaration';
+import { FileViewTab } from './tabs/FileViewTab';
+import { PropertiesTab } from './tabs/PropertiesTab';
+import { ViewSourceTab } from './tabs/ViewSourceTab';
+import { WatchTab } from './tabs/WatchTab';
 
 interface DetailsPanelProps {
   row: TreeRow | null;
@@ -63,13 +68,39 @@ export function DetailsPanel({ row, tab, onTab }: DetailsPanelProps) {
           </p>
         )}
         {!current && !error && <p role="status">{L.loading}</p>}
-        {current && tab === DEFAULT_TAB && <GeneralTab general={current.general} />}
+        {current && <TabContent tab={tab} node={row.node} general={current.general} />}
       </div>
     </section>
   );
 }
 
-function GeneralTab({ general }: { general: ArtifactGeneral }) {
+/** The chosen tab's content; each tab reads its own server call. */
+function TabContent({
+  tab,
+  node,
+  general,
+}: {
+  tab: string;
+  node: TreeNode;
+  general: ArtifactGeneral;
+}) {
+  switch (tab) {
+    case 'Properties':
+      return <PropertiesTab node={node} />;
+    case 'Watch':
+      return <WatchTab node={node} />;
+    case 'ViewSource':
+      return <ViewSourceTab node={node} />;
+    case 'PomView':
+    case 'GeneralXml':
+    case 'PackageJson':
+      return <FileViewTab node={node} view={tab} />;
+    default:
+      return <GeneralTab general={general} node={node} />;
+  }
+}
+
+function GeneralTab({ general, node }: { general: ArtifactGeneral; node: TreeNode }) {
   const { info, checksums } = general;
   const entries: [string, string | undefined][] = [
     [L.info.name, info.name],
@@ -101,11 +132,6 @@ function GeneralTab({ general }: { general: ArtifactGeneral }) {
           ))}
         {general.type !== 'file' && <ArtifactCount />}
       </dl>
-      {general.type === 'file' && (
-        <a className="btn" href={artifactHref(info.repoKey, info.path)} download={info.name}>
-          {L.download}
-        </a>
-      )}
       {checksums && (
         <section aria-label={L.checksums}>
           <h3>{L.checksums}</h3>
@@ -119,6 +145,7 @@ function GeneralTab({ general }: { general: ArtifactGeneral }) {
           </dl>
         </section>
       )}
+      <DependencyDeclaration node={node} />
     </div>
   );
 }

@@ -4,11 +4,13 @@ import {
   artifactActionsApi,
   artifactHref,
   treeBrowserApi,
+  treeTabsApi,
   type FolderDownloadInfo,
   type TransferRequest,
   type TreeNode,
 } from '../../api/treeBrowser';
 import { notificationShown } from '../../shell/notifications/model';
+import { fetchNodeInfoFx } from './details-model';
 import { ACTION_LABELS as A } from './messages';
 import { $rows, $trashStart, treeReloaded } from './model';
 import { nodeId } from './rows';
@@ -52,6 +54,13 @@ export const transferFx = createEffect(
   ({ action, request }: { action: TransferAction; request: TransferRequest }) =>
     artifactActionsApi.transfer(action, request),
 );
+/** Watch and unwatch act at once: no dialog (spec 02 §4). */
+export const watchFx = createEffect(({ name, node }: { name: string; node: TreeNode }) =>
+  name === 'watch' ? treeTabsApi.watch(node) : treeTabsApi.unwatch(node),
+);
+/** Bumped after a watch changes, so that the Watch tab reads its list again. */
+export const $watchesVersion = createStore(0).on(watchFx.done, (n) => n + 1);
+
 /** Local repositories, the only kind a node can be copied, moved or restored into. */
 export const fetchTargetsFx = createEffect(async () => {
   const page = await treeBrowserApi.roots({
@@ -91,6 +100,9 @@ export const $actionRunning = createStore(false)
     () => false,
   );
 
+const succeeded = (info: string) => ({ kind: 'success' as const, text: info });
+const failed = (error: Error) => ({ kind: 'error' as const, text: errorMessage(error) });
+
 // ---- opening the dialogs ----------------------------------------------------------------
 
 const clicked = (name: string) => (click: { name: string }) => click.name === name;
@@ -100,6 +112,14 @@ sample({
   fn: ({ node }) => node,
   target: downloadFileFx,
 });
+sample({
+  clock: actionClicked,
+  filter: ({ name }) => name === 'watch' || name === 'unwatch',
+  target: watchFx,
+});
+// The offer changes (watch becomes unwatch): read the node's tabs and actions again.
+sample({ clock: watchFx.done, fn: ({ params }) => params.node, target: fetchNodeInfoFx });
+sample({ clock: watchFx.doneData, fn: ({ info }) => succeeded(info), target: notificationShown });
 sample({
   clock: actionClicked,
   filter: clicked('downloadfolder'),
@@ -167,9 +187,6 @@ sample({
   target: transferFx,
 });
 
-const succeeded = (info: string) => ({ kind: 'success' as const, text: info });
-const failed = (error: Error) => ({ kind: 'error' as const, text: errorMessage(error) });
-
 // Delete, then the parent (spec 02 §4).
 $dialog.reset(deleteFx.done, emptyTrashFx.done);
 sample({
@@ -202,7 +219,13 @@ sample({
 });
 
 sample({
-  clock: [deleteFx.failData, emptyTrashFx.failData, folderInfoFx.failData, downloadFileFx.failData],
+  clock: [
+    deleteFx.failData,
+    emptyTrashFx.failData,
+    folderInfoFx.failData,
+    downloadFileFx.failData,
+    watchFx.failData,
+  ],
   fn: failed,
   target: notificationShown,
 });

@@ -48,6 +48,7 @@ export const TREE_LABELS = {
     ViewSource: 'View Source',
     PomView: 'Pom View',
     GeneralXml: 'XML View',
+    PackageJson: 'package.json',
     Builds: 'Builds',
   } as Record<string, string>,
   info: {
@@ -70,7 +71,6 @@ export const TREE_LABELS = {
     artifactSize: 'Artifacts Size',
   },
   checksums: 'Checksums',
-  download: 'Download',
   countArtifacts: 'Show',
 };
 
@@ -84,6 +84,8 @@ export const ACTION_LABELS = {
     restore: 'Restore',
     delete: 'Delete',
     emptytrash: 'Empty Trash',
+    watch: 'Watch',
+    unwatch: 'Unwatch',
   } as Record<string, string>,
   cancel: 'Cancel',
   deleteTitle: 'Delete',
@@ -103,6 +105,44 @@ export const ACTION_LABELS = {
     `${files.toLocaleString('en-US')} files, ${sizeMb.toLocaleString('en-US')} MB, as one zip archive.`,
   downloadFailed: (name: string, status: number) =>
     `Could not download ${name}: ${status === 404 ? 'it is not there any more' : 'access denied'}`,
+};
+
+/** The detail tabs' own texts (Depot's wording; the spec names the tabs only). */
+export const TAB_LABELS = {
+  dependencyDeclaration: 'Dependency Declaration',
+  declarationFailed: 'No dependency declaration for this file',
+  buildTools: { maven: 'Maven', gradle: 'Gradle', ivy: 'Ivy', sbt: 'SBT', npm: 'npm' },
+  properties: {
+    name: 'Name',
+    value: 'Value',
+    values: 'Values (one per line)',
+    add: 'Add Property',
+    edit: 'Edit',
+    delete: 'Delete',
+    save: 'Save',
+    cancel: 'Cancel',
+    recursive: 'Apply to everything below this folder',
+    none: 'No properties yet.',
+    failed: 'Could not load the properties',
+  },
+  watch: {
+    watchers: 'Watchers',
+    user: 'User',
+    watched: 'Watched Item',
+    since: 'Watching Since',
+    none: 'Nobody watches this item.',
+    remove: (name: string) => `Stop ${name} watching`,
+    failed: 'Could not load the watchers',
+  },
+  source: {
+    entries: 'Archive entries',
+    truncated: (shown: number) => `Showing the first ${shown.toLocaleString('en-US')} entries.`,
+    binary: 'This entry is binary and cannot be shown as text.',
+    sourceTruncated: 'Only the first 1 MiB is shown.',
+    failed: 'Could not read the archive',
+    close: 'Close',
+  },
+  viewFailed: 'Could not load this view',
 };
 
 export const REPO_TYPE_LABELS: Record<string, string> = {

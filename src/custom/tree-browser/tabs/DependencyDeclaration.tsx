@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { treeTabsApi, type BuildTool, type TreeNode } from '../../../api/treeBrowser';
+import { TAB_LABELS as T } from '../messages';
+import { useNodeData } from './useNodeData';
+
+const MAVEN_LIKE = new Set(['maven', 'gradle', 'ivy', 'sbt']);
+
+/** The build tools that can declare this file as a dependency (spec 02 §2 General). */
+export function buildToolsFor(node: TreeNode): BuildTool[] {
+  if (node.type !== 'file') return [];
+  const type = node.repoPkgType.toLowerCase();
+  if (MAVEN_LIKE.has(type)) return ['maven', 'gradle', 'ivy', 'sbt'];
+  if (type === 'npm') return ['npm'];
+  return [];
+}
+
+/** The snippet to paste into a build file, one tool at a time. */
+export function DependencyDeclaration({ node }: { node: TreeNode }) {
+  const tools = buildToolsFor(node);
+  const [tool, setTool] = useState<BuildTool>(tools[0] ?? 'maven');
+  const key = `${node.repoKey}/${node.path}:${tool}`;
+  const { data, error } = useNodeData(
+    key,
+    () => treeTabsApi.dependencyDeclaration(node, tool),
+    T.declarationFailed,
+  );
+  if (tools.length === 0) return null;
+  return (
+    <section aria-label={T.dependencyDeclaration} className="tree-declaration">
+      <h3>{T.dependencyDeclaration}</h3>
+      <div role="tablist" className="tree-subtabs">
+        {tools.map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={name === tool}
+            className={`tree-tab${name === tool ? ' is-active' : ''}`}
+            onClick={() => setTool(name)}
+          >
+            {T.buildTools[name]}
+          </button>
+        ))}
+      </div>
+      {/* a path the tool cannot read simply has no snippet */}
+      {data && <pre className="tree-code">{data.dependencyData}</pre>}
+      {error && <p className="hint">{error}</p>}
+    </section>
+  );
+}

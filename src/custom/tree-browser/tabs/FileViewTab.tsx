@@ -1,0 +1,20 @@
+import { treeTabsApi, type FileView, type TreeNode } from '../../../api/treeBrowser';
+import { TAB_LABELS } from '../messages';
+import { nodeId } from '../rows';
+import { useNodeData } from './useNodeData';
+
+/** PomView, GeneralXml and package.json: the text the server picks for the view. */
+export function FileViewTab({ node, view }: { node: TreeNode; view: FileView }) {
+  const { data, error } = useNodeData(
+    `${nodeId(node)}:${view}`,
+    () => treeTabsApi.view(node, view),
+    TAB_LABELS.viewFailed,
+  );
+  if (error)
+    return (
+      <p role="alert" className="error-text">
+        {error}
+      </p>
+    );
+  return data && <pre className="tree-code">{data.fileContent}</pre>;
+}
