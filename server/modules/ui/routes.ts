@@ -6,11 +6,12 @@ import { NotFound } from '../../errors.ts';
 
 /**
  * The console loads only its own scripts; styles may be inline because AG Grid positions
- * rows and columns with style attributes. No framing (clickjacking), no plugins.
+ * rows and columns with style attributes. WebAssembly may be compiled (not eval'd script):
+ * the deploy dialog hashes files with a WASM SHA-256. No framing (clickjacking), no plugins.
  */
 const CONSOLE_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self' data:",

@@ -1,7 +1,12 @@
-import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useUnit } from 'effector-react';
+import { isAnonymous } from '../../shell/access';
 import { notificationShown } from '../../shell/notifications/model';
+import { $currentUser } from '../../shell/session/model';
+import { DeployDialog } from './deploy/DeployDialog';
+import { DEPLOY_LABELS } from './deploy/messages';
+import { UploadsPanel } from './deploy/UploadsPanel';
 import { $nodeInfo } from './details-model';
 import './actions-model';
 import { availableTabs, DetailsPanel } from './DetailsPanel';
@@ -108,6 +113,9 @@ function TreeBrowser({ location }: { location: TreeLocation }) {
     [navigate, notify],
   );
 
+  const [deploying, setDeploying] = useState(false);
+  const anonymous = isAnonymous(useUnit($currentUser));
+
   const onTab = useCallback(
     (name: string) => navigate(treeHref({ ...location, tab: name })),
     [location, navigate],
@@ -117,6 +125,11 @@ function TreeBrowser({ location }: { location: TreeLocation }) {
     <section className="tree-browser" aria-labelledby="tree-browser-title">
       <header className="page-header">
         <h1 id="tree-browser-title">{L.title}</h1>
+        {!anonymous && (
+          <button type="button" className="btn btn-primary" onClick={() => setDeploying(true)}>
+            {DEPLOY_LABELS.deploy}
+          </button>
+        )}
       </header>
       <div className="tree-browser-panes">
         <div className="tree-pane card">
@@ -126,6 +139,10 @@ function TreeBrowser({ location }: { location: TreeLocation }) {
         <DetailsPanel row={activeRow} tab={tab} onTab={onTab} />
       </div>
       <NodeActionDialogs />
+      {deploying && (
+        <DeployDialog active={activeRow?.node ?? null} onClose={() => setDeploying(false)} />
+      )}
+      <UploadsPanel />
     </section>
   );
 }
