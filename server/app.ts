@@ -15,6 +15,7 @@ import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { archiveDownloadRoutes } from './modules/archives/routes.ts';
 import { artifactActionsRoutes } from './modules/artifact-actions/routes.ts';
 import { artifactGeneralRoutes } from './modules/artifact-general/routes.ts';
+import { artifactPropertiesRoutes } from './modules/artifact-properties/routes.ts';
 import { createFolderDownloads } from './modules/archives/folder-download.ts';
 import { createBundleDeploys } from './modules/archives/bundle-deploy.ts';
 import { storageRoutes } from './modules/artifacts/storage-routes.ts';
@@ -124,6 +125,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(storageSummaryRoutes, { services });
       await api.register(treeBrowserRoutes, { services });
       await api.register(artifactGeneralRoutes, { services });
+      await api.register(artifactPropertiesRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

@@ -7,6 +7,7 @@ import { createSecurityConfigService } from './modules/security-config/service.t
 import { createUsersService } from './modules/users/service.ts';
 import { createArtifactsService } from './modules/artifacts/service.ts';
 import { createArtifactGeneralService } from './modules/artifact-general/service.ts';
+import { createArtifactPropertiesService } from './modules/artifact-properties/service.ts';
 import { createGarbageCollector } from './modules/maintenance/garbage-collector.ts';
 import { createDownloadStats } from './modules/maintenance/download-stats.ts';
 import { createMaintenanceSettings } from './modules/maintenance/settings.ts';
@@ -51,6 +52,7 @@ export function createServices(
     artifacts,
     treeBrowser,
     artifactGeneral: createArtifactGeneralService(db, artifacts),
+    artifactProperties: createArtifactPropertiesService(db, artifacts),
     remote: createRemoteService(db, filestore, artifacts, {
       securityConfig,
       generalConfig,

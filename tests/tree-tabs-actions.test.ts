@@ -58,8 +58,15 @@ async function actionsOf(
   const response = await tabsAndActions({ type, repoKey, path }, headers);
   expect(response.statusCode, response.body).toBe(200);
   const answer: TabsAndActions = response.json();
-  expect(answer.tabs).toEqual([{ name: 'General' }]);
+  expect(answer.tabs[0]).toEqual({ name: 'General' });
   return answer.actions.map((action) => action.name);
+}
+
+/** The tab names listed for a node, asked as the console asks. */
+async function tabsOf(type: string, repoKey: string, path: string, headers: object = adminAuth()) {
+  const response = await tabsAndActions({ type, repoKey, path }, headers);
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as TabsAndActions).tabs.map((tab) => tab.name);
 }
 
 beforeAll(async () => {
@@ -188,6 +195,27 @@ describe('a reader', () => {
       });
       expect(response.statusCode, action).toBe(403);
     }
+  });
+});
+
+describe('tabs', () => {
+  it("lists the tabs that apply, in the console's order", async () => {
+    expect(await tabsOf('file', 'libs-local', 'org/acme/app/1.0/app-1.0.jar')).toEqual([
+      'General',
+      'Properties',
+    ]);
+    expect(await tabsOf('folder', 'libs-local', 'org/acme')).toEqual(['General', 'Properties']);
+    expect(await tabsOf('repository', 'libs-local', '')).toEqual(['General']);
+    expect(await tabsOf('file', 'cache-remote', 'pkg/tool-1.0.tgz')).toEqual([
+      'General',
+      'Properties',
+    ]);
+    expect(await tabsOf('file', 'all-virtual', 'org/acme/app/1.0/app-1.0.jar')).toEqual([
+      'General',
+      'Properties',
+    ]);
+    expect(await tabsOf('folder', 'all-virtual', 'org')).toEqual(['General']);
+    expect(await tabsOf('repository', 'auto-trashcan', '')).toEqual(['General']);
   });
 });
 

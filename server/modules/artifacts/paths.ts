@@ -85,3 +85,6 @@ export function folderRow(repositoryId: number, path: string, user: string) {
     modified_by: user,
   };
 }
+
+/** A LIKE pattern's literal text: `%`, `_` and the escape itself matched as they are. */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');

@@ -9,7 +9,7 @@ import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import type { Checksums, Filestore, StagedBlob, StoredBlob } from '../../storage/filestore.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import { acceptsPath } from './ant-pattern.ts';
-import { ancestorsOf, folderRow, splitPath } from './paths.ts';
+import { ancestorsOf, escapeLike, folderRow, splitPath } from './paths.ts';
 import { writeProperties } from './properties.ts';
 
 type Tx = Transaction<DepotDatabase>;
@@ -335,8 +335,6 @@ export function createArtifactsService(
     },
   };
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 /** A file cannot replace a folder, and no ancestor of it may be a file. */
 async function assertPathFree(db: Database | Tx, repositoryId: number, path: string) {

@@ -4,10 +4,11 @@ import type { Services } from '../../services.ts';
 import { toStorageInfo } from '../storage-summary/artifactory-shape.ts';
 import { parseArtifactPath } from './paths.ts';
 import {
-  deleteProperties,
+  deletePropertiesInScope,
   parsePropertyList,
   readProperties,
-  writeProperties,
+  replacePropertyInScope,
+  type PropertyScope,
 } from './properties.ts';
 
 type StorageRequest = FastifyRequest<{
@@ -110,16 +111,16 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
     });
   }
 
-  /** The nodes a property change applies to: the item, and everything below it if recursive. */
-  async function targets(request: StorageRequest) {
+  /** What a property change applies to: the item, and everything below it if recursive. */
+  async function scope(request: StorageRequest): Promise<PropertyScope> {
     const { repo, path, node } = await locate(request);
     if (!node)
       throw new BadRequest('Properties belong to files and folders, not to the repository root');
-    const recursive = node.folder && request.query.recursive !== '0';
-    const below = recursive
-      ? await artifacts.listBelow(repo.id, path, { deep: true, withFolders: true })
-      : [];
-    return [node.id, ...below.map((n) => n.id)];
+    return {
+      repositoryId: repo.id,
+      path,
+      recursive: node.folder && request.query.recursive !== '0',
+    };
   }
 
   async function setProps(request: StorageRequest, reply: FastifyReply) {
@@ -127,8 +128,11 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
     if (!list)
       throw new BadRequest('Give the properties to set: ?properties=key=value;key2=value2');
     const properties = parsePropertyList(list);
-    const ids = await targets(request);
-    await db.transaction().execute((tx) => writeProperties(tx, ids, properties));
+    const where = await scope(request);
+    await db.transaction().execute(async (tx) => {
+      for (const [key, values] of Object.entries(properties))
+        await replacePropertyInScope(tx, where, key, values);
+    });
     return reply.status(204).send();
   }
 
@@ -139,7 +143,7 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
       .filter(Boolean);
     if (keys.length === 0)
       throw new BadRequest('Give the property keys to delete: ?properties=key1,key2');
-    await deleteProperties(db, await targets(request), keys);
+    await deletePropertiesInScope(db, await scope(request), keys);
     return reply.status(204).send();
   }
 

@@ -1,5 +1,5 @@
 import { TRASH_REPO_KEY } from '../trash/service.ts';
-import type { LocatedNode } from './locate-node.ts';
+import { nodeTabs, type TabNode } from './node-tabs.ts';
 
 /** What the console's node details and menus offer (spec 02 §3 tabs, §4 actions by name). */
 export interface TabsAndActions {
@@ -7,13 +7,7 @@ export interface TabsAndActions {
   actions: { name: string }[];
 }
 
-/**
- * Only tabs whose server calls exist are listed: the console falls back to General for any
- * other (spec 02 §2), so an unlisted tab costs nothing and a listed one must work.
- */
-export const NODE_TABS = ['General'] as const;
-
-type Node = Pick<LocatedNode, 'type' | 'repo'>;
+type Node = TabNode;
 
 const inTrash = (node: Node) => node.repo.key.toLowerCase() === TRASH_REPO_KEY;
 
@@ -40,7 +34,7 @@ function writeActions(node: Node): string[] {
 export function nodeTabsAndActions(node: Node, mayWrite: boolean): TabsAndActions {
   const actions = [...readActions(node), ...(mayWrite ? writeActions(node) : [])];
   return {
-    tabs: NODE_TABS.map((name) => ({ name })),
+    tabs: nodeTabs(node).map((name) => ({ name })),
     actions: actions.map((name) => ({ name })),
   };
 }

@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.ts';
+import { ARTIFACT_WRITE } from '../artifact-actions/artifact-write.ts';
+import { parseArtifactPath } from '../artifacts/paths.ts';
+import { PROPERTY_LIMITS } from '../artifacts/properties.ts';
+import { PROPERTY_MESSAGES } from './messages.ts';
+import type { ArtifactProperty } from './service.ts';
+
+interface NodeQuery {
+  repoKey: string;
+  path: string;
+  recursive: boolean;
+}
+
+const nodeQuery = {
+  querystring: {
+    type: 'object',
+    required: ['repoKey', 'path'],
+    properties: {
+      repoKey: { type: 'string', minLength: 1, maxLength: 1024 },
+      path: { type: 'string', maxLength: 10000 },
+      recursive: { type: 'boolean', default: false },
+    },
+  },
+} as const;
+
+// No ';', '=' or ',' (the scripted form's separators), no space at either end.
+const NAME_PATTERN = '^[^;=,\\s](?:[^;=,]*[^;=,\\s])?$';
+const VALUE_PATTERN = '^[^;,]*$';
+
+const propertyName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: PROPERTY_LIMITS.maxNameLength,
+  pattern: NAME_PATTERN,
+  errorMessage: {
+    type: PROPERTY_MESSAGES.nameRequired,
+    minLength: PROPERTY_MESSAGES.nameRequired,
+    maxLength: PROPERTY_MESSAGES.nameTooLong,
+    pattern: PROPERTY_MESSAGES.nameCharacters,
+  },
+} as const;
+
+const propertyBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'value'],
+  properties: {
+    name: propertyName,
+    value: {
+      type: 'array',
+      minItems: 1,
+      maxItems: PROPERTY_LIMITS.maxValues,
+      items: {
+        type: 'string',
+        maxLength: PROPERTY_LIMITS.maxValueLength,
+        pattern: VALUE_PATTERN,
+        errorMessage: {
+          maxLength: PROPERTY_MESSAGES.valueTooLong,
+          pattern: PROPERTY_MESSAGES.valueCharacters,
+        },
+      },
+      errorMessage: {
+        minItems: PROPERTY_MESSAGES.valueRequired,
+        maxItems: PROPERTY_MESSAGES.tooManyValues,
+      },
+    },
+  },
+} as const;
+
+const deleteBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['properties'],
+  properties: {
+    properties: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: { type: 'string', minLength: 1, maxLength: PROPERTY_LIMITS.maxNameLength },
+      errorMessage: { minItems: PROPERTY_MESSAGES.namesRequired },
+    },
+  },
+} as const;
+
+/** The node a call names, its path normalised like every artifact path. */
+const target = (query: NodeQuery) => ({
+  repoKey: query.repoKey,
+  path: parseArtifactPath(query.path).path,
+  recursive: query.recursive,
+});
+
+/**
+ * The tree browser's Properties tab (spec 02 §2, §7): read a node's properties, set one
+ * property's values, delete properties; with `recursive=true` on a folder, on everything below
+ * it too. Readers read; changing needs what artifact writes need (ARTIFACT_WRITE).
+ */
+export async function artifactPropertiesRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+) {
+  const { artifactProperties } = services;
+
+  app.get<{ Querystring: NodeQuery }>(
+    '/ui/artifactproperties',
+    { config: { permission: 'reader' }, schema: nodeQuery },
+    async (request) => {
+      const { repoKey, path } = target(request.query);
+      return artifactProperties.list(repoKey, path);
+    },
+  );
+
+  app.post<{ Querystring: NodeQuery; Body: ArtifactProperty }>(
+    '/ui/artifactproperties',
+    { config: ARTIFACT_WRITE, schema: { ...nodeQuery, body: propertyBody } },
+    async (request) => artifactProperties.set(target(request.query), request.body),
+  );
+
+  app.post<{ Querystring: NodeQuery; Body: { properties: string[] } }>(
+    '/ui/deleteproperties',
+    { config: ARTIFACT_WRITE, schema: { ...nodeQuery, body: deleteBody } },
+    async (request) => artifactProperties.delete(target(request.query), request.body.properties),
+  );
+}

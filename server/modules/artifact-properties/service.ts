@@ -1,0 +1,76 @@
+import type { Database } from '../../db/database.ts';
+import { BadRequest } from '../../errors.ts';
+import {
+  deletePropertiesInScope,
+  readProperties,
+  replacePropertyInScope,
+  type PropertyScope,
+} from '../artifacts/properties.ts';
+import type { ArtifactsService } from '../artifacts/service.ts';
+import { TRASH_REPO_KEY } from '../trash/service.ts';
+import { locateNode } from '../tree-browser/locate-node.ts';
+import { PROPERTY_MESSAGES } from './messages.ts';
+
+export interface ArtifactProperty {
+  name: string;
+  /** In stored order. */
+  value: string[];
+}
+
+/** Where a change lands: the node itself, and with `recursive` everything below a folder. */
+export interface PropertyTarget {
+  repoKey: string;
+  path: string;
+  recursive: boolean;
+}
+
+/**
+ * The tree browser's Properties tab: the same stored properties, and the same SQL, as the
+ * scripted `?properties` calls of the storage API (artifacts/properties.ts).
+ */
+export function createArtifactPropertiesService(db: Database, artifacts: ArtifactsService) {
+  /** The node's row; a repository root has no properties of its own to show or change. */
+  async function nodeAt(repoKey: string, path: string) {
+    const located = await locateNode(artifacts, repoKey, path);
+    if (!located.node) throw new BadRequest(PROPERTY_MESSAGES.repositoryRoot(located.repo.key));
+    return { ...located, node: located.node, source: located.source! };
+  }
+
+  /**
+   * The scope a change applies to. A virtual repository stores nothing of its own, and the
+   * Trash Can's items are restored as they were deleted, so neither is changed here.
+   */
+  async function writableScope(target: PropertyTarget): Promise<PropertyScope> {
+    const { repo, node, source } = await nodeAt(target.repoKey, target.path);
+    if (repo.rclass === 'virtual') throw new BadRequest(PROPERTY_MESSAGES.virtual(repo.key));
+    if (repo.key === TRASH_REPO_KEY) throw new BadRequest(PROPERTY_MESSAGES.inTrash);
+    return { repositoryId: source.id, path: node.path, recursive: target.recursive && node.folder };
+  }
+
+  return {
+    /** The node's properties by name; a virtual repository's files are read through members. */
+    async list(repoKey: string, path: string): Promise<{ artifactProperties: ArtifactProperty[] }> {
+      const { node } = await nodeAt(repoKey, path);
+      const properties = await readProperties(db, node.id);
+      const names = Object.keys(properties).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return { artifactProperties: names.map((name) => ({ name, value: properties[name]! })) };
+    },
+
+    /** Replaces one property's values on the target, all nodes in one transaction. */
+    async set(target: PropertyTarget, property: ArtifactProperty): Promise<{ info: string }> {
+      const scope = await writableScope(target);
+      await db
+        .transaction()
+        .execute((tx) => replacePropertyInScope(tx, scope, property.name, property.value));
+      return { info: PROPERTY_MESSAGES.set(property.name) };
+    },
+
+    /** Deletes properties by name from the target; names it does not have are no error. */
+    async delete(target: PropertyTarget, names: string[]): Promise<{ info: string }> {
+      await deletePropertiesInScope(db, await writableScope(target), names);
+      return { info: PROPERTY_MESSAGES.deleted };
+    },
+  };
+}
+
+export type ArtifactPropertiesService = ReturnType<typeof createArtifactPropertiesService>;

@@ -1,0 +1,25 @@
+import type { LocatedNode } from './locate-node.ts';
+
+/** The node's tabs in the order the console shows them (spec 02 §2). */
+export const NODE_TABS = ['General', 'Properties'] as const;
+export type NodeTab = (typeof NODE_TABS)[number];
+
+export type TabNode = Pick<LocatedNode, 'type' | 'repo' | 'path'>;
+
+/**
+ * When each tab applies. Only tabs whose server calls answer for the node are listed: the
+ * console falls back to General for any other (spec 02 §2), so an unlisted tab costs nothing
+ * and a listed one must work.
+ */
+const APPLIES: Record<NodeTab, (node: TabNode) => boolean> = {
+  General: () => true,
+  // Properties belong to stored nodes, not to a repository root; a virtual repository shows
+  // its members' files' properties (read only).
+  Properties: (node) =>
+    node.type !== 'repository' && (node.repo.rclass !== 'virtual' || node.type === 'file'),
+};
+
+/** The tabs of a node, in the console's order. */
+export function nodeTabs(node: TabNode): NodeTab[] {
+  return NODE_TABS.filter((tab) => APPLIES[tab](node));
+}
