@@ -29,6 +29,7 @@ import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
 import { layoutsRoutes } from './modules/repositories/layouts-routes.ts';
 import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
 import { treeBrowserRoutes } from './modules/tree-browser/routes.ts';
+import { watchesRoutes } from './modules/watches/routes.ts';
 import { Filestore } from './storage/filestore.ts';
 import { loadMasterKey, SecretBox } from './crypto/secret-box.ts';
 import { generalConfigRoutes } from './modules/general-config/routes.ts';
@@ -126,6 +127,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(treeBrowserRoutes, { services });
       await api.register(artifactGeneralRoutes, { services });
       await api.register(artifactPropertiesRoutes, { services });
+      await api.register(watchesRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

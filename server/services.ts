@@ -18,6 +18,7 @@ import { createLayoutsService } from './modules/repositories/layouts-service.ts'
 import { createStorageSummaryService } from './modules/storage-summary/service.ts';
 import { createTrashService } from './modules/trash/service.ts';
 import { createTreeBrowserService } from './modules/tree-browser/service.ts';
+import { createWatchesService } from './modules/watches/service.ts';
 import type { SchemaRegistry } from './schemas/registry.ts';
 import type { Filestore } from './storage/filestore.ts';
 import type { VersionInfo } from './version.ts';
@@ -41,7 +42,8 @@ export function createServices(
   const generalConfig = createGeneralConfigService(db);
   const artifacts = createArtifactsService(db, filestore, repositories, changes);
   const maintenanceSettings = createMaintenanceSettings(db);
-  const treeBrowser = createTreeBrowserService(db, repositories, artifacts);
+  const watches = createWatchesService(db, artifacts);
+  const treeBrowser = createTreeBrowserService(db, repositories, artifacts, watches);
   return {
     /** Announces writes to the read caches; the change listener feeds it other nodes' too. */
     tableChanges: changes,
@@ -51,6 +53,7 @@ export function createServices(
     repoLayouts: createLayoutsService(db, catalogue),
     artifacts,
     treeBrowser,
+    watches,
     artifactGeneral: createArtifactGeneralService(db, artifacts),
     artifactProperties: createArtifactPropertiesService(db, artifacts),
     remote: createRemoteService(db, filestore, artifacts, {

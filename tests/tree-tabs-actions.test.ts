@@ -95,32 +95,36 @@ describe('an admin', () => {
   it('may download, copy, move and delete files and folders of a local repository', async () => {
     expect(await actionsOf('file', 'libs-local', 'org/acme/app/1.0/app-1.0.jar')).toEqual([
       'download',
+      'watch',
       'copy',
       'move',
       'delete',
     ]);
     expect(await actionsOf('folder', 'libs-local', 'org/acme')).toEqual([
       'downloadfolder',
+      'watch',
       'copy',
       'move',
       'delete',
     ]);
-    expect(await actionsOf('repository', 'libs-local', '')).toEqual(['downloadfolder']);
+    expect(await actionsOf('repository', 'libs-local', '')).toEqual(['downloadfolder', 'watch']);
   });
 
   it("may only download and delete a remote repository's cached files", async () => {
     expect(await actionsOf('file', 'cache-remote', 'pkg/tool-1.0.tgz')).toEqual([
       'download',
+      'watch',
       'delete',
     ]);
-    expect(await actionsOf('repository', 'cache-remote', '')).toEqual(['downloadfolder']);
+    expect(await actionsOf('repository', 'cache-remote', '')).toEqual(['downloadfolder', 'watch']);
   });
 
   it('may only download through a virtual repository, which stores nothing itself', async () => {
     expect(await actionsOf('file', 'all-virtual', 'org/acme/app/1.0/app-1.0.jar')).toEqual([
       'download',
+      'watch',
     ]);
-    expect(await actionsOf('folder', 'all-virtual', 'org')).toEqual(['downloadfolder']);
+    expect(await actionsOf('folder', 'all-virtual', 'org')).toEqual(['downloadfolder', 'watch']);
   });
 
   it("may restore and delete the trash can's items and empty it", async () => {
@@ -144,6 +148,7 @@ describe('an admin', () => {
     const session = await consoleSession(depot, 'admin', 'admin-secret-1');
     expect(await actionsOf('folder', 'libs-local', 'org', session.headers)).toEqual([
       'downloadfolder',
+      'watch',
       'copy',
       'move',
       'delete',
@@ -167,12 +172,16 @@ describe('an admin', () => {
 });
 
 describe('a reader', () => {
-  it('may only download', async () => {
+  it('may only download and watch', async () => {
     const reader = readerAuth();
     expect(await actionsOf('file', 'libs-local', 'org/acme/app/1.0/app-1.0.jar', reader)).toEqual([
       'download',
+      'watch',
     ]);
-    expect(await actionsOf('folder', 'libs-local', 'org', reader)).toEqual(['downloadfolder']);
+    expect(await actionsOf('folder', 'libs-local', 'org', reader)).toEqual([
+      'downloadfolder',
+      'watch',
+    ]);
     expect(await actionsOf('repository', 'auto-trashcan', '', reader)).toEqual(['downloadfolder']);
     expect(await actionsOf('file', 'auto-trashcan', 'libs-local/gone/old.txt', reader)).toEqual([
       'download',
@@ -200,22 +209,26 @@ describe('a reader', () => {
 
 describe('tabs', () => {
   it("lists the tabs that apply, in the console's order", async () => {
-    expect(await tabsOf('file', 'libs-local', 'org/acme/app/1.0/app-1.0.jar')).toEqual([
+    const jar = 'org/acme/app/1.0/app-1.0.jar';
+    expect(await tabsOf('file', 'libs-local', jar)).toEqual(['General', 'Properties', 'Watch']);
+    expect(await tabsOf('folder', 'libs-local', 'org/acme')).toEqual([
       'General',
       'Properties',
+      'Watch',
     ]);
-    expect(await tabsOf('folder', 'libs-local', 'org/acme')).toEqual(['General', 'Properties']);
-    expect(await tabsOf('repository', 'libs-local', '')).toEqual(['General']);
+    expect(await tabsOf('repository', 'libs-local', '')).toEqual(['General', 'Watch']);
     expect(await tabsOf('file', 'cache-remote', 'pkg/tool-1.0.tgz')).toEqual([
       'General',
       'Properties',
+      'Watch',
     ]);
-    expect(await tabsOf('file', 'all-virtual', 'org/acme/app/1.0/app-1.0.jar')).toEqual([
+    expect(await tabsOf('file', 'all-virtual', jar)).toEqual(['General', 'Properties', 'Watch']);
+    expect(await tabsOf('folder', 'all-virtual', 'org')).toEqual(['General', 'Watch']);
+    expect(await tabsOf('repository', 'auto-trashcan', '')).toEqual(['General']);
+    expect(await tabsOf('file', 'auto-trashcan', 'libs-local/gone/old.txt')).toEqual([
       'General',
       'Properties',
     ]);
-    expect(await tabsOf('folder', 'all-virtual', 'org')).toEqual(['General']);
-    expect(await tabsOf('repository', 'auto-trashcan', '')).toEqual(['General']);
   });
 });
 

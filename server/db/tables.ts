@@ -146,6 +146,15 @@ export interface RemoteUpstreamStateTable {
   reason: string;
 }
 
+export interface WatchesTable {
+  id: Generated<number>;
+  repository_id: number;
+  /** '' watches the whole repository. */
+  path: string;
+  username: string;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface DepotDatabase {
   users: UsersTable;
   groups: GroupsTable;
@@ -162,4 +171,5 @@ export interface DepotDatabase {
   repo_layouts: RepoLayoutsTable;
   job_runs: JobRunsTable;
   download_stats: DownloadStatsTable;
+  watches: WatchesTable;
 }

@@ -9,6 +9,7 @@ import * as maintenance from './0006-maintenance.ts';
 import * as remoteMetadata from './0007-remote-metadata.ts';
 import * as changeNotifications from './0008-change-notifications.ts';
 import * as treeChildren from './0009-tree-children.ts';
+import * as watches from './0010-watches.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007-remote-metadata': remoteMetadata,
   '0008-change-notifications': changeNotifications,
   '0009-tree-children': treeChildren,
+  '0010-watches': watches,
 };
 
 /**

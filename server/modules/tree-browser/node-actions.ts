@@ -1,5 +1,4 @@
-import { TRASH_REPO_KEY } from '../trash/service.ts';
-import { nodeTabs, type TabNode } from './node-tabs.ts';
+import { inTrash, nodeTabs, type TabNode } from './node-tabs.ts';
 
 /** What the console's node details and menus offer (spec 02 §3 tabs, §4 actions by name). */
 export interface TabsAndActions {
@@ -9,11 +8,23 @@ export interface TabsAndActions {
 
 type Node = TabNode;
 
-const inTrash = (node: Node) => node.repo.key.toLowerCase() === TRASH_REPO_KEY;
+/** What the caller may do besides reading. */
+export interface Caller {
+  /** Whether the caller holds ARTIFACT_WRITE. */
+  mayWrite: boolean;
+  /** Whether a signed-in user watches this very node; undefined for anonymous callers. */
+  watching?: boolean;
+}
 
 /** Reading actions: anyone who may see a node may download it. */
 function readActions(node: Node): string[] {
   return node.type === 'file' ? ['download'] : ['downloadfolder'];
+}
+
+/** Signed-in users watch anything but the Trash Can's, or stop watching what they watch. */
+function watchActions(node: Node, watching: boolean | undefined): string[] {
+  if (watching === undefined || inTrash(node)) return [];
+  return [watching ? 'unwatch' : 'watch'];
 }
 
 /**
@@ -30,9 +41,13 @@ function writeActions(node: Node): string[] {
   return [];
 }
 
-/** The tabs and the actions a caller may take on a node; `mayWrite` as ARTIFACT_WRITE decides. */
-export function nodeTabsAndActions(node: Node, mayWrite: boolean): TabsAndActions {
-  const actions = [...readActions(node), ...(mayWrite ? writeActions(node) : [])];
+/** The tabs of a node and the actions this caller may take on it. */
+export function nodeTabsAndActions(node: Node, caller: Caller): TabsAndActions {
+  const actions = [
+    ...readActions(node),
+    ...watchActions(node, caller.watching),
+    ...(caller.mayWrite ? writeActions(node) : []),
+  ];
   return {
     tabs: nodeTabs(node).map((name) => ({ name })),
     actions: actions.map((name) => ({ name })),

@@ -1,10 +1,13 @@
+import { TRASH_REPO_KEY } from '../trash/service.ts';
 import type { LocatedNode } from './locate-node.ts';
 
 /** The node's tabs in the order the console shows them (spec 02 §2). */
-export const NODE_TABS = ['General', 'Properties'] as const;
+export const NODE_TABS = ['General', 'Properties', 'Watch'] as const;
 export type NodeTab = (typeof NODE_TABS)[number];
 
 export type TabNode = Pick<LocatedNode, 'type' | 'repo' | 'path'>;
+
+export const inTrash = (node: TabNode) => node.repo.key.toLowerCase() === TRASH_REPO_KEY;
 
 /**
  * When each tab applies. Only tabs whose server calls answer for the node are listed: the
@@ -17,6 +20,7 @@ const APPLIES: Record<NodeTab, (node: TabNode) => boolean> = {
   // its members' files' properties (read only).
   Properties: (node) =>
     node.type !== 'repository' && (node.repo.rclass !== 'virtual' || node.type === 'file'),
+  Watch: (node) => !inTrash(node),
 };
 
 /** The tabs of a node, in the console's order. */

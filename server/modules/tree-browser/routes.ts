@@ -120,7 +120,7 @@ export async function treeBrowserRoutes(
       services.treeBrowser.tabsAndActions(
         request.body.repoKey,
         parseArtifactPath(request.body.path).path,
-        await request.holds(ARTIFACT_WRITE.permission),
+        { mayWrite: await request.holds(ARTIFACT_WRITE.permission), user: request.principal },
       ),
   );
 }

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
+import type { Watcher, WatchesService } from '../watches/service.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { decodeContinueState, encodeContinueState } from './continue-state.ts';
 import { locateNode } from './locate-node.ts';
@@ -94,6 +95,7 @@ export function createTreeBrowserService(
   db: Database,
   repositories: RepositoriesService,
   artifacts: ArtifactsService,
+  watches: WatchesService,
 ) {
   async function roots(query: RootsQuery): Promise<TreePage> {
     // An empty list is no filter: the console sends its filters as lists, empty when unset.
@@ -226,13 +228,20 @@ export function createTreeBrowserService(
     }
   }
 
-  /** What a node's details show and its menu offers; `mayWrite` unlocks the writing actions. */
+  /**
+   * What a node's details show and its menu offers this caller: `mayWrite` unlocks the writing
+   * actions, a signed-in user gets watch or unwatch, whichever applies.
+   */
   async function tabsAndActions(
     repoKey: string,
     path: string,
-    mayWrite: boolean,
+    caller: { mayWrite: boolean; user: Watcher },
   ): Promise<TabsAndActions> {
-    return nodeTabsAndActions(await locateNode(artifacts, repoKey, path), mayWrite);
+    const node = await locateNode(artifacts, repoKey, path);
+    const watching = caller.user.anonymous
+      ? undefined
+      : await watches.isWatching(node.repo.id, node.path, caller.user.name);
+    return nodeTabsAndActions(node, { mayWrite: caller.mayWrite, watching });
   }
 
   return { roots, children, tabsAndActions };
