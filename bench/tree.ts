@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { launchBrowser, signIn } from '../e2e/browser.ts';
-import { seedTree } from '../e2e/seed-tree.ts';
-import { startDepot } from '../e2e/server.ts';
+import { seededFileName, seedTree } from '../e2e/seed-tree.ts';
+import { startDepot, type E2eDepot } from '../e2e/server.ts';
 import { TREE_LABELS } from '../src/custom/tree-browser/messages.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -20,6 +20,8 @@ const PASSWORD = 'bench-tree-pass-1';
 const GOALS = { firstRowsMs: 300, pageMb: 300 };
 /** 60 Hz: frame intervals cannot be shorter than this, so p95 sits at it when none is late. */
 const VSYNC_MS = 1000 / 60;
+
+let depot: E2eDepot;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -48,10 +50,65 @@ const timeExpand = (page: Page, firstChild: string) =>
 const scrollEndToEnd = (page: Page) =>
   page.evaluate((label) => window.depotTreeBench.scrollEndToEnd(label), TREE_LABELS.tree);
 
+/** How many of the spread folders the scaled-scrolling check opens (1,000 rows each). */
+const OPENED_FOLDERS = Number(process.env.BENCH_TREE_FOLDERS ?? 400);
+const spreadFolder = (i: number) => `d-${String(i).padStart(5, '0')}`;
+
+/**
+ * Beyond about 307,000 rows (26 px each) the tree's scroll box reaches its height cap and scrolling is
+ * scaled. Opens OPENED_FOLDERS of the spread folders (from the last one upwards, so the
+ * active row stays on the folders), then checks that scrolling to the bottom and End both
+ * reach the very last row.
+ */
+async function checkScaledScrolling(page: Page) {
+  const last = spreadFolder(SPREAD_FOLDERS);
+  await page.goto(depot.ui(`/repos/tree/General/million-local/spread/${last}`));
+  await page.locator('[role=treeitem][aria-selected=true]', { hasText: last }).waitFor();
+  await page.locator('.tree-toolbar button[aria-busy="false"]').waitFor();
+  const started = Date.now();
+  for (let opened = 0; opened < OPENED_FOLDERS; opened++) {
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => {
+      const active = document.querySelector('[role=treeitem][aria-selected=true]');
+      return active?.getAttribute('aria-expanded') === 'true';
+    });
+    await page.keyboard.press('ArrowUp');
+  }
+  const openSeconds = (Date.now() - started) / 1000;
+  // the spread folder's own file comes after all its folders: the tree's last row
+  const lastRow = seededFileName(0);
+  const { height, lastDrawn } = await page.evaluate(() => {
+    const box = document.querySelector('.tree-main') as HTMLElement;
+    box.scrollTo({ top: box.scrollHeight });
+    return new Promise<{ height: number; lastDrawn: string }>((resolve) =>
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          const texts = [...box.querySelectorAll('.tree-text')].map((el) => el.textContent ?? '');
+          resolve({ height: box.scrollHeight, lastDrawn: texts.at(-1) ?? '' });
+        }, 100),
+      ),
+    );
+  });
+  await page.keyboard.press('End');
+  const endUrl = `/ui/repos/tree/General/million-local/spread/${lastRow}`;
+  const byEnd = await page
+    .waitForURL((url) => url.pathname === endUrl, { timeout: 10_000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  const rows = SPREAD_FOLDERS + OPENED_FOLDERS * FILES_PER_FOLDER;
+  console.log(
+    `scaled scrolling: about ${rows.toLocaleString('en-US')} rows open (${OPENED_FOLDERS} folders opened in ${openSeconds.toFixed(1)} s) ` +
+      `in a ${height.toLocaleString('en-US')} px scroll box; last row drawn at the bottom: ${lastDrawn === lastRow ? 'yes' : `NO (${lastDrawn})`}; ` +
+      `End selects it: ${byEnd ? 'yes' : 'NO'}`,
+  );
+}
+
 async function main() {
   if (!existsSync('dist/ui/index.html')) execSync('npm run build', { stdio: 'inherit' });
   const seedStart = Date.now();
-  const depot = await startDepot(PASSWORD, {}, (home) =>
+  depot = await startDepot(PASSWORD, {}, (home) =>
     seedTree(home, PASSWORD, {
       repoKey: 'million-local',
       bigFolder: 'huge',
@@ -124,6 +181,7 @@ async function main() {
     console.log(
       `page after scrolling: JS heap ${heapMb.toFixed(1)} MB, ${nodes} DOM nodes — goal <= ${GOALS.pageMb} MB: ${verdict(heapMb <= GOALS.pageMb)}`,
     );
+    await checkScaledScrolling(page);
   } finally {
     await browser.close();
     await depot.stop();
