@@ -30,6 +30,7 @@ import { layoutsRoutes } from './modules/repositories/layouts-routes.ts';
 import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
 import { treeBrowserRoutes } from './modules/tree-browser/routes.ts';
 import { watchesRoutes } from './modules/watches/routes.ts';
+import { effectivePermissionsRoutes } from './modules/effective-permissions/routes.ts';
 import { Filestore } from './storage/filestore.ts';
 import { loadMasterKey, SecretBox } from './crypto/secret-box.ts';
 import { generalConfigRoutes } from './modules/general-config/routes.ts';
@@ -128,6 +129,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(artifactGeneralRoutes, { services });
       await api.register(artifactPropertiesRoutes, { services });
       await api.register(watchesRoutes, { services });
+      await api.register(effectivePermissionsRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

@@ -209,3 +209,30 @@ export const treeTabsApi = {
       json: { repoKey: node.repoKey, path: node.path, view },
     }),
 };
+
+export interface EffectivePermission {
+  principal: string;
+  type: 'user' | 'group';
+  actions: { read: boolean; annotate: boolean; deploy: boolean; delete: boolean; manage: boolean };
+}
+export interface EffectivePermissionsPage {
+  totalCount: number;
+  pageNum: number;
+  numOfRows: number;
+  data: EffectivePermission[];
+}
+
+/** The Effective Permissions tab's call (admins only): 25 a page by principal (spec 02 §9). */
+export const effectivePermissionsApi = {
+  page: (node: Pick<TreeNode, 'repoKey' | 'path'>, pageNum: number, direction: 'asc' | 'desc') =>
+    call<EffectivePermissionsPage>('GET', '/ui/artifactpermissions', {
+      searchParams: {
+        repoKey: node.repoKey,
+        path: node.path,
+        pageNum,
+        numOfRows: 25,
+        direction,
+        orderBy: 'principal',
+      },
+    }),
+};

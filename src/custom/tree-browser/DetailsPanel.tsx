@@ -14,6 +14,7 @@ import { DEFAULT_TAB, TREE_LABELS as L } from './messages';
 import type { TreeRow } from './rows';
 import { NodeActionsBar } from './NodeActions';
 import { DependencyDeclaration } from './tabs/DependencyDeclaration';
+import { EffectivePermissionsTab } from './tabs/EffectivePermissionsTab';
 import { FileViewTab } from './tabs/FileViewTab';
 import { PropertiesTab } from './tabs/PropertiesTab';
 import { ViewSourceTab } from './tabs/ViewSourceTab';
@@ -85,6 +86,8 @@ function TabContent({
   general: ArtifactGeneral;
 }) {
   switch (tab) {
+    case 'EffectivePermission':
+      return <EffectivePermissionsTab node={node} />;
     case 'Properties':
       return <PropertiesTab node={node} />;
     case 'Watch':

@@ -143,6 +143,27 @@ export const TAB_LABELS = {
     close: 'Close',
   },
   viewFailed: 'Could not load this view',
+  permissions: {
+    title: 'Effective Permissions',
+    principal: 'Principal',
+    type: 'Type',
+    types: { user: 'User', group: 'Group' },
+    actions: {
+      read: 'Read',
+      annotate: 'Annotate',
+      deploy: 'Deploy/Cache',
+      delete: 'Delete/Overwrite',
+      manage: 'Manage',
+    },
+    granted: 'granted',
+    notGranted: 'not granted',
+    pages: 'Pages',
+    previous: 'Previous',
+    next: 'Next',
+    pageOf: (page: number, pages: number, total: number) =>
+      `Page ${page} of ${pages} (${total.toLocaleString('en-US')} principals)`,
+    failed: 'Could not load the effective permissions',
+  },
 };
 
 export const REPO_TYPE_LABELS: Record<string, string> = {
