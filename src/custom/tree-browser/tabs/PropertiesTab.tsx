@@ -25,6 +25,8 @@ export function PropertiesTab({ node }: { node: TreeNode }) {
     T.failed,
   );
   const [editing, setEditing] = useState<ArtifactProperty | null>(null);
+  /** A new form after each save, so that the fields start empty again. */
+  const [saves, setSaves] = useState(0);
   const [recursive, setRecursive] = useState(false);
   const canRecurse = node.type !== 'file';
 
@@ -32,6 +34,7 @@ export function PropertiesTab({ node }: { node: TreeNode }) {
     try {
       notify({ kind: 'success', text: (await call).info });
       setEditing(null);
+      setSaves((n) => n + 1);
       reload();
     } catch (failure) {
       notify({ kind: 'error', text: errorMessage(failure) });
@@ -95,7 +98,7 @@ export function PropertiesTab({ node }: { node: TreeNode }) {
       </table>
       {data && properties.length === 0 && <p className="hint">{T.none}</p>}
       <PropertyForm
-        key={editing?.name ?? ''}
+        key={`${editing?.name ?? ''}#${saves}`}
         editing={editing}
         onSave={save}
         onCancel={() => setEditing(null)}
