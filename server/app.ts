@@ -16,6 +16,8 @@ import { archiveDownloadRoutes } from './modules/archives/routes.ts';
 import { artifactActionsRoutes } from './modules/artifact-actions/routes.ts';
 import { artifactGeneralRoutes } from './modules/artifact-general/routes.ts';
 import { artifactPropertiesRoutes } from './modules/artifact-properties/routes.ts';
+import { archiveViewRoutes } from './modules/archive-view/routes.ts';
+import { createArchiveView } from './modules/archive-view/service.ts';
 import { createFolderDownloads } from './modules/archives/folder-download.ts';
 import { createBundleDeploys } from './modules/archives/bundle-deploy.ts';
 import { storageRoutes } from './modules/artifacts/storage-routes.ts';
@@ -113,6 +115,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(archiveDownloadRoutes, {
     folderDownloads: createFolderDownloads(services, config.folderDownload),
   });
+  const archiveView = createArchiveView(services, config.archiveDeploy);
   await app.register(
     async (api) => {
       await api.register(authRoutes, { services, config });
@@ -129,6 +132,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(artifactGeneralRoutes, { services });
       await api.register(artifactPropertiesRoutes, { services });
       await api.register(watchesRoutes, { services });
+      await api.register(archiveViewRoutes, { archiveView });
       await api.register(effectivePermissionsRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },

@@ -62,8 +62,8 @@ async function actionsOf(
   return answer.actions.map((action) => action.name);
 }
 
-/** The tab names listed for a node, asked as the console asks. */
-async function tabsOf(type: string, repoKey: string, path: string, headers: object = adminAuth()) {
+/** The tab names listed for a node, asked as the console asks (by a reader: admins see more). */
+async function tabsOf(type: string, repoKey: string, path: string, headers: object = readerAuth()) {
   const response = await tabsAndActions({ type, repoKey, path }, headers);
   expect(response.statusCode, response.body).toBe(200);
   return (response.json() as TabsAndActions).tabs.map((tab) => tab.name);
@@ -210,7 +210,12 @@ describe('a reader', () => {
 describe('tabs', () => {
   it("lists the tabs that apply, in the console's order", async () => {
     const jar = 'org/acme/app/1.0/app-1.0.jar';
-    expect(await tabsOf('file', 'libs-local', jar)).toEqual(['General', 'Properties', 'Watch']);
+    expect(await tabsOf('file', 'libs-local', jar)).toEqual([
+      'General',
+      'Properties',
+      'Watch',
+      'ViewSource',
+    ]);
     expect(await tabsOf('folder', 'libs-local', 'org/acme')).toEqual([
       'General',
       'Properties',
@@ -221,8 +226,14 @@ describe('tabs', () => {
       'General',
       'Properties',
       'Watch',
+      'ViewSource',
     ]);
-    expect(await tabsOf('file', 'all-virtual', jar)).toEqual(['General', 'Properties', 'Watch']);
+    expect(await tabsOf('file', 'all-virtual', jar)).toEqual([
+      'General',
+      'Properties',
+      'Watch',
+      'ViewSource',
+    ]);
     expect(await tabsOf('folder', 'all-virtual', 'org')).toEqual(['General', 'Watch']);
     expect(await tabsOf('repository', 'auto-trashcan', '')).toEqual(['General']);
     expect(await tabsOf('file', 'auto-trashcan', 'libs-local/gone/old.txt')).toEqual([

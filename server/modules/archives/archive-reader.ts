@@ -21,6 +21,8 @@ export interface Compression {
 export interface RawEntry {
   name: string;
   kind: 'file' | 'directory' | string;
+  /** The size the archive's headers give (not checked until the content is read). */
+  size: number;
   /** Absent for an archive that is not compressed (tar). */
   compression?: Compression;
   /** What the archive records of the content (zip), checked once it has been read. */
@@ -29,7 +31,8 @@ export interface RawEntry {
   open(): Promise<Readable>;
 }
 
-export type EntryHandler = (entry: RawEntry) => Promise<void>;
+/** Handles one entry; answering 'stop' ends the reading there (the rest is never read). */
+export type EntryHandler = (entry: RawEntry) => Promise<void | 'stop'>;
 
 /** The archive type a deployed file name announces, or undefined when it is none. */
 export function deployArchiveType(fileName: string): DeployArchiveType | undefined {
@@ -41,21 +44,23 @@ export function deployArchiveType(fileName: string): DeployArchiveType | undefin
 }
 
 /**
- * Hands every entry of an archive on disk to `handle`, one at a time, in archive order. The
- * archive is read as a stream (tar) or through its central directory (zip); no entry is ever
- * held whole in memory. A damaged archive is a 400; the handler's own errors pass through.
+ * Hands every entry of an archive on disk to `handle`, one at a time, in archive order, until
+ * the handler answers 'stop'. The archive is read as a stream (tar) or through its central
+ * directory (zip); no entry is ever held whole in memory. A damaged archive is a 400 with
+ * `corrupt`'s message; the handler's own errors pass through.
  */
 export async function readArchive(
   file: string,
   type: DeployArchiveType,
   handle: EntryHandler,
+  corrupt: (detail: string) => string = ARCHIVE_MESSAGES.corrupt,
 ): Promise<void> {
   try {
     if (type === 'zip') await readZip(file, handle);
     else await readTar(file, type === 'tgz', handle);
   } catch (error) {
     if (error instanceof DepotError) throw error;
-    throw new BadRequest(ARCHIVE_MESSAGES.corrupt((error as Error).message));
+    throw new BadRequest(corrupt((error as Error).message));
   }
 }
 
@@ -84,13 +89,14 @@ async function readZip(file: string, handle: EntryHandler): Promise<void> {
         handle({
           name,
           kind: name.endsWith('/') ? 'directory' : 'file',
+          size: entry.uncompressedSize,
           compression: { scope: 'entry', compressedRead: () => compressedRead },
           recorded: { crc32: entry.crc32, size: entry.uncompressedSize },
           open: () =>
             openZipEntry(zip, entry, (bytes) => {
               compressedRead += bytes;
             }),
-        }).then(() => zip.readEntry(), reject);
+        }).then((next) => (next === 'stop' ? resolve() : zip.readEntry()), reject);
       });
       zip.readEntry();
     });
@@ -152,10 +158,11 @@ async function readTar(file: string, gzipped: boolean, handle: EntryHandler): Pr
       if (next.done) break;
       const entry = next.value;
       const header = entry.header;
-      await Promise.race([
+      const answer = await Promise.race([
         handle({
           name: header.name,
           kind: header.type ?? 'file',
+          size: header.size ?? 0,
           compression: gzipped
             ? { scope: 'archive', compressedRead: () => compressedRead }
             : undefined,
@@ -164,6 +171,7 @@ async function readTar(file: string, gzipped: boolean, handle: EntryHandler): Pr
         }),
         failed,
       ]);
+      if (answer === 'stop') break;
       entry.resume(); // whatever the handler left unread (a folder's empty body)
     }
   } finally {

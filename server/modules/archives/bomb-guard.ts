@@ -13,6 +13,12 @@ export class ArchiveTooLarge extends DepotError {
     super(413, message);
   }
 }
+/** What the guard answers when it refuses: a deploy's wording unless the caller gives its own. */
+export type GuardMessages = Pick<
+  typeof ARCHIVE_MESSAGES,
+  'tooManyEntries' | 'tooManyBytes' | 'ratioTooHigh' | 'entryChecksum'
+>;
+
 /** Below this many bytes an entry's ratio is not judged: tiny files compress absurdly well. */
 const RATIO_GRACE_BYTES = MB;
 
@@ -26,12 +32,15 @@ export class BombGuard {
   private entries = 0;
   private total = 0;
 
-  constructor(private readonly limits: DepotConfig['archiveDeploy']) {}
+  constructor(
+    private readonly limits: DepotConfig['archiveDeploy'],
+    private readonly messages: GuardMessages = ARCHIVE_MESSAGES,
+  ) {}
 
   countEntry(): void {
     this.entries += 1;
     if (this.entries > this.limits.maxEntries) {
-      throw new ArchiveTooLarge(ARCHIVE_MESSAGES.tooManyEntries(this.limits.maxEntries));
+      throw new ArchiveTooLarge(this.messages.tooManyEntries(this.limits.maxEntries));
     }
   }
 
@@ -52,20 +61,20 @@ export class BombGuard {
       },
       flush: (done) => {
         const corrupt = recorded && (crc !== recorded.crc32 || bytes !== recorded.size);
-        done(corrupt ? new BadRequest(ARCHIVE_MESSAGES.entryChecksum(name)) : null);
+        done(corrupt ? new BadRequest(this.messages.entryChecksum(name)) : null);
       },
     });
   }
 
   private excess(name: string, bytes: number, compression: Compression | undefined) {
     if (this.total > this.limits.maxSizeMb * MB) {
-      return new ArchiveTooLarge(ARCHIVE_MESSAGES.tooManyBytes(this.limits.maxSizeMb));
+      return new ArchiveTooLarge(this.messages.tooManyBytes(this.limits.maxSizeMb));
     }
     if (!compression) return null;
     const grown = compression.scope === 'entry' ? bytes : this.total;
     const from = Math.max(compression.compressedRead(), 1);
     if (grown > RATIO_GRACE_BYTES && grown > this.limits.maxRatio * from) {
-      return new ArchiveTooLarge(ARCHIVE_MESSAGES.ratioTooHigh(name, this.limits.maxRatio));
+      return new ArchiveTooLarge(this.messages.ratioTooHigh(name, this.limits.maxRatio));
     }
     return null;
   }

@@ -1,8 +1,10 @@
+import { viewableArchiveType } from '../archive-view/archive-types.ts';
+import { splitPath } from '../artifacts/paths.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import type { LocatedNode } from './locate-node.ts';
 
 /** The node's tabs in the order the console shows them (spec 02 §2). */
-export const NODE_TABS = ['General', 'Properties', 'Watch'] as const;
+export const NODE_TABS = ['General', 'Properties', 'Watch', 'ViewSource'] as const;
 export type NodeTab = (typeof NODE_TABS)[number];
 
 export type TabNode = Pick<LocatedNode, 'type' | 'repo' | 'path'>;
@@ -21,6 +23,8 @@ const APPLIES: Record<NodeTab, (node: TabNode) => boolean> = {
   Properties: (node) =>
     node.type !== 'repository' && (node.repo.rclass !== 'virtual' || node.type === 'file'),
   Watch: (node) => !inTrash(node),
+  ViewSource: (node) =>
+    node.type === 'file' && viewableArchiveType(splitPath(node.path).name) !== undefined,
 };
 
 /** The tabs of a node, in the console's order. */
