@@ -87,6 +87,22 @@ describe('effective permissions of a node', () => {
     expect(row(await page('repoKey=libs-local&numOfRows=100'), 'anonymous')).toBeUndefined();
   });
 
+  it('is a tab for admins only, after General', async () => {
+    const tabsFor = async (headers: object) => {
+      const response = await depot.app.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/treebrowser/tabsAndActions',
+        headers: { ...headers },
+        payload: { type: 'file', repoKey: 'libs-local', path: 'a/b.txt' },
+      });
+      return (response.json().tabs as { name: string }[]).map((tab) => tab.name);
+    };
+    expect((await tabsFor(adminAuth())).slice(0, 2)).toEqual(['General', 'EffectivePermission']);
+    expect(await tabsFor({ authorization: basic('dev', DEV_PASSWORD) })).not.toContain(
+      'EffectivePermission',
+    );
+  });
+
   it('is for admins only, and answers 404 for a missing node and 400 for bad paging', async () => {
     const asDev = await ask('repoKey=libs-local&path=a', {
       authorization: basic('dev', DEV_PASSWORD),

@@ -110,21 +110,35 @@ describe('an admin', () => {
     expect(await actionsOf('repository', 'libs-local', '')).toEqual(['downloadfolder', 'watch']);
   });
 
-  it("may only download and delete a remote repository's cached files", async () => {
+  it("may download and delete a remote repository's cached files, and zap its cache", async () => {
     expect(await actionsOf('file', 'cache-remote', 'pkg/tool-1.0.tgz')).toEqual([
       'download',
       'watch',
       'delete',
     ]);
-    expect(await actionsOf('repository', 'cache-remote', '')).toEqual(['downloadfolder', 'watch']);
+    expect(await actionsOf('repository', 'cache-remote', '')).toEqual([
+      'downloadfolder',
+      'watch',
+      'zap',
+    ]);
+    expect(await actionsOf('folder', 'cache-remote', 'pkg')).toEqual([
+      'downloadfolder',
+      'watch',
+      'zap',
+      'delete',
+    ]);
   });
 
-  it('may only download through a virtual repository, which stores nothing itself', async () => {
+  it('may only download through a virtual repository, which stores nothing itself, and zap its members', async () => {
     expect(await actionsOf('file', 'all-virtual', 'org/acme/app/1.0/app-1.0.jar')).toEqual([
       'download',
       'watch',
     ]);
-    expect(await actionsOf('folder', 'all-virtual', 'org')).toEqual(['downloadfolder', 'watch']);
+    expect(await actionsOf('folder', 'all-virtual', 'org')).toEqual([
+      'downloadfolder',
+      'watch',
+      'zapVirtual',
+    ]);
   });
 
   it("may restore and delete the trash can's items and empty it", async () => {

@@ -125,6 +125,10 @@ export const artifactActionsApi = {
   delete: (request: { repoKey: string; path: string; permDelete: boolean }) =>
     call<Info>('POST', `${ACTIONS}/delete`, { json: request }),
   emptyTrash: () => call<Info>('POST', `${ACTIONS}/emptytrash`),
+  zap: (action: 'zap' | 'zapVirtual', node: Pick<TreeNode, 'repoKey' | 'path'>) =>
+    call<Info>('POST', `${ACTIONS}/${action}`, {
+      json: { repoKey: node.repoKey, path: node.path },
+    }),
   downloadFolderInfo: (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
     call<FolderDownloadInfo>('GET', `${ACTIONS}/downloadfolderinfo`, {
       searchParams: { repoKey: node.repoKey, path: node.path },

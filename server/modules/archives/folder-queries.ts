@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { escapeLike } from '../artifacts/paths.ts';
 
 /** A stored file below the downloaded folder, as the archive writer needs it. */
 export interface FolderFile {
@@ -9,8 +10,6 @@ export interface FolderFile {
   md5: string | null;
   modifiedAt: Date;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 /** Files only (folders are implied by the entries' paths), deep below `path` ('' = root). */
 function filesBelow(db: Database, repositoryId: number, path: string) {

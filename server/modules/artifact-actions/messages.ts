@@ -8,6 +8,10 @@ export const ACTION_MESSAGES = {
   deletedForGood: (where: string) => `'${where}' was deleted permanently`,
   restored: (where: string) => `Successfully restored trash items to ${where}`,
   trashEmptied: 'The trash can was emptied',
+  zapped: (where: string, files: number) =>
+    `Zapped the cache of '${where}': ${files} cached ${files === 1 ? 'file' : 'files'} will be checked upstream on their next request`,
+  notZappable: (repoKey: string, kind: string) =>
+    `'${repoKey}' is not a ${kind} repository`,
   notInTrash: (repoKey: string) =>
     `Only items in the Trash Can can be restored; '${repoKey}' is not the Trash Can`,
 } as const;

@@ -3,6 +3,7 @@ import { BadRequest } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { transfer, type TransferKind } from '../artifacts/copy-move.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
+import { zapCache } from '../remote/zap.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { ARTIFACT_WRITE } from './artifact-write.ts';
 import { ACTION_MESSAGES } from './messages.ts';
@@ -148,4 +149,29 @@ export async function artifactActionsRoutes(
     await trash.empty();
     return { info: ACTION_MESSAGES.trashEmptied };
   });
+
+  // zap: a remote repository's cache; zapVirtual: the caches of a virtual one's remote members
+  for (const action of ['zap', 'zapVirtual'] as const) {
+    app.post<{ Body: { repoKey: string; path?: string } }>(
+      `${BASE}/${action}`,
+      {
+        config: ARTIFACT_WRITE,
+        schema: bodySchema(['repoKey'], { repoKey, path: text }),
+      },
+      async (request) => {
+        const repo = await artifacts.repository(request.body.repoKey);
+        const path = artifactPath(request.body.path);
+        const wanted = action === 'zap' ? 'remote' : 'virtual';
+        if (repo.rclass !== wanted) {
+          throw new BadRequest(ACTION_MESSAGES.notZappable(repo.key, wanted), 'repoKey');
+        }
+        const remotes = (await artifacts.readOrder(repo, path)).filter(
+          (r) => r.rclass === 'remote',
+        );
+        let files = 0;
+        for (const remote of remotes) files += await zapCache(services.db, remote.id, path);
+        return { info: ACTION_MESSAGES.zapped(`${repo.key}/${path}`, files) };
+      },
+    );
+  }
 }

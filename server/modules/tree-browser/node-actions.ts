@@ -12,6 +12,8 @@ type Node = TabNode;
 export interface Caller {
   /** Whether the caller holds ARTIFACT_WRITE. */
   mayWrite: boolean;
+  /** Whether the caller may read the Effective Permissions tab (admins). */
+  seesPermissions?: boolean;
   /** Whether a signed-in user watches this very node; undefined for anonymous callers. */
   watching?: boolean;
 }
@@ -37,7 +39,18 @@ function writeActions(node: Node): string[] {
   if (inTrash(node)) return node.type === 'repository' ? ['emptytrash'] : ['restore', 'delete'];
   if (node.type === 'repository') return [];
   if (node.repo.rclass === 'local') return ['copy', 'move', 'delete'];
-  if (node.repo.rclass === 'remote') return ['delete'];
+  if (node.repo.rclass === 'remote') return node.type === 'folder' ? ['zap', 'delete'] : ['delete'];
+  return node.type === 'folder' ? ['zapVirtual'] : [];
+}
+
+/**
+ * Zapping a cache (a remote repository's, or a virtual one's remote members') makes its
+ * metadata be checked upstream on the next request: at a repository root or a folder.
+ */
+function zapActions(node: Node): string[] {
+  if (node.type !== 'repository' || inTrash(node)) return [];
+  if (node.repo.rclass === 'remote') return ['zap'];
+  if (node.repo.rclass === 'virtual') return ['zapVirtual'];
   return [];
 }
 
@@ -46,10 +59,13 @@ export function nodeTabsAndActions(node: Node, caller: Caller): TabsAndActions {
   const actions = [
     ...readActions(node),
     ...watchActions(node, caller.watching),
-    ...(caller.mayWrite ? writeActions(node) : []),
+    ...(caller.mayWrite ? [...zapActions(node), ...writeActions(node)] : []),
   ];
+  const tabs: string[] = [...nodeTabs(node)];
+  // Effective Permissions follows General (spec 02 §2's order)
+  if (caller.seesPermissions) tabs.splice(1, 0, 'EffectivePermission');
   return {
-    tabs: nodeTabs(node).map((name) => ({ name })),
+    tabs: tabs.map((name) => ({ name })),
     actions: actions.map((name) => ({ name })),
   };
 }

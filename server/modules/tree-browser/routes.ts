@@ -120,7 +120,12 @@ export async function treeBrowserRoutes(
       services.treeBrowser.tabsAndActions(
         request.body.repoKey,
         parseArtifactPath(request.body.path).path,
-        { mayWrite: await request.holds(ARTIFACT_WRITE.permission), user: request.principal },
+        {
+          mayWrite: await request.holds(ARTIFACT_WRITE.permission),
+          // the Effective Permissions call lists every user: admins only, as its route says
+          seesPermissions: await request.holds('admin'),
+          user: request.principal,
+        },
       ),
   );
 }

@@ -8,6 +8,7 @@ import { decodeContinueState, encodeContinueState } from './continue-state.ts';
 import { locateNode } from './locate-node.ts';
 import { TREE_MESSAGES } from './messages.ts';
 import { nodeTabsAndActions, type TabsAndActions } from './node-actions.ts';
+import { withTabFacts } from './node-tabs.ts';
 import { childrenPage, firstChildren, type ChildCursor, type ChildRow } from './queries.ts';
 
 /** A row of the tree, as the console's tree browser shows it (spec 02 §3, Tree node). */
@@ -230,18 +231,23 @@ export function createTreeBrowserService(
 
   /**
    * What a node's details show and its menu offers this caller: `mayWrite` unlocks the writing
-   * actions, a signed-in user gets watch or unwatch, whichever applies.
+   * actions, `seesPermissions` the Effective Permissions tab, and a signed-in user gets watch
+   * or unwatch, whichever applies.
    */
   async function tabsAndActions(
     repoKey: string,
     path: string,
-    caller: { mayWrite: boolean; user: Watcher },
+    caller: { mayWrite: boolean; seesPermissions: boolean; user: Watcher },
   ): Promise<TabsAndActions> {
-    const node = await locateNode(artifacts, repoKey, path);
+    const node = await withTabFacts(artifacts, await locateNode(artifacts, repoKey, path));
     const watching = caller.user.anonymous
       ? undefined
       : await watches.isWatching(node.repo.id, node.path, caller.user.name);
-    return nodeTabsAndActions(node, { mayWrite: caller.mayWrite, watching });
+    return nodeTabsAndActions(node, {
+      mayWrite: caller.mayWrite,
+      seesPermissions: caller.seesPermissions,
+      watching,
+    });
   }
 
   return { roots, children, tabsAndActions };

@@ -11,6 +11,7 @@ import {
   fetchTargetsFx,
   transferFx,
   transferSubmitted,
+  zapFx,
 } from './actions-model';
 import { $activeId, fetchChildrenFx, fetchRootsFx, pathRequested, saveSettingsFx } from './model';
 
@@ -105,5 +106,23 @@ describe('node actions', () => {
     expect(scope.getState($dialog)).toBeNull();
     expect(texts(scope)).toEqual(['copied 1 file']);
     expect(scope.getState($activeId)).toBe('other/x.txt');
+  });
+
+  it('zaps at once, without a dialog, and says what it did', async () => {
+    const zap = vi.fn(async () => ({ info: 'zapped 3 files' }));
+    const zapping = fork({
+      handlers: [
+        [zapFx, zap],
+        [dismissLaterFx, vi.fn(async () => -1)],
+      ],
+    });
+    const remote = node('proxy', '', { repoType: 'remote' });
+    await allSettled(actionClicked, {
+      scope: zapping,
+      params: { name: 'zapVirtual', node: remote },
+    });
+    expect(zap).toHaveBeenCalledWith({ name: 'zapVirtual', node: remote });
+    expect(zapping.getState($dialog)).toBeNull();
+    expect(texts(zapping)).toEqual(['zapped 3 files']);
   });
 });

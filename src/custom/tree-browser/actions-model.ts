@@ -58,6 +58,11 @@ export const transferFx = createEffect(
 export const watchFx = createEffect(({ name, node }: { name: string; node: TreeNode }) =>
   name === 'watch' ? treeTabsApi.watch(node) : treeTabsApi.unwatch(node),
 );
+/** Zapping acts at once too: it only makes metadata be checked upstream sooner. */
+export const zapFx = createEffect(({ name, node }: { name: string; node: TreeNode }) =>
+  artifactActionsApi.zap(name === 'zapVirtual' ? 'zapVirtual' : 'zap', node),
+);
+
 /** Bumped after a watch changes, so that the Watch tab reads its list again. */
 export const $watchesVersion = createStore(0).on(watchFx.done, (n) => n + 1);
 
@@ -117,6 +122,12 @@ sample({
   filter: ({ name }) => name === 'watch' || name === 'unwatch',
   target: watchFx,
 });
+sample({
+  clock: actionClicked,
+  filter: ({ name }) => name === 'zap' || name === 'zapVirtual',
+  target: zapFx,
+});
+sample({ clock: zapFx.doneData, fn: ({ info }) => succeeded(info), target: notificationShown });
 // The offer changes (watch becomes unwatch): read the node's tabs and actions again.
 sample({ clock: watchFx.done, fn: ({ params }) => params.node, target: fetchNodeInfoFx });
 sample({ clock: watchFx.doneData, fn: ({ info }) => succeeded(info), target: notificationShown });
@@ -225,6 +236,7 @@ sample({
     folderInfoFx.failData,
     downloadFileFx.failData,
     watchFx.failData,
+    zapFx.failData,
   ],
   fn: failed,
   target: notificationShown,

@@ -86,6 +86,8 @@ export const ACTION_LABELS = {
     emptytrash: 'Empty Trash',
     watch: 'Watch',
     unwatch: 'Unwatch',
+    zap: 'Zap Caches',
+    zapVirtual: 'Zap Caches',
   } as Record<string, string>,
   cancel: 'Cancel',
   deleteTitle: 'Delete',
