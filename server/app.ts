@@ -18,6 +18,8 @@ import { artifactGeneralRoutes } from './modules/artifact-general/routes.ts';
 import { artifactPropertiesRoutes } from './modules/artifact-properties/routes.ts';
 import { archiveViewRoutes } from './modules/archive-view/routes.ts';
 import { createArchiveView } from './modules/archive-view/service.ts';
+import { fileViewsRoutes } from './modules/file-views/routes.ts';
+import { createFileViews } from './modules/file-views/service.ts';
 import { createFolderDownloads } from './modules/archives/folder-download.ts';
 import { createBundleDeploys } from './modules/archives/bundle-deploy.ts';
 import { storageRoutes } from './modules/artifacts/storage-routes.ts';
@@ -133,6 +135,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(artifactPropertiesRoutes, { services });
       await api.register(watchesRoutes, { services });
       await api.register(archiveViewRoutes, { archiveView });
+      await api.register(fileViewsRoutes, { fileViews: createFileViews(services, archiveView) });
       await api.register(effectivePermissionsRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },

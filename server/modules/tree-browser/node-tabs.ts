@@ -1,13 +1,38 @@
 import { viewableArchiveType } from '../archive-view/archive-types.ts';
 import { splitPath } from '../artifacts/paths.ts';
+import type { ArtifactsService } from '../artifacts/service.ts';
+import { hasPom } from '../file-views/has-pom.ts';
+import { viewApplies } from '../file-views/view-rules.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import type { LocatedNode } from './locate-node.ts';
 
 /** The node's tabs in the order the console shows them (spec 02 §2). */
-export const NODE_TABS = ['General', 'Properties', 'Watch', 'ViewSource'] as const;
+export const NODE_TABS = [
+  'General',
+  'Properties',
+  'Watch',
+  'ViewSource',
+  'PomView',
+  'GeneralXml',
+  'PackageJson',
+] as const;
 export type NodeTab = (typeof NODE_TABS)[number];
 
-export type TabNode = Pick<LocatedNode, 'type' | 'repo' | 'path'>;
+export type TabNode = Pick<LocatedNode, 'type' | 'repo' | 'path'> & {
+  /** Looked up by `withTabFacts`: whether PomView has a POM to show. */
+  hasPom?: boolean;
+};
+
+/** A located node with what its tabs need looked up beyond its name: a jar's POM. */
+export async function withTabFacts(
+  artifacts: ArtifactsService,
+  node: LocatedNode,
+): Promise<LocatedNode & TabNode> {
+  return { ...node, hasPom: await hasPom(artifacts, node) };
+}
+
+const fileView = (view: 'GeneralXml' | 'PackageJson') => (node: TabNode) =>
+  node.type === 'file' && viewApplies(view, node.path, node.repo.package_type);
 
 export const inTrash = (node: TabNode) => node.repo.key.toLowerCase() === TRASH_REPO_KEY;
 
@@ -25,6 +50,9 @@ const APPLIES: Record<NodeTab, (node: TabNode) => boolean> = {
   Watch: (node) => !inTrash(node),
   ViewSource: (node) =>
     node.type === 'file' && viewableArchiveType(splitPath(node.path).name) !== undefined,
+  PomView: (node) => node.hasPom === true,
+  GeneralXml: fileView('GeneralXml'),
+  PackageJson: fileView('PackageJson'),
 };
 
 /** The tabs of a node, in the console's order. */

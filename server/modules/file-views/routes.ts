@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { parseArtifactPath } from '../artifacts/paths.ts';
+import type { FileViews } from './service.ts';
+import { FILE_VIEWS, type FileView } from './view-rules.ts';
+
+interface ViewBody {
+  repoKey: string;
+  path: string;
+  view: FileView;
+}
+
+/** POST /ui/api/v1/ui/views (spec 02 §7): a file's PomView, GeneralXml or PackageJson. Readers. */
+export async function fileViewsRoutes(
+  app: FastifyInstance,
+  { fileViews }: { fileViews: FileViews },
+) {
+  app.post<{ Body: ViewBody }>(
+    '/ui/views',
+    {
+      config: { permission: 'reader' },
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['repoKey', 'path', 'view'],
+          properties: {
+            repoKey: { type: 'string', minLength: 1, maxLength: 1024 },
+            path: { type: 'string', minLength: 1, maxLength: 10000 },
+            view: {
+              enum: [...FILE_VIEWS],
+              errorMessage: `view must be one of ${FILE_VIEWS.join(', ')}`,
+            },
+          },
+        },
+      },
+    },
+    async (request) =>
+      fileViews.view(
+        request.body.repoKey,
+        parseArtifactPath(request.body.path).path,
+        request.body.view,
+      ),
+  );
+}

@@ -1,0 +1,194 @@
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import tar from 'tar-stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FILE_VIEW_MESSAGES } from '../server/modules/file-views/messages.ts';
+import { FILE_VIEW_MAX_BYTES } from '../server/modules/file-views/limits.ts';
+import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+
+let depot: TestDepot;
+const readerAuth = () => ({ authorization: basic('reader', 'reader-pass-1') });
+const BASE = 'org/acme/app/1.0/app-1.0';
+const POM = '<project>\n  <artifactId>app</artifactId>\n</project>\n';
+const PACKAGE_JSON = '{\n  "name": "widget",\n  "version": "1.2.3"\n}\n';
+
+async function tgz(files: Record<string, string>) {
+  const pack = tar.pack();
+  for (const [name, content] of Object.entries(files)) pack.entry({ name }, content);
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack as unknown as Readable) chunks.push(chunk as Buffer);
+  return gzipSync(Buffer.concat(chunks));
+}
+
+async function deploy(repoKey: string, path: string, content: Buffer | string) {
+  const response = await depot.app.inject({
+    method: 'PUT',
+    url: `/artifactory/${repoKey}/${path}`,
+    headers: adminAuth(),
+    payload: content,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+}
+
+function view(repoKey: string, path: string, name: string, headers: object = readerAuth()) {
+  return depot.app.inject({
+    method: 'POST',
+    url: '/ui/api/v1/ui/views',
+    headers: { ...headers },
+    payload: { repoKey, path, view: name },
+  });
+}
+
+async function contentOf(repoKey: string, path: string, name: string) {
+  const response = await view(repoKey, path, name);
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as { fileContent: string }).fileContent;
+}
+
+async function tabsOf(repoKey: string, path: string) {
+  const response = await depot.app.inject({
+    method: 'POST',
+    url: '/ui/api/v1/ui/treebrowser/tabsAndActions',
+    headers: readerAuth(),
+    payload: { type: 'file', repoKey, path },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json().tabs as { name: string }[]).map((tab) => tab.name);
+}
+
+beforeAll(async () => {
+  depot = await startTestDepot();
+  const repositories: [string, string, object?][] = [
+    ['libs-local', 'maven'],
+    ['generic-local', 'generic'],
+    ['npm-local', 'npm'],
+    ['libs-virtual', 'maven', { rclass: 'virtual', repositories: ['libs-local'] }],
+  ];
+  for (const [key, packageType, extra] of repositories) {
+    await depot.services.repositories.create({
+      key,
+      rclass: 'local',
+      packageType,
+      ...extra,
+    } as never);
+  }
+  await depot.services.users.create({
+    name: 'reader',
+    email: 'reader@example.com',
+    password: 'reader-pass-1',
+  } as never);
+  await deploy('libs-local', `${BASE}.pom`, POM);
+  await deploy('libs-local', `${BASE}.jar`, 'jar bytes');
+  await deploy('libs-local', 'org/acme/lone/1.0/lone-1.0.war', 'war bytes');
+  await deploy('libs-local', 'conf/settings.xml', '<settings/>\n');
+  await deploy('libs-local', 'conf/huge.xml', `<a>${'x'.repeat(FILE_VIEW_MAX_BYTES)}</a>`);
+  await deploy('generic-local', 'lib/tool.jar', 'jar bytes');
+  await deploy('generic-local', 'lib/tool.pom', POM);
+  await deploy(
+    'npm-local',
+    'widget/-/widget-1.2.3.tgz',
+    await tgz({ 'package/package.json': PACKAGE_JSON, 'package/index.js': '' }),
+  );
+  await deploy('npm-local', 'bare/-/bare-1.0.0.tgz', await tgz({ 'package/index.js': '' }));
+});
+afterAll(() => depot.close());
+
+describe('PomView', () => {
+  it('shows a POM, and the POM beside a jar of a maven repository', async () => {
+    expect(await contentOf('libs-local', `${BASE}.pom`, 'PomView')).toBe(POM);
+    expect(await contentOf('libs-local', `${BASE}.jar`, 'PomView')).toBe(POM);
+    expect(await contentOf('libs-virtual', `${BASE}.jar`, 'PomView')).toBe(POM);
+  });
+
+  it('answers a jar without its POM with 404', async () => {
+    const response = await view('libs-local', 'org/acme/lone/1.0/lone-1.0.war', 'PomView');
+    expect(response.statusCode).toBe(404);
+    expect(response.json().errors[0].message).toBe(
+      FILE_VIEW_MESSAGES.noPom(
+        'libs-local/org/acme/lone/1.0/lone-1.0.war',
+        'org/acme/lone/1.0/lone-1.0.pom',
+      ),
+    );
+  });
+
+  it("is no view of a generic repository's jar", async () => {
+    expect((await view('generic-local', 'lib/tool.jar', 'PomView')).statusCode).toBe(400);
+    expect(await contentOf('generic-local', 'lib/tool.pom', 'PomView')).toBe(POM);
+  });
+});
+
+describe('GeneralXml', () => {
+  it('shows an XML file, and refuses one past the limit', async () => {
+    expect(await contentOf('libs-local', 'conf/settings.xml', 'GeneralXml')).toBe('<settings/>\n');
+    const huge = await view('libs-local', 'conf/huge.xml', 'GeneralXml');
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().errors[0].message).toBe(
+      FILE_VIEW_MESSAGES.tooLarge('libs-local/conf/huge.xml'),
+    );
+  });
+});
+
+describe('PackageJson', () => {
+  it("shows an npm tarball's package.json as stored", async () => {
+    expect(await contentOf('npm-local', 'widget/-/widget-1.2.3.tgz', 'PackageJson')).toBe(
+      PACKAGE_JSON,
+    );
+  });
+
+  it('answers a tarball without one with 404', async () => {
+    const response = await view('npm-local', 'bare/-/bare-1.0.0.tgz', 'PackageJson');
+    expect(response.statusCode).toBe(404);
+    expect(response.json().errors[0].message).toBe(
+      'package/package.json could not be found in npm-local/bare/-/bare-1.0.0.tgz.',
+    );
+  });
+});
+
+describe('bad requests', () => {
+  it('refuses a view that does not apply, a folder, a missing file and bad bodies', async () => {
+    const notXml = await view('libs-local', `${BASE}.jar`, 'GeneralXml');
+    expect(notXml.statusCode).toBe(400);
+    expect(notXml.json().errors[0].message).toBe(
+      FILE_VIEW_MESSAGES.notApplicable('GeneralXml', `libs-local/${BASE}.jar`),
+    );
+    expect((await view('libs-local', `${BASE}.jar`, 'PackageJson')).statusCode).toBe(400);
+    expect((await view('libs-local', 'conf', 'GeneralXml')).statusCode).toBe(400);
+    expect((await view('libs-local', 'conf/nope.xml', 'GeneralXml')).statusCode).toBe(404);
+    expect((await view('libs-local', '../x.xml', 'GeneralXml')).statusCode).toBe(400);
+    expect((await view('libs-local', 'conf/settings.xml', 'Nope')).statusCode).toBe(400);
+  });
+
+  it('is for signed-in users while anonymous access is off', async () => {
+    expect((await view('libs-local', 'conf/settings.xml', 'GeneralXml', {})).statusCode).toBe(401);
+  });
+});
+
+describe('the package view tabs', () => {
+  it('are listed where their view has something to show, in order', async () => {
+    expect(await tabsOf('libs-local', `${BASE}.jar`)).toEqual([
+      'General',
+      'Properties',
+      'Watch',
+      'ViewSource',
+      'PomView',
+    ]);
+    expect(await tabsOf('libs-local', `${BASE}.pom`)).toContain('PomView');
+    expect(await tabsOf('libs-virtual', `${BASE}.jar`)).toContain('PomView');
+    expect(await tabsOf('libs-local', 'org/acme/lone/1.0/lone-1.0.war')).not.toContain('PomView');
+    expect(await tabsOf('generic-local', 'lib/tool.jar')).not.toContain('PomView');
+    expect(await tabsOf('libs-local', 'conf/settings.xml')).toEqual([
+      'General',
+      'Properties',
+      'Watch',
+      'GeneralXml',
+    ]);
+    expect(await tabsOf('npm-local', 'widget/-/widget-1.2.3.tgz')).toEqual([
+      'General',
+      'Properties',
+      'Watch',
+      'ViewSource',
+      'PackageJson',
+    ]);
+  });
+});
