@@ -1,8 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { ACTION_LABELS, TREE_LABELS, TREE_MESSAGES } from '../src/custom/tree-browser/messages.ts';
-import { unzip } from '../tests/helpers/archives.ts';
+import {
+  ACTION_LABELS,
+  TAB_LABELS,
+  TREE_LABELS,
+  TREE_MESSAGES,
+} from '../src/custom/tree-browser/messages.ts';
+import { DEPLOY_LABELS } from '../src/custom/tree-browser/deploy/messages.ts';
+import { craftZip, unzip } from '../tests/helpers/archives.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { seededFileName, seedTree } from './seed-tree.ts';
 import { startDepot, type E2eDepot } from './server.ts';
@@ -14,6 +20,15 @@ import { startDepot, type E2eDepot } from './server.ts';
  * and filters that outlive a reload, and the trash can's own tree.
  */
 const ADMIN_PASSWORD = 'tree-admin-pass-1';
+const APP = 'libs-release-local/org/acme/app/1.0/app-1.0';
+const APP_POM =
+  '<project><groupId>org.acme</groupId><artifactId>app</artifactId><version>1.0</version></project>';
+/** A small jar: a manifest, a class and an inner class (class files hold NUL bytes). */
+const APP_JAR = craftZip([
+  { name: 'META-INF/MANIFEST.MF', data: Buffer.from('Manifest-Version: 1.0\n') },
+  { name: 'org/acme/App.class', data: Buffer.from([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52]) },
+  { name: 'org/acme/App$Inner.class', data: Buffer.from([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52]) },
+]);
 const BIG_FOLDER_SIZE = 100_000;
 let depot: E2eDepot;
 let browser: Browser;
@@ -21,12 +36,12 @@ let page: Page;
 let pageErrors: Error[];
 
 const authorization = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
-async function asScript(method: string, path: string, body?: string | object) {
-  const json = typeof body === 'object';
+async function asScript(method: string, path: string, body?: string | Buffer | object) {
+  const json = typeof body === 'object' && !Buffer.isBuffer(body);
   const response = await fetch(`${depot.baseUrl}${path}`, {
     method,
     headers: { authorization, ...(json ? { 'content-type': 'application/json' } : {}) },
-    body: json ? JSON.stringify(body) : body,
+    body: json ? JSON.stringify(body) : Buffer.isBuffer(body) ? new Uint8Array(body) : body,
   });
   expect(response.status, `${method} ${path}`).toBeLessThan(300);
 }
@@ -53,12 +68,13 @@ beforeAll(async () => {
     'docs-local/a b/c#d.txt',
     'docs-local/guides/intro/start.md',
     'docs-local/old.txt',
-    'libs-release-local/org/acme/app/1.0/app-1.0.jar',
   ]) {
     const encoded = path.split('/').map(encodeURIComponent).join('/');
     await asScript('PUT', `/artifactory/${encoded}`, `content of ${path}`);
   }
   await asScript('DELETE', '/artifactory/docs-local/old.txt'); // into the trash can
+  await asScript('PUT', `/artifactory/${APP}.jar`, APP_JAR);
+  await asScript('PUT', `/artifactory/${APP}.pom`, APP_POM);
 
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -77,6 +93,11 @@ async function statusOf(path: string) {
   const response = await fetch(`${depot.baseUrl}${path}`, { headers: { authorization } });
   await response.arrayBuffer();
   return response.status;
+}
+const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+async function expectActiveOnTab(text: string, tabName: string, pathInUrl: string) {
+  await expect.poll(() => activeText().textContent()).toBe(text);
+  await page.waitForURL((url) => url.pathname === `/ui/repos/tree/${tabName}/${pathInUrl}`);
 }
 const actions = () => page.getByRole('toolbar', { name: 'Actions' });
 const mainTree = () => page.getByRole('tree', { name: TREE_LABELS.tree });
@@ -265,6 +286,120 @@ describe('the artifact browser', () => {
     const entries = await unzip(readFileSync(saved));
     expect([...entries.keys()]).toEqual(['start.md']);
     expect(entries.get('start.md')!.toString()).toBe('content of docs-local/guides/intro/start.md');
+  });
+
+  it('declares a Maven dependency, and shows the POM', async () => {
+    await page.goto(depot.ui(`/repos/tree/General/${APP}.jar`));
+    await expectActive('app-1.0.jar', `${APP}.jar`);
+    const declaration = page.getByRole('region', { name: TAB_LABELS.dependencyDeclaration });
+    await declaration.getByText('<artifactId>app</artifactId>').waitFor();
+    await declaration.getByRole('tab', { name: 'Gradle' }).click();
+    await declaration.getByText("implementation 'org.acme:app:1.0'").waitFor();
+    await tab('Pom View').click();
+    await page.waitForURL((url) => url.pathname === `/ui/repos/tree/PomView/${APP}.jar`);
+    await page.locator('.tree-code', { hasText: '<groupId>org.acme</groupId>' }).waitFor();
+  });
+
+  it('lists the classes inside a jar and opens an entry', async () => {
+    await page.goto(depot.ui(`/repos/tree/ViewSource/${APP}.jar`));
+    await expectActiveOnTab('app-1.0.jar', 'ViewSource', `${APP}.jar`);
+    const entries = page.getByRole('tree', { name: TAB_LABELS.source.entries });
+    await entries.getByText('App$Inner.class').waitFor();
+    expect(await entries.locator('.tree-text').allTextContents()).toEqual([
+      'META-INF/',
+      'MANIFEST.MF',
+      'org/',
+      'acme/',
+      'App$Inner.class',
+      'App.class',
+    ]);
+    await entries.getByText('MANIFEST.MF').click();
+    await page.getByRole('dialog').getByText('Manifest-Version: 1.0').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: TAB_LABELS.source.close }).click();
+    await entries.getByText('App.class', { exact: true }).click();
+    await page.getByRole('dialog').getByText(TAB_LABELS.source.binary).waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('sets a property recursively on a folder, and deletes it', async () => {
+    await page.goto(depot.ui('/repos/tree/Properties/docs-local/guides'));
+    await expectActiveOnTab('guides/intro', 'Properties', 'docs-local/guides/intro');
+    const form = page.getByRole('form', { name: TAB_LABELS.properties.add });
+    await page.getByLabel(TAB_LABELS.properties.recursive).check();
+    await form.getByLabel(TAB_LABELS.properties.name, { exact: true }).fill('release');
+    await form.getByLabel(TAB_LABELS.properties.values).fill('stable\nlts');
+    await form.getByRole('button', { name: TAB_LABELS.properties.add }).click();
+    await page.getByRole('cell', { name: 'lts, stable' }).waitFor();
+    const below = await fetch(
+      `${depot.baseUrl}/artifactory/api/storage/docs-local/guides/intro/start.md?properties`,
+      { headers: { authorization } },
+    );
+    expect((await below.json()).properties.release.sort()).toEqual(['lts', 'stable']);
+    await page.getByRole('button', { name: `${TAB_LABELS.properties.delete} release` }).click();
+    await page.getByText(TAB_LABELS.properties.none).waitFor();
+  });
+
+  it('watches a repository and lists its watchers on a file below', async () => {
+    await page.goto(depot.ui('/repos/tree/Watch/docs-local'));
+    await expectActiveOnTab('docs-local', 'Watch', 'docs-local');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.watch }).click();
+    await actions().getByRole('button', { name: ACTION_LABELS.names.unwatch }).waitFor();
+    const watchers = page.getByRole('table', { name: TAB_LABELS.watch.watchers });
+    await watchers.getByRole('cell', { name: 'admin', exact: true }).waitFor();
+    await page.goto(depot.ui('/repos/tree/Watch/docs-local/readme.txt'));
+    await expectActiveOnTab('readme.txt', 'Watch', 'docs-local/readme.txt');
+    // the repository's watcher watches everything below it
+    await watchers.getByRole('cell', { name: 'docs-local/', exact: true }).waitFor();
+    expect(await watchers.getByRole('row').count()).toBe(2); // header and one watcher
+  });
+
+  it('deploys three files, one cancelled while it waits, and shows where they went', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local/guides/intro'));
+    await expectActive('guides/intro', 'docs-local/guides/intro');
+    await page.getByRole('button', { name: DEPLOY_LABELS.deploy }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.getByLabel(DEPLOY_LABELS.targetFolder).inputValue()).toBe('guides/intro');
+    await dialog.getByLabel(DEPLOY_LABELS.targetFolder).fill('uploads');
+    const big = Buffer.alloc(24 * 1024 * 1024, 7); // keeps the queue busy long enough
+    await dialog.getByLabel(DEPLOY_LABELS.files).setInputFiles([
+      { name: 'one.bin', mimeType: 'application/octet-stream', buffer: big },
+      { name: 'two.txt', mimeType: 'text/plain', buffer: Buffer.from('two') },
+      { name: 'three.txt', mimeType: 'text/plain', buffer: Buffer.from('three') },
+    ]);
+    await dialog.getByLabel(DEPLOY_LABELS.properties).fill('team=blue');
+    await dialog.getByRole('button', { name: DEPLOY_LABELS.deploy }).click();
+    const panel = page.getByRole('complementary', { name: DEPLOY_LABELS.panel });
+    await panel.getByRole('button', { name: DEPLOY_LABELS.cancelFile('two.txt') }).click();
+    await page.getByText(DEPLOY_LABELS.deployed(2)).waitFor({ timeout: 60_000 });
+    await expect.poll(() => panel.count()).toBe(0);
+    await expectActive('uploads', 'docs-local/uploads');
+    expect(await statusOf('/artifactory/docs-local/uploads/one.bin')).toBe(200);
+    expect(await statusOf('/artifactory/docs-local/uploads/two.txt')).toBe(404);
+    const three = await fetch(
+      `${depot.baseUrl}/artifactory/api/storage/docs-local/uploads/three.txt?properties`,
+      { headers: { authorization } },
+    );
+    expect((await three.json()).properties).toEqual({ team: ['blue'] });
+  });
+
+  it('deploys a zip as a bundle, extracted into the folder', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local'));
+    await expectActive('docs-local', 'docs-local');
+    await page.getByRole('button', { name: DEPLOY_LABELS.deploy }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(DEPLOY_LABELS.targetFolder).fill('site');
+    const bundle = craftZip([
+      { name: 'index.html', data: Buffer.from('<h1>hi</h1>') },
+      { name: 'css/site.css', data: Buffer.from('h1 {}') },
+    ]);
+    await dialog
+      .getByLabel(DEPLOY_LABELS.files)
+      .setInputFiles({ name: 'site.zip', mimeType: 'application/zip', buffer: bundle });
+    await dialog.getByLabel(DEPLOY_LABELS.explode).check();
+    await dialog.getByRole('button', { name: DEPLOY_LABELS.deploy }).click();
+    await expectActive('site', 'docs-local/site');
+    expect(await statusOf('/artifactory/docs-local/site/css/site.css')).toBe(200);
+    expect(await statusOf('/artifactory/docs-local/site/site.zip')).toBe(404);
   });
 
   it('raised no page errors', () => {
