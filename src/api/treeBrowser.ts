@@ -1,8 +1,36 @@
+// The server's own types for what it answers: one definition, checked on both sides.
+import type { ArchiveEntry } from '../../server/modules/archive-view/archive-entries.ts';
+import type { ArchiveSource } from '../../server/modules/archive-view/service.ts';
+import type { BuildTool } from '../../server/modules/artifact-general/dependency-declaration.ts';
+import type { ArtifactGeneral } from '../../server/modules/artifact-general/general-info.ts';
+import type { ArtifactsCount } from '../../server/modules/artifact-general/service.ts';
+import type { ArtifactProperty } from '../../server/modules/artifact-properties/service.ts';
+import type {
+  EffectivePermission,
+  EffectivePermissionsPage,
+} from '../../server/modules/effective-permissions/service.ts';
+import type { FileView } from '../../server/modules/file-views/view-rules.ts';
+import type { TabsAndActions } from '../../server/modules/tree-browser/node-actions.ts';
 import type { RootsQuery, TreeNode, TreePage } from '../../server/modules/tree-browser/service.ts';
+import type { WatchStatus } from '../../server/modules/watches/service.ts';
 import { call } from './client';
 
 /** The tree's data (server/modules/tree-browser, docs/tree-browser.md). */
-export type { TreeNode, TreePage };
+export type {
+  ArchiveEntry,
+  ArchiveSource,
+  ArtifactGeneral,
+  ArtifactProperty,
+  ArtifactsCount,
+  BuildTool,
+  EffectivePermission,
+  EffectivePermissionsPage,
+  FileView,
+  TabsAndActions,
+  TreeNode,
+  TreePage,
+};
+export type Watcher = WatchStatus['watchers'][number];
 export type TreeSortBy = NonNullable<RootsQuery['sortBy']>;
 
 export interface TreeFilters {
@@ -25,56 +53,17 @@ export interface ChildrenRequest {
   limit?: number;
 }
 
-/** What a node offers: its detail tabs and the actions the caller may take on it. */
-export interface TabsAndActions {
-  tabs: { name: string }[];
-  actions: { name: string }[];
-}
-
-export interface ArtifactGeneralInfo {
-  name: string;
-  repoKey: string;
-  path: string;
-  repositoryPath: string;
-  packageType: string;
-  repoType: string;
-  size?: number;
-  mimeType?: string;
-  created?: string;
-  lastModified?: string;
-  createdBy?: string;
-  modifiedBy?: string;
-  downloadPath?: string;
-  description?: string;
-  url?: string;
-  includesPattern?: string;
-  excludesPattern?: string;
-  repositories?: string[];
-}
-
-export interface ArtifactChecksums {
-  sha256: string;
-  sha1: string;
-  md5: string | null;
-  original?: { sha1?: string; md5?: string; sha256?: string };
-  showFixChecksums: boolean;
-}
-
-export interface ArtifactGeneral {
-  type: TreeNode['type'];
-  info: ArtifactGeneralInfo;
-  checksums?: ArtifactChecksums;
-}
-
-export interface ArtifactsCount {
-  artifactsCount: number;
-  artifactSize: number;
-}
-
 const TREE = '/ui/treebrowser';
 const compactedQuery = (compacted: boolean) => (compacted ? '?compacted=true' : '');
 
 export const treeBrowserApi = {
+  /** Local repositories by key, the trash can left out: where things can be put. */
+  localRepositories: async () => {
+    const page = await call<TreePage>('POST', TREE, {
+      json: { type: 'root', repositoryTypes: ['local'], sortBy: 'repoKey' },
+    });
+    return page.data.filter((node) => !node.trash);
+  },
   roots: (request: RootsRequest) =>
     call<TreePage>('POST', TREE, { json: { type: 'root', ...request } }),
   children: (request: ChildrenRequest, compacted: boolean) =>
@@ -147,30 +136,6 @@ export const folderDownloadHref = (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
 export const artifactHref = (repoKey: string, path: string) =>
   `/artifactory/${[repoKey, ...path.split('/').filter(Boolean)].map(encodeURIComponent).join('/')}`;
 
-export type BuildTool = 'maven' | 'gradle' | 'ivy' | 'sbt' | 'npm';
-
-export interface ArtifactProperty {
-  name: string;
-  value: string[];
-}
-export interface Watcher {
-  name: string;
-  /** `repoKey/path` of the watched node: this one or one above it. */
-  path: string;
-  watchingSince: string;
-}
-export interface ArchiveEntry {
-  path: string;
-  size: number;
-  folder: boolean;
-}
-export interface ArchiveSource {
-  source: string;
-  truncated: boolean;
-  binary: boolean;
-}
-export type FileView = 'PomView' | 'GeneralXml' | 'PackageJson';
-
 type Located = Pick<TreeNode, 'repoKey' | 'path'>;
 const at = (node: Located, extra: Record<string, string> = {}) => ({
   searchParams: { repoKey: node.repoKey, path: node.path, ...extra },
@@ -192,8 +157,7 @@ export const treeTabsApi = {
       ...at(node, { recursive: String(recursive) }),
       json: { properties: names },
     }),
-  watches: (node: Located) =>
-    call<{ watching: boolean; watchers: Watcher[] }>('GET', '/ui/artifactwatches', at(node)),
+  watches: (node: Located) => call<WatchStatus>('GET', '/ui/artifactwatches', at(node)),
   watch: (node: Located) =>
     call<Info>('POST', '/ui/artifactwatches', { json: { repoKey: node.repoKey, path: node.path } }),
   unwatch: (node: Located, name?: string) =>
@@ -213,18 +177,6 @@ export const treeTabsApi = {
       json: { repoKey: node.repoKey, path: node.path, view },
     }),
 };
-
-export interface EffectivePermission {
-  principal: string;
-  type: 'user' | 'group';
-  actions: { read: boolean; annotate: boolean; deploy: boolean; delete: boolean; manage: boolean };
-}
-export interface EffectivePermissionsPage {
-  totalCount: number;
-  pageNum: number;
-  numOfRows: number;
-  data: EffectivePermission[];
-}
 
 /** The Effective Permissions tab's call (admins only): 25 a page by principal (spec 02 §9). */
 export const effectivePermissionsApi = {

@@ -18,6 +18,7 @@ import {
 } from './actions-model';
 import { ACTION_LABELS as A } from './messages';
 import { originalLocation } from './targets';
+import { RepositorySelect } from './RepositorySelect';
 
 /** The buttons of the actions the server offers for the node (spec 02 §4). */
 export function NodeActionsBar({ node, actions }: { node: TreeNode; actions: string[] }) {
@@ -150,17 +151,13 @@ function TransferDialog({ dialog }: { dialog: Extract<ActionDialog, { kind: 'tra
       }
     >
       <form id={formId} className="tree-transfer-form" onSubmit={onSubmit}>
-        <label>
-          {A.targetRepository}
-          <select value={targetRepoKey} onChange={(event) => setTargetRepoKey(event.target.value)}>
-            {targets.length === 0 && <option value="">{A.noTargets}</option>}
-            {targets.map((repo) => (
-              <option key={repo.repoKey} value={repo.repoKey}>
-                {repo.repoKey}
-              </option>
-            ))}
-          </select>
-        </label>
+        <RepositorySelect
+          label={A.targetRepository}
+          repositories={targets}
+          value={targetRepoKey}
+          onChange={setTargetRepoKey}
+          noneText={A.noTargets}
+        />
         <label>
           {A.targetPath}
           <input value={targetPath} onChange={(event) => setTargetPath(event.target.value)} />

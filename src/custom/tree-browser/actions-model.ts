@@ -67,14 +67,7 @@ export const zapFx = createEffect(({ name, node }: { name: string; node: TreeNod
 export const $watchesVersion = createStore(0).on(watchFx.done, (n) => n + 1);
 
 /** Local repositories, the only kind a node can be copied, moved or restored into. */
-export const fetchTargetsFx = createEffect(async () => {
-  const page = await treeBrowserApi.roots({
-    packageTypes: [],
-    repositoryTypes: ['local'],
-    sortBy: 'repoKey',
-  });
-  return page.data.filter((node) => !node.trash);
-});
+export const fetchTargetsFx = createEffect(() => treeBrowserApi.localRepositories());
 
 /** Lets the browser download a URL as a file, without leaving the page. */
 export function startDownload(href: string) {

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useUnit } from 'effector-react';
 import { treeBrowserApi, type TreeNode } from '../../../api/treeBrowser';
 import { Dialog } from '../../../design/components/Dialog';
+import { RepositorySelect } from '../RepositorySelect';
 import { deployRequested } from './deploy-model';
 import { DEPLOY_LABELS as D } from './messages';
 
@@ -48,9 +49,8 @@ export function DeployDialog({
   const [propertiesText, setPropertiesText] = useState('');
   const [explode, setExplode] = useState(false);
   useEffect(() => {
-    treeBrowserApi.roots({ packageTypes: [], repositoryTypes: ['local'], sortBy: 'repoKey' }).then(
-      (page) => {
-        const locals = page.data.filter((node) => !node.trash);
+    treeBrowserApi.localRepositories().then(
+      (locals) => {
         setRepositories(locals);
         setRepoKey((key) => key || locals[0]?.repoKey || '');
       },
@@ -90,17 +90,13 @@ export function DeployDialog({
       }
     >
       <form id={formId} className="tree-transfer-form" onSubmit={submit}>
-        <label>
-          {D.targetRepository}
-          <select value={repoKey} onChange={(event) => setRepoKey(event.target.value)}>
-            {repositories.length === 0 && <option value="">{D.noLocal}</option>}
-            {repositories.map((repo) => (
-              <option key={repo.repoKey} value={repo.repoKey}>
-                {repo.repoKey}
-              </option>
-            ))}
-          </select>
-        </label>
+        <RepositorySelect
+          label={D.targetRepository}
+          repositories={repositories}
+          value={repoKey}
+          onChange={setRepoKey}
+          noneText={D.noLocal}
+        />
         <label>
           {D.targetFolder}
           <input value={folder} onChange={(event) => setFolder(event.target.value)} />
