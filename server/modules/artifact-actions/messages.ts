@@ -10,8 +10,7 @@ export const ACTION_MESSAGES = {
   trashEmptied: 'The trash can was emptied',
   zapped: (where: string, files: number) =>
     `Zapped the cache of '${where}': ${files} cached ${files === 1 ? 'file' : 'files'} will be checked upstream on their next request`,
-  notZappable: (repoKey: string, kind: string) =>
-    `'${repoKey}' is not a ${kind} repository`,
+  notZappable: (repoKey: string, kind: string) => `'${repoKey}' is not a ${kind} repository`,
   notInTrash: (repoKey: string) =>
     `Only items in the Trash Can can be restored; '${repoKey}' is not the Trash Can`,
 } as const;
