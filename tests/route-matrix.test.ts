@@ -35,6 +35,8 @@ const concrete = (url: string) =>
   url
     // crontime answers 200 only for a cron to read: "0 0 2 * * ?", encoded.
     .replace(/\/ui\/crontime$/, '/ui/crontime?cron=0%200%202%20%2A%20%2A%20%3F')
+    // effective permissions are of a node: the repository's root
+    .replace(/\/ui\/artifactpermissions$/, '/ui/artifactpermissions?repoKey=matrix-local')
     .replace('repositories/:type/:key', 'repositories/local/matrix-local')
     .replace(/groups\/:name/g, 'groups/readers')
     .replace(/:name/g, 'admin')
