@@ -7,7 +7,7 @@ import { MAX_LISTED_ENTRIES } from '../server/modules/archive-view/archive-entri
 import { VIEW_SOURCE_MESSAGES } from '../server/modules/archive-view/messages.ts';
 import { MAX_SOURCE_BYTES } from '../server/modules/archive-view/service.ts';
 import { craftZip, type CraftedEntry } from './helpers/archives.ts';
-import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+import { basic, deployFile, startTestDepot, type TestDepot } from './helpers/test-app.ts';
 
 let depot: TestDepot;
 const readerAuth = () => ({ authorization: basic('reader', 'reader-pass-1') });
@@ -34,15 +34,8 @@ async function tarball(files: Record<string, string | Buffer>, gzipped: boolean)
   return gzipped ? gzipSync(archive) : archive;
 }
 
-async function deploy(repoKey: string, path: string, content: Buffer | string) {
-  const response = await depot.app.inject({
-    method: 'PUT',
-    url: `/artifactory/${repoKey}/${path}`,
-    headers: adminAuth(),
-    payload: content,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
+const deploy = (repoKey: string, path: string, content: Buffer | string) =>
+  deployFile(depot, repoKey, path, content);
 
 function viewSource(body: object, headers: object = readerAuth()) {
   return depot.app.inject({

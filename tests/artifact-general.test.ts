@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArtifactGeneral } from '../server/modules/artifact-general/general-info.ts';
 import { GENERAL_MESSAGES } from '../server/modules/artifact-general/messages.ts';
 import { TREE_MESSAGES } from '../server/modules/tree-browser/messages.ts';
-import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+import {
+  adminAuth,
+  basic,
+  createRepository as createRepositoryIn,
+  deployFile,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
 
 let depot: TestDepot;
 const readerAuth = () => ({ authorization: basic('reader', 'reader-pass-1') });
@@ -15,25 +22,11 @@ const SEEDED_FILES = 20_000;
 const digest = (algorithm: string, text: string) =>
   createHash(algorithm).update(text).digest('hex');
 
-async function createRepository(key: string, rclass: string, extra = {}) {
-  await depot.services.repositories.create({
-    key,
-    rclass,
-    packageType: 'maven',
-    ...extra,
-  } as never);
-}
+const createRepository = (key: string, rclass: string, extra = {}) =>
+  createRepositoryIn(depot, key, rclass, { packageType: 'maven', ...extra });
 
-async function deploy(repoKey: string, path: string, content = path, headers = {}) {
-  const encoded = path.split('/').map(encodeURIComponent).join('/');
-  const response = await depot.app.inject({
-    method: 'PUT',
-    url: `/artifactory/${repoKey}/${encoded}`,
-    headers: { ...adminAuth(), ...headers },
-    payload: content,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
+const deploy = (repoKey: string, path: string, content = path, headers = {}) =>
+  deployFile(depot, repoKey, path, content, headers);
 
 function post(url: string, body: object, headers: object = adminAuth()) {
   return depot.app.inject({

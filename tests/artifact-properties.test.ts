@@ -6,6 +6,8 @@ import {
   adminAuth,
   basic,
   consoleSession,
+  createRepository as createRepositoryIn,
+  deployFile,
   startTestDepot,
   type TestDepot,
 } from './helpers/test-app.ts';
@@ -15,24 +17,10 @@ const readerAuth = () => ({ authorization: basic('reader', 'reader-pass-1') });
 const JAR = 'org/acme/app/1.0/app-1.0.jar';
 const BULK_FILES = 3000;
 
-async function createRepository(key: string, rclass: string, extra = {}) {
-  await depot.services.repositories.create({
-    key,
-    rclass,
-    packageType: 'generic',
-    ...extra,
-  } as never);
-}
+const createRepository = (key: string, rclass: string, extra = {}) =>
+  createRepositoryIn(depot, key, rclass, extra);
 
-async function deploy(repoKey: string, path: string) {
-  const response = await depot.app.inject({
-    method: 'PUT',
-    url: `/artifactory/${repoKey}/${path}`,
-    headers: adminAuth(),
-    payload: path,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
+const deploy = (repoKey: string, path: string) => deployFile(depot, repoKey, path);
 
 const query = (repoKey: string, path: string, recursive?: boolean) =>
   new URLSearchParams({

@@ -4,7 +4,7 @@ import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_VIEW_MESSAGES } from '../server/modules/file-views/messages.ts';
 import { FILE_VIEW_MAX_BYTES } from '../server/modules/file-views/limits.ts';
-import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+import { basic, deployFile, startTestDepot, type TestDepot } from './helpers/test-app.ts';
 
 let depot: TestDepot;
 const readerAuth = () => ({ authorization: basic('reader', 'reader-pass-1') });
@@ -21,15 +21,8 @@ async function tgz(files: Record<string, string>) {
   return gzipSync(Buffer.concat(chunks));
 }
 
-async function deploy(repoKey: string, path: string, content: Buffer | string) {
-  const response = await depot.app.inject({
-    method: 'PUT',
-    url: `/artifactory/${repoKey}/${path}`,
-    headers: adminAuth(),
-    payload: content,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
+const deploy = (repoKey: string, path: string, content: Buffer | string) =>
+  deployFile(depot, repoKey, path, content);
 
 function view(repoKey: string, path: string, name: string, headers: object = readerAuth()) {
   return depot.app.inject({

@@ -2,24 +2,23 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TreeNode, TreePage } from '../server/modules/tree-browser/service.ts';
 import { TREE_MESSAGES } from '../server/modules/tree-browser/messages.ts';
-import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+import {
+  adminAuth,
+  basic,
+  createRepository as createRepositoryIn,
+  deployFile,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
 
 let depot: TestDepot;
 const BIG_FOLDER_SIZE = 100_000;
 
-async function createRepository(key: string, rclass: string, packageType = 'generic', extra = {}) {
-  await depot.services.repositories.create({ key, rclass, packageType, ...extra } as never);
-}
+const createRepository = (key: string, rclass: string, packageType = 'generic', extra = {}) =>
+  createRepositoryIn(depot, key, rclass, { packageType, ...extra });
 
-async function deploy(repoKey: string, path: string, content = path) {
-  const response = await depot.app.inject({
-    method: 'PUT',
-    url: `/artifactory/${repoKey}/${path}`,
-    headers: adminAuth(),
-    payload: content,
-  });
-  expect(response.statusCode).toBe(201);
-}
+const deploy = (repoKey: string, path: string, content = path) =>
+  deployFile(depot, repoKey, path, content);
 
 async function tree(body: object, query = '', headers: object = adminAuth()) {
   return depot.app.inject({

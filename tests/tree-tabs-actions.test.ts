@@ -6,6 +6,8 @@ import {
   adminAuth,
   basic,
   consoleSession,
+  createRepository as createRepositoryIn,
+  deployFile,
   startTestDepot,
   type TestDepot,
 } from './helpers/test-app.ts';
@@ -13,24 +15,10 @@ import {
 let depot: TestDepot;
 const readerAuth = () => ({ authorization: basic('reader', 'reader-pass-1') });
 
-async function createRepository(key: string, rclass: string, extra = {}) {
-  await depot.services.repositories.create({
-    key,
-    rclass,
-    packageType: 'generic',
-    ...extra,
-  } as never);
-}
+const createRepository = (key: string, rclass: string, extra = {}) =>
+  createRepositoryIn(depot, key, rclass, extra);
 
-async function deploy(repoKey: string, path: string) {
-  const response = await depot.app.inject({
-    method: 'PUT',
-    url: `/artifactory/${repoKey}/${path}`,
-    headers: adminAuth(),
-    payload: path,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
+const deploy = (repoKey: string, path: string) => deployFile(depot, repoKey, path);
 
 /** A file in a remote repository's cache, as a fetch from its upstream leaves it. */
 async function cacheRemoteFile(repoKey: string, path: string) {

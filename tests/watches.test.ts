@@ -6,6 +6,7 @@ import {
   adminAuth,
   basic,
   consoleSession,
+  deployFile,
   startTestDepot,
   type TestDepot,
 } from './helpers/test-app.ts';
@@ -20,15 +21,7 @@ interface WatchStatus {
   watchers: { name: string; path: string; watchingSince: string }[];
 }
 
-async function deploy(repoKey: string, path: string) {
-  const response = await depot.app.inject({
-    method: 'PUT',
-    url: `/artifactory/${repoKey}/${path}`,
-    headers: adminAuth(),
-    payload: path,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-}
+const deploy = (repoKey: string, path: string) => deployFile(depot, repoKey, path);
 
 function status(repoKey: string, path: string, headers: object = readerAuth()) {
   return depot.app.inject({

@@ -69,6 +69,45 @@ export const basic = (user: string, password: string) =>
 
 export const adminAuth = () => ({ authorization: basic('admin', TEST_ADMIN_PASSWORD) });
 
+/** Creates a repository through the service; generic unless `extra` says otherwise. */
+export async function createRepository(
+  depot: DepotApp,
+  key: string,
+  rclass: string,
+  extra: Record<string, unknown> = {},
+) {
+  await depot.services.repositories.create({
+    key,
+    rclass,
+    packageType: 'generic',
+    ...extra,
+  } as never);
+}
+
+/**
+ * Deploys a file as the admin, as a client would (each path segment URL-encoded): its
+ * content is its own path unless given. The test fails on anything but 201.
+ */
+export async function deployFile(
+  depot: DepotApp,
+  repoKey: string,
+  path: string,
+  content: Buffer | string = path,
+  headers: Record<string, string> = {},
+) {
+  const response = await depot.app.inject({
+    method: 'PUT',
+    url: `/artifactory/${repoKey}/${path.split('/').map(encodeURIComponent).join('/')}`,
+    headers: { ...adminAuth(), ...headers },
+    payload: content,
+  });
+  if (response.statusCode !== 201) {
+    throw new Error(
+      `deploying ${repoKey}/${path} answered ${response.statusCode}: ${response.body}`,
+    );
+  }
+}
+
 /** Signs in through the console's call and returns the headers a console request carries. */
 export async function consoleSession(depot: DepotApp, user: string, password: string) {
   const response = await depot.app.inject({
