@@ -13,6 +13,7 @@ import {
 import { DEFAULT_TAB, TREE_LABELS as L } from './messages';
 import type { TreeRow } from './rows';
 import { NodeActionsBar } from './NodeActions';
+import { TabButtons } from './TabButtons';
 import { DependencyDeclaration } from './tabs/DependencyDeclaration';
 import { EffectivePermissionsTab } from './tabs/EffectivePermissionsTab';
 import { FileViewTab } from './tabs/FileViewTab';
@@ -48,20 +49,13 @@ export function DetailsPanel({ row, tab, onTab }: DetailsPanelProps) {
           actions={current.offer.actions.map((action) => action.name)}
         />
       )}
-      <div role="tablist" className="tree-tabs">
-        {tabs.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            aria-selected={name === tab}
-            className={`tree-tab${name === tab ? ' is-active' : ''}`}
-            onClick={() => onTab(name)}
-          >
-            {L.tabs[name] ?? name}
-          </button>
-        ))}
-      </div>
+      <TabButtons
+        names={tabs}
+        selected={tab}
+        labelOf={(name) => L.tabs[name] ?? name}
+        onSelect={onTab}
+        className="tree-tabs"
+      />
       <div role="tabpanel" className="tree-tab-panel">
         {error && (
           <p role="alert" className="error-text">

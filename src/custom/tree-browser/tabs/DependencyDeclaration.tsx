@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { treeTabsApi, type BuildTool, type TreeNode } from '../../../api/treeBrowser';
 import { TAB_LABELS as T } from '../messages';
+import { TabButtons } from '../TabButtons';
 import { useNodeData } from './useNodeData';
 
 const MAVEN_LIKE = new Set(['maven', 'gradle', 'ivy', 'sbt']);
@@ -28,20 +29,13 @@ export function DependencyDeclaration({ node }: { node: TreeNode }) {
   return (
     <section aria-label={T.dependencyDeclaration} className="tree-declaration">
       <h3>{T.dependencyDeclaration}</h3>
-      <div role="tablist" className="tree-subtabs">
-        {tools.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            aria-selected={name === tool}
-            className={`tree-tab${name === tool ? ' is-active' : ''}`}
-            onClick={() => setTool(name)}
-          >
-            {T.buildTools[name]}
-          </button>
-        ))}
-      </div>
+      <TabButtons
+        names={tools}
+        selected={tool}
+        labelOf={(name) => T.buildTools[name]}
+        onSelect={setTool}
+        className="tree-subtabs"
+      />
       {/* a path the tool cannot read simply has no snippet */}
       {data && <pre className="tree-code">{data.dependencyData}</pre>}
       {error && <p className="hint">{error}</p>}
