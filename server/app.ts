@@ -31,6 +31,7 @@ import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
 import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
 import { layoutsRoutes } from './modules/repositories/layouts-routes.ts';
+import { propertySetsRoutes } from './modules/property-sets/routes.ts';
 import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
 import { treeBrowserRoutes } from './modules/tree-browser/routes.ts';
 import { watchesRoutes } from './modules/watches/routes.ts';
@@ -128,6 +129,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(remoteRoutes, { services });
       await api.register(repositoriesUiRoutes, { services });
       await api.register(layoutsRoutes, { services });
+      await api.register(propertySetsRoutes, { services });
       await api.register(generalConfigRoutes, { services });
       await api.register(storageSummaryRoutes, { services });
       await api.register(treeBrowserRoutes, { services });

@@ -15,6 +15,7 @@ import { createStorageQuota } from './modules/maintenance/storage-quota.ts';
 import { createRemoteService } from './modules/remote/service.ts';
 import { createRepositoriesService } from './modules/repositories/service.ts';
 import { createLayoutsService } from './modules/repositories/layouts-service.ts';
+import { createPropertySetsService } from './modules/property-sets/service.ts';
 import { createStorageSummaryService } from './modules/storage-summary/service.ts';
 import { createTrashService } from './modules/trash/service.ts';
 import { createTreeBrowserService } from './modules/tree-browser/service.ts';
@@ -51,6 +52,7 @@ export function createServices(
     filestore,
     repositories,
     repoLayouts: createLayoutsService(db, catalogue),
+    propertySets: createPropertySetsService(db, repositories),
     artifacts,
     treeBrowser,
     watches,

@@ -155,6 +155,25 @@ export interface WatchesTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+export interface PropertySetValue {
+  value: string;
+  defaultValue: boolean;
+}
+
+export interface PropertySetProperty {
+  name: string;
+  propertyType: 'ANY_VALUE' | 'SINGLE_SELECT' | 'MULTI_SELECT';
+  predefinedValues: PropertySetValue[];
+}
+
+export interface PropertySetsTable {
+  name: string;
+  /** Written as JSON text, read back parsed. */
+  properties: ColumnType<PropertySetProperty[], string, string>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
 export interface DepotDatabase {
   users: UsersTable;
   groups: GroupsTable;
@@ -172,4 +191,5 @@ export interface DepotDatabase {
   job_runs: JobRunsTable;
   download_stats: DownloadStatsTable;
   watches: WatchesTable;
+  property_sets: PropertySetsTable;
 }

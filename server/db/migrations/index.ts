@@ -10,6 +10,7 @@ import * as remoteMetadata from './0007-remote-metadata.ts';
 import * as changeNotifications from './0008-change-notifications.ts';
 import * as treeChildren from './0009-tree-children.ts';
 import * as watches from './0010-watches.ts';
+import * as propertySets from './0011-property-sets.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008-change-notifications': changeNotifications,
   '0009-tree-children': treeChildren,
   '0010-watches': watches,
+  '0011-property-sets': propertySets,
 };
 
 /**
