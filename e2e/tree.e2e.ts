@@ -8,6 +8,7 @@ import {
   TREE_MESSAGES,
 } from '../src/custom/tree-browser/messages.ts';
 import { DEPLOY_LABELS } from '../src/custom/tree-browser/deploy/messages.ts';
+import { PROPERTY_SET_MESSAGES } from '../server/modules/property-sets/messages.ts';
 import { craftZip, unzip } from '../tests/helpers/archives.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { seededFileName, seedTree } from './seed-tree.ts';
@@ -337,6 +338,40 @@ describe('the artifact browser', () => {
     expect((await below.json()).properties.release.sort()).toEqual(['lts', 'stable']);
     await page.getByRole('button', { name: `${TAB_LABELS.properties.delete} release` }).click();
     await page.getByText(TAB_LABELS.properties.none).waitFor();
+  });
+
+  it('creates a property set on its admin screen and adds its property from the Properties tab', async () => {
+    await page.goto(depot.ui('/admin/artifactory/configuration/property_sets/new'));
+    await page.getByLabel(/^Property Set Name/).fill('release');
+    await page.getByRole('button', { name: 'Add Property' }).click();
+    const property = page.getByRole('group', { name: 'Property 1' });
+    await property.getByLabel(/^Property Name/).fill('stage');
+    await property.getByLabel(/^Value Type/).selectOption({ label: 'Single Select' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await property.getByText(PROPERTY_SET_MESSAGES.valuesRequired).waitFor();
+    for (const [index, value] of ['dev', 'prod'].entries()) {
+      await property.getByRole('button', { name: 'Add Predefined Value' }).click();
+      const item = property.getByRole('group', { name: `Predefined Value ${index + 1}` });
+      await item.getByLabel(/^Value/).fill(value);
+      if (value === 'dev') await item.getByLabel(/^Default/).check();
+    }
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/configuration\/property_sets$/);
+    await page.getByRole('link', { name: 'release' }).waitFor();
+
+    await page.goto(depot.ui('/repos/tree/Properties/docs-local/readme.txt'));
+    const form = page.getByRole('form', { name: TAB_LABELS.properties.fromSet });
+    await form.getByLabel(TAB_LABELS.properties.setProperty).selectOption('release.stage');
+    const choice = form.getByLabel(TAB_LABELS.properties.value, { exact: true });
+    expect(await choice.inputValue()).toBe('dev'); // the default value comes chosen
+    await choice.selectOption('prod');
+    await form.getByRole('button', { name: TAB_LABELS.properties.add }).click();
+    await page.getByRole('cell', { name: 'release.stage', exact: true }).waitFor();
+    const stored = await fetch(
+      `${depot.baseUrl}/artifactory/api/storage/docs-local/readme.txt?properties`,
+      { headers: { authorization } },
+    );
+    expect((await stored.json()).properties['release.stage']).toEqual(['prod']);
   });
 
   it('watches a repository and lists its watchers on a file below', async () => {

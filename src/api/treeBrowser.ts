@@ -10,6 +10,7 @@ import type {
   EffectivePermissionsPage,
 } from '../../server/modules/effective-permissions/service.ts';
 import type { FileView } from '../../server/modules/file-views/view-rules.ts';
+import type { PropertySet } from '../../server/modules/property-sets/queries.ts';
 import type { TabsAndActions } from '../../server/modules/tree-browser/node-actions.ts';
 import type { RootsQuery, TreeNode, TreePage } from '../../server/modules/tree-browser/service.ts';
 import type { WatchStatus } from '../../server/modules/watches/service.ts';
@@ -26,6 +27,7 @@ export type {
   EffectivePermission,
   EffectivePermissionsPage,
   FileView,
+  PropertySet,
   TabsAndActions,
   TreeNode,
   TreePage,
@@ -152,6 +154,9 @@ export const treeTabsApi = {
       ...at(node, { recursive: String(recursive) }),
       json: property,
     }),
+  /** The property sets the node's repository offers, for the add-from-a-set form. */
+  propertySets: (node: Located) =>
+    call<PropertySet[]>('GET', '/ui/repopropertyset', { searchParams: { repoKey: node.repoKey } }),
   deleteProperties: (node: Located, names: string[], recursive: boolean) =>
     call<Info>('POST', '/ui/deleteproperties', {
       ...at(node, { recursive: String(recursive) }),

@@ -126,6 +126,8 @@ export const TAB_LABELS = {
     recursive: 'Apply to everything below this folder',
     none: 'No properties yet.',
     failed: 'Could not load the properties',
+    fromSet: 'Add From a Property Set',
+    setProperty: 'Property',
   },
   watch: {
     watchers: 'Watchers',

@@ -1,4 +1,5 @@
 import type { RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
+import { ArrayFieldItemTemplate, ArrayFieldTemplate } from './ArrayTemplates';
 import { BaseInputTemplate } from './BaseInputTemplate';
 import { CheckboxWidget } from './CheckboxWidget';
 import { FieldErrorTemplate } from './FieldErrorTemplate';
@@ -16,5 +17,12 @@ export function depotWidgets(): RegistryWidgetsType {
 
 /** Depot's rjsf templates; the ones not listed stay rjsf's core templates. */
 export function depotTemplates(): Partial<TemplatesType> {
-  return { BaseInputTemplate, FieldTemplate, FieldErrorTemplate, ObjectFieldTemplate };
+  return {
+    ArrayFieldTemplate,
+    ArrayFieldItemTemplate,
+    BaseInputTemplate,
+    FieldTemplate,
+    FieldErrorTemplate,
+    ObjectFieldTemplate,
+  };
 }

@@ -5,6 +5,7 @@ import { treeTabsApi, type ArtifactProperty, type TreeNode } from '../../../api/
 import { notificationShown } from '../../../shell/notifications/model';
 import { nodeId } from '../rows';
 import { TAB_LABELS } from '../messages';
+import { PropertySetForm } from './PropertySetForm';
 import { useNodeData } from './useNodeData';
 
 const T = TAB_LABELS.properties;
@@ -24,6 +25,12 @@ export function PropertiesTab({ node }: { node: TreeNode }) {
     () => treeTabsApi.properties(node),
     T.failed,
   );
+  // The sets only offer choices: without them (or when they fail to load) the free form stays.
+  const propertySets = useNodeData(
+    node.repoKey,
+    () => treeTabsApi.propertySets(node),
+    T.failed,
+  ).data;
   const [editing, setEditing] = useState<ArtifactProperty | null>(null);
   /** A new form after each save, so that the fields start empty again. */
   const [saves, setSaves] = useState(0);
@@ -97,6 +104,9 @@ export function PropertiesTab({ node }: { node: TreeNode }) {
         </tbody>
       </table>
       {data && properties.length === 0 && <p className="hint">{T.none}</p>}
+      {propertySets && propertySets.length > 0 && (
+        <PropertySetForm key={`set#${saves}`} sets={propertySets} onSave={save} />
+      )}
       <PropertyForm
         key={`${editing?.name ?? ''}#${saves}`}
         editing={editing}
