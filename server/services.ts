@@ -15,6 +15,7 @@ import { createStorageQuota } from './modules/maintenance/storage-quota.ts';
 import { createRemoteService } from './modules/remote/service.ts';
 import { createRepositoriesService } from './modules/repositories/service.ts';
 import { createLayoutsService } from './modules/repositories/layouts-service.ts';
+import { createAccessService } from './modules/access-control/service.ts';
 import { createPropertySetsService } from './modules/property-sets/service.ts';
 import { createStorageSummaryService } from './modules/storage-summary/service.ts';
 import { createTrashService } from './modules/trash/service.ts';
@@ -74,6 +75,8 @@ export function createServices(
     schemas,
     version,
     securityConfig,
+    /** Who may do what with artifacts: ask `access.forPrincipal(request.principal)`. */
+    access: createAccessService({ securityConfig }),
     auth: createAuthService(db, securityConfig, changes),
     users: createUsersService(db),
     groups: createGroupsService(db),
