@@ -11,6 +11,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { groupsRoutes } from './modules/groups/routes.ts';
 import { packageTypesRoutes } from './modules/package-types/routes.ts';
 import { restSecurityRoutes } from './modules/rest-security/routes.ts';
+import { permissionTargetRestRoutes } from './modules/access-control/rest-routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { archiveDownloadRoutes } from './modules/archives/routes.ts';
 import { artifactActionsRoutes } from './modules/artifact-actions/routes.ts';
@@ -105,6 +106,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
 
   await app.register(systemRoutes, { services });
   await app.register(restSecurityRoutes, { services });
+  await app.register(permissionTargetRestRoutes, { services });
   await app.register(repositoriesRoutes, { services });
   await app.register(storageRoutes, { services });
   await app.register(copyMoveRoutes, { services });
@@ -117,6 +119,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(artifactActionsRoutes, { services });
   await app.register(archiveDownloadRoutes, {
     folderDownloads: createFolderDownloads(services, config.folderDownload),
+    access: services.access,
   });
   const archiveView = createArchiveView(services, config.archiveDeploy);
   await app.register(
@@ -136,8 +139,11 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(artifactGeneralRoutes, { services });
       await api.register(artifactPropertiesRoutes, { services });
       await api.register(watchesRoutes, { services });
-      await api.register(archiveViewRoutes, { archiveView });
-      await api.register(fileViewsRoutes, { fileViews: createFileViews(services, archiveView) });
+      await api.register(archiveViewRoutes, { archiveView, access: services.access });
+      await api.register(fileViewsRoutes, {
+        fileViews: createFileViews(services, archiveView),
+        access: services.access,
+      });
       await api.register(effectivePermissionsRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },

@@ -16,6 +16,7 @@ import { createRemoteService } from './modules/remote/service.ts';
 import { createRepositoriesService } from './modules/repositories/service.ts';
 import { createLayoutsService } from './modules/repositories/layouts-service.ts';
 import { createAccessService } from './modules/access-control/service.ts';
+import { orUndefined } from './modules/access-control/validation.ts';
 import { createPropertySetsService } from './modules/property-sets/service.ts';
 import { createStorageSummaryService } from './modules/storage-summary/service.ts';
 import { createTrashService } from './modules/trash/service.ts';
@@ -46,6 +47,20 @@ export function createServices(
   const maintenanceSettings = createMaintenanceSettings(db);
   const watches = createWatchesService(db, artifacts);
   const treeBrowser = createTreeBrowserService(db, repositories, artifacts, watches);
+  const users = createUsersService(db);
+  const groups = createGroupsService(db);
+  const access = createAccessService({
+    db,
+    changes,
+    securityConfig,
+    repositories,
+    checks: {
+      repositoryClass: (key) => orUndefined(repositories.get(key)),
+      userIsAdmin: async (name) => (await orUndefined(users.get(name)))?.admin,
+      groupIsAdmin: async (name) => (await orUndefined(groups.get(name)))?.adminPrivileges,
+    },
+    isFolder: (repoKey, path) => artifacts.isFolder(repoKey, path),
+  });
   return {
     /** Announces writes to the read caches; the change listener feeds it other nodes' too. */
     tableChanges: changes,
@@ -76,10 +91,10 @@ export function createServices(
     version,
     securityConfig,
     /** Who may do what with artifacts: ask `access.forPrincipal(request.principal)`. */
-    access: createAccessService({ securityConfig }),
+    access,
     auth: createAuthService(db, securityConfig, changes),
-    users: createUsersService(db),
-    groups: createGroupsService(db),
+    users,
+    groups,
   };
 }
 

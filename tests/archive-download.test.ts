@@ -302,7 +302,7 @@ describe('the concurrency limit', () => {
       name: 'reader',
       email: 'r@example.com',
       password: 'reader-pass-1',
-      groups: [],
+      groups: ['readers'], // the default target Anything lets readers read
     });
     const response = await depot.request('/artifactory/api/archive/download/libs/app', {
       headers: { authorization: basic('reader', 'reader-pass-1') },

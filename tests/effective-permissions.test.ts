@@ -23,7 +23,6 @@ beforeAll(async () => {
   await users.create({ name: 'dev', email: 'dev@example.com', password: DEV_PASSWORD });
   await users.create({ name: 'ops', email: 'ops@example.com', password: 'ops-password-1' });
   await groups.create({ name: 'operators', adminPrivileges: true, usersInGroup: ['ops'] });
-  await groups.create({ name: 'readers' });
   for (let i = 0; i < 30; i++) {
     const name = `u-${String(i).padStart(2, '0')}`;
     await users.create({ name, email: `${name}@example.com`, internalPasswordDisabled: true });
@@ -48,8 +47,9 @@ const row = (p: EffectivePermissionsPage, principal: string) =>
 describe('effective permissions of a node', () => {
   it('grants admins and admin groups everything, other users read, 25 a page by principal', async () => {
     const first = await page('repoKey=libs-local&path=a/b.txt');
-    // admin, dev, ops, 30 u-nn users, the admin group operators; not the plain group readers
-    expect(first.totalCount).toBe(34);
+    // admin, dev, ops, 30 u-nn users, the admin group operators, and the group readers that
+    // every install starts with (its target Anything grants read everywhere)
+    expect(first.totalCount).toBe(35);
     expect(first.data).toHaveLength(25);
     expect(first.data[0].principal).toBe('admin');
     const everything = { read: true, annotate: true, deploy: true, delete: true, manage: true };
@@ -68,11 +68,56 @@ describe('effective permissions of a node', () => {
       manage: false,
     });
     const second = await page('repoKey=libs-local&path=a/b.txt&pageNum=2');
-    expect(second.data).toHaveLength(9);
+    expect(second.data).toHaveLength(10);
     const names = [...first.data, ...second.data].map((r) => r.principal);
-    expect(new Set(names).size).toBe(34);
+    expect(new Set(names).size).toBe(35);
+    expect(row(first, 'readers')).toEqual({
+      principal: 'readers',
+      type: 'group',
+      actions: { read: true, annotate: false, deploy: false, delete: false, manage: false },
+    });
     const descending = await page('repoKey=libs-local&path=a&direction=desc&numOfRows=1');
     expect(descending.data[0].principal).toBe('u-29');
+  });
+
+  it('shows what a permission target grants, only where its patterns reach', async () => {
+    const target = await depot.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/v2/security/permissions/a-deployers',
+      headers: adminAuth(),
+      payload: {
+        repo: {
+          'include-patterns': ['a/**'],
+          repositories: ['libs-local'],
+          actions: { users: { dev: ['delete'] }, groups: {} },
+        },
+      },
+    });
+    expect(target.statusCode, target.body).toBe(201);
+    try {
+      const inside = row(await page('repoKey=libs-local&path=a/b.txt&numOfRows=100'), 'dev');
+      expect(inside!.actions).toEqual({
+        read: true,
+        annotate: true,
+        deploy: true,
+        delete: true,
+        manage: false,
+      });
+      await depot.app.inject({
+        method: 'PUT',
+        url: '/artifactory/libs-local/c.txt',
+        headers: adminAuth(),
+        payload: 'c',
+      });
+      const outside = row(await page('repoKey=libs-local&path=c.txt&numOfRows=100'), 'dev');
+      expect(outside!.actions.deploy).toBe(false);
+    } finally {
+      await depot.app.inject({
+        method: 'DELETE',
+        url: '/artifactory/api/v2/security/permissions/a-deployers',
+        headers: adminAuth(),
+      });
+    }
   });
 
   it('adds the anonymous user as a reader while anonymous access is on', async () => {

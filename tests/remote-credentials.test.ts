@@ -50,7 +50,7 @@ beforeAll(async () => {
     name: 'mirror',
     email: 'mirror@example.com',
     password: MIRROR_PASSWORD,
-    groups: [],
+    groups: ['readers'], // the default target Anything lets readers read
   });
   await upstream.request('/artifactory/api/repositories/private', {
     method: 'PUT',

@@ -81,28 +81,28 @@ describe('scripted users API', () => {
 describe('scripted groups API', () => {
   it('creates with members as userNames, reads with includeUsers, updates, deletes', async () => {
     await rest('PUT', '/users/member', { email: 'm@example.com', password: 'member-pass-1' });
-    const created = await rest('PUT', '/groups/readers', {
+    const created = await rest('PUT', '/groups/qa-team', {
       description: 'Read only',
       userNames: ['member'],
     });
     expect(created.statusCode).toBe(201);
-    expect((await rest('GET', '/groups/readers')).json()).toEqual({
-      name: 'readers',
+    expect((await rest('GET', '/groups/qa-team')).json()).toEqual({
+      name: 'qa-team',
       description: 'Read only',
       autoJoin: false,
       adminPrivileges: false,
       realm: 'internal',
     });
-    expect((await rest('GET', '/groups/readers?includeUsers=true')).json().userNames).toEqual([
+    expect((await rest('GET', '/groups/qa-team?includeUsers=true')).json().userNames).toEqual([
       'member',
     ]);
-    expect((await rest('POST', '/groups/readers', { autoJoin: true })).statusCode).toBe(200);
-    expect((await rest('GET', '/groups/readers')).json().autoJoin).toBe(true);
+    expect((await rest('POST', '/groups/qa-team', { autoJoin: true })).statusCode).toBe(200);
+    expect((await rest('GET', '/groups/qa-team')).json().autoJoin).toBe(true);
     expect((await rest('GET', '/groups')).json()).toContainEqual({
-      name: 'readers',
-      uri: 'http://localhost:80/artifactory/api/security/groups/readers',
+      name: 'qa-team',
+      uri: 'http://localhost:80/artifactory/api/security/groups/qa-team',
     });
-    expect((await rest('DELETE', '/groups/readers')).statusCode).toBe(200);
-    expect((await rest('GET', '/groups/readers')).statusCode).toBe(404);
+    expect((await rest('DELETE', '/groups/qa-team')).statusCode).toBe(200);
+    expect((await rest('GET', '/groups/qa-team')).statusCode).toBe(404);
   });
 });

@@ -184,10 +184,15 @@ describe('a reader', () => {
       'downloadfolder',
       'watch',
     ]);
-    expect(await actionsOf('repository', 'auto-trashcan', '', reader)).toEqual(['downloadfolder']);
-    expect(await actionsOf('file', 'auto-trashcan', 'libs-local/gone/old.txt', reader)).toEqual([
-      'download',
-    ]);
+    // The trash can holds what was deleted from every repository: only a permission target
+    // naming it lets a non-admin in (docs/access-control.md).
+    for (const [type, path] of [
+      ['repository', ''],
+      ['file', 'libs-local/gone/old.txt'],
+    ]) {
+      const refused = await tabsAndActions({ type, repoKey: 'auto-trashcan', path }, reader);
+      expect(refused.statusCode, refused.body).toBe(403);
+    }
   });
 
   it('is refused the writing actions the list leaves out', async () => {
@@ -237,9 +242,13 @@ describe('tabs', () => {
       'ViewSource',
     ]);
     expect(await tabsOf('folder', 'all-virtual', 'org')).toEqual(['General', 'Watch']);
-    expect(await tabsOf('repository', 'auto-trashcan', '')).toEqual(['General']);
-    expect(await tabsOf('file', 'auto-trashcan', 'libs-local/gone/old.txt')).toEqual([
+    expect(await tabsOf('repository', 'auto-trashcan', '', adminAuth())).toEqual([
       'General',
+      'EffectivePermission',
+    ]);
+    expect(await tabsOf('file', 'auto-trashcan', 'libs-local/gone/old.txt', adminAuth())).toEqual([
+      'General',
+      'EffectivePermission',
       'Properties',
     ]);
   });

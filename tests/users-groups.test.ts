@@ -190,9 +190,11 @@ describe('groups through the console calls', () => {
       autoJoin: false,
       realm: 'internal',
     });
-    expect((await api('GET', '/ui/users/erin')).json().groups).toEqual(['developers']);
+    // readers: the auto-join group every install starts with (migration 0012)
+    expect((await api('GET', '/ui/users/erin')).json().groups).toEqual(['developers', 'readers']);
     expect((await api('GET', '/ui/users/groups')).json()).toEqual([
       { groupName: 'developers', realm: 'internal', autoJoin: false },
+      { groupName: 'readers', realm: 'internal', autoJoin: true },
     ]);
   });
 
@@ -239,7 +241,7 @@ describe('groups through the console calls', () => {
       email: 'g@example.com',
       password: 'gina-pass-1',
     });
-    expect(created.json().groups).toEqual(['everyone']);
+    expect(created.json().groups).toEqual(['everyone', 'readers']);
   });
 
   it('updates description and members, then deletes groups', async () => {

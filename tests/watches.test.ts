@@ -133,7 +133,9 @@ describe('watching', () => {
   });
 
   it('refuses the Trash Can', async () => {
-    const response = await watch('auto-trashcan', '');
+    // A reader may not even read it (docs/access-control.md); an admin may, but not watch it.
+    expect((await watch('auto-trashcan', '')).statusCode).toBe(403);
+    const response = await watch('auto-trashcan', '', adminAuth());
     expect(response.statusCode).toBe(400);
     expect(response.json().errors[0].message).toBe(WATCH_MESSAGES.trash);
   });
@@ -185,10 +187,10 @@ describe('the Watch tab and the watch actions', () => {
     const repository = await actionsOf('repository', 'libs-local', '', adminAuth());
     expect(repository.tabs).toContain('Watch');
     expect(repository.actions.slice(0, 2)).toEqual(['downloadfolder', 'unwatch']);
-    expect(await actionsOf('repository', 'auto-trashcan', '', readerAuth())).toEqual({
-      tabs: ['General'],
-      actions: ['downloadfolder'],
-    });
+    expect((await actionsOf('repository', 'auto-trashcan', '', adminAuth())).actions).toEqual([
+      'downloadfolder',
+      'emptytrash',
+    ]);
   });
 });
 

@@ -174,6 +174,23 @@ export interface PropertySetsTable {
   updated_at: ColumnType<Date, never, Date>;
 }
 
+/** A permission target's sections, Artifactory's v2 JSON (server/modules/access-control). */
+export interface PermissionTargetsTable {
+  name: string;
+  repo: ColumnType<PermissionSectionJson | null, string | null, string | null>;
+  build: ColumnType<PermissionSectionJson | null, string | null, string | null>;
+  release_bundle: ColumnType<PermissionSectionJson | null, string | null, string | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+export interface PermissionSectionJson {
+  'include-patterns': string[];
+  'exclude-patterns': string[];
+  repositories: string[];
+  actions: { users: Record<string, string[]>; groups: Record<string, string[]> };
+}
+
 export interface DepotDatabase {
   users: UsersTable;
   groups: GroupsTable;
@@ -192,4 +209,5 @@ export interface DepotDatabase {
   download_stats: DownloadStatsTable;
   watches: WatchesTable;
   property_sets: PropertySetsTable;
+  permission_targets: PermissionTargetsTable;
 }

@@ -11,6 +11,7 @@ import * as changeNotifications from './0008-change-notifications.ts';
 import * as treeChildren from './0009-tree-children.ts';
 import * as watches from './0010-watches.ts';
 import * as propertySets from './0011-property-sets.ts';
+import * as permissionTargets from './0012-permission-targets.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009-tree-children': treeChildren,
   '0010-watches': watches,
   '0011-property-sets': propertySets,
+  '0012-permission-targets': permissionTargets,
 };
 
 /**

@@ -6,6 +6,12 @@ export const REPO_ACTIONS = ['read', 'annotate', 'deploy', 'delete', 'manage'] a
 export type RepoAction = (typeof REPO_ACTIONS)[number];
 
 /**
+ * A folder is allowed when it leads to something allowed (opening `org` to reach
+ * `org/acme/**`); a file only when a pattern covers it.
+ */
+export type NodeKind = 'file' | 'folder';
+
+/**
  * What one caller may do with artifacts, decided once per request from the permission model
  * and then asked synchronously for every row: search, listings and tree children filter with
  * it before they page, so nobody gets fewer rows than asked while more exist.
@@ -14,12 +20,14 @@ export interface AccessDecider {
   /** Administrators may do everything everywhere. */
   readonly admin: boolean;
   /** Whether the caller may do `action` on `path` (no leading slash; '' is the repository). */
-  can(action: RepoAction, repoKey: string, path: string): boolean;
+  can(action: RepoAction, repoKey: string, path: string, kind?: NodeKind): boolean;
   /**
    * The repositories in which the caller may read at least something, for a query to narrow
    * to before checking rows one by one; 'all' when no repository is out of reach.
    */
   readableRepoKeys(): ReadonlySet<string> | 'all';
+  /** Whether the caller may deploy to some local repository (the tree offers Copy only then). */
+  readonly deploysSomewhere: boolean;
 }
 
 /** Everything everywhere: administrators. */
@@ -27,6 +35,7 @@ export const ADMIN_ACCESS: AccessDecider = {
   admin: true,
   can: () => true,
   readableRepoKeys: () => 'all',
+  deploysSomewhere: true,
 };
 
 /** Nothing anywhere: an anonymous caller when anonymous access is off. */
@@ -34,4 +43,5 @@ export const NO_ACCESS: AccessDecider = {
   admin: false,
   can: () => false,
   readableRepoKeys: () => new Set(),
+  deploysSomewhere: false,
 };

@@ -1,27 +1,185 @@
+import { createReadCache } from '../../cache/read-cache.ts';
+import type { Database } from '../../db/database.ts';
+import type { TableChanges } from '../../db/table-changes.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { Conflict, Forbidden, NotFound, Unauthorized } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
+import type { RepositoriesService } from '../repositories/service.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
-import { ADMIN_ACCESS, NO_ACCESS, type AccessDecider } from './decider.ts';
+import {
+  ADMIN_ACCESS,
+  NO_ACCESS,
+  type AccessDecider,
+  type NodeKind,
+  type RepoAction,
+} from './decider.ts';
+import { deciderFromGrants, grantsFor } from './grants.ts';
+import { ACCESS_MESSAGES as M } from './messages.ts';
+import type { PermissionTarget } from './permission-target.ts';
+import {
+  deletePermissionTarget,
+  groupNamesOf,
+  insertPermissionTarget,
+  listPermissionTargets,
+  replacePermissionTarget,
+} from './queries.ts';
+import { checkTarget, type TargetChecks } from './validation.ts';
 
-/** Signed-in users (and anonymous, when allowed) read everything and change nothing. */
-const READ_EVERYTHING: AccessDecider = {
-  admin: false,
-  can: (action) => action === 'read',
-  readableRepoKeys: () => 'all',
-};
+const ANONYMOUS_USER = 'anonymous';
 
 /**
- * The one place that decides who may do what with artifacts (docs/access-control.md). Routes,
- * search, listings and the tree ask `forPrincipal(request.principal)` once per request.
+ * The refusal of an action: 401 for an anonymous caller, so that clients retry with their
+ * credentials as they do with Artifactory; 403 naming the user, the action and the node.
  */
-export function createAccessService(deps: { securityConfig: SecurityConfigService }) {
+export function denied(principal: Principal, action: string, repoKey: string, path: string) {
+  const message = M.denied(principal.name, action, repoKey, path);
+  return principal.anonymous ? new Unauthorized(message) : new Forbidden(message);
+}
+
+/**
+ * The one place that decides who may do what with artifacts (docs/access-control.md): the
+ * permission targets, and the deciders built from them. Routes, search, listings and the
+ * tree ask `forPrincipal(request.principal)` once per request and then `can(...)` per node.
+ * Targets, repositories and group memberships are read once and kept until they change
+ * (on any cluster node: the tables notify, migration 0008 and 0012).
+ */
+export function createAccessService(deps: {
+  db: Database;
+  changes: TableChanges;
+  securityConfig: SecurityConfigService;
+  repositories: RepositoriesService;
+  checks: TargetChecks;
+  /** Whether a path of a repository is a folder (the root is): folders are judged as such. */
+  isFolder: (repoKey: string, path: string) => Promise<boolean>;
+}) {
+  const { db, changes } = deps;
+  const targets = createReadCache<'all', PermissionTarget[]>({ ttlMs: 60_000, maxEntries: 1 });
+  const repositories = createReadCache<'all', Awaited<ReturnType<RepositoriesService['list']>>>({
+    ttlMs: 60_000,
+    maxEntries: 1,
+  });
+  const memberships = createReadCache<number, string[]>({ ttlMs: 60_000, maxEntries: 10_000 });
+  // Principals with the same name and groups decide alike: build each decider once.
+  const deciders = createReadCache<string, AccessDecider>({ ttlMs: 60_000, maxEntries: 10_000 });
+  const clearAll = () => {
+    targets.clear();
+    repositories.clear();
+    deciders.clear();
+  };
+  changes.onChange(['permission_targets', 'repositories'], clearAll);
+  changes.onChange(['users', 'groups', 'user_groups'], () => {
+    memberships.clear();
+    deciders.clear();
+  });
+
+  const allTargets = () => targets.get('all', () => listPermissionTargets(db));
+
+  async function forPrincipal(principal: Principal): Promise<AccessDecider> {
+    if (principal.admin) return ADMIN_ACCESS;
+    if (principal.anonymous) {
+      const { anonAccessEnabled } = await deps.securityConfig.get();
+      if (!anonAccessEnabled) return NO_ACCESS;
+    }
+    const groups =
+      principal.userId === undefined
+        ? []
+        : await memberships.get(principal.userId, () => groupNamesOf(db, principal.userId!));
+    const name = principal.anonymous ? ANONYMOUS_USER : principal.name;
+    return deciders.get(`${name}\u0000${groups.join('\u0000')}`, async () => {
+      const [all, repos] = await Promise.all([
+        allTargets(),
+        repositories.get('all', () => deps.repositories.list()),
+      ]);
+      return deciderFromGrants(grantsFor(all, { name, groups }), repos);
+    });
+  }
+
+  async function find(name: string): Promise<PermissionTarget> {
+    const found = (await allTargets()).find((target) => target.name === name);
+    if (!found) throw new NotFound(M.notFound(name));
+    return found;
+  }
+
   return {
-    async forPrincipal(principal: Principal): Promise<AccessDecider> {
-      if (principal.admin) return ADMIN_ACCESS;
-      if (principal.anonymous) {
-        const { anonAccessEnabled } = await deps.securityConfig.get();
-        if (!anonAccessEnabled) return NO_ACCESS;
+    forPrincipal,
+
+    /** Throws 403 unless the caller may do `action` on the node: for routes that act on one. */
+    async require(
+      principal: Principal,
+      action: RepoAction,
+      repoKey: string,
+      path: string,
+      kind: NodeKind = 'file',
+    ): Promise<AccessDecider> {
+      const access = await forPrincipal(principal);
+      if (!access.can(action, repoKey, path, kind)) throw denied(principal, action, repoKey, path);
+      return access;
+    },
+
+    denied,
+
+    /**
+     * `require` for a node whose kind the caller does not know yet (the console's tabs). The
+     * repository is looked up first, so an unknown one is a 404 as before; a missing node is
+     * judged as a file, so that a caller learns nothing of paths it may not read.
+     */
+    async requireOn(
+      principal: Principal,
+      action: RepoAction,
+      repoKey: string,
+      path: string,
+    ): Promise<AccessDecider> {
+      const kind = (await deps.isFolder(repoKey, path)) ? 'folder' : 'file';
+      const access = await forPrincipal(principal);
+      if (!access.can(action, repoKey, path, kind)) throw denied(principal, action, repoKey, path);
+      return access;
+    },
+
+    /** A check that throws the refusal, for code that acts on many nodes (copy, move). */
+    async authorizer(principal: Principal) {
+      const access = await forPrincipal(principal);
+      return (action: RepoAction, repoKey: string, path: string, kind: NodeKind = 'file') => {
+        if (!access.can(action, repoKey, path, kind))
+          throw denied(principal, action, repoKey, path);
+      };
+    },
+
+    list: allTargets,
+    get: find,
+
+    async create(target: PermissionTarget): Promise<PermissionTarget> {
+      const checked = await checkTarget(target, deps.checks);
+      try {
+        await insertPermissionTarget(db, checked);
+      } catch (error) {
+        throw isUniqueViolation(error) ? new Conflict(M.nameExists, 'name') : error;
       }
-      return READ_EVERYTHING;
+      return checked;
+    },
+
+    /** Creates or replaces; answers whether it was new. */
+    async put(target: PermissionTarget): Promise<{ created: boolean; target: PermissionTarget }> {
+      const checked = await checkTarget(target, deps.checks);
+      const created = await replacePermissionTarget(db, checked);
+      return { created, target: checked };
+    },
+
+    async delete(name: string): Promise<void> {
+      if (!(await deletePermissionTarget(db, name))) throw new NotFound(M.notFound(name));
+    },
+
+    /** The targets that name a user or a group, each section with that principal's actions. */
+    async grantedTo(kind: 'users' | 'groups', name: string) {
+      return (await allTargets()).flatMap((target) => {
+        const sections = (['repo', 'build', 'releaseBundle'] as const).flatMap((section) => {
+          const part = target[section];
+          const actions = part?.actions[kind][name];
+          if (!part || !actions) return [];
+          const { actions: _all, ...rest } = part;
+          return [[section, { ...rest, actions }] as const];
+        });
+        return sections.length > 0 ? [{ name: target.name, ...Object.fromEntries(sections) }] : [];
+      });
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { AccessService } from '../access-control/service.ts';
 import type { FastifyInstance } from 'fastify';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import type { ArchiveView } from './service.ts';
@@ -14,7 +15,7 @@ interface ViewSourceBody {
  */
 export async function archiveViewRoutes(
   app: FastifyInstance,
-  { archiveView }: { archiveView: ArchiveView },
+  { archiveView, access }: { archiveView: ArchiveView; access: AccessService },
 ) {
   app.post<{ Body: ViewSourceBody }>(
     '/ui/archiveViewSource',
@@ -37,6 +38,7 @@ export async function archiveViewRoutes(
     async (request) => {
       const { repoKey, sourcePath } = request.body;
       const archivePath = parseArtifactPath(request.body.archivePath).path;
+      await access.require(request.principal, 'read', repoKey, archivePath);
       if (sourcePath === undefined) return archiveView.entries(repoKey, archivePath);
       return archiveView.source(repoKey, archivePath, sourcePath);
     },

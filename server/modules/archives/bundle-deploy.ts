@@ -26,6 +26,8 @@ export interface ExplodeRequest {
   properties: Record<string, string[]>;
   atomic: boolean;
   user: string;
+  /** Throws unless the caller may write each entry (overwriting one needs more). */
+  authorize: (path: string, overwrite: boolean) => void;
 }
 
 type Repository = Awaited<ReturnType<Services['artifacts']['deployTarget']>>;
@@ -98,6 +100,8 @@ export function createBundleDeploys(services: Services, limits: DepotConfig['arc
         );
         assertNoClash(tree);
         const files = [...tree.files.values()];
+        for (const file of files)
+          request.authorize(file.path, Boolean(await artifacts.findNode(repo.id, file.path)));
         await artifacts.deployStaged(
           repo.id,
           { files, folders: [...tree.folders] },

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { AccessDecider } from '../access-control/decider.ts';
 import type { DepotConfig } from '../../config.ts';
 import { BadRequest, DepotError, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -30,6 +31,8 @@ export interface FolderDownloadRequest {
   path: string;
   archiveType: string | undefined;
   includeChecksumFiles: boolean;
+  /** The caller's access: files it may not read are left out of the archive. */
+  access: AccessDecider;
 }
 
 export interface FolderArchive {
@@ -72,12 +75,23 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
   }
 
   /** Every file of the folder, merged over the sources, refused past the limits. */
-  async function collectFiles(path: string, sources: FolderSource[], where: string) {
+  async function collectFiles(
+    path: string,
+    sources: FolderSource[],
+    where: string,
+    access: AccessDecider,
+  ) {
     const byPath = new Map<string, FolderFile>();
     for (const source of sources) {
       const files = await listFolderFiles(db, source.repo.id, path, limits.maxFiles + 1);
       for (const file of files) {
-        if (!byPath.has(file.path) && admits(source, file.path)) byPath.set(file.path, file);
+        // What the caller may not read is left out, as a listing leaves it out.
+        if (
+          !byPath.has(file.path) &&
+          admits(source, file.path) &&
+          access.can('read', source.repo.key, file.path)
+        )
+          byPath.set(file.path, file);
       }
       if (byPath.size > limits.maxFiles) {
         const totals = await Promise.all(sources.map((s) => folderTotals(db, s.repo.id, path)));
@@ -128,8 +142,14 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
     slots,
 
     /** The console's "download folder" dialog: how much a download would hold. */
-    async info(repoKey: string, path: string) {
-      const { sources } = await sourcesOf(repoKey, path);
+    async info(repoKey: string, path: string, access: AccessDecider) {
+      const { sources, where } = await sourcesOf(repoKey, path);
+      if (!access.admin) {
+        // Counted file by file: the totals below would include what the caller may not read.
+        const files = await collectFiles(path, sources, where, access);
+        const bytes = files.reduce((sum, file) => sum + file.size, 0);
+        return { sizeMB: Math.round((bytes / MB) * 100) / 100, totalFiles: files.length };
+      }
       const totals = await Promise.all(sources.map((s) => folderTotals(db, s.repo.id, path)));
       const bytes = totals.reduce((sum, t) => sum + t.bytes, 0);
       return {
@@ -145,7 +165,7 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
     async open(request: FolderDownloadRequest): Promise<FolderArchive> {
       const type = parseArchiveType(request.archiveType);
       const { repo, sources, where } = await sourcesOf(request.repoKey, request.path);
-      const files = await collectFiles(request.path, sources, where);
+      const files = await collectFiles(request.path, sources, where, request.access);
       const release = slots.tryAcquire();
       if (!release) throw new TooManyDownloads();
       const stream = writeArchive(

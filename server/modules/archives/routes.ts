@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseArtifactPath } from '../artifacts/paths.ts';
+import type { AccessService } from '../access-control/service.ts';
 import type { FolderArchive, FolderDownloads } from './folder-download.ts';
 
 type FolderQuery = { archiveType?: string; includeChecksumFiles?: boolean };
@@ -42,8 +43,12 @@ function sendArchive(reply: FastifyReply, archive: FolderArchive) {
  */
 export async function archiveDownloadRoutes(
   app: FastifyInstance,
-  { folderDownloads }: { folderDownloads: FolderDownloads },
+  { folderDownloads, access }: { folderDownloads: FolderDownloads; access: AccessService },
 ) {
+  /** The caller's access, once it may read the folder (files it may not read are left out). */
+  const folderAccess = (request: FastifyRequest, repoKey: string, path: string) =>
+    access.require(request.principal, 'read', repoKey, path, 'folder');
+
   for (const url of [
     '/artifactory/api/archive/download/:repoKey',
     '/artifactory/api/archive/download/:repoKey/*',
@@ -58,21 +63,28 @@ export async function archiveDownloadRoutes(
           path,
           archiveType: request.query.archiveType,
           includeChecksumFiles: request.query.includeChecksumFiles === true,
+          access: await folderAccess(request, request.params.repoKey, path),
         });
         return sendArchive(reply, archive);
       },
     );
   }
 
-  const downloadFolder = (params: ConsoleFolderRequest, reply: FastifyReply) =>
-    folderDownloads
-      .open({
-        repoKey: params.repoKey,
-        path: parseArtifactPath(params.path ?? '').path,
-        archiveType: params.archiveType,
-        includeChecksumFiles: params.includeChecksumFiles === true,
-      })
-      .then((archive) => sendArchive(reply, archive));
+  async function downloadFolder(
+    request: FastifyRequest,
+    params: ConsoleFolderRequest,
+    reply: FastifyReply,
+  ) {
+    const path = parseArtifactPath(params.path ?? '').path;
+    const archive = await folderDownloads.open({
+      repoKey: params.repoKey,
+      path,
+      archiveType: params.archiveType,
+      includeChecksumFiles: params.includeChecksumFiles === true,
+      access: await folderAccess(request, params.repoKey, path),
+    });
+    return sendArchive(reply, archive);
+  }
 
   const consoleUrl = '/ui/api/v1/ui/artifactactions/downloadfolder';
   app.get<{ Querystring: ConsoleFolderRequest }>(
@@ -83,7 +95,7 @@ export async function archiveDownloadRoutes(
         querystring: { type: 'object', required: ['repoKey'], properties: consoleFolderProperties },
       },
     },
-    (request, reply) => downloadFolder(request.query, reply),
+    (request, reply) => downloadFolder(request, request.query, reply),
   );
   app.post<{ Body: ConsoleFolderRequest }>(
     consoleUrl,
@@ -98,7 +110,7 @@ export async function archiveDownloadRoutes(
         },
       },
     },
-    (request, reply) => downloadFolder(request.body, reply),
+    (request, reply) => downloadFolder(request, request.body, reply),
   );
 
   app.get<{ Querystring: { repoKey: string; path?: string } }>(
@@ -113,7 +125,10 @@ export async function archiveDownloadRoutes(
         },
       },
     },
-    async (request) =>
-      folderDownloads.info(request.query.repoKey, parseArtifactPath(request.query.path ?? '').path),
+    async (request) => {
+      const { repoKey } = request.query;
+      const path = parseArtifactPath(request.query.path ?? '').path;
+      return folderDownloads.info(repoKey, path, await folderAccess(request, repoKey, path));
+    },
   );
 }

@@ -5,7 +5,6 @@ import { transfer, type TransferKind } from '../artifacts/copy-move.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import { zapCache } from '../remote/zap.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
-import { ARTIFACT_WRITE } from './artifact-write.ts';
 import { ACTION_MESSAGES } from './messages.ts';
 
 const BASE = '/ui/api/v1/ui/artifactactions';
@@ -49,6 +48,11 @@ function targetPath(raw: string | undefined): string {
   return raw?.endsWith('/') && path ? `${path}/` : path;
 }
 
+/** Copy, move and delete: checked per node against the permission targets (services.access). */
+const PER_NODE = { permission: 'reader' as const };
+/** The trash can (restore, empty) and zapping caches: administrators' housekeeping. */
+const TRASH_AND_CACHES = { permission: 'admin' as const };
+
 /**
  * The tree browser's node actions (spec 02 §3 and §7): copy, move, delete, restore and
  * empty trash, each the same service as the scripted calls behind it. Success answers
@@ -64,7 +68,7 @@ export async function artifactActionsRoutes(
     app.post<{ Body: TransferBody }>(
       `${BASE}/${kind}`,
       {
-        config: ARTIFACT_WRITE,
+        config: PER_NODE,
         schema: bodySchema(['repoKey', 'path', 'targetRepoKey'], {
           repoKey,
           path: text,
@@ -87,6 +91,7 @@ export async function artifactActionsRoutes(
           toPath: targetPath(body.targetPath),
           dryRun: body.dryRun,
           user: request.principal.name,
+          authorize: await services.access.authorizer(request.principal),
         });
         return { info: result.message };
       },
@@ -96,13 +101,14 @@ export async function artifactActionsRoutes(
   app.post<{ Body: DeleteBody }>(
     `${BASE}/delete`,
     {
-      config: ARTIFACT_WRITE,
+      config: PER_NODE,
       schema: bodySchema(['repoKey', 'path'], { repoKey, path: text, permDelete: flag }),
     },
     async (request) => {
       const { repoKey: key, permDelete } = request.body;
       const path = artifactPath(request.body.path);
       const where = `${key}/${path}`;
+      await services.access.require(request.principal, 'delete', key, path);
       if (permDelete) {
         await artifacts.delete(key, path);
         return { info: ACTION_MESSAGES.deletedForGood(where) };
@@ -121,7 +127,7 @@ export async function artifactActionsRoutes(
   app.post<{ Body: RestoreBody }>(
     `${BASE}/restore`,
     {
-      config: ARTIFACT_WRITE,
+      config: TRASH_AND_CACHES,
       schema: bodySchema(['repoKey', 'path'], {
         repoKey,
         path: text,
@@ -145,7 +151,7 @@ export async function artifactActionsRoutes(
     },
   );
 
-  app.post(`${BASE}/emptytrash`, { config: ARTIFACT_WRITE }, async () => {
+  app.post(`${BASE}/emptytrash`, { config: TRASH_AND_CACHES }, async () => {
     await trash.empty();
     return { info: ACTION_MESSAGES.trashEmptied };
   });
@@ -155,7 +161,7 @@ export async function artifactActionsRoutes(
     app.post<{ Body: { repoKey: string; path?: string } }>(
       `${BASE}/${action}`,
       {
-        config: ARTIFACT_WRITE,
+        config: TRASH_AND_CACHES,
         schema: bodySchema(['repoKey'], { repoKey, path: text }),
       },
       async (request) => {

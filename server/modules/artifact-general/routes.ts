@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import { BUILD_TOOLS, type BuildTool } from './dependency-declaration.ts';
@@ -34,20 +34,29 @@ export async function artifactGeneralRoutes(
   { services }: { services: Services },
 ) {
   const { artifactGeneral } = services;
+  /** The node's path, once the caller may read it. */
+  const readable = async (
+    request: FastifyRequest,
+    node: { repoKey: string; path: string },
+  ): Promise<string> => {
+    const path = artifactPath(node.path);
+    await services.access.requireOn(request.principal, 'read', node.repoKey, path);
+    return path;
+  };
 
   app.post<{ Body: NodeBody }>(
     '/ui/artifactgeneral',
     // `type` is accepted as the console sends it; the node is looked up, not taken on trust.
     { config: reader, schema: nodeBody({ type: { enum: ['repository', 'folder', 'file'] } }) },
     async (request) =>
-      artifactGeneral.general(request.body.repoKey, artifactPath(request.body.path)),
+      artifactGeneral.general(request.body.repoKey, await readable(request, request.body)),
   );
 
   app.post<{ Body: NodeBody }>(
     '/ui/artifactgeneral/artifactsCount',
     { config: reader, schema: nodeBody() },
     async (request) =>
-      artifactGeneral.artifactsCount(request.body.repoKey, artifactPath(request.body.path)),
+      artifactGeneral.artifactsCount(request.body.repoKey, await readable(request, request.body)),
   );
 
   app.get<{ Querystring: { buildtool: BuildTool; repoKey: string; path: string } }>(
@@ -67,7 +76,7 @@ export async function artifactGeneralRoutes(
       return artifactGeneral.dependencyDeclaration(
         buildtool,
         key,
-        artifactPath(request.query.path),
+        await readable(request, request.query),
       );
     },
   );

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
-import { ARTIFACT_WRITE } from '../artifact-actions/artifact-write.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import { PROPERTY_LIMITS } from '../artifacts/properties.ts';
 import { PROPERTY_MESSAGES } from './messages.ts';
@@ -93,32 +92,42 @@ const target = (query: NodeQuery) => ({
 /**
  * The tree browser's Properties tab (spec 02 §2, §7): read a node's properties, set one
  * property's values, delete properties; with `recursive=true` on a folder, on everything below
- * it too. Readers read; changing needs what artifact writes need (ARTIFACT_WRITE).
+ * it too. Seeing them needs Read on the node, changing them Annotate (services.access).
  */
 export async function artifactPropertiesRoutes(
   app: FastifyInstance,
   { services }: { services: Services },
 ) {
   const { artifactProperties } = services;
+  /** The node, once the caller may do `action` on it: Read to see, Annotate to change. */
+  const allowed = async (
+    request: FastifyRequest<{ Querystring: NodeQuery }>,
+    action: 'read' | 'annotate',
+  ) => {
+    const node = target(request.query);
+    await services.access.requireOn(request.principal, action, node.repoKey, node.path);
+    return node;
+  };
 
   app.get<{ Querystring: NodeQuery }>(
     '/ui/artifactproperties',
     { config: { permission: 'reader' }, schema: nodeQuery },
     async (request) => {
-      const { repoKey, path } = target(request.query);
+      const { repoKey, path } = await allowed(request, 'read');
       return artifactProperties.list(repoKey, path);
     },
   );
 
   app.post<{ Querystring: NodeQuery; Body: ArtifactProperty }>(
     '/ui/artifactproperties',
-    { config: ARTIFACT_WRITE, schema: { ...nodeQuery, body: propertyBody } },
-    async (request) => artifactProperties.set(target(request.query), request.body),
+    { config: { permission: 'reader' }, schema: { ...nodeQuery, body: propertyBody } },
+    async (request) => artifactProperties.set(await allowed(request, 'annotate'), request.body),
   );
 
   app.post<{ Querystring: NodeQuery; Body: { properties: string[] } }>(
     '/ui/deleteproperties',
-    { config: ARTIFACT_WRITE, schema: { ...nodeQuery, body: deleteBody } },
-    async (request) => artifactProperties.delete(target(request.query), request.body.properties),
+    { config: { permission: 'reader' }, schema: { ...nodeQuery, body: deleteBody } },
+    async (request) =>
+      artifactProperties.delete(await allowed(request, 'annotate'), request.body.properties),
   );
 }

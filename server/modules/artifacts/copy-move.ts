@@ -5,6 +5,7 @@ import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import { acceptsPath } from './ant-pattern.ts';
 import { ancestorsOf, folderRow, splitPath } from './paths.ts';
 import type { ArtifactsService } from './service.ts';
+import type { RepoAction } from '../access-control/decider.ts';
 
 export type TransferKind = 'copy' | 'move';
 
@@ -17,7 +18,15 @@ export interface TransferRequest {
   toPath: string;
   dryRun: boolean;
   user: string;
+  /** Throws unless the caller may do the action there (services.access); checked per file. */
+  authorize: (action: RepoAction, repoKey: string, path: string) => void;
 }
+
+/**
+ * For transfers Depot makes itself (into and out of the trash can): the route that asked for
+ * them has already checked the caller.
+ */
+export const CHECKED_BY_CALLER: TransferRequest['authorize'] = () => undefined;
 
 export interface TransferResult {
   files: number;
@@ -78,6 +87,10 @@ export async function transfer(
       ? [toRoot, path].filter(Boolean).join('/')
       : toRoot + path.slice(request.fromPath.length);
   for (const item of items.filter((i) => !i.folder)) {
+    // Reading the source, deploying the copy, and for a move deleting the original.
+    request.authorize('read', source.key, item.path);
+    if (request.kind === 'move') request.authorize('delete', source.key, item.path);
+    request.authorize('deploy', target.key, rename(item.path));
     if (!acceptsPath(target.includes_pattern, target.excludes_pattern, rename(item.path))) {
       throw new Forbidden(
         `The path '${rename(item.path)}' is not allowed by the include and exclude patterns of repository '${target.key}'`,

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { Services } from '../../services.ts';
+import type { AccessDecider } from '../access-control/decider.ts';
 import type { BundleDeploys } from '../archives/bundle-deploy.ts';
 import { allowsContentBrowsing, sendStoredFile, type StoredFile } from './download.ts';
 import { folderListingHtml } from './listing.ts';
@@ -50,8 +51,8 @@ const header = (request: FastifyRequest, name: string) => {
 /**
  * Deploy, download and delete at `/artifactory/{repoKey}/{path}`, the URL shape curl, CI
  * scripts and build tools already use. Bodies are streamed to the filestore, never parsed.
- * Until permission targets exist, deploy and delete are for admins; reads follow the
- * instance's anonymous-access setting.
+ * Every action is checked against the permission targets (services.access): reads skip what
+ * the caller may not read, deploy needs Deploy and overwriting Delete/Overwrite as well.
  */
 export async function artifactsRoutes(
   app: FastifyInstance,
@@ -88,7 +89,17 @@ export async function artifactsRoutes(
     await services.storageQuota.assertRoomFor(declaredLength(request), (message) =>
       request.log.warn(message),
     );
-    if (header(request, 'x-explode-archive')?.toLowerCase() === 'true') {
+    const target = await artifacts.deployTarget(request.params.repoKey);
+    const access = await services.access.require(request.principal, 'deploy', target.key, path);
+    const exploding = header(request, 'x-explode-archive')?.toLowerCase() === 'true';
+    // Overwriting needs Delete/Overwrite as well (spec 01 §3).
+    if (
+      !exploding &&
+      (await artifacts.findNode(target.id, path)) &&
+      !access.can('delete', target.key, path)
+    )
+      throw services.access.denied(request.principal, 'overwrite', target.key, path);
+    if (exploding) {
       // Deploy bundle: the archive's entries are deployed into its folder (docs/archives.md).
       const summary = await bundleDeploys.explode({
         repoKey: request.params.repoKey,
@@ -98,6 +109,11 @@ export async function artifactsRoutes(
         properties,
         atomic: header(request, 'x-explode-archive-atomic')?.toLowerCase() === 'true',
         user: request.principal.name,
+        authorize: (entryPath: string, overwrite: boolean) => {
+          const action = overwrite ? 'delete' : 'deploy';
+          if (!access.can(action, target.key, entryPath))
+            throw services.access.denied(request.principal, action, target.key, entryPath);
+        },
       });
       request.log.info({ ...summary, by: request.principal.name }, 'archive exploded');
       return reply.status(201).send(summary);
@@ -133,11 +149,15 @@ export async function artifactsRoutes(
   async function download(request: ArtifactRequest, reply: FastifyReply) {
     const { path } = parseArtifactPath(request.params['*'] ?? '');
     const repo = await artifacts.repository(request.params.repoKey);
-    const sources = await artifacts.readOrder(repo, path);
+    const access = await services.access.forPrincipal(request.principal);
+    const allSources = await artifacts.readOrder(repo, path);
+    // Members the caller may not read here are skipped, as if they did not have the path.
+    const sources = allSources.filter((s) => access.can('read', s.key, path, 'folder'));
+    const refused = () => services.access.denied(request.principal, 'read', repo.key, path);
+    if (sources.length === 0 && allSources.length > 0) throw refused();
     contentBrowsing.set(request, allowsContentBrowsing([repo, ...sources]));
     const title = path ? `${repo.key}/${path}` : repo.key;
-    const sourceIds = sources.map((s) => s.id);
-    if (path === '') return sendListing(reply, sourceIds, title, '');
+    if (path === '') return sendListing(reply, sources, access, title, '');
     const remoteRequest = {
       user: request.principal.name,
       log: request.log,
@@ -147,9 +167,14 @@ export async function artifactsRoutes(
       answer.kind === 'cached'
         ? serveFile(request, reply, answer.node)
         : sendStreamingAnswer(reply, answer, path);
+    let deniedFile = false;
     for (const source of sources) {
       const node = await artifacts.findNodeForDownload(source.id, path);
-      if (node?.folder) return sendListing(reply, sourceIds, title, path);
+      if (node?.folder) return sendListing(reply, sources, access, title, path);
+      if (node?.sha256 && !access.can('read', source.key, path)) {
+        deniedFile = true;
+        continue;
+      }
       if (node?.sha256 && source.rclass === 'remote') {
         // A cached copy; stale metadata is checked upstream first.
         const answer = await services.remote.resolve(source, path, node, remoteRequest);
@@ -159,25 +184,37 @@ export async function artifactsRoutes(
     }
     // Nothing stored or cached has it: ask the remote repositories' upstreams, in order.
     let missReason: string | undefined;
-    for (const source of sources.filter((s) => s.rclass === 'remote')) {
+    // Fetching into a remote's cache is Deploy/Cache on it (spec 01 §3), besides read.
+    const fetchable = sources.filter(
+      (s) =>
+        s.rclass === 'remote' &&
+        access.can('read', s.key, path) &&
+        access.can('deploy', s.key, path),
+    );
+    if (deniedFile && fetchable.length === 0) throw refused();
+    for (const source of fetchable) {
       const answer = await services.remote.resolve(source, path, undefined, remoteRequest);
       if (answer.kind !== 'absent') return sendRemote(answer);
       missReason ??= answer.reason;
     }
-    return sendChecksumFile(reply, sources, repo.key, path, missReason);
+    return sendChecksumFile(reply, sources, access, repo.key, path, missReason);
   }
 
   /** A folder of one repository, or the merged folder of a virtual's members (first wins). */
   async function sendListing(
     reply: FastifyReply,
-    repositoryIds: number[],
+    sources: readonly { id: number; key: string }[],
+    access: AccessDecider,
     title: string,
     path: string,
   ) {
     const byName = new Map<string, Awaited<ReturnType<typeof artifacts.children>>[number]>();
-    for (const id of repositoryIds) {
+    for (const { id, key } of sources) {
       for (const entry of await artifacts.children(id, path, LISTING_LIMIT + 1)) {
-        if (!byName.has(entry.name)) byName.set(entry.name, entry);
+        const entryPath = path ? `${path}/${entry.name}` : entry.name;
+        if (byName.has(entry.name)) continue;
+        if (access.can('read', key, entryPath, entry.folder ? 'folder' : 'file'))
+          byName.set(entry.name, entry);
       }
     }
     const entries = [...byName.values()].sort(
@@ -199,7 +236,8 @@ export async function artifactsRoutes(
   /** `x.jar.sha1` and friends, answered from the stored checksums of `x.jar`. */
   async function sendChecksumFile(
     reply: FastifyReply,
-    sources: { id: number }[],
+    sources: { id: number; key: string }[],
+    access: AccessDecider,
     repoKey: string,
     path: string,
     missReason?: string,
@@ -207,8 +245,9 @@ export async function artifactsRoutes(
     const suffix = Object.keys(CHECKSUM_SUFFIXES).find((s) => path.endsWith(s)) as
       keyof typeof CHECKSUM_SUFFIXES | undefined;
     for (const source of suffix ? sources : []) {
-      const target = await artifacts.findNodeForDownload(source.id, path.slice(0, -suffix!.length));
-      if (!target?.sha256) continue;
+      const checksummed = path.slice(0, -suffix!.length);
+      const target = await artifacts.findNodeForDownload(source.id, checksummed);
+      if (!target?.sha256 || !access.can('read', source.key, checksummed)) continue;
       const kind = CHECKSUM_SUFFIXES[suffix!];
       const value =
         kind === 'md5'
@@ -223,6 +262,7 @@ export async function artifactsRoutes(
 
   async function remove(request: ArtifactRequest, reply: FastifyReply) {
     const { path } = parseArtifactPath(request.params['*'] ?? '');
+    await services.access.require(request.principal, 'delete', request.params.repoKey, path);
     // To the trash can when it is on; for good when it is off or the item is already there.
     await services.trash.delete(request.params.repoKey, path, request.principal.name);
     request.log.info(
@@ -233,10 +273,10 @@ export async function artifactsRoutes(
   }
 
   const reader = { config: { permission: 'reader' as const } };
-  const admin = { config: { permission: 'admin' as const } };
+  // Who may deploy and delete where is the permission targets' call (services.access).
   for (const url of ['/artifactory/:repoKey', '/artifactory/:repoKey/*']) {
     app.get(url, reader, download);
-    app.put(url, admin, deploy);
-    app.delete(url, admin, remove);
+    app.put(url, reader, deploy);
+    app.delete(url, reader, remove);
   }
 }

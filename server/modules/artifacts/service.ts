@@ -238,6 +238,17 @@ export function createArtifactsService(
     /** The node at a path in one repository, or undefined. */
     findNode,
 
+    /** Whether a path is a folder: the root always is; a virtual asks its members in order. */
+    async isFolder(repoKey: string, path: string): Promise<boolean> {
+      const repo = await repository(repoKey); // a 404 for an unknown repository
+      if (path === '') return true;
+      for (const source of await this.readOrder(repo, path)) {
+        const node = await findNode(source.id, path);
+        if (node) return node.folder;
+      }
+      return false;
+    },
+
     /**
      * `findNode` for the download path, answered from memory when the same file was asked
      * for within the last few seconds. Any write to nodes or blobs empties the cache at once

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import type { RepoAction } from '../access-control/decider.ts';
 import { toStorageInfo } from '../storage-summary/artifactory-shape.ts';
 import { parseArtifactPath } from './paths.ts';
 import {
@@ -28,13 +29,19 @@ const BASE = '/artifactory/api/storage';
 export async function storageRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { artifacts, db } = services;
 
-  async function locate(request: StorageRequest) {
+  /** The item asked about, once the caller may do `action` on it. */
+  async function locate(request: StorageRequest, action: RepoAction = 'read') {
     const { path } = parseArtifactPath(request.params['*'] ?? '');
     const repo = await artifacts.repository(request.params.repoKey);
     const node = path === '' ? undefined : await artifacts.findNode(repo.id, path);
     if (path !== '' && !node) throw new NotFound(`Unable to find item '${repo.key}/${path}'`);
+    const kind = !node || node.folder ? 'folder' : 'file';
+    const access = await services.access.require(request.principal, action, repo.key, path, kind);
     const uri = `${request.protocol}://${request.host}${BASE}/${repo.key}${path ? `/${path}` : ''}`;
-    return { repo, path, node, uri };
+    /** Whether the caller may read an item found below (listings show only those). */
+    const readable = (entry: { path: string; folder: boolean }) =>
+      access.can('read', repo.key, entry.path, entry.folder ? 'folder' : 'file');
+    return { repo, path, node, uri, readable };
   }
 
   /** `?stats`: Artifactory's download statistics of a file, times in epoch milliseconds. */
@@ -57,7 +64,7 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
   }
 
   async function info(request: StorageRequest, reply: FastifyReply) {
-    const { repo, path, node, uri } = await locate(request);
+    const { repo, path, node, uri, readable } = await locate(request);
     if ('properties' in request.query) {
       if (!node)
         throw new BadRequest('Properties belong to files and folders, not to the repository root');
@@ -65,10 +72,12 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
     }
     if ('stats' in request.query) return downloadStatistics(node, uri);
     if ('list' in request.query) {
-      const entries = await artifacts.listBelow(repo.id, path, {
-        deep: flag(request.query.deep),
-        withFolders: flag(request.query.listFolders),
-      });
+      const entries = (
+        await artifacts.listBelow(repo.id, path, {
+          deep: flag(request.query.deep),
+          withFolders: flag(request.query.listFolders),
+        })
+      ).filter(readable);
       const prefix = path === '' ? 0 : path.length + 1;
       return {
         uri,
@@ -92,7 +101,9 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
       lastUpdated: node ? iso(node.modified_at) : undefined,
     };
     if (!node || node.folder) {
-      const children = await artifacts.listBelow(repo.id, path, { deep: false, withFolders: true });
+      const children = (
+        await artifacts.listBelow(repo.id, path, { deep: false, withFolders: true })
+      ).filter(readable);
       const prefix = path === '' ? 0 : path.length + 1;
       return {
         ...common,
@@ -113,7 +124,7 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
 
   /** What a property change applies to: the item, and everything below it if recursive. */
   async function scope(request: StorageRequest): Promise<PropertyScope> {
-    const { repo, path, node } = await locate(request);
+    const { repo, path, node } = await locate(request, 'annotate');
     if (!node)
       throw new BadRequest('Properties belong to files and folders, not to the repository root');
     return {
@@ -148,10 +159,10 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
   }
 
   for (const url of [`${BASE}/:repoKey`, `${BASE}/:repoKey/*`]) {
+    // Reading needs Read, changing properties Annotate, on the item (services.access).
     app.get(url, { config: { permission: 'reader' } }, info);
-    // Properties need the annotate permission once permission targets exist; admin until then.
-    app.put(url, { config: { permission: 'admin' } }, setProps);
-    app.delete(url, { config: { permission: 'admin' } }, deleteProps);
+    app.put(url, { config: { permission: 'reader' } }, setProps);
+    app.delete(url, { config: { permission: 'reader' } }, deleteProps);
   }
 
   app.get('/artifactory/api/storageinfo', { config: { permission: 'admin' } }, async () =>

@@ -1,3 +1,7 @@
+import type { AccessService } from '../access-control/service.ts';
+import { sectionActions, sectionReaches } from '../access-control/grants.ts';
+import type { RepoAction } from '../access-control/decider.ts';
+import type { PermissionSection } from '../access-control/permission-target.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import type { GroupsService } from '../groups/service.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
@@ -5,13 +9,7 @@ import { locateNode } from '../tree-browser/locate-node.ts';
 import type { UsersService } from '../users/service.ts';
 
 /** Spec 01 §3 permission actions, as the Effective Permissions tab shows them. */
-export interface EffectiveActions {
-  read: boolean;
-  annotate: boolean;
-  deploy: boolean;
-  delete: boolean;
-  manage: boolean;
-}
+export type EffectiveActions = Record<RepoAction, boolean>;
 export interface EffectivePermission {
   principal: string;
   type: 'user' | 'group';
@@ -36,36 +34,45 @@ const EVERYTHING: EffectiveActions = {
   delete: true,
   manage: true,
 };
-const READ_ONLY: EffectiveActions = {
-  read: true,
-  annotate: false,
-  deploy: false,
-  delete: false,
-  manage: false,
-};
 const ANONYMOUS = 'anonymous';
 
-/**
- * Who may do what on a node, under the permission model that exists today: administrators
- * (users flagged admin, and members of groups with admin privileges) may do everything,
- * every other signed-in user may read, and the anonymous user reads when anonymous access
- * is on. Permission targets (issue 5) replace this with what they grant, through this one
- * function, and the tab shows it unchanged.
- */
-export function createEffectivePermissionsService(deps: {
+const asFlags = (actions: Set<RepoAction>): EffectiveActions => ({
+  read: actions.has('read'),
+  annotate: actions.has('annotate'),
+  deploy: actions.has('deploy'),
+  delete: actions.has('delete'),
+  manage: actions.has('manage'),
+});
+
+interface Deps {
   artifacts: ArtifactsService;
   users: UsersService;
   groups: GroupsService;
   securityConfig: SecurityConfigService;
-}) {
+  access: AccessService;
+}
+
+/**
+ * Who may do what on a node (the tree's Effective Permissions tab): administrators (users
+ * flagged admin, members of admin groups, and those groups) everything; every other user
+ * and group what the permission targets reaching the node grant them, a user's own grants
+ * and its groups' together; the anonymous user while anonymous access is on. Principals
+ * granted nothing there are left out.
+ */
+export function createEffectivePermissionsService(deps: Deps) {
   return {
     async forNode(
       repoKey: string,
       path: string,
       query: PermissionsQuery,
     ): Promise<EffectivePermissionsPage> {
-      await locateNode(deps.artifacts, repoKey, path); // 404 for a node that is not there
-      const all = await principals(deps);
+      const node = await locateNode(deps.artifacts, repoKey, path); // 404 when not there
+      const kind = node.type === 'file' ? 'file' : 'folder';
+      const targets = await deps.access.list();
+      const sections = targets
+        .flatMap((target) => (target.repo ? [target.repo] : []))
+        .filter((section) => sectionReaches(section, node.repo, node.path, kind));
+      const all = await principals(deps, sections);
       all.sort((a, b) => a.principal.localeCompare(b.principal, 'en'));
       if (query.direction === 'desc') all.reverse();
       const start = (query.pageNum - 1) * query.numOfRows;
@@ -79,32 +86,41 @@ export function createEffectivePermissionsService(deps: {
   };
 }
 
-async function principals(deps: {
-  users: UsersService;
-  groups: GroupsService;
-  securityConfig: SecurityConfigService;
-}): Promise<EffectivePermission[]> {
+/** What the sections reaching the node grant one principal, in all. */
+function granted(sections: PermissionSection[], name: string, groups: string[]) {
+  const actions = new Set<RepoAction>();
+  for (const section of sections)
+    for (const action of sectionActions(section, { name, groups })) actions.add(action);
+  return actions;
+}
+
+async function principals(
+  deps: Deps,
+  sections: PermissionSection[],
+): Promise<EffectivePermission[]> {
   const [users, groups, security] = await Promise.all([
     deps.users.list(),
     deps.groups.list(),
     deps.securityConfig.get(),
   ]);
   const adminGroups = new Set(groups.filter((g) => g.adminPrivileges).map((g) => g.name));
-  const fromUsers = users
-    .filter((user) => user.name !== ANONYMOUS)
-    .map((user): EffectivePermission => {
-      const admin = user.admin || user.groups.some((group) => adminGroups.has(group));
-      return { principal: user.name, type: 'user', actions: admin ? EVERYTHING : READ_ONLY };
-    });
-  const fromGroups = [...adminGroups].map((name): EffectivePermission => ({
-    principal: name,
-    type: 'group',
-    actions: EVERYTHING,
-  }));
-  const anonymous: EffectivePermission[] = security.anonAccessEnabled
-    ? [{ principal: ANONYMOUS, type: 'user', actions: READ_ONLY }]
-    : [];
-  return [...fromUsers, ...fromGroups, ...anonymous];
+  const rows: EffectivePermission[] = [];
+  for (const user of users) {
+    if (user.name === ANONYMOUS) continue;
+    const admin = user.admin || user.groups.some((group) => adminGroups.has(group));
+    const actions = admin ? EVERYTHING : asFlags(granted(sections, user.name, user.groups));
+    if (actions.read) rows.push({ principal: user.name, type: 'user', actions });
+  }
+  for (const group of groups) {
+    const admin = adminGroups.has(group.name);
+    const actions = admin ? EVERYTHING : asFlags(granted(sections, '', [group.name]));
+    if (actions.read) rows.push({ principal: group.name, type: 'group', actions });
+  }
+  if (security.anonAccessEnabled) {
+    const actions = asFlags(granted(sections, ANONYMOUS, []));
+    if (actions.read) rows.push({ principal: ANONYMOUS, type: 'user', actions });
+  }
+  return rows;
 }
 
 export type EffectivePermissionsService = ReturnType<typeof createEffectivePermissionsService>;

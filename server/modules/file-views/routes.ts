@@ -1,3 +1,5 @@
+import type { Principal } from '../../http/permissions.ts';
+import type { AccessService } from '../access-control/service.ts';
 import type { FastifyInstance } from 'fastify';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import type { FileViews } from './service.ts';
@@ -12,8 +14,15 @@ interface ViewBody {
 /** POST /ui/api/v1/ui/views (spec 02 §7): a file's PomView, GeneralXml or PackageJson. Readers. */
 export async function fileViewsRoutes(
   app: FastifyInstance,
-  { fileViews }: { fileViews: FileViews },
+  { fileViews, access }: { fileViews: FileViews; access: AccessService },
 ) {
+  /** The node's path, once the caller may read it. */
+  const readable = async (principal: Principal, repoKey: string, rawPath: string) => {
+    const { path } = parseArtifactPath(rawPath);
+    await access.require(principal, 'read', repoKey, path);
+    return path;
+  };
+
   app.post<{ Body: ViewBody }>(
     '/ui/views',
     {
@@ -37,7 +46,7 @@ export async function fileViewsRoutes(
     async (request) =>
       fileViews.view(
         request.body.repoKey,
-        parseArtifactPath(request.body.path).path,
+        await readable(request.principal, request.body.repoKey, request.body.path),
         request.body.view,
       ),
   );

@@ -60,9 +60,12 @@ export async function repositoriesRoutes(
         rclass: rclass as RepositoryClass,
         packageType: request.query.packageType,
       });
-      // The trash can is a repository inside, not one scripts configure.
+      // The trash can is a repository inside, not one scripts configure; callers see the
+      // repositories they may read something in.
+      const access = await services.access.forPrincipal(request.principal);
       return list
         .filter((repo) => repo.key !== TRASH_REPO_KEY)
+        .filter((repo) => access.can('read', repo.key, '', 'folder'))
         .map((repo) => ({
           key: repo.key,
           type: repo.rclass.toUpperCase(),
@@ -76,7 +79,10 @@ export async function repositoriesRoutes(
   app.get<KeyParams>(
     `${BASE}/:key`,
     { config: { permission: 'reader' }, schema: { params: keyParams } },
-    async (request) => repositories.get(request.params.key),
+    async (request) => {
+      await services.access.require(request.principal, 'read', request.params.key, '', 'folder');
+      return repositories.get(request.params.key);
+    },
   );
 
   app.put<KeyParams & { Body: Partial<RepositoryConfig> }>(

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
-import { transfer } from '../artifacts/copy-move.ts';
+import { CHECKED_BY_CALLER, transfer } from '../artifacts/copy-move.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 
 /** Spec 02 §9: the automatic trash can's repository key. */
@@ -102,6 +102,7 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         toPath: trashPath,
         dryRun: false,
         user,
+        authorize: CHECKED_BY_CALLER,
       });
       const moved = await artifacts.findNode(trash.id, trashPath);
       await db
@@ -126,6 +127,7 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         toPath: rest.join('/'),
         dryRun: false,
         user,
+        authorize: CHECKED_BY_CALLER,
       });
       const restored = await artifacts.findNode(
         (await artifacts.repository(toRepo)).id,
@@ -152,6 +154,7 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         toPath: rest.join('/'),
         dryRun: true,
         user: '',
+        authorize: CHECKED_BY_CALLER,
       });
       return plan.message;
     },

@@ -1,3 +1,4 @@
+import type { RepoAction } from '../access-control/decider.ts';
 import { inTrash, nodeTabs, type TabNode } from './node-tabs.ts';
 
 /** What the console's node details and menus offer (spec 02 §3 tabs, §4 actions by name). */
@@ -10,8 +11,12 @@ type Node = TabNode;
 
 /** What the caller may do besides reading. */
 export interface Caller {
-  /** Whether the caller holds ARTIFACT_WRITE. */
-  mayWrite: boolean;
+  /** Administrators alone empty and restore the trash can and zap caches. */
+  admin: boolean;
+  /** Whether the permission targets let the caller do an action on this node. */
+  may: (action: RepoAction) => boolean;
+  /** Whether the caller may deploy anywhere: a copy needs somewhere to go. */
+  deploysSomewhere: boolean;
   /** Whether the caller may read the Effective Permissions tab (admins). */
   seesPermissions?: boolean;
   /** Whether a signed-in user watches this very node; undefined for anonymous callers. */
@@ -35,12 +40,23 @@ function watchActions(node: Node, watching: boolean | undefined): string[] {
  * trash can's items are restored or deleted for good, and its root emptied. A virtual
  * repository stores nothing of its own, so nothing in it can be written.
  */
-function writeActions(node: Node): string[] {
-  if (inTrash(node)) return node.type === 'repository' ? ['emptytrash'] : ['restore', 'delete'];
+function writeActions(node: Node, caller: Caller): string[] {
+  const { admin, may } = caller;
+  if (inTrash(node)) {
+    if (!admin) return [];
+    return node.type === 'repository' ? ['emptytrash'] : ['restore', 'delete'];
+  }
   if (node.type === 'repository') return [];
-  if (node.repo.rclass === 'local') return ['copy', 'move', 'delete'];
-  if (node.repo.rclass === 'remote') return node.type === 'folder' ? ['zap', 'delete'] : ['delete'];
-  return node.type === 'folder' ? ['zapVirtual'] : [];
+  const deletes = may('delete') ? ['delete'] : [];
+  if (node.repo.rclass === 'local')
+    return [
+      ...(caller.deploysSomewhere ? ['copy'] : []),
+      ...(caller.deploysSomewhere && may('delete') ? ['move'] : []),
+      ...deletes,
+    ];
+  if (node.repo.rclass === 'remote')
+    return [...(admin && node.type === 'folder' ? ['zap'] : []), ...deletes];
+  return admin && node.type === 'folder' ? ['zapVirtual'] : [];
 }
 
 /**
@@ -59,7 +75,8 @@ export function nodeTabsAndActions(node: Node, caller: Caller): TabsAndActions {
   const actions = [
     ...readActions(node),
     ...watchActions(node, caller.watching),
-    ...(caller.mayWrite ? [...zapActions(node), ...writeActions(node)] : []),
+    ...(caller.admin ? zapActions(node) : []),
+    ...writeActions(node, caller),
   ];
   const tabs: string[] = [...nodeTabs(node)];
   // Effective Permissions follows General (spec 02 §2's order)

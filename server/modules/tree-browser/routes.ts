@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { BadRequest } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { ARTIFACT_WRITE } from '../artifact-actions/artifact-write.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import { TREE_LIMITS } from './service.ts';
 
@@ -80,15 +79,19 @@ export async function treeBrowserRoutes(
     },
     async (request) => {
       const body = request.body;
-      if (body.type === 'root') return services.treeBrowser.roots(body);
+      const access = await services.access.forPrincipal(request.principal);
+      if (body.type === 'root') return services.treeBrowser.roots(body, access);
       if (!body.repoKey) throw new BadRequest('A junction needs the repoKey of its repository');
-      return services.treeBrowser.children({
-        repoKey: body.repoKey,
-        path: parseArtifactPath(body.path ?? '').path,
-        compacted: request.query.compacted === true,
-        continueState: body.continueState,
-        limit: body.limit,
-      });
+      return services.treeBrowser.children(
+        {
+          repoKey: body.repoKey,
+          path: parseArtifactPath(body.path ?? '').path,
+          compacted: request.query.compacted === true,
+          continueState: body.continueState,
+          limit: body.limit,
+        },
+        access,
+      );
     },
   );
 
@@ -121,7 +124,7 @@ export async function treeBrowserRoutes(
         request.body.repoKey,
         parseArtifactPath(request.body.path).path,
         {
-          mayWrite: await request.holds(ARTIFACT_WRITE.permission),
+          access: await services.access.forPrincipal(request.principal),
           // the Effective Permissions call lists every user: admins only, as its route says
           seesPermissions: await request.holds('admin'),
           user: request.principal,

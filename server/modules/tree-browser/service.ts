@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
-import { BadRequest, NotFound } from '../../errors.ts';
+import { BadRequest, Forbidden, NotFound } from '../../errors.ts';
+import type { AccessDecider } from '../access-control/decider.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import type { Watcher, WatchesService } from '../watches/service.ts';
@@ -98,7 +99,7 @@ export function createTreeBrowserService(
   artifacts: ArtifactsService,
   watches: WatchesService,
 ) {
-  async function roots(query: RootsQuery): Promise<TreePage> {
+  async function roots(query: RootsQuery, access: AccessDecider): Promise<TreePage> {
     // An empty list is no filter: the console sends its filters as lists, empty when unset.
     const wanted = (list?: string[]) =>
       list?.length ? new Set(list.map((v) => v.toLowerCase())) : undefined;
@@ -111,7 +112,8 @@ export function createTreeBrowserService(
       (repo) =>
         (!types || types.has(repo.packageType)) &&
         (!kinds || kinds.has(repo.rclass)) &&
-        (!keys || keys.has(repo.key.toLowerCase())),
+        (!keys || keys.has(repo.key.toLowerCase())) &&
+        access.can('read', repo.key, '', 'folder'),
     );
     const byKey = (a: { key: string }, b: { key: string }) =>
       a.key.toLowerCase().localeCompare(b.key.toLowerCase());
@@ -146,15 +148,18 @@ export function createTreeBrowserService(
     };
   }
 
-  async function children(query: ChildrenQuery): Promise<TreePage> {
+  async function children(query: ChildrenQuery, access: AccessDecider): Promise<TreePage> {
     const repo = await artifacts.repository(query.repoKey);
     const limit = Math.min(query.limit ?? TREE_LIMITS.childrenPage, TREE_LIMITS.maxChildrenPage);
     const cursor = query.continueState
       ? decodeContinueState<ChildCursor>(query.continueState, isChildCursor)
       : undefined;
-    const sources = await artifacts.readOrder(repo, query.path);
+    const sources = (await artifacts.readOrder(repo, query.path)).filter((source) =>
+      access.can('read', source.key, query.path, 'folder'),
+    );
+    if (sources.length === 0) throw new Forbidden(TREE_MESSAGES.notReadable(repo.key, query.path));
     if (query.path !== '') await assertFolder(sources, repo.key, query.path);
-    const rows = await mergedPage(sources, query.path, cursor, limit);
+    const rows = await readablePage(sources, query.path, cursor, limit, access);
     const more = rows.length > limit;
     const shown = rows.slice(0, limit);
     // Compaction and emptiness are read from the repository itself; a virtual one merges.
@@ -168,6 +173,34 @@ export function createTreeBrowserService(
         ? { continueState: encodeContinueState({ folder: last.folder, after: last.name }) }
         : {}),
     };
+  }
+
+  /**
+   * Up to `limit + 1` children the caller may read: pages are read from the index and
+   * filtered until enough are found or none are left, so a page is never short while more
+   * readable children exist.
+   */
+  async function readablePage(
+    sources: RepositoryRow[],
+    path: string,
+    cursor: ChildCursor | undefined,
+    limit: number,
+    access: AccessDecider,
+  ) {
+    if (access.admin) return mergedPage(sources, path, cursor, limit);
+    const readable: Awaited<ReturnType<typeof mergedPage>> = [];
+    let after = cursor;
+    for (;;) {
+      const rows = await mergedPage(sources, path, after, limit);
+      for (const entry of rows) {
+        const { row, source } = entry;
+        if (access.can('read', source.key, row.path, row.folder ? 'folder' : 'file'))
+          readable.push(entry);
+      }
+      const last = rows.at(-1)?.row;
+      if (rows.length <= limit || readable.length > limit || !last) return readable;
+      after = { folder: last.folder, after: last.name };
+    }
   }
 
   /** Each source's page, merged by (folders first, name); a virtual's first member wins. */
@@ -237,14 +270,20 @@ export function createTreeBrowserService(
   async function tabsAndActions(
     repoKey: string,
     path: string,
-    caller: { mayWrite: boolean; seesPermissions: boolean; user: Watcher },
+    caller: { access: AccessDecider; seesPermissions: boolean; user: Watcher },
   ): Promise<TabsAndActions> {
     const node = await withTabFacts(artifacts, await locateNode(artifacts, repoKey, path));
+    const kind = node.type === 'file' ? 'file' : 'folder';
+    const { access } = caller;
+    if (!access.can('read', node.repo.key, node.path, kind))
+      throw new Forbidden(TREE_MESSAGES.notReadable(node.repo.key, node.path));
     const watching = caller.user.anonymous
       ? undefined
       : await watches.isWatching(node.repo.id, node.path, caller.user.name);
     return nodeTabsAndActions(node, {
-      mayWrite: caller.mayWrite,
+      admin: access.admin,
+      may: (action) => access.can(action, node.repo.key, node.path, kind),
+      deploysSomewhere: access.deploysSomewhere,
       seesPermissions: caller.seesPermissions,
       watching,
     });

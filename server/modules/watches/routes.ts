@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 
@@ -28,6 +28,12 @@ const artifactPath = (raw: string) => parseArtifactPath(raw).path;
  */
 export async function watchesRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { watches } = services;
+  /** The node's path, once the caller may read it: one watches only what one may read. */
+  const readable = async (request: FastifyRequest, node: NodeParams): Promise<string> => {
+    const path = artifactPath(node.path);
+    await services.access.requireOn(request.principal, 'read', node.repoKey, path);
+    return path;
+  };
 
   app.get<{ Querystring: NodeParams }>(
     '/ui/artifactwatches',
@@ -36,14 +42,18 @@ export async function watchesRoutes(app: FastifyInstance, { services }: { servic
       schema: { querystring: { ...nodeBody(), additionalProperties: true } },
     },
     async (request) =>
-      watches.status(request.query.repoKey, artifactPath(request.query.path), request.principal),
+      watches.status(
+        request.query.repoKey,
+        await readable(request, request.query),
+        request.principal,
+      ),
   );
 
   app.post<{ Body: NodeParams }>(
     '/ui/artifactwatches',
     { config: reader, schema: { body: nodeBody() } },
     async (request) =>
-      watches.watch(request.body.repoKey, artifactPath(request.body.path), request.principal),
+      watches.watch(request.body.repoKey, await readable(request, request.body), request.principal),
   );
 
   app.post<{ Body: NodeParams & { name?: string } }>(
@@ -55,7 +65,7 @@ export async function watchesRoutes(app: FastifyInstance, { services }: { servic
     async (request) =>
       watches.unwatch(
         request.body.repoKey,
-        artifactPath(request.body.path),
+        await readable(request, request.body),
         request.principal,
         request.body.name,
       ),

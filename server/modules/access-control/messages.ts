@@ -1,0 +1,19 @@
+/** Permission target messages; the quoted ones are spec 01 §5 verbatim. */
+export const ACCESS_MESSAGES = {
+  nameEmpty: 'Name can not be empty',
+  nameExists: 'Permission target name already exists',
+  notFound: (name: string) => `Permission target '${name}' could not be found.`,
+  nameDiffers: (body: string, path: string) =>
+    `The name in the body ('${body}') differs from the path ('${path}')`,
+  removed: (name: string) => `Permission Target '${name}' has been removed successfully.`,
+  unknownRepository: (key: string) => `Repository '${key}' could not be found.`,
+  virtualRepository: (key: string) =>
+    `Permission targets do not apply to virtual repositories ('${key}'): name its members`,
+  unknownUser: (name: string) => `User '${name}' could not be found.`,
+  unknownGroup: (name: string) => `Group '${name}' could not be found.`,
+  adminPrincipal: (name: string) => `Admin users and groups cannot be added ('${name}')`,
+  unknownAction: (action: string) => `Unknown permission action '${action}'`,
+  leadingSlash: (pattern: string) => `A pattern cannot start with a slash ('${pattern}')`,
+  denied: (user: string, action: string, repoKey: string, path: string) =>
+    `User '${user}' is not permitted to ${action} '${path ? `${repoKey}/${path}` : repoKey}'.`,
+} as const;

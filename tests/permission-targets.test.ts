@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_MESSAGES } from '../server/modules/access-control/messages.ts';
+import {
+  adminAuth,
+  basic,
+  createRepository,
+  deployFile,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
+
+let depot: TestDepot;
+const BASE = '/artifactory/api/v2/security/permissions';
+const DEV = { authorization: basic('dev', 'dev-password-1') };
+
+beforeAll(async () => {
+  depot = await startTestDepot();
+  await createRepository(depot, 'libs-local', 'local');
+  await createRepository(depot, 'central', 'remote', { url: 'http://127.0.0.1:9/' });
+  await createRepository(depot, 'all-libs', 'virtual', { repositories: ['libs-local'] });
+  await deployFile(depot, 'libs-local', 'org/acme/app.jar');
+  const { users, groups } = depot.services;
+  await users.create({ name: 'dev', email: 'dev@example.com', password: 'dev-password-1' });
+  await users.create({
+    name: 'boss',
+    email: 'boss@example.com',
+    password: 'x-pass-1',
+    admin: true,
+  });
+  await groups.create({ name: 'team', usersInGroup: ['dev'] });
+});
+afterAll(() => depot.close());
+
+function rest(method: string, url: string, payload?: object, headers: object = adminAuth()) {
+  return depot.app.inject({ method: method as 'GET', url, payload, headers: { ...headers } });
+}
+
+const target = {
+  repo: {
+    'include-patterns': ['org/**'],
+    repositories: ['libs-local', 'central'],
+    actions: { users: { dev: ['write'] }, groups: { team: ['annotate'] } },
+  },
+};
+
+describe('permission targets over the v2 REST API', () => {
+  it('creates, reads with defaults and implied actions, replaces, lists and deletes', async () => {
+    expect((await rest('POST', `${BASE}/deployers`, target)).statusCode).toBe(201);
+    const again = await rest('POST', `${BASE}/deployers`, target);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().errors[0].message).toBe(ACCESS_MESSAGES.nameExists);
+
+    const read = await rest('GET', `${BASE}/deployers`);
+    expect(read.json()).toEqual({
+      name: 'deployers',
+      repo: {
+        'include-patterns': ['org/**'],
+        'exclude-patterns': [],
+        repositories: ['libs-local', 'central-cache'],
+        actions: {
+          users: { dev: ['read', 'annotate', 'write'] },
+          groups: { team: ['read', 'annotate'] },
+        },
+      },
+    });
+
+    const replaced = await rest('PUT', `${BASE}/deployers`, {
+      name: 'deployers',
+      build: { actions: { users: { dev: ['read'] }, groups: {} } },
+    });
+    expect(replaced.statusCode).toBe(200);
+    expect((await rest('GET', `${BASE}/deployers`)).json()).toEqual({
+      name: 'deployers',
+      build: {
+        'include-patterns': ['**'],
+        'exclude-patterns': [],
+        repositories: ['artifactory-build-info'],
+        actions: { users: { dev: ['read'] }, groups: {} },
+      },
+    });
+    expect((await rest('PUT', `${BASE}/new+one`, target)).statusCode).toBe(201);
+
+    const names = (await rest('GET', BASE)).json().map((t: { name: string }) => t.name);
+    expect(names).toEqual(['Any Remote', 'Anything', 'deployers', 'new one']);
+    const ofDev = (await rest('GET', `${BASE}/users/dev`)).json();
+    expect(ofDev.map((t: { name: string }) => t.name)).toEqual(['deployers', 'new one']);
+    expect(ofDev[1].repo.actions).toEqual(['read', 'annotate', 'write']);
+
+    const removed = await rest('DELETE', `${BASE}/deployers`);
+    expect(removed.body).toBe(ACCESS_MESSAGES.removed('deployers'));
+    expect((await rest('GET', `${BASE}/deployers`)).statusCode).toBe(404);
+    expect((await rest('DELETE', `${BASE}/deployers`)).statusCode).toBe(404);
+    await rest('DELETE', `${BASE}/new+one`);
+  });
+
+  it('refuses bad targets with a message naming what is wrong, and keeps nothing', async () => {
+    const refused = async (name: string, body: object, message: string) => {
+      const response = await rest('PUT', `${BASE}/${name}`, body);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().errors[0].message).toBe(message);
+      expect((await rest('GET', `${BASE}/${name}`)).statusCode).toBe(404);
+    };
+    const repo = (over: object) => ({ repo: { ...target.repo, ...over } });
+    await refused('%20', target, ACCESS_MESSAGES.nameEmpty);
+    await refused(
+      'bad',
+      repo({ repositories: ['nope'] }),
+      ACCESS_MESSAGES.unknownRepository('nope'),
+    );
+    await refused(
+      'bad',
+      repo({ repositories: ['all-libs'] }),
+      ACCESS_MESSAGES.virtualRepository('all-libs'),
+    );
+    await refused(
+      'bad',
+      repo({ actions: { users: { boss: ['read'] }, groups: {} } }),
+      ACCESS_MESSAGES.adminPrincipal('boss'),
+    );
+    await refused(
+      'bad',
+      repo({ actions: { users: { ghost: ['read'] }, groups: {} } }),
+      ACCESS_MESSAGES.unknownUser('ghost'),
+    );
+    await refused(
+      'bad',
+      repo({ actions: { users: { dev: ['fly'] }, groups: {} } }),
+      ACCESS_MESSAGES.unknownAction('fly'),
+    );
+    await refused(
+      'bad',
+      repo({ 'include-patterns': ['/org/**'] }),
+      ACCESS_MESSAGES.leadingSlash('/org/**'),
+    );
+    await refused('bad', { name: 'other', ...target }, ACCESS_MESSAGES.nameDiffers('other', 'bad'));
+  });
+
+  it('is for admins only', async () => {
+    expect((await rest('GET', BASE, undefined, DEV)).statusCode).toBe(403);
+    expect((await rest('PUT', `${BASE}/mine`, target, DEV)).statusCode).toBe(403);
+    expect((await rest('GET', BASE, undefined, {})).statusCode).toBe(401);
+  });
+});
+
+describe('the default target', () => {
+  it('lets a new user read everything through the auto-join readers group', async () => {
+    const user = await depot.services.users.get('dev');
+    expect(user.groups).toContain('readers');
+    const access = await depot.services.access.forPrincipal({
+      userId: (
+        await depot.services.db
+          .selectFrom('users')
+          .select('id')
+          .where('name', '=', 'dev')
+          .executeTakeFirstOrThrow()
+      ).id,
+      name: 'dev',
+      admin: false,
+      anonymous: false,
+      via: 'basic',
+    });
+    expect(access.can('read', 'libs-local', 'org/acme/app.jar')).toBe(true);
+    expect(access.can('deploy', 'libs-local', 'org/acme/app.jar')).toBe(false);
+    expect(access.readableRepoKeys()).toBe('all');
+  });
+});
