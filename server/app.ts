@@ -12,6 +12,7 @@ import { groupsRoutes } from './modules/groups/routes.ts';
 import { packageTypesRoutes } from './modules/package-types/routes.ts';
 import { restSecurityRoutes } from './modules/rest-security/routes.ts';
 import { permissionTargetRestRoutes } from './modules/access-control/rest-routes.ts';
+import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { archiveDownloadRoutes } from './modules/archives/routes.ts';
 import { artifactActionsRoutes } from './modules/artifact-actions/routes.ts';
@@ -102,11 +103,14 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(identityPlugin, {
     auth: services.auth,
     securityConfig: services.securityConfig,
+    tokens: services.tokens,
+    apiKeys: services.apiKeys,
   });
 
   await app.register(systemRoutes, { services });
   await app.register(restSecurityRoutes, { services });
   await app.register(permissionTargetRestRoutes, { services });
+  await app.register(accessTokenRoutes, { services });
   await app.register(repositoriesRoutes, { services });
   await app.register(storageRoutes, { services });
   await app.register(copyMoveRoutes, { services });

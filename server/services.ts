@@ -16,6 +16,8 @@ import { createRemoteService } from './modules/remote/service.ts';
 import { createRepositoriesService } from './modules/repositories/service.ts';
 import { createLayoutsService } from './modules/repositories/layouts-service.ts';
 import { createAccessService } from './modules/access-control/service.ts';
+import { createApiKeysService } from './modules/access-tokens/api-keys.ts';
+import { createAccessTokensService } from './modules/access-tokens/service.ts';
 import { orUndefined } from './modules/access-control/validation.ts';
 import { createPropertySetsService } from './modules/property-sets/service.ts';
 import { createStorageSummaryService } from './modules/storage-summary/service.ts';
@@ -93,6 +95,8 @@ export function createServices(
     /** Who may do what with artifacts: ask `access.forPrincipal(request.principal)`. */
     access,
     auth: createAuthService(db, securityConfig, changes),
+    tokens: createAccessTokensService({ db, secrets, changes }),
+    apiKeys: createApiKeysService({ db, secrets, changes }),
     users,
     groups,
   };

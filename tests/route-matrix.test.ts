@@ -47,7 +47,7 @@ const concrete = (url: string) =>
 describe('route permission matrix', () => {
   it('has routes of every kind to check', () => {
     const permissions = new Set(depot.app.routeCatalog.map((r) => r.permission));
-    expect([...permissions].sort()).toEqual(['admin', 'public', 'reader']);
+    expect([...permissions].sort()).toEqual(['admin', 'public', 'reader', 'user']);
     expect(depot.app.routeCatalog.length).toBeGreaterThan(30);
   });
 
@@ -75,9 +75,9 @@ describe('route permission matrix', () => {
     }
   });
 
-  it('lets a plain user through reader routes and an admin through admin reads', async () => {
+  it('lets a plain user through reader and user routes and an admin through admin reads', async () => {
     for (const route of depot.app.routeCatalog.filter(
-      (r) => r.permission === 'reader' && r.method === 'GET',
+      (r) => (r.permission === 'reader' || r.permission === 'user') && r.method === 'GET',
     )) {
       const response = await depot.app.inject({
         url: concrete(route.url),

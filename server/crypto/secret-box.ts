@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DepotConfig } from '../config.ts';
@@ -57,6 +57,11 @@ export class SecretBox {
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('The master key must be 32 bytes');
     this.keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
+  }
+
+  /** A key for one purpose (signing tokens, say), derived from the master key with HKDF. */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), purpose, 32));
   }
 
   static isEncrypted(value: string): boolean {

@@ -191,6 +191,28 @@ export interface PermissionSectionJson {
   actions: { users: Record<string, string[]>; groups: Record<string, string[]> };
 }
 
+export interface AccessTokensTable {
+  /** The JWT's `jti`. */
+  id: string;
+  /** The user name the token acts as. */
+  subject: string;
+  /** `applied-permissions/user`, `applied-permissions/admin` or `applied-permissions/groups:a,b`. */
+  scope: string;
+  description: ColumnType<string, string | undefined, string>;
+  issued_by: string;
+  expires_at: Date | null;
+  revoked_at: ColumnType<Date | null, never, Date | null>;
+  last_used_at: ColumnType<Date | null, never, Date | null>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface ApiKeysTable {
+  user_id: number;
+  key_sha256: string;
+  key_sealed: string;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface DepotDatabase {
   users: UsersTable;
   groups: GroupsTable;
@@ -210,4 +232,6 @@ export interface DepotDatabase {
   watches: WatchesTable;
   property_sets: PropertySetsTable;
   permission_targets: PermissionTargetsTable;
+  access_tokens: AccessTokensTable;
+  api_keys: ApiKeysTable;
 }

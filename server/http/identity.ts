@@ -5,6 +5,8 @@ import { DepotError, Forbidden, Unauthorized } from '../errors.ts';
 import { AUTH_MESSAGES } from '../modules/auth/messages.ts';
 import type { AuthService } from '../modules/auth/service.ts';
 import type { SecurityConfigService } from '../modules/security-config/service.ts';
+import type { ApiKeysService } from '../modules/access-tokens/api-keys.ts';
+import type { AccessTokensService } from '../modules/access-tokens/service.ts';
 import {
   ANONYMOUS,
   holdsPermission,
@@ -35,6 +37,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 interface IdentityOptions {
   auth: AuthService;
   securityConfig: SecurityConfigService;
+  tokens: AccessTokensService;
+  apiKeys: ApiKeysService;
 }
 
 /** Compares tokens in constant time, so the comparison does not leak how much matched. */
@@ -58,7 +62,7 @@ function parseBasic(header: string): { name: string; password: string } | undefi
  * cookie-authenticated calls, and checks the permission the route declared.
  */
 export const identityPlugin = fp<IdentityOptions>(
-  async (app: FastifyInstance, { auth, securityConfig }) => {
+  async (app: FastifyInstance, { auth, securityConfig, tokens, apiKeys }) => {
     app.decorateRequest('principal', null as unknown as Principal);
     app.decorateRequest('holds', function (this: FastifyRequest, permission: RoutePermission) {
       return holds(permission, this.principal);
@@ -75,11 +79,45 @@ export const identityPlugin = fp<IdentityOptions>(
         catalog.push({ method, url: route.url, permission });
     });
 
+    /** A token or key stands in for the user it belongs to; a name given with it must match. */
+    function standIn(
+      identity: { userId?: number; name: string; admin: boolean; groups?: string[] },
+      via: 'token' | 'apiKey',
+      claimedName?: string,
+    ): Principal {
+      if (claimedName !== undefined && claimedName.toLowerCase() !== identity.name.toLowerCase())
+        throw new Unauthorized(AUTH_MESSAGES.badCredentials);
+      return {
+        userId: identity.userId,
+        name: identity.name,
+        admin: identity.admin,
+        anonymous: false,
+        via,
+        ...(identity.groups ? { groups: identity.groups } : {}),
+      };
+    }
+
     async function identify(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
       const authorization = request.headers.authorization;
+      if (authorization?.startsWith('Bearer ')) {
+        return standIn(await tokens.authenticate(authorization.slice(7).trim()), 'token');
+      }
+      const apiKeyHeader = request.headers['x-jfrog-art-api'];
+      if (typeof apiKeyHeader === 'string' && !authorization) {
+        return standIn(await apiKeys.authenticate(apiKeyHeader.trim()), 'apiKey');
+      }
       if (authorization?.startsWith('Basic ')) {
         const credentials = parseBasic(authorization);
         if (!credentials) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
+        // Clients put tokens and API keys where the password goes (npm, pip, Maven, curl -u).
+        if (tokens.looksLikeToken(credentials.password)) {
+          const identity = await tokens.authenticate(credentials.password);
+          return standIn(identity, 'token', credentials.name || undefined);
+        }
+        if (apiKeys.looksLikeKey(credentials.password)) {
+          const identity = await apiKeys.authenticate(credentials.password);
+          return standIn(identity, 'apiKey', credentials.name);
+        }
         const user = await auth.authenticateBasic(credentials.name, credentials.password);
         return {
           userId: user.id,

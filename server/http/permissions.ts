@@ -17,7 +17,12 @@ export interface Principal {
   admin: boolean;
   anonymous: boolean;
   /** How the caller proved who it is: CSRF protection applies to the session cookie only. */
-  via: 'session' | 'basic' | 'none';
+  via: 'session' | 'basic' | 'token' | 'apiKey' | 'none';
+  /**
+   * A group-scoped access token's groups: its permissions are theirs only, whatever groups
+   * a user of that name belongs to (docs/access-tokens.md).
+   */
+  groups?: readonly string[];
   csrfToken?: string;
   sessionToken?: string;
 }

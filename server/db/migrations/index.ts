@@ -12,6 +12,7 @@ import * as treeChildren from './0009-tree-children.ts';
 import * as watches from './0010-watches.ts';
 import * as propertySets from './0011-property-sets.ts';
 import * as permissionTargets from './0012-permission-targets.ts';
+import * as accessTokens from './0015-access-tokens.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010-watches': watches,
   '0011-property-sets': propertySets,
   '0012-permission-targets': permissionTargets,
+  '0015-access-tokens': accessTokens,
 };
 
 /**

@@ -80,11 +80,14 @@ export function createAccessService(deps: {
       const { anonAccessEnabled } = await deps.securityConfig.get();
       if (!anonAccessEnabled) return NO_ACCESS;
     }
+    // A group-scoped token brings its own groups; a user has its memberships.
     const groups =
-      principal.userId === undefined
+      principal.groups ??
+      (principal.userId === undefined
         ? []
-        : await memberships.get(principal.userId, () => groupNamesOf(db, principal.userId!));
-    const name = principal.anonymous ? ANONYMOUS_USER : principal.name;
+        : await memberships.get(principal.userId, () => groupNamesOf(db, principal.userId!)));
+    // A group-scoped token has its groups' permissions only, none granted to a user by name.
+    const name = principal.groups ? '' : principal.anonymous ? ANONYMOUS_USER : principal.name;
     return deciders.get(`${name}\u0000${groups.join('\u0000')}`, async () => {
       const [all, repos] = await Promise.all([
         allTargets(),

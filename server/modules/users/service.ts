@@ -85,6 +85,11 @@ export function createUsersService(db: Database) {
       return (await q.findUserByName(db, name)) !== undefined;
     },
 
+    /** A user's id by name (any case), or undefined. */
+    async findId(name: string): Promise<number | undefined> {
+      return (await q.findUserByName(db, name))?.id;
+    },
+
     /** Creates a user; new users join the auto-join groups unless groups are given. */
     async create(input: UserInput, options: { passwordExpired?: boolean } = {}) {
       if (!input.password && !input.internalPasswordDisabled) {

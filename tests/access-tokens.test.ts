@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_MESSAGES } from '../server/modules/access-tokens/messages.ts';
+import {
+  adminAuth,
+  basic,
+  createRepository,
+  deployFile,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
+
+let depot: TestDepot;
+const DEV = { authorization: basic('dev', 'dev-pass-1') };
+const TOKENS = '/access/api/v1/tokens';
+
+beforeAll(async () => {
+  depot = await startTestDepot();
+  await createRepository(depot, 'team-local', 'local');
+  await createRepository(depot, 'other-local', 'local');
+  await deployFile(depot, 'team-local', 'a.txt', 'team a');
+  await deployFile(depot, 'other-local', 'b.txt', 'other b');
+  await depot.services.users.create({
+    name: 'dev',
+    email: 'dev@example.com',
+    password: 'dev-pass-1',
+  });
+  await depot.services.groups.create({ name: 'deployers' });
+  const target = await depot.app.inject({
+    method: 'PUT',
+    url: '/artifactory/api/v2/security/permissions/deployers',
+    headers: adminAuth(),
+    payload: {
+      repo: {
+        repositories: ['team-local'],
+        actions: { users: {}, groups: { deployers: ['write'] } },
+      },
+    },
+  });
+  expect(target.statusCode).toBe(201);
+});
+afterAll(() => depot.close());
+
+function call(method: string, url: string, headers: object, payload?: unknown) {
+  return depot.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { ...headers },
+    payload: payload as string,
+  });
+}
+async function createToken(headers: object, body: object = {}) {
+  const response = await call('POST', TOKENS, headers, body);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as {
+    token_id: string;
+    access_token: string;
+    scope: string;
+    expires_in?: number;
+  };
+}
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('access tokens', () => {
+  it('acts as its user with Bearer and as the password of basic auth, until revoked', async () => {
+    const token = await createToken(DEV, { description: 'ci' });
+    expect(token.scope).toBe('applied-permissions/user');
+    expect(token.expires_in).toBe(365 * 24 * 3600);
+    expect(
+      (await call('GET', '/artifactory/team-local/a.txt', bearer(token.access_token))).body,
+    ).toBe('team a');
+    const asPassword = { authorization: basic('dev', token.access_token) };
+    expect((await call('GET', '/artifactory/team-local/a.txt', asPassword)).statusCode).toBe(200);
+    // the user's own permissions: readers may read, not deploy
+    expect(
+      (await call('PUT', '/artifactory/team-local/x.txt', bearer(token.access_token), 'x'))
+        .statusCode,
+    ).toBe(403);
+    const wrongName = { authorization: basic('someone', token.access_token) };
+    expect((await call('GET', '/artifactory/team-local/a.txt', wrongName)).statusCode).toBe(401);
+
+    const listed = (await call('GET', TOKENS, DEV)).json().tokens;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({
+      token_id: token.token_id,
+      subject: 'dev',
+      description: 'ci',
+    });
+    expect(JSON.stringify(listed)).not.toContain(token.access_token);
+
+    expect((await call('DELETE', `${TOKENS}/${token.token_id}`, DEV)).statusCode).toBe(200);
+    const revoked = await call('GET', '/artifactory/team-local/a.txt', bearer(token.access_token));
+    expect(revoked.statusCode).toBe(401);
+    expect(revoked.json().errors[0].message).toBe(TOKEN_MESSAGES.invalidToken);
+    expect((await call('GET', TOKENS, DEV)).json().tokens).toEqual([]);
+  });
+
+  it('scopes a token to groups: their permissions only', async () => {
+    const token = await createToken(adminAuth(), {
+      username: 'ci-bot',
+      scope: 'applied-permissions/groups:deployers',
+      expires_in: 60,
+    });
+    const headers = bearer(token.access_token);
+    expect((await call('PUT', '/artifactory/team-local/bot.txt', headers, 'bot')).statusCode).toBe(
+      201,
+    );
+    expect((await call('PUT', '/artifactory/other-local/bot.txt', headers, 'bot')).statusCode).toBe(
+      403,
+    );
+    // deployers may deploy (and so read) in team-local only; readers' grant does not apply
+    expect((await call('GET', '/artifactory/other-local/b.txt', headers)).statusCode).toBe(403);
+    const stored = await call('GET', '/artifactory/api/storage/team-local/bot.txt', adminAuth());
+    expect(stored.json().createdBy).toBe('ci-bot');
+  });
+
+  it('lets only admins make tokens for others, of admin or group scope, or without expiry', async () => {
+    const refused = async (body: object, message: string) => {
+      const response = await call('POST', TOKENS, DEV, body);
+      expect(response.statusCode).toBe(403);
+      expect(response.json().errors[0].message).toBe(message);
+    };
+    await refused({ username: 'admin' }, TOKEN_MESSAGES.othersTokensOnlyForAdmins);
+    await refused({ scope: 'applied-permissions/admin' }, TOKEN_MESSAGES.adminScopeOnly);
+    await refused({ scope: 'applied-permissions/groups:deployers' }, TOKEN_MESSAGES.adminScopeOnly);
+    await refused({ expires_in: 0 }, TOKEN_MESSAGES.adminScopeOnly);
+    const admin = await createToken(adminAuth(), {
+      scope: 'applied-permissions/admin',
+      expires_in: 0,
+    });
+    expect(admin.expires_in).toBeUndefined();
+    expect(
+      (await call('GET', '/artifactory/api/v2/security/permissions', bearer(admin.access_token)))
+        .statusCode,
+    ).toBe(200);
+    // An admin lists everyone's tokens, a user only its own.
+    expect((await call('GET', TOKENS, adminAuth())).json().tokens.length).toBeGreaterThanOrEqual(2);
+    expect((await call('GET', TOKENS, DEV)).json().tokens).toEqual([]);
+    expect((await call('DELETE', `${TOKENS}/${admin.token_id}`, DEV)).statusCode).toBe(404);
+  });
+
+  it('refuses bad requests and forged or foreign tokens', async () => {
+    const bad = async (body: object) => (await call('POST', TOKENS, adminAuth(), body)).statusCode;
+    expect(await bad({ scope: 'everything' })).toBe(400);
+    expect(await bad({ username: 'ghost' })).toBe(400);
+    expect(await bad({ scope: 'applied-permissions/groups:nope', username: 'x' })).toBe(400);
+    expect(await bad({ expires_in: 999_999_999_999 })).toBe(400);
+    expect(await bad({ expires_in: -1 })).toBe(400);
+    const form = await depot.app.inject({
+      method: 'POST',
+      url: TOKENS,
+      headers: { ...DEV, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'expires_in=120&description=from+curl',
+    });
+    expect(form.statusCode, form.body).toBe(200);
+    const { access_token: token } = form.json();
+    const [header, payload] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const forged = Buffer.from(
+      JSON.stringify({ ...claims, scp: 'applied-permissions/admin' }),
+    ).toString('base64url');
+    const signature = token.split('.')[2];
+    expect((await call('GET', TOKENS, bearer(`${header}.${forged}.${signature}`))).statusCode).toBe(
+      401,
+    );
+    const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${payload}.`;
+    expect((await call('GET', TOKENS, bearer(unsigned))).statusCode).toBe(401);
+    expect((await call('GET', TOKENS, bearer('not-a-token'))).statusCode).toBe(401);
+  });
+});
+
+describe('API keys', () => {
+  it('creates, shows, authenticates, regenerates and revokes the caller’s key', async () => {
+    const created = await call('POST', '/ui/api/v1/ui/userApiKey', DEV);
+    expect(created.statusCode).toBe(201);
+    const key: string = created.json().apiKey;
+    expect(key).toMatch(/^AKCp/);
+    expect((await call('POST', '/ui/api/v1/ui/userApiKey', DEV)).statusCode).toBe(409);
+    expect((await call('GET', '/artifactory/api/security/apiKey', DEV)).json()).toEqual({
+      apiKey: key,
+    });
+    expect(
+      (await call('GET', '/artifactory/team-local/a.txt', { 'x-jfrog-art-api': key })).statusCode,
+    ).toBe(200);
+    expect(
+      (await call('GET', '/artifactory/team-local/a.txt', { authorization: basic('dev', key) }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await call('GET', '/artifactory/team-local/a.txt', { authorization: basic('admin', key) }))
+        .statusCode,
+    ).toBe(401);
+
+    const regenerated = (await call('PUT', '/artifactory/api/security/apiKey', DEV)).json().apiKey;
+    expect(regenerated).not.toBe(key);
+    expect(
+      (await call('GET', '/artifactory/team-local/a.txt', { 'x-jfrog-art-api': key })).statusCode,
+    ).toBe(401);
+    expect((await call('HEAD', '/ui/api/v1/ui/userApiKey/dev', adminAuth())).statusCode).toBe(200);
+    expect((await call('DELETE', '/ui/api/v1/ui/deleteApiKeyForUser/dev', DEV)).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await call('DELETE', '/ui/api/v1/ui/deleteApiKeyForUser/dev', adminAuth())).statusCode,
+    ).toBe(200);
+    expect((await call('HEAD', '/ui/api/v1/ui/userApiKey/dev', adminAuth())).statusCode).toBe(404);
+    expect(
+      (await call('GET', '/artifactory/team-local/a.txt', { 'x-jfrog-art-api': regenerated }))
+        .statusCode,
+    ).toBe(401);
+    expect((await call('GET', '/ui/api/v1/ui/userApiKey', DEV)).json()).toEqual({});
+  });
+});
