@@ -12,6 +12,7 @@ import { groupsRoutes } from './modules/groups/routes.ts';
 import { packageTypesRoutes } from './modules/package-types/routes.ts';
 import { restSecurityRoutes } from './modules/rest-security/routes.ts';
 import { permissionTargetRestRoutes } from './modules/access-control/rest-routes.ts';
+import { permissionTargetConsoleRoutes } from './modules/access-control/console-routes.ts';
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { archiveDownloadRoutes } from './modules/archives/routes.ts';
@@ -149,6 +150,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
         access: services.access,
       });
       await api.register(effectivePermissionsRoutes, { services });
+      await api.register(permissionTargetConsoleRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

@@ -164,3 +164,61 @@ describe('the default target', () => {
     expect(access.readableRepoKeys()).toBe('all');
   });
 });
+
+describe('the permissions editor calls', () => {
+  const UI = '/ui/api/v1';
+  it('searches, creates, reads, replaces and deletes targets, all or none', async () => {
+    const created = await rest('POST', `${UI}/access/permissions`, {
+      name: 'console-made',
+      ...target,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().target.repo.repositories).toEqual(['libs-local', 'central-cache']);
+    const duplicate = await rest('POST', `${UI}/access/permissions`, { name: 'console-made' });
+    expect(duplicate.json().errors[0].message).toBe(ACCESS_MESSAGES.nameExists);
+    const empty = await rest('POST', `${UI}/access/permissions`, { name: '  ' });
+    expect(empty.json().errors[0].message).toBe(ACCESS_MESSAGES.nameEmpty);
+
+    const found = (
+      await rest('POST', `${UI}/access/permissions/search`, { searchStr: 'CONSOLE' })
+    ).json();
+    expect(found).toEqual([
+      {
+        name: 'console-made',
+        repositories: ['libs-local', 'central-cache'],
+        users: ['dev'],
+        groups: ['team'],
+      },
+    ]);
+    const replaced = await rest('PUT', `${UI}/access/permissions/console-made`, {
+      name: 'console-made',
+      repo: { repositories: ['ANY LOCAL'], actions: { users: {}, groups: { team: ['read'] } } },
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(
+      (await rest('GET', `${UI}/access/permissions/console-made`)).json().repo.repositories,
+    ).toEqual(['ANY LOCAL']);
+    const partly = await rest('POST', `${UI}/access/permissions/delete`, {
+      names: ['console-made', 'nope'],
+    });
+    expect(partly.statusCode).toBe(404);
+    expect((await rest('GET', `${UI}/access/permissions/console-made`)).statusCode).toBe(200);
+    const deleted = await rest('POST', `${UI}/access/permissions/delete`, {
+      names: ['console-made'],
+    });
+    expect(deleted.json().info).toBe(ACCESS_MESSAGES.deletedMany(1));
+  });
+
+  it('offers users and groups with their admin flag, and the repositories a target can name', async () => {
+    const principals = (await rest('GET', `${UI}/ui/permissiontargets/allUsersGroups`)).json();
+    expect(principals.users).toContainEqual({ name: 'boss', admin: true });
+    expect(principals.users).toContainEqual({ name: 'dev', admin: false });
+    expect(principals.groups).toContainEqual({ name: 'readers', admin: false });
+    const repos = (await rest('GET', `${UI}/ui/repodata?permission=true`)).json();
+    expect(repos.map((r: { repoKey: string }) => r.repoKey).sort()).toEqual([
+      'central',
+      'libs-local',
+    ]);
+    expect((await rest('GET', `${UI}/ui/repodata`, undefined, DEV)).statusCode).toBe(403);
+  });
+});

@@ -5,6 +5,7 @@ export const ACCESS_MESSAGES = {
   notFound: (name: string) => `Permission target '${name}' could not be found.`,
   nameDiffers: (body: string, path: string) =>
     `The name in the body ('${body}') differs from the path ('${path}')`,
+  deletedMany: (count: number) => `${count} permission target(s) deleted`,
   removed: (name: string) => `Permission Target '${name}' has been removed successfully.`,
   unknownRepository: (key: string) => `Repository '${key}' could not be found.`,
   virtualRepository: (key: string) =>

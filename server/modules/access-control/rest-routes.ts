@@ -33,7 +33,8 @@ const section = {
     },
   },
 };
-const targetBody = {
+/** A permission target's body, for the scripted API and the console alike. */
+export const permissionTargetBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -87,7 +88,7 @@ export async function permissionTargetRestRoutes(
 
   app.post<NameParams & { Body: PermissionTarget }>(
     `${BASE}/:name`,
-    { config: admin, schema: { params: nameParams, body: targetBody } },
+    { config: admin, schema: { params: nameParams, body: permissionTargetBody } },
     async (request, reply) => {
       const target = await access.create(targetFromRequest(request));
       request.log.info({ permissionTarget: target.name, by: request.principal.name }, 'created');
@@ -97,7 +98,7 @@ export async function permissionTargetRestRoutes(
 
   app.put<NameParams & { Body: PermissionTarget }>(
     `${BASE}/:name`,
-    { config: admin, schema: { params: nameParams, body: targetBody } },
+    { config: admin, schema: { params: nameParams, body: permissionTargetBody } },
     async (request, reply) => {
       const { created, target } = await access.put(targetFromRequest(request));
       request.log.info({ permissionTarget: target.name, by: request.principal.name }, 'saved');
