@@ -19,6 +19,7 @@ import { storageSummaryRoute } from '../custom/storage-summary/route';
 import { repositoriesRoutes } from '../custom/repositories/route';
 import { maintenanceRoute } from '../custom/maintenance/route';
 import { treeBrowserRoutes } from '../custom/tree-browser/route';
+import { permissionsRoutes } from '../custom/permissions-editor/route';
 
 const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
 
@@ -72,6 +73,7 @@ export const routes: RouteObject[] = [
               storageSummaryRoute,
               ...repositoriesRoutes,
               maintenanceRoute,
+              ...permissionsRoutes,
               { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
             ],
           },

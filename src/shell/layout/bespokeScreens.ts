@@ -3,6 +3,7 @@ import { storageSummaryMenuEntry } from '../../custom/storage-summary/menuEntry'
 import { repositoriesMenuEntry } from '../../custom/repositories/menuEntry';
 import { maintenanceMenuEntry } from '../../custom/maintenance/menuEntry';
 import { treeBrowserMenuEntry } from '../../custom/tree-browser/menuEntry';
+import { permissionsMenuEntry } from '../../custom/permissions-editor/menuEntry';
 
 /**
  * Bespoke pages that have a route of their own in routes.tsx rather than a descriptor: the
@@ -13,4 +14,5 @@ export const BESPOKE_SCREENS: ScreenSummary[] = [
   repositoriesMenuEntry,
   maintenanceMenuEntry,
   treeBrowserMenuEntry,
+  permissionsMenuEntry,
 ];

@@ -1,0 +1,114 @@
+import { useEffect } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { useUnit } from 'effector-react';
+import { ConfirmDialog } from '../../design/components/ConfirmDialog';
+import { TextField } from '../../design/components/TextField';
+import { RESOURCES } from './editor';
+import {
+  $choices,
+  $confirming,
+  $creating,
+  $form,
+  $loadError,
+  $nameError,
+  $saving,
+  $stagedResources,
+  confirmAccepted,
+  confirmCancelled,
+  editorOpened,
+  nameChanged,
+  saveClicked,
+  saved,
+} from './model';
+import { PERMISSION_LABELS as L, PERMISSIONS_PATH, RESOURCE_TITLES } from './messages';
+import { PrincipalsPanel } from './PrincipalsPanel';
+import { ResourcePanel } from './ResourcePanel';
+import './permissions.css';
+
+/**
+ * Create and edit a permission target (spec 01 §2 Permission screens, §3, §5): the name, a
+ * section per resource type with staged edits, the users and groups with their actions, and
+ * the confirmation when some of them have no permissions (they are not saved).
+ */
+export default function PermissionEditorPage() {
+  const { permissionName } = useParams();
+  const navigate = useNavigate();
+  const [form, choices, creating, loadError, nameError, staged, saving, confirming] = useUnit([
+    $form,
+    $choices,
+    $creating,
+    $loadError,
+    $nameError,
+    $stagedResources,
+    $saving,
+    $confirming,
+  ]);
+  const [open, changeName, save, accept, cancelConfirm] = useUnit([
+    editorOpened,
+    nameChanged,
+    saveClicked,
+    confirmAccepted,
+    confirmCancelled,
+  ]);
+  const name = permissionName ?? null;
+  useEffect(() => {
+    open({ name });
+  }, [name, open]);
+  useEffect(() => saved.watch(() => navigate(PERMISSIONS_PATH)), [navigate]);
+
+  if (loadError) return <p role="alert">{loadError}</p>;
+  if (!form || !choices) return <p role="status">{L.loading}</p>;
+  const stagedTitles = staged.map((resource) => RESOURCE_TITLES[resource]).join(', ');
+
+  return (
+    <section className="permission-editor" aria-labelledby="permission-editor-title">
+      <header className="page-header">
+        <h1 id="permission-editor-title">{creating ? L.newTitle : L.editTitle(form.name)}</h1>
+      </header>
+      <form
+        // the name's rule is the spec's message, not the browser's
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          save();
+        }}
+      >
+        <TextField
+          label={L.name}
+          required
+          value={form.name}
+          readOnly={!creating}
+          error={nameError ?? undefined}
+          onChange={(event) => changeName(event.target.value)}
+        />
+        <h2>{L.resources}</h2>
+        <div className="permission-resources">
+          {RESOURCES.map((resource) => (
+            <ResourcePanel key={resource} resource={resource} repositories={choices.repositories} />
+          ))}
+        </div>
+        <h2>{L.principals}</h2>
+        <PrincipalsPanel choices={choices} />
+        {staged.length > 0 && <p className="hint">{L.stagedHint(stagedTitles)}</p>}
+        <div className="form-buttons">
+          <button type="submit" className="btn btn-primary" disabled={saving || staged.length > 0}>
+            {creating ? L.create : L.save}
+          </button>
+          <button type="button" className="btn" onClick={() => navigate(PERMISSIONS_PATH)}>
+            {L.cancel}
+          </button>
+        </div>
+      </form>
+      {confirming && (
+        <ConfirmDialog
+          title={L.confirmTitle}
+          text={L.confirmText(confirming)}
+          confirmLabel={L.saveAnyway}
+          cancelLabel={L.cancel}
+          onConfirm={accept}
+          onCancel={cancelConfirm}
+        />
+      )}
+    </section>
+  );
+}
