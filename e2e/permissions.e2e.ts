@@ -4,6 +4,8 @@ import {
   PERMISSION_LABELS as L,
   PERMISSION_MESSAGES,
 } from '../src/custom/permissions-editor/messages.ts';
+import { DEPLOY_LABELS } from '../src/custom/tree-browser/deploy/messages.ts';
+import { ACTION_LABELS, TREE_LABELS } from '../src/custom/tree-browser/messages.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
@@ -144,6 +146,76 @@ describe('the permissions editor', () => {
     expect((await asScript('PUT', '/artifactory/team-local/org/b.txt', 'b', 'dev')).status).toBe(
       403,
     );
+  });
+
+  it('grants a group deploy on a pattern: its member sees only that repository, deploys, cannot delete', async () => {
+    // tess is in qa only: not in readers, so the default targets grant her nothing
+    const tess = await asScript('POST', '/ui/api/v1/ui/users', {
+      name: 'tess',
+      email: 'tess@example.com',
+      password: 'tess-pass-1',
+      groups: ['qa'],
+    });
+    expect(tess.status).toBeLessThan(300);
+    await page.goto(depot.ui('/admin/management/permissions/create'));
+    await nameField().fill('qa-deployers');
+    await repositories().getByLabel('team-local').check();
+    await repositories().getByLabel('By Pattern').check();
+    await repositories().getByLabel(L.includePatterns).fill('org/**');
+    await repositories()
+      .getByRole('button', { name: L.resourceSave('Repositories') })
+      .click();
+    await page.getByRole('tab', { name: 'Groups' }).click();
+    // dragging is the first test's; here the Add button, as a keyboard user adds
+    await page
+      .getByRole('list', { name: L.available('groups') })
+      .getByRole('button', { name: L.add('qa') })
+      .click();
+    await page.getByRole('group', { name: 'qa', exact: true }).getByLabel('Deploy/Cache').check();
+    await page.getByRole('button', { name: L.create }).click();
+    await page.waitForURL(/\/management\/permissions$/);
+
+    const member = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const memberErrors = watchPageErrors(member);
+    try {
+      await member.goto(depot.ui('/login'));
+      await signIn(member, 'tess', 'tess-pass-1');
+      await member.waitForURL((url) => !url.pathname.endsWith('/login'));
+      member.setDefaultTimeout(15000);
+      await member.goto(depot.ui('/repos/tree/General/team-local'));
+      const tree = member.getByRole('tree', { name: TREE_LABELS.tree });
+      await tree.getByRole('treeitem').first().waitFor();
+      const roots = await tree.getByRole('treeitem').locator('.tree-text').allTextContents();
+      expect(roots).toEqual(['team-local']); // other-local is out of her reach
+
+      await member.getByRole('button', { name: DEPLOY_LABELS.deploy }).click();
+      const dialog = member.getByRole('dialog');
+      await dialog.getByLabel(DEPLOY_LABELS.targetRepository).selectOption('team-local');
+      await dialog.getByLabel(DEPLOY_LABELS.targetFolder).fill('org/qa');
+      await dialog
+        .getByLabel(DEPLOY_LABELS.files)
+        .setInputFiles([
+          { name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('qa report') },
+        ]);
+      await dialog.getByRole('button', { name: DEPLOY_LABELS.deploy }).click();
+      await member.getByText(DEPLOY_LABELS.deployed(1)).waitFor();
+      await member.goto(depot.ui('/repos/tree/General/team-local/org/qa/report.txt'));
+      const actions = member.getByRole('toolbar', { name: 'Actions' });
+      await actions.getByRole('button', { name: ACTION_LABELS.names.download }).waitFor();
+      await expect(
+        actions.getByRole('button', { name: ACTION_LABELS.names.delete }).count(),
+      ).resolves.toBe(0);
+      expect(memberErrors).toEqual([]);
+    } finally {
+      await member.close();
+    }
+    expect((await asScript('GET', '/artifactory/team-local/org/qa/report.txt')).status).toBe(200);
+    const asTess = { authorization: basic('tess', 'tess-pass-1') };
+    const refused = await fetch(`${depot.baseUrl}/artifactory/team-local/org/qa/report.txt`, {
+      method: 'DELETE',
+      headers: asTess,
+    });
+    expect(refused.status).toBe(403);
   });
 
   it('deletes a target from the list after confirming', async () => {
