@@ -184,6 +184,13 @@ export interface PermissionTargetsTable {
   updated_at: ColumnType<Date, never, Date>;
 }
 
+/** Who a permission target names, for reading only a principal's targets. */
+export interface PermissionTargetPrincipalsTable {
+  kind: 'users' | 'groups';
+  principal: string;
+  target_name: string;
+}
+
 export interface PermissionSectionJson {
   'include-patterns': string[];
   'exclude-patterns': string[];
@@ -232,6 +239,7 @@ export interface DepotDatabase {
   watches: WatchesTable;
   property_sets: PropertySetsTable;
   permission_targets: PermissionTargetsTable;
+  permission_target_principals: PermissionTargetPrincipalsTable;
   access_tokens: AccessTokensTable;
   api_keys: ApiKeysTable;
 }

@@ -36,8 +36,61 @@ export async function listPermissionTargets(db: Database): Promise<PermissionTar
   return rows.map(toTarget);
 }
 
+/** The principals a target names, in any of its sections. */
+function principalRows(target: PermissionTarget) {
+  const rows = new Map<
+    string,
+    { kind: 'users' | 'groups'; principal: string; target_name: string }
+  >();
+  for (const section of [target.repo, target.build, target.releaseBundle]) {
+    for (const kind of ['users', 'groups'] as const)
+      for (const principal of Object.keys(section?.actions[kind] ?? {}))
+        rows.set(`${kind}\u0000${principal}`, { kind, principal, target_name: target.name });
+  }
+  return [...rows.values()];
+}
+
+async function writePrincipals(tx: Database, target: PermissionTarget) {
+  await tx
+    .deleteFrom('permission_target_principals')
+    .where('target_name', '=', target.name)
+    .execute();
+  const rows = principalRows(target);
+  if (rows.length > 0) await tx.insertInto('permission_target_principals').values(rows).execute();
+}
+
 export async function insertPermissionTarget(db: Database, target: PermissionTarget) {
-  await db.insertInto('permission_targets').values(toRow(target)).execute();
+  await db.transaction().execute(async (tx) => {
+    await tx.insertInto('permission_targets').values(toRow(target)).execute();
+    await writePrincipals(tx, target);
+  });
+}
+
+/** The targets that name a user, or one of its groups: all a decision for it needs. */
+export async function permissionTargetsNaming(
+  db: Database,
+  user: string,
+  groups: readonly string[],
+): Promise<PermissionTarget[]> {
+  const rows = await db
+    .selectFrom('permission_targets')
+    .select(['name', 'repo', 'build', 'release_bundle'])
+    .where('name', 'in', (eb) =>
+      eb
+        .selectFrom('permission_target_principals')
+        .select('target_name')
+        .where((w) =>
+          w.or([
+            w.and([w('kind', '=', 'users'), w('principal', '=', user)]),
+            ...(groups.length > 0
+              ? [w.and([w('kind', '=', 'groups'), w('principal', 'in', [...groups])])]
+              : []),
+          ]),
+        ),
+    )
+    .orderBy('name')
+    .execute();
+  return rows.map(toTarget);
 }
 
 /** Inserts or replaces a target whole; true when it did not exist before. */
@@ -46,6 +99,14 @@ export async function replacePermissionTarget(
   target: PermissionTarget,
 ): Promise<boolean> {
   const row = toRow(target);
+  return db.transaction().execute(async (tx) => {
+    const inserted = await replaceRow(tx, row);
+    await writePrincipals(tx, target);
+    return inserted;
+  });
+}
+
+async function replaceRow(db: Database, row: ReturnType<typeof toRow>): Promise<boolean> {
   const result = await db
     .insertInto('permission_targets')
     .values(row)

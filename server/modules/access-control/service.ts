@@ -21,6 +21,7 @@ import {
   groupNamesOf,
   insertPermissionTarget,
   listPermissionTargets,
+  permissionTargetsNaming,
   replacePermissionTarget,
 } from './queries.ts';
 import { checkTarget, type TargetChecks } from './validation.ts';
@@ -89,11 +90,12 @@ export function createAccessService(deps: {
     // A group-scoped token has its groups' permissions only, none granted to a user by name.
     const name = principal.groups ? '' : principal.anonymous ? ANONYMOUS_USER : principal.name;
     return deciders.get(`${name}\u0000${groups.join('\u0000')}`, async () => {
-      const [all, repos] = await Promise.all([
-        allTargets(),
+      // Only the targets naming this user or its groups: there may be tens of thousands.
+      const [naming, repos] = await Promise.all([
+        permissionTargetsNaming(db, name, groups),
         repositories.get('all', () => deps.repositories.list()),
       ]);
-      return deciderFromGrants(grantsFor(all, { name, groups }), repos);
+      return deciderFromGrants(grantsFor(naming, { name, groups }), repos);
     });
   }
 
