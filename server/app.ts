@@ -7,6 +7,7 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { startChangeListener } from './db/change-listener.ts';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { identityPlugin } from './http/identity.ts';
+import { mfaRoutes } from './modules/mfa/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { groupsRoutes } from './modules/groups/routes.ts';
 import { packageTypesRoutes } from './modules/package-types/routes.ts';
@@ -130,6 +131,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(
     async (api) => {
       await api.register(authRoutes, { services, config });
+      await api.register(mfaRoutes, { services });
       await api.register(usersRoutes, { services });
       await api.register(groupsRoutes, { services });
       await api.register(schemasRoutes, { services });

@@ -2,6 +2,7 @@ import { loadCatalogue } from './catalogue/catalogue.ts';
 import type { Database } from './db/database.ts';
 import { TableChanges } from './db/table-changes.ts';
 import { createAuthService } from './modules/auth/service.ts';
+import { createMfaService } from './modules/mfa/service.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createSecurityConfigService } from './modules/security-config/service.ts';
 import { createUsersService } from './modules/users/service.ts';
@@ -41,7 +42,7 @@ export function createServices(
   // Writes through `db` clear the in-process read caches (credentials, repositories).
   const changes = new TableChanges();
   const db = database.withPlugin(changes);
-  const securityConfig = createSecurityConfigService(db);
+  const securityConfig = createSecurityConfigService(db, changes);
   const catalogue = loadCatalogue();
   const repositories = createRepositoriesService(db, catalogue, changes, secrets);
   const generalConfig = createGeneralConfigService(db);
@@ -49,7 +50,8 @@ export function createServices(
   const maintenanceSettings = createMaintenanceSettings(db);
   const watches = createWatchesService(db, artifacts);
   const treeBrowser = createTreeBrowserService(db, repositories, artifacts, watches);
-  const users = createUsersService(db);
+  const users = createUsersService(db, securityConfig);
+  const auth = createAuthService(db, securityConfig, changes);
   const groups = createGroupsService(db);
   const access = createAccessService({
     db,
@@ -94,7 +96,13 @@ export function createServices(
     securityConfig,
     /** Who may do what with artifacts: ask `access.forPrincipal(request.principal)`. */
     access,
-    auth: createAuthService(db, securityConfig, changes),
+    auth,
+    mfa: createMfaService({
+      db,
+      secrets,
+      securityConfig,
+      recordFailedAttempt: auth.recordFailedAttempt,
+    }),
     tokens: createAccessTokensService({ db, secrets, changes }),
     apiKeys: createApiKeysService({ db, secrets, changes }),
     users,

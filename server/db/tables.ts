@@ -17,6 +17,18 @@ export interface UsersTable {
   last_logged_in: Date | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
+  mfa_secret: string | null;
+  mfa_pending_secret: string | null;
+  /** bigint: the driver reads it as a string. */
+  mfa_last_step: ColumnType<string | null, number | null, number | null>;
+  password_changed_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface PasswordHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  password_hash: string;
+  created_at: ColumnType<Date, never, never>;
 }
 
 export interface GroupsTable {
@@ -242,4 +254,5 @@ export interface DepotDatabase {
   permission_target_principals: PermissionTargetPrincipalsTable;
   access_tokens: AccessTokensTable;
   api_keys: ApiKeysTable;
+  password_history: PasswordHistoryTable;
 }

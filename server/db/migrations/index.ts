@@ -13,6 +13,7 @@ import * as watches from './0010-watches.ts';
 import * as propertySets from './0011-property-sets.ts';
 import * as permissionTargets from './0012-permission-targets.ts';
 import * as accessTokens from './0015-access-tokens.ts';
+import * as userSecurity from './0016-user-security.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0011-property-sets': propertySets,
   '0012-permission-targets': permissionTargets,
   '0015-access-tokens': accessTokens,
+  '0016-user-security': userSecurity,
 };
 
 /**

@@ -14,5 +14,3 @@ export const AUTH_MESSAGES = {
 
 /** The code the console keys its credentials-expired path on (spec 01 §4). */
 export const CREDENTIALS_EXPIRED = 'CREDENTIALS_EXPIRED';
-
-export const MIN_PASSWORD_LENGTH = 8;

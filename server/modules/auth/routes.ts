@@ -3,7 +3,9 @@ import type { DepotConfig } from '../../config.ts';
 import { CSRF_COOKIE, SESSION_COOKIE } from '../../http/identity.ts';
 import type { Services } from '../../services.ts';
 import { currentUserView } from './current-user.ts';
-import type { NewSession } from './service.ts';
+import type { AuthenticatedUser, NewSession } from './service.ts';
+import { setPendingSignIn } from '../mfa/routes.ts';
+import { policyRules } from './password-policy.ts';
 
 const loginBody = {
   type: 'object',
@@ -28,12 +30,32 @@ const changePasswordBody = {
   },
 };
 
-function setSessionCookies(reply: FastifyReply, session: NewSession, remember: boolean) {
+/** Sets the session cookie (HttpOnly) and the CSRF cookie the console's scripts echo. */
+export function setSessionCookies(reply: FastifyReply, session: NewSession, remember: boolean) {
   const common = { path: '/', sameSite: 'strict' as const, secure: 'auto' as const };
   const expires = remember ? session.expiresAt : undefined;
   reply.setCookie(SESSION_COOKIE, session.token, { ...common, httpOnly: true, expires });
   // Readable by the console's scripts, which echo it in the X-CSRF-Token header.
   reply.setCookie(CSRF_COOKIE, session.csrfToken, { ...common, httpOnly: false, expires });
+}
+
+/** Opens the session of a user who passed every factor, and answers who is signed in. */
+export async function signIn(
+  reply: FastifyReply,
+  services: Services,
+  user: AuthenticatedUser,
+  remember: boolean,
+) {
+  const session = await services.auth.openSession(user.id, remember);
+  setSessionCookies(reply, session, remember);
+  reply.request.log.info({ user: user.name }, 'signed in');
+  return currentUserView(services, {
+    userId: user.id,
+    name: user.name,
+    admin: user.admin,
+    anonymous: false,
+    via: 'session',
+  });
 }
 
 /** Sign-in, sign-out, the current user and the data the login screen needs (spec 01 §7 Auth). */
@@ -53,21 +75,17 @@ export async function authRoutes(
       },
     },
     async (request, reply) => {
-      const remember = request.query.rememberMe === true;
-      const { user, session } = await auth.login(
-        request.body.user,
-        request.body.password,
-        remember,
-      );
-      setSessionCookies(reply, session, remember);
-      request.log.info({ user: user.name }, 'signed in');
-      return currentUserView(services, {
-        userId: user.id,
-        name: user.name,
-        admin: user.admin,
-        anonymous: false,
-        via: 'session',
-      });
+      const { rememberMeEnabled } = await securityConfig.get();
+      const remember = rememberMeEnabled && request.query.rememberMe === true;
+      const user = await auth.checkSignIn(request.body.user, request.body.password);
+      const mfaStatus = await services.mfa.signInStep(user.id);
+      if (mfaStatus) {
+        // The password was right; the session waits for the code (docs/mfa.md).
+        await setPendingSignIn(reply, services, { userId: user.id, remember });
+        request.log.info({ user: user.name, mfaStatus }, 'password accepted, MFA next');
+        return { mfaStatus, mfaAuthenticator: 'GOOGLE' };
+      }
+      return signIn(reply, services, user, remember);
     },
   );
 
@@ -94,10 +112,15 @@ export async function authRoutes(
 
   app.get('/ui/auth/loginRelatedData', { config: { permission: 'public' } }, async () => ({
     forgotPassword: false,
-    rememberMeEnabled: true,
+    rememberMeEnabled: (await securityConfig.get()).rememberMeEnabled,
     ssoProviderLink: null,
     oauthProviders: [],
     canResetPassword: false,
+  }));
+
+  // Public: the change-password page shows the rules before anyone is signed in.
+  app.get('/ui/auth/passwordPolicy', { config: { permission: 'public' } }, async () => ({
+    rules: policyRules((await securityConfig.get()).passwordPolicy),
   }));
 
   app.post<{

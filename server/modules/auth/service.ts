@@ -6,7 +6,12 @@ import type { SecurityConfigService } from '../security-config/service.ts';
 import { findCredentials, isEffectiveAdmin } from '../users/queries.ts';
 import type { TableChanges } from '../../db/table-changes.ts';
 import { createReadCache, deepFreeze } from '../../cache/read-cache.ts';
-import { AUTH_MESSAGES, CREDENTIALS_EXPIRED, MIN_PASSWORD_LENGTH } from './messages.ts';
+import { AUTH_MESSAGES, CREDENTIALS_EXPIRED } from './messages.ts';
+import {
+  assertPasswordAllowed,
+  passwordAged,
+  rememberReplacedPassword,
+} from './password-policy.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { VerifiedPasswords } from './verified-passwords.ts';
 
@@ -37,17 +42,31 @@ export function createAuthService(
   securityConfig: SecurityConfigService,
   changes?: TableChanges,
 ) {
-  /** Counts a failed attempt and locks the account when the policy says so. */
-  async function recordFailure(userId: number, failedSoFar: number): Promise<boolean> {
+  /**
+   * Counts a failed attempt (a wrong password or MFA code) and locks the account when the
+   * policy says so. Counted in SQL, so parallel attempts each count.
+   */
+  async function recordFailure(userId: number): Promise<boolean> {
     const { userLockPolicy } = await securityConfig.get();
-    const failed = failedSoFar + 1;
-    const locked = userLockPolicy.enabled && failed >= userLockPolicy.loginAttempts;
-    await db
+    const row = await db
       .updateTable('users')
-      .set({ failed_logins: failed, locked })
+      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
       .where('id', '=', userId)
-      .execute();
+      .returning('failed_logins')
+      .executeTakeFirst();
+    const locked = Boolean(
+      row && userLockPolicy.enabled && row.failed_logins >= userLockPolicy.loginAttempts,
+    );
+    if (locked) {
+      await db.updateTable('users').set({ locked: true }).where('id', '=', userId).execute();
+    }
     return locked;
+  }
+
+  /** Expired by an admin, or aged past the policy's expiry days. */
+  async function isExpired(user: { password_expired: boolean; password_changed_at: Date }) {
+    if (user.password_expired) return true;
+    return passwordAged(user.password_changed_at, (await securityConfig.get()).passwordPolicy);
   }
 
   const verified = new VerifiedPasswords();
@@ -78,7 +97,7 @@ export function createAuthService(
       !user.internal_password_disabled &&
       !user.locked &&
       user.failed_logins === 0 &&
-      (allowExpired || !user.password_expired);
+      (allowExpired || !(await isExpired(user)));
     return clean && verified.has(user.password_hash!, password) ? user : undefined;
   }
 
@@ -94,13 +113,13 @@ export function createAuthService(
     }
     if (user.locked) throw new Unauthorized(AUTH_MESSAGES.locked);
     if (!(await passwordMatches(password, user.password_hash))) {
-      const nowLocked = await recordFailure(user.id, user.failed_logins);
+      const nowLocked = await recordFailure(user.id);
       throw new Unauthorized(nowLocked ? AUTH_MESSAGES.locked : AUTH_MESSAGES.badCredentials);
     }
     if (user.failed_logins > 0) {
       await db.updateTable('users').set({ failed_logins: 0 }).where('id', '=', user.id).execute();
     }
-    if (user.password_expired && !allowExpired) {
+    if (!allowExpired && (await isExpired(user))) {
       throw new Unauthorized(AUTH_MESSAGES.credentialsExpired, CREDENTIALS_EXPIRED);
     }
     return user;
@@ -130,17 +149,37 @@ export function createAuthService(
       return toAuthenticated(await checkPassword(name, password));
     },
 
-    /** Console sign-in: also refuses users whose UI access is disabled. */
-    async login(name: string, password: string, remember: boolean) {
+    recordFailedAttempt: recordFailure,
+
+    /**
+     * Console sign-in's first factor: the password, and UI access. It opens no session:
+     * `openSession` does, now or after the MFA code.
+     */
+    async checkSignIn(name: string, password: string): Promise<AuthenticatedUser> {
       const user = await checkPassword(name, password);
       if (user.disable_ui_access) throw new Forbidden(AUTH_MESSAGES.uiAccessDisabled);
+      return toAuthenticated(user);
+    },
+
+    /** Signs a checked user in: a new session, and the last sign-in time. */
+    async openSession(userId: number, remember: boolean): Promise<NewSession> {
       await db
         .updateTable('users')
         .set({ last_logged_in: new Date() })
-        .where('id', '=', user.id)
+        .where('id', '=', userId)
         .execute();
-      const session = await this.createSession(user.id, remember);
-      return { user: await toAuthenticated(user), session };
+      return this.createSession(userId, remember);
+    },
+
+    /** The user a pending MFA sign-in is for, if it may still sign in. */
+    async userForSignIn(userId: number): Promise<AuthenticatedUser | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .select(['id', 'name', 'disable_ui_access', 'locked'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!row || row.locked || row.disable_ui_access) return undefined;
+      return toAuthenticated(row);
     },
 
     async createSession(userId: number, remember: boolean): Promise<NewSession> {
@@ -188,20 +227,35 @@ export function createAuthService(
     async changePassword(name: string, oldPassword: string, newPassword: string, retyped: string) {
       if (newPassword !== retyped)
         throw new BadRequest(AUTH_MESSAGES.passwordsDiffer, 'newPassword2');
-      if (newPassword.length < MIN_PASSWORD_LENGTH) {
-        throw new BadRequest(AUTH_MESSAGES.passwordPolicy, 'newPassword1');
-      }
+      const { passwordPolicy } = await securityConfig.get();
       if (newPassword === oldPassword) {
         throw new BadRequest(AUTH_MESSAGES.passwordUnchanged, 'newPassword1');
       }
       const user = await checkPassword(name, oldPassword, true);
-      await db
-        .updateTable('users')
-        .set({ password_hash: await hashPassword(newPassword), password_expired: false })
-        .where('id', '=', user.id)
-        .execute();
+      await assertPasswordAllowed(db, passwordPolicy, newPassword, 'newPassword1', {
+        id: user.id,
+        currentHash: user.password_hash,
+      });
+      await this.setPassword(user.id, user.password_hash, newPassword);
       // Other sessions of this user were opened with the old password: end them.
       await db.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+    },
+
+    /** Stores a new password (already checked against the policy) and restarts its expiry clock. */
+    async setPassword(userId: number, oldHash: string | null, newPassword: string) {
+      const passwordHash = await hashPassword(newPassword);
+      await db.transaction().execute(async (tx) => {
+        await rememberReplacedPassword(tx, userId, oldHash);
+        await tx
+          .updateTable('users')
+          .set({
+            password_hash: passwordHash,
+            password_expired: false,
+            password_changed_at: new Date(),
+          })
+          .where('id', '=', userId)
+          .execute();
+      });
     },
   };
 }

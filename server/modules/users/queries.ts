@@ -108,6 +108,7 @@ export function findCredentials(db: Executor, name: string) {
       'users.locked',
       'users.failed_logins',
       'users.password_expired',
+      'users.password_changed_at',
       'users.disable_ui_access',
       eb
         .or([

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { createBodySchema, responseSchema, updateBodySchema } from '../../schemas/registry.ts';
 import type { Services } from '../../services.ts';
 import type { UserInput } from './service.ts';
+import type { SecurityConfigChange } from '../security-config/service.ts';
+import { securityConfigChangeSchema } from '../security-config/schema.ts';
 
 const nameParams = {
   type: 'object',
@@ -89,32 +91,11 @@ export async function usersRoutes(app: FastifyInstance, { services }: { services
 
   app.get('/ui/securityconfig', { config: admin }, async () => securityConfig.get());
 
-  app.put<{ Body: Parameters<typeof securityConfig.update>[0] }>(
+  app.put<{ Body: SecurityConfigChange }>(
     '/ui/securityconfig',
     {
       config: admin,
-      schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            anonAccessEnabled: { type: 'boolean' },
-            remoteAllowList: {
-              type: 'array',
-              maxItems: 100,
-              items: { type: 'string', maxLength: 64, pattern: '^[0-9a-fA-F.:/]+$' },
-            },
-            userLockPolicy: {
-              type: 'object',
-              additionalProperties: false,
-              properties: {
-                enabled: { type: 'boolean' },
-                loginAttempts: { type: 'integer', minimum: 1, maximum: 100 },
-              },
-            },
-          },
-        },
-      },
+      schema: { body: securityConfigChangeSchema },
     },
     async (request) => securityConfig.update(request.body),
   );

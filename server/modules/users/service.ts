@@ -2,6 +2,8 @@ import type { Database } from '../../db/database.ts';
 import { BadRequest, Conflict, NotFound } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { hashPassword } from '../auth/password.ts';
+import { assertPasswordAllowed, rememberReplacedPassword } from '../auth/password-policy.ts';
+import type { SecurityConfigService } from '../security-config/service.ts';
 import * as q from './queries.ts';
 
 /** A user as the console and the REST API show it; the password never leaves the server. */
@@ -17,6 +19,7 @@ export interface UserView {
   lastLoggedIn: string | null;
   locked: boolean;
   passwordExpired: boolean;
+  mfaEnrolled: boolean;
 }
 
 export interface UserInput {
@@ -48,12 +51,15 @@ export function toUserView(row: q.UserRow): UserView {
     lastLoggedIn: row.last_logged_in ? new Date(row.last_logged_in).toISOString() : null,
     locked: row.locked,
     passwordExpired: row.password_expired,
+    mfaEnrolled: row.mfa_secret !== null,
   };
 }
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-export function createUsersService(db: Database) {
+export function createUsersService(db: Database, securityConfig: SecurityConfigService) {
+  const policy = async () => (await securityConfig.get()).passwordPolicy;
+
   async function resolveGroupIds(tx: Parameters<typeof q.findGroupIds>[0], names: string[]) {
     const found = await q.findGroupIds(tx, names);
     const missing = names.filter((n) => !found.some((g) => sameName(g.name, n)));
@@ -95,6 +101,9 @@ export function createUsersService(db: Database) {
       if (!input.password && !input.internalPasswordDisabled) {
         throw new BadRequest('You must fill in this field', 'password');
       }
+      if (input.password) {
+        await assertPasswordAllowed(db, await policy(), input.password, 'password');
+      }
       const passwordHash = input.password ? await hashPassword(input.password) : null;
       const groupNames = input.groups ?? (await autoJoinGroupNames());
       try {
@@ -135,16 +144,26 @@ export function createUsersService(db: Database) {
       if (change.admin === false && sameName(name, actor.name)) {
         throw new BadRequest('You cannot remove your own admin privileges', 'admin');
       }
+      const existing = await q.findUserByName(db, name);
+      if (!existing) throw new NotFound(`User '${name}' does not exist`);
+      if (change.password) {
+        await assertPasswordAllowed(db, await policy(), change.password, 'password', {
+          id: existing.id,
+          currentHash: existing.password_hash,
+        });
+      }
       const passwordHash = change.password ? await hashPassword(change.password) : undefined;
       return db.transaction().execute(async (tx) => {
         const row = await q.findUserByName(tx, name);
         if (!row) throw new NotFound(`User '${name}' does not exist`);
+        if (passwordHash) await rememberReplacedPassword(tx, row.id, row.password_hash);
         const groupIds = change.groups ? await resolveGroupIds(tx, change.groups) : undefined;
         await tx
           .updateTable('users')
           .set({
             email: change.email?.toLowerCase(),
             password_hash: passwordHash,
+            password_changed_at: passwordHash ? new Date() : undefined,
             admin: change.admin,
             profile_updatable: change.profileUpdatable,
             disable_ui_access: change.disableUIAccess,
@@ -181,7 +200,12 @@ export function createUsersService(db: Database) {
     async setPasswordExpired(name: string, expired: boolean): Promise<void> {
       const result = await db
         .updateTable('users')
-        .set({ password_expired: expired, updated_at: new Date() })
+        // Unexpiring restarts the clock, or the policy's expiry days would expire it again.
+        .set({
+          password_expired: expired,
+          updated_at: new Date(),
+          ...(expired ? {} : { password_changed_at: new Date() }),
+        })
         .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) throw new NotFound(`User '${name}' does not exist`);
