@@ -44,9 +44,33 @@ export interface PasswordChange {
   newPassword2: string;
 }
 
+/** Login's answer when the password was right and a code must follow (docs/mfa.md). */
+export interface MfaChallenge {
+  mfaStatus: 'ENROLL' | 'VERIFY';
+  mfaAuthenticator: string;
+}
+
+export type LoginAnswer = CurrentUser | MfaChallenge;
+
+export const isMfaChallenge = (answer: LoginAnswer): answer is MfaChallenge =>
+  'mfaStatus' in answer;
+
+/** A secret offered by the enroll call: for typing, as a URI and as an SVG QR code. */
+export interface MfaEnrollment {
+  secret: string;
+  otpauthUri: string;
+  qrCode: string;
+}
+
+export interface MfaStatusView {
+  enabled: boolean;
+  enforced: boolean;
+  enrolled: boolean;
+}
+
 export const authApi = {
   login: ({ user, password, rememberMe }: Credentials) =>
-    call<CurrentUser>('POST', '/ui/auth/login', {
+    call<LoginAnswer>('POST', '/ui/auth/login', {
       json: { user, password, type: 'login' },
       searchParams: rememberMe ? { rememberMe: 'true' } : undefined,
     }),
@@ -56,4 +80,16 @@ export const authApi = {
   loginRelatedData: () => call<LoginRelatedData>('GET', '/ui/auth/loginRelatedData'),
   changePassword: (change: PasswordChange) =>
     call<void>('POST', '/ui/auth/changePassword', { json: change }),
+  passwordPolicy: () => call<{ rules: string[] }>('GET', '/ui/auth/passwordPolicy'),
+};
+
+/** MFA calls (spec 01 §7 Auth: /auth/mfa/enroll/ and /auth/mfa/verify/). */
+export const mfaApi = {
+  verify: (otp: string) => call<CurrentUser>('POST', '/auth/mfa/verify', { json: { otp } }),
+  enrollment: () => call<MfaEnrollment>('GET', '/auth/mfa/enroll'),
+  /** Signed in already: answers `{mfaEnrolled: true}`; from a pending sign-in: the user. */
+  confirmEnrollment: (otp: string) =>
+    call<CurrentUser | { mfaEnrolled: true }>('POST', '/auth/mfa/enroll', { json: { otp } }),
+  status: () => call<MfaStatusView>('GET', '/auth/mfa/status'),
+  remove: (otp: string) => call<void>('POST', '/auth/mfa/remove', { json: { otp } }),
 };

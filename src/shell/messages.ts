@@ -32,6 +32,10 @@ export const LOGOUT_PATH = '/logout';
 export const NOT_FOUND_PATH = '/404';
 export const SERVER_ERROR_PATH = '/500';
 export const SESSION_EXPIRED_PATH = '/login?logout=true&fromUnauthorized=true';
+export const OTP_LOGIN_PATH = '/login/otp-login';
+export const MFA_ENROLL_PATH = '/login/mfa-enroll';
+/** Spec 01 §8: an OTP failure without a message of its own. */
+export const OTP_FAILED = 'something went wrong';
 export const changePasswordPath = (userName: string) =>
   `/login/change-password/${encodeURIComponent(userName)}`;
 /**
@@ -61,6 +65,19 @@ export const LABELS = {
   mainNavigation: 'Main navigation',
   skipToContent: 'Skip to content',
   loading: 'Loading…',
+  verificationCode: 'Verification code',
+  verify: 'Verify',
+  backToLogin: 'Back to login',
+  mfaSecret: 'Secret key',
+  passwordRules: 'The password needs',
+} as const;
+
+export const MFA_TEXTS = {
+  otpPrompt: 'Enter the six-digit code your authenticator app shows for Depot.',
+  enrollPrompt:
+    'Scan this QR code with an authenticator app (Google Authenticator, Aegis, 1Password and others), or type the secret key into it, then enter the code it shows.',
+  qrAlt: 'QR code for the authenticator app',
+  enrollForm: 'MFA enrollment',
 } as const;
 
 export const DISMISS_LABEL = 'Dismiss';
@@ -68,6 +85,8 @@ export const DISMISS_LABEL = 'Dismiss';
 export const PAGE_TITLES = {
   login: 'Login',
   changePassword: 'Change Password',
+  otpLogin: 'Verification Code',
+  mfaEnroll: 'Set Up MFA',
   home: 'Home',
   notFound: 'Page Not Found',
   notAcceptable: 'Not Acceptable',

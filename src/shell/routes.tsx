@@ -8,6 +8,8 @@ import { RequireAccess } from './guards/RequireAccess';
 import { LoginLayout } from './login/LoginLayout';
 import { LoginPage } from './login/LoginPage';
 import { ChangePasswordPage } from './login/ChangePasswordPage';
+import { OtpLoginPage } from './login/OtpLoginPage';
+import { MfaEnrollPage } from './login/MfaEnrollPage';
 import { HomeRedirect } from './pages/HomeRedirect';
 import { UserHomePage } from './pages/UserHomePage';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -20,6 +22,7 @@ import { repositoriesRoutes } from '../custom/repositories/route';
 import { maintenanceRoute } from '../custom/maintenance/route';
 import { treeBrowserRoutes } from '../custom/tree-browser/route';
 import { permissionsRoutes } from '../custom/permissions-editor/route';
+import { userProfileRoute } from '../custom/user-profile/route';
 
 const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
 
@@ -36,6 +39,8 @@ const loginChildren: RouteObject[] = [
     element: <ChangePasswordPage />,
     handle: title(PAGE_TITLES.changePassword),
   },
+  { path: 'otp-login', element: <OtpLoginPage />, handle: title(PAGE_TITLES.otpLogin) },
+  { path: 'mfa-enroll', element: <MfaEnrollPage />, handle: title(PAGE_TITLES.mfaEnroll) },
 ];
 
 /** The route table of what exists today (spec 01 §2); descriptor screens are resolved at `*`. */
@@ -60,6 +65,7 @@ export const routes: RouteObject[] = [
           { index: true, element: <HomeRedirect /> },
           { path: 'home', element: <UserHomePage />, handle: title(PAGE_TITLES.home) },
           ...treeBrowserRoutes,
+          userProfileRoute,
           {
             // The admin area is for admins, whether or not a screen exists at the path.
             path: 'admin',

@@ -32,6 +32,7 @@ describe('columnDefs', () => {
       ['groups', 'Groups'],
       ['lastLoggedIn', 'Last Login'],
       ['locked', 'Locked'],
+      ['mfaEnrolled', 'MFA'],
     ]);
   });
 

@@ -4,6 +4,7 @@ import { useUnit } from 'effector-react';
 import { $theme, themeToggled } from '../../design/theme/model';
 import { $currentUser, $isAnonymous } from '../session/model';
 import { LABELS, LOGIN_PATH, LOGOUT_PATH } from '../messages';
+import { PROFILE_LABELS, PROFILE_PATH } from '../../custom/user-profile/messages';
 
 /**
  * The toolbar's user menu: who is signed in, the theme switch, Logout. A disclosure
@@ -70,6 +71,9 @@ export function UserMenu() {
           />
           <span>{LABELS.darkTheme}</span>
         </label>
+        <Link className="btn" to={PROFILE_PATH} onClick={() => setOpen(false)}>
+          {PROFILE_LABELS.editProfile}
+        </Link>
         <button type="button" className="btn" onClick={() => navigate(LOGOUT_PATH)}>
           {LABELS.logout}
         </button>

@@ -4,6 +4,7 @@ import {
   type Credentials,
   type CurrentUser,
   type Footer,
+  isMfaChallenge,
   type LoginRelatedData,
   type PasswordChange,
 } from '../../api/auth';
@@ -15,6 +16,8 @@ import {
   CHANGE_PASSWORD_FAILED,
   IDLE_TIMEOUT_MS,
   PASSWORDS_MUST_BE_EQUAL,
+  MFA_ENROLL_PATH,
+  OTP_LOGIN_PATH,
   SESSION_EXPIRED_PATH,
   changePasswordPath,
 } from '../messages';
@@ -25,6 +28,8 @@ const CREDENTIALS_EXPIRED = 'CREDENTIALS_EXPIRED';
 
 export const appStarted = createEvent();
 export const loginSubmitted = createEvent<Credentials & { returnTo?: string }>();
+/** Every factor passed: the password alone, or the password then an MFA code. */
+export const signedIn = createEvent<CurrentUser>();
 export const loginErrorCleared = createEvent();
 export const loggedOut = createEvent();
 export const passwordChangeSubmitted = createEvent<PasswordChange>();
@@ -46,7 +51,7 @@ export const $currentUser = createStore<CurrentUser | null>(null)
   .on(fetchCurrentUserFx.doneData, (_, user) => user)
   // Asked at start and after logout only: without an answer, nobody is signed in.
   .on(fetchCurrentUserFx.fail, () => ANONYMOUS)
-  .on(loginFx.doneData, (_, user) => user)
+  .on(signedIn, (_, user) => user)
   // An expired session is not applied here: the login page's logout flag does it, so that
   // route guards do not race the redirect that carries the flag.
   .on(checkSessionFx.doneData, (previous, user) => (user.anonymous ? previous : user));
@@ -100,9 +105,24 @@ sample({
   target: loginFx,
 });
 
-// when login succeeds, go back where the user wanted to go, else to the role's home
+// when login answers a user, the user is signed in
 sample({
   clock: loginFx.doneData,
+  filter: (answer): answer is CurrentUser => !isMfaChallenge(answer),
+  target: signedIn,
+});
+
+// when login asks for MFA, go to the code page, or to enrollment when the user has none yet
+sample({
+  clock: loginFx.doneData,
+  filter: isMfaChallenge,
+  fn: (challenge) => ({ to: challenge.mfaStatus === 'ENROLL' ? MFA_ENROLL_PATH : OTP_LOGIN_PATH }),
+  target: navigateFx,
+});
+
+// when signed in, go back where the user wanted to go, else to the role's home
+sample({
+  clock: signedIn,
   source: $returnTo,
   fn: (returnTo, user) => ({ to: returnTo ?? homePathFor(user, false), replace: true }),
   target: navigateFx,
