@@ -3,6 +3,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MFA_TEXTS, PAGE_TITLES } from '../src/shell/messages.ts';
 import { PROFILE_LABELS, PROFILE_MESSAGES } from '../src/custom/user-profile/messages.ts';
+import { SECURITY_LABELS } from '../src/custom/security-config/messages.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
@@ -139,6 +140,43 @@ describe('MFA enforced', () => {
       expect(pageErrors).toEqual([]);
     } finally {
       await asAdmin('PUT', '/ui/api/v1/ui/securityconfig', { mfa: { enforced: false } });
+    }
+  });
+});
+
+describe('Security Configuration', () => {
+  it('saves the password policy and MFA settings an admin changes', async () => {
+    await freshPage();
+    await page.goto(depot.ui('/login'));
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/ui\/admin\//);
+    await page.getByRole('link', { name: SECURITY_LABELS.menuLabel, exact: true }).click();
+    await page.waitForURL(/\/ui\/admin\/artifactory\/security\/general$/);
+    await page.getByRole('heading', { name: SECURITY_LABELS.title }).waitFor();
+    const save = page.getByRole('button', { name: SECURITY_LABELS.save });
+    expect(await save.isDisabled()).toBe(true);
+
+    await page.getByLabel('Require a Digit').check();
+    await page.getByLabel('Password Expires After (Days)').fill('90');
+    await page.getByLabel('Require MFA for Every User').check();
+    await save.click();
+    await page.getByText(SECURITY_LABELS.saved).waitFor();
+    try {
+      const saved = await (await asAdmin('GET', '/ui/api/v1/ui/securityconfig')).json();
+      expect(saved.passwordPolicy).toMatchObject({ digit: true, expiryDays: 90 });
+      expect(saved.mfa).toEqual({ enabled: true, enforced: true });
+
+      await page.reload();
+      expect(await page.getByLabel('Require a Digit').isChecked()).toBe(true);
+      expect(await page.getByRole('button', { name: SECURITY_LABELS.save }).isDisabled()).toBe(
+        true,
+      );
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await asAdmin('PUT', '/ui/api/v1/ui/securityconfig', {
+        mfa: { enforced: false },
+        passwordPolicy: { digit: false, expiryDays: 0 },
+      });
     }
   });
 });

@@ -96,7 +96,10 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' || httpPart === 'params' ? bodyAjv : queryAjv).compile(schema),
   );
-  installErrorHandler(app);
+  installErrorHandler(app, {
+    hideUnauthorizedResources: async () =>
+      (await services.securityConfig.get()).hideUnauthorizedResources,
+  });
   // No answer may be sniffed into another type (an uploaded file rendered as HTML, say).
   app.addHook('onSend', async (_request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');

@@ -32,6 +32,20 @@ export class Forbidden extends DepotError {
   }
 }
 
+/**
+ * A signed-in user refused an artifact. With "hide existence of unauthorized resources" on,
+ * a refusal of something the user cannot even read answers as `notFoundMessage` (404), so
+ * that names of repositories and paths do not leak (docs/security-config.md).
+ */
+export class AccessDenied extends Forbidden {
+  constructor(
+    message: string,
+    readonly notFoundMessage?: string,
+  ) {
+    super(message);
+  }
+}
+
 export class NotFound extends DepotError {
   constructor(message: string) {
     super(404, message);

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DepotError } from '../errors.ts';
+import { AccessDenied, DepotError } from '../errors.ts';
 
 /** The one error shape every call answers with (docs/console-api.md). */
 export interface ErrorBody {
@@ -62,8 +62,18 @@ export function frameworkErrors(
 }
 
 /** Maps typed errors, validation failures and malformed bodies to HTTP; a 500 is a bug. */
-export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+export function installErrorHandler(
+  app: FastifyInstance,
+  options: { hideUnauthorizedResources: () => Promise<boolean> },
+): void {
+  app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (
+      error instanceof AccessDenied &&
+      error.notFoundMessage &&
+      (await options.hideUnauthorizedResources())
+    ) {
+      return send(reply, 404, error.notFoundMessage);
+    }
     if (error instanceof DepotError) {
       if (error.statusCode === 401 && !request.url.startsWith('/ui/')) {
         // Scripts and package clients expect the challenge; the console must not get one,

@@ -23,6 +23,7 @@ import { maintenanceRoute } from '../custom/maintenance/route';
 import { treeBrowserRoutes } from '../custom/tree-browser/route';
 import { permissionsRoutes } from '../custom/permissions-editor/route';
 import { userProfileRoute } from '../custom/user-profile/route';
+import { securityConfigRoute } from '../custom/security-config/route';
 
 const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
 
@@ -80,6 +81,7 @@ export const routes: RouteObject[] = [
               ...repositoriesRoutes,
               maintenanceRoute,
               ...permissionsRoutes,
+              securityConfigRoute,
               { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
             ],
           },

@@ -15,6 +15,9 @@ export const ACCESS_MESSAGES = {
   adminPrincipal: (name: string) => `Admin users and groups cannot be added ('${name}')`,
   unknownAction: (action: string) => `Unknown permission action '${action}'`,
   leadingSlash: (pattern: string) => `A pattern cannot start with a slash ('${pattern}')`,
+  /** What a hidden refusal says: the words of any missing artifact. */
+  hidden: (repoKey: string, path: string) =>
+    `Could not find resource '${path ? `${repoKey}/${path}` : repoKey}'.`,
   denied: (user: string, action: string, repoKey: string, path: string) =>
     `User '${user}' is not permitted to ${action} '${path ? `${repoKey}/${path}` : repoKey}'.`,
 } as const;

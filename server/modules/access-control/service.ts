@@ -2,7 +2,7 @@ import { createReadCache } from '../../cache/read-cache.ts';
 import type { Database } from '../../db/database.ts';
 import type { TableChanges } from '../../db/table-changes.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { Conflict, Forbidden, NotFound, Unauthorized } from '../../errors.ts';
+import { AccessDenied, Conflict, NotFound, Unauthorized } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
@@ -32,9 +32,33 @@ const ANONYMOUS_USER = 'anonymous';
  * The refusal of an action: 401 for an anonymous caller, so that clients retry with their
  * credentials as they do with Artifactory; 403 naming the user, the action and the node.
  */
-export function denied(principal: Principal, action: string, repoKey: string, path: string) {
+/**
+ * The refusal of `action` on a node. Anonymous callers get 401, the challenge clients answer
+ * with credentials. `readable` says whether the caller may read the node: when not, the
+ * refusal may be hidden as a 404 (the "hide existence" setting).
+ */
+export function denied(
+  principal: Principal,
+  action: string,
+  repoKey: string,
+  path: string,
+  readable = action !== 'read',
+) {
   const message = M.denied(principal.name, action, repoKey, path);
-  return principal.anonymous ? new Unauthorized(message) : new Forbidden(message);
+  if (principal.anonymous) return new Unauthorized(message);
+  return new AccessDenied(message, readable ? undefined : M.hidden(repoKey, path));
+}
+
+/** `denied`, knowing from the decider whether the caller may at least read the node. */
+function refusal(
+  access: AccessDecider,
+  principal: Principal,
+  action: RepoAction,
+  repoKey: string,
+  path: string,
+  kind: NodeKind,
+) {
+  return denied(principal, action, repoKey, path, access.can('read', repoKey, path, kind));
 }
 
 /**
@@ -117,7 +141,8 @@ export function createAccessService(deps: {
       kind: NodeKind = 'file',
     ): Promise<AccessDecider> {
       const access = await forPrincipal(principal);
-      if (!access.can(action, repoKey, path, kind)) throw denied(principal, action, repoKey, path);
+      if (!access.can(action, repoKey, path, kind))
+        throw refusal(access, principal, action, repoKey, path, kind);
       return access;
     },
 
@@ -136,7 +161,8 @@ export function createAccessService(deps: {
     ): Promise<AccessDecider> {
       const kind = (await deps.isFolder(repoKey, path)) ? 'folder' : 'file';
       const access = await forPrincipal(principal);
-      if (!access.can(action, repoKey, path, kind)) throw denied(principal, action, repoKey, path);
+      if (!access.can(action, repoKey, path, kind))
+        throw refusal(access, principal, action, repoKey, path, kind);
       return access;
     },
 
@@ -145,7 +171,7 @@ export function createAccessService(deps: {
       const access = await forPrincipal(principal);
       return (action: RepoAction, repoKey: string, path: string, kind: NodeKind = 'file') => {
         if (!access.can(action, repoKey, path, kind))
-          throw denied(principal, action, repoKey, path);
+          throw refusal(access, principal, action, repoKey, path, kind);
       };
     },
 

@@ -4,6 +4,7 @@ import { repositoriesMenuEntry } from '../../custom/repositories/menuEntry';
 import { maintenanceMenuEntry } from '../../custom/maintenance/menuEntry';
 import { treeBrowserMenuEntry } from '../../custom/tree-browser/menuEntry';
 import { permissionsMenuEntry } from '../../custom/permissions-editor/menuEntry';
+import { securityConfigMenuEntry } from '../../custom/security-config/menuEntry';
 
 /**
  * Bespoke pages that have a route of their own in routes.tsx rather than a descriptor: the
@@ -15,4 +16,5 @@ export const BESPOKE_SCREENS: ScreenSummary[] = [
   maintenanceMenuEntry,
   treeBrowserMenuEntry,
   permissionsMenuEntry,
+  securityConfigMenuEntry,
 ];
