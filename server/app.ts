@@ -9,6 +9,7 @@ import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { identityPlugin } from './http/identity.ts';
 import { mfaRoutes } from './modules/mfa/routes.ts';
 import { profileRoutes } from './modules/users/profile-routes.ts';
+import { mailRoutes } from './modules/mail/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { groupsRoutes } from './modules/groups/routes.ts';
 import { packageTypesRoutes } from './modules/package-types/routes.ts';
@@ -138,6 +139,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(mfaRoutes, { services });
       await api.register(usersRoutes, { services });
       await api.register(profileRoutes, { services });
+      await api.register(mailRoutes, { services });
       await api.register(groupsRoutes, { services });
       await api.register(schemasRoutes, { services });
       await api.register(maintenanceRoutes, { services, maintenance });

@@ -3,6 +3,9 @@ import type { Database } from './db/database.ts';
 import { TableChanges } from './db/table-changes.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createMfaService } from './modules/mfa/service.ts';
+import { createMailService } from './modules/mail/service.ts';
+import { createPasswordFlows } from './modules/mail/password-flows.ts';
+import { createUserTokens } from './modules/mail/user-tokens.ts';
 import { createGroupsService } from './modules/groups/service.ts';
 import { createSecurityConfigService } from './modules/security-config/service.ts';
 import { createUsersService } from './modules/users/service.ts';
@@ -52,6 +55,7 @@ export function createServices(
   const treeBrowser = createTreeBrowserService(db, repositories, artifacts, watches);
   const users = createUsersService(db, securityConfig);
   const auth = createAuthService(db, securityConfig, changes);
+  const mail = createMailService({ db, secrets });
   const groups = createGroupsService(db);
   const access = createAccessService({
     db,
@@ -107,6 +111,15 @@ export function createServices(
     apiKeys: createApiKeysService({ db, secrets, changes }),
     users,
     groups,
+    mail,
+    passwordFlows: createPasswordFlows({
+      db,
+      mail,
+      tokens: createUserTokens(db),
+      auth,
+      users,
+      securityConfig,
+    }),
   };
 }
 

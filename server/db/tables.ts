@@ -24,6 +24,15 @@ export interface UsersTable {
   password_changed_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+export interface UserTokensTable {
+  key_sha256: string;
+  user_id: number;
+  purpose: 'reset' | 'invite';
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface PasswordHistoryTable {
   id: Generated<number>;
   user_id: number;
@@ -255,4 +264,5 @@ export interface DepotDatabase {
   access_tokens: AccessTokensTable;
   api_keys: ApiKeysTable;
   password_history: PasswordHistoryTable;
+  user_tokens: UserTokensTable;
 }

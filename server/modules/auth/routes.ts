@@ -110,13 +110,20 @@ export async function authRoutes(
     anonAccessEnabled: (await securityConfig.get()).anonAccessEnabled,
   }));
 
-  app.get('/ui/auth/loginRelatedData', { config: { permission: 'public' } }, async () => ({
-    forgotPassword: false,
-    rememberMeEnabled: (await securityConfig.get()).rememberMeEnabled,
-    ssoProviderLink: null,
-    oauthProviders: [],
-    canResetPassword: false,
-  }));
+  app.get('/ui/auth/loginRelatedData', { config: { permission: 'public' } }, async () => {
+    // The link shows only when a mail can actually go out.
+    const mailReady = await services.mail.ready().then(
+      () => true,
+      () => false,
+    );
+    return {
+      forgotPassword: mailReady,
+      canResetPassword: mailReady,
+      rememberMeEnabled: (await securityConfig.get()).rememberMeEnabled,
+      ssoProviderLink: null,
+      oauthProviders: [],
+    };
+  });
 
   // Public: the change-password page shows the rules before anyone is signed in.
   app.get('/ui/auth/passwordPolicy', { config: { permission: 'public' } }, async () => ({
