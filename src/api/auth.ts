@@ -81,6 +81,21 @@ export const authApi = {
   changePassword: (change: PasswordChange) =>
     call<void>('POST', '/ui/auth/changePassword', { json: change }),
   passwordPolicy: () => call<{ rules: string[] }>('GET', '/ui/auth/passwordPolicy'),
+  forgotPassword: (user: string) =>
+    call<{ info: string }>('POST', '/ui/auth/forgotpassword', { json: { user } }),
+  validateResetKey: (key: string) =>
+    call<{ user: string }>('GET', '/ui/auth/validatetoken', { searchParams: { key } }),
+  resetPassword: ({ key, password }: { key: string; password: string }) =>
+    call<{ user: string }>('POST', '/ui/auth/resetpassword', {
+      searchParams: { key },
+      json: { password },
+    }),
+  verifyInvitation: (token: string) =>
+    call<{ username: string }>('POST', '/access/token/verify', { json: { token } }),
+  acceptInvitation: ({ token, password }: { token: string; password: string }) =>
+    call<{ user: string }>('POST', '/access/entities/users/invited/setPassword', {
+      json: { token, password },
+    }),
 };
 
 /** MFA calls (spec 01 §7 Auth: /auth/mfa/enroll/ and /auth/mfa/verify/). */

@@ -42,8 +42,10 @@ export interface RowAction {
   method: Exclude<HttpMethod, 'GET'>;
   path: string;
   confirm?: string;
-  /** When set, the body is a one-item list of this field of the row. */
+  /** When set, the body is a one-item list of this field of the row... */
   bodyFrom?: string;
+  /** ...or, with this set too, an object with this key holding it. */
+  bodyKey?: string;
 }
 
 export interface FormDescriptor {

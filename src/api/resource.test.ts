@@ -137,6 +137,23 @@ describe('row actions and choices', () => {
     expect(JSON.parse(requests[0].body)).toEqual(['jo']);
   });
 
+  it('sends the row field under bodyKey when the action names one', async () => {
+    const { client, requests } = recordingClient(() => new Response(''));
+    await runRowAction(
+      {
+        id: 'r',
+        label: 'Re-invite',
+        method: 'POST',
+        path: '/access/entities/users/invited/reInvite',
+        bodyFrom: 'name',
+        bodyKey: 'userName',
+      },
+      { name: 'jo', email: 'jo@example.com' },
+      client,
+    );
+    expect(JSON.parse(requests[0].body)).toEqual({ userName: 'jo' });
+  });
+
   it('maps option items by valueKey', async () => {
     const groups = [{ groupName: 'readers' }, { groupName: 'writers' }];
     const { client } = recordingClient(() => new Response(JSON.stringify(groups)));

@@ -57,8 +57,11 @@ export function runRowAction(
   row: Row,
   client: KyInstance = http,
 ): Promise<unknown> {
-  // Some calls take the rows they act on as a list (unlockUsers: ["jo"]), not in the path.
-  const options = action.bodyFrom ? { json: [row[action.bodyFrom]] } : {};
+  // Some calls take the row they act on in the body: as a list (unlockUsers: ["jo"]), or
+  // as one field of an object (reInvite: {"userName": "jo"}).
+  const value = action.bodyFrom ? row[action.bodyFrom] : undefined;
+  const json = action.bodyKey ? { [action.bodyKey]: value } : [value];
+  const options = action.bodyFrom ? { json } : {};
   return call(action.method, fillPath(action.path, row), options, client);
 }
 

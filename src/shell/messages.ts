@@ -5,6 +5,9 @@
 export const NOT_AUTHORIZED_MESSAGE = 'You are not authorized to view this page';
 export const PASSWORDS_MUST_BE_EQUAL = 'Password fields must be equal';
 export const CHANGE_PASSWORD_FAILED = 'Failed to change password';
+/** Spec 01 §8: forgot and reset password failures. */
+export const EMAIL_NOT_SENT = "Email wasn't sent";
+export const RESET_PASSWORD_FAILED = 'Failed to reset the password';
 export const NOT_FOUND_TEXT = 'The object you were looking for could not be found.';
 
 export const ERROR_DIALOG = {
@@ -33,6 +36,7 @@ export const NOT_FOUND_PATH = '/404';
 export const SERVER_ERROR_PATH = '/500';
 export const SESSION_EXPIRED_PATH = '/login?logout=true&fromUnauthorized=true';
 export const OTP_LOGIN_PATH = '/login/otp-login';
+export const FORGOT_PASSWORD_PATH = '/login/forgot-password';
 export const MFA_ENROLL_PATH = '/login/mfa-enroll';
 /** Spec 01 §8: an OTP failure without a message of its own. */
 export const OTP_FAILED = 'something went wrong';
@@ -70,6 +74,11 @@ export const LABELS = {
   backToLogin: 'Back to login',
   mfaSecret: 'Secret key',
   passwordRules: 'The password needs',
+  forgotPasswordLink: 'Forgot password?',
+  sendResetLink: 'Send Reset Link',
+  setPassword: 'Set Password',
+  resetFor: 'New password for',
+  invitedAs: 'Choose a password for your account',
 } as const;
 
 export const MFA_TEXTS = {
@@ -86,6 +95,9 @@ export const PAGE_TITLES = {
   login: 'Login',
   changePassword: 'Change Password',
   otpLogin: 'Verification Code',
+  forgotPassword: 'Forgot Password',
+  resetPassword: 'Reset Password',
+  invitation: 'Welcome to Depot',
   mfaEnroll: 'Set Up MFA',
   home: 'Home',
   notFound: 'Page Not Found',

@@ -10,6 +10,9 @@ import { LoginPage } from './login/LoginPage';
 import { ChangePasswordPage } from './login/ChangePasswordPage';
 import { OtpLoginPage } from './login/OtpLoginPage';
 import { MfaEnrollPage } from './login/MfaEnrollPage';
+import { ForgotPasswordPage } from './login/ForgotPasswordPage';
+import { ResetPasswordPage } from './login/ResetPasswordPage';
+import { InvitationPage } from './login/InvitationPage';
 import { HomeRedirect } from './pages/HomeRedirect';
 import { UserHomePage } from './pages/UserHomePage';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -24,6 +27,8 @@ import { treeBrowserRoutes } from '../custom/tree-browser/route';
 import { permissionsRoutes } from '../custom/permissions-editor/route';
 import { userProfileRoute } from '../custom/user-profile/route';
 import { securityConfigRoute } from '../custom/security-config/route';
+import { mailConfigRoute } from '../custom/mail-config/route';
+import { inviteUserRoute } from '../custom/invite-user/route';
 
 const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
 
@@ -42,6 +47,17 @@ const loginChildren: RouteObject[] = [
   },
   { path: 'otp-login', element: <OtpLoginPage />, handle: title(PAGE_TITLES.otpLogin) },
   { path: 'mfa-enroll', element: <MfaEnrollPage />, handle: title(PAGE_TITLES.mfaEnroll) },
+  {
+    path: 'forgot-password',
+    element: <ForgotPasswordPage />,
+    handle: title(PAGE_TITLES.forgotPassword),
+  },
+  {
+    path: 'reset-password',
+    element: <ResetPasswordPage />,
+    handle: title(PAGE_TITLES.resetPassword),
+  },
+  { path: 'invitation', element: <InvitationPage />, handle: title(PAGE_TITLES.invitation) },
 ];
 
 /** The route table of what exists today (spec 01 §2); descriptor screens are resolved at `*`. */
@@ -82,6 +98,8 @@ export const routes: RouteObject[] = [
               maintenanceRoute,
               ...permissionsRoutes,
               securityConfigRoute,
+              mailConfigRoute,
+              inviteUserRoute,
               { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
             ],
           },

@@ -1,4 +1,4 @@
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { RJSFSchema } from '@rjsf/utils';
 
 /**
  * The form of the security settings: the server's `PUT /ui/securityconfig` shape
@@ -71,9 +71,3 @@ export const securityConfigSchema: RJSFSchema = {
     },
   },
 };
-
-export const securityConfigUiSchema: UiSchema = {
-  'ui:submitButtonOptions': { norender: true },
-};
-
-export type SecurityConfigForm = Record<string, unknown>;

@@ -5,6 +5,8 @@ import { maintenanceMenuEntry } from '../../custom/maintenance/menuEntry';
 import { treeBrowserMenuEntry } from '../../custom/tree-browser/menuEntry';
 import { permissionsMenuEntry } from '../../custom/permissions-editor/menuEntry';
 import { securityConfigMenuEntry } from '../../custom/security-config/menuEntry';
+import { mailConfigMenuEntry } from '../../custom/mail-config/menuEntry';
+import { inviteUserMenuEntry } from '../../custom/invite-user/menuEntry';
 
 /**
  * Bespoke pages that have a route of their own in routes.tsx rather than a descriptor: the
@@ -17,4 +19,6 @@ export const BESPOKE_SCREENS: ScreenSummary[] = [
   treeBrowserMenuEntry,
   permissionsMenuEntry,
   securityConfigMenuEntry,
+  mailConfigMenuEntry,
+  inviteUserMenuEntry,
 ];

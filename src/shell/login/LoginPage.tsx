@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useLocation, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { TextField } from '../../design/components/TextField';
 import { CheckboxField } from '../../design/components/CheckboxField';
@@ -12,7 +12,7 @@ import {
   loginSubmitted,
 } from '../session/model';
 import type { ReturnState } from '../navigation/model';
-import { LABELS, PAGE_TITLES } from '../messages';
+import { FORGOT_PASSWORD_PATH, LABELS, PAGE_TITLES } from '../messages';
 
 /** Username, password, remember me; arriving with ?logout=true logs the user out first. */
 export function LoginPage() {
@@ -85,6 +85,11 @@ export function LoginPage() {
       <button type="submit" className="btn btn-primary" disabled={pending || !user || !password}>
         {LABELS.logIn}
       </button>
+      {loginData?.forgotPassword && (
+        <p>
+          <Link to={FORGOT_PASSWORD_PATH}>{LABELS.forgotPasswordLink}</Link>
+        </p>
+      )}
     </form>
   );
 }
