@@ -85,7 +85,8 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
 
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    trustProxy: true,
+    // Forwarded headers only from configured proxies (docs/security-config.md).
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     frameworkErrors,
@@ -112,6 +113,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     securityConfig: services.securityConfig,
     tokens: services.tokens,
     apiKeys: services.apiKeys,
+    throttle: services.signInThrottle,
   });
 
   await app.register(systemRoutes, { services });

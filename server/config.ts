@@ -32,6 +32,12 @@ export interface DepotConfig {
    * content being uploaded or re-deployed right now is never collected.
    */
   gcGraceSeconds: number;
+  /**
+   * Proxies (addresses or CIDRs, DEPOT_TRUSTED_PROXIES, comma-separated) whose
+   * X-Forwarded-For/Proto/Host are believed. None by default: a client could otherwise
+   * claim any address and slip past the sign-in throttle.
+   */
+  trustedProxies: string[];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -69,7 +75,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       maxRatio: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_RATIO', 100),
     },
     gcGraceSeconds: graceSeconds(env),
+    trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),
   };
+}
+
+function trustedProxies(raw: string | undefined): string[] {
+  const entries = (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const bad = entries.find((entry) => !/^[0-9a-fA-F.:]+(\/[0-9]{1,3})?$/.test(entry));
+  if (bad) throw new Error(`DEPOT_TRUSTED_PROXIES must list IP addresses or CIDRs, got '${bad}'`);
+  return entries;
 }
 
 /** DEPOT_GC_GRACE_SECONDS: 0 (tests) and up; an hour when unset. */

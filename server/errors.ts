@@ -46,6 +46,16 @@ export class AccessDenied extends Forbidden {
   }
 }
 
+/** Too many attempts: the answer says when to try again (Retry-After, seconds). */
+export class TooManyRequests extends DepotError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+  }
+}
+
 export class NotFound extends DepotError {
   constructor(message: string) {
     super(404, message);

@@ -3,6 +3,7 @@ import type { Database } from './db/database.ts';
 import { TableChanges } from './db/table-changes.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createMfaService } from './modules/mfa/service.ts';
+import { SignInThrottle } from './modules/auth/sign-in-throttle.ts';
 import { createMailService } from './modules/mail/service.ts';
 import { createPasswordFlows } from './modules/mail/password-flows.ts';
 import { createUserTokens } from './modules/mail/user-tokens.ts';
@@ -101,6 +102,8 @@ export function createServices(
     /** Who may do what with artifacts: ask `access.forPrincipal(request.principal)`. */
     access,
     auth,
+    /** Progressive delay per client address for password sign-ins (console and basic auth). */
+    signInThrottle: new SignInThrottle(),
     mfa: createMfaService({
       db,
       secrets,

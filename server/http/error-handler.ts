@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AccessDenied, DepotError } from '../errors.ts';
+import { AccessDenied, DepotError, TooManyRequests } from '../errors.ts';
 
 /** The one error shape every call answers with (docs/console-api.md). */
 export interface ErrorBody {
@@ -73,6 +73,9 @@ export function installErrorHandler(
       (await options.hideUnauthorizedResources())
     ) {
       return send(reply, 404, error.notFoundMessage);
+    }
+    if (error instanceof TooManyRequests) {
+      reply.header('Retry-After', String(error.retryAfterSeconds));
     }
     if (error instanceof DepotError) {
       if (error.statusCode === 401 && !request.url.startsWith('/ui/')) {

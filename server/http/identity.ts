@@ -7,6 +7,7 @@ import type { AuthService } from '../modules/auth/service.ts';
 import type { SecurityConfigService } from '../modules/security-config/service.ts';
 import type { ApiKeysService } from '../modules/access-tokens/api-keys.ts';
 import type { AccessTokensService } from '../modules/access-tokens/service.ts';
+import type { SignInThrottle } from '../modules/auth/sign-in-throttle.ts';
 import {
   ANONYMOUS,
   holdsPermission,
@@ -29,6 +30,8 @@ export interface RouteEntry {
 declare module 'fastify' {
   interface FastifyInstance {
     routeCatalog: RouteEntry[];
+    /** Runs a password or code check under the client address's sign-in throttle. */
+    signInThrottled: <T>(address: string, check: () => Promise<T>) => Promise<T>;
   }
 }
 
@@ -39,6 +42,7 @@ interface IdentityOptions {
   securityConfig: SecurityConfigService;
   tokens: AccessTokensService;
   apiKeys: ApiKeysService;
+  throttle: SignInThrottle;
 }
 
 /** Compares tokens in constant time, so the comparison does not leak how much matched. */
@@ -62,7 +66,7 @@ function parseBasic(header: string): { name: string; password: string } | undefi
  * cookie-authenticated calls, and checks the permission the route declared.
  */
 export const identityPlugin = fp<IdentityOptions>(
-  async (app: FastifyInstance, { auth, securityConfig, tokens, apiKeys }) => {
+  async (app: FastifyInstance, { auth, securityConfig, tokens, apiKeys, throttle }) => {
     app.decorateRequest('principal', null as unknown as Principal);
     app.decorateRequest('holds', function (this: FastifyRequest, permission: RoutePermission) {
       return holds(permission, this.principal);
@@ -97,6 +101,20 @@ export const identityPlugin = fp<IdentityOptions>(
       };
     }
 
+    /** A password check under the address's sign-in throttle: failures count, success clears. */
+    async function throttled<T>(address: string, check: () => Promise<T>): Promise<T> {
+      throttle.check(address);
+      try {
+        const result = await check();
+        throttle.succeeded(address);
+        return result;
+      } catch (error) {
+        if (error instanceof Unauthorized) throttle.failed(address);
+        throw error;
+      }
+    }
+    app.decorate('signInThrottled', throttled);
+
     async function identify(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
       const authorization = request.headers.authorization;
       if (authorization?.startsWith('Bearer ')) {
@@ -118,7 +136,9 @@ export const identityPlugin = fp<IdentityOptions>(
           const identity = await apiKeys.authenticate(credentials.password);
           return standIn(identity, 'apiKey', credentials.name);
         }
-        const user = await auth.authenticateBasic(credentials.name, credentials.password);
+        const user = await throttled(request.ip, () =>
+          auth.authenticateBasic(credentials.name, credentials.password),
+        );
         return {
           userId: user.id,
           name: user.name,

@@ -77,7 +77,9 @@ export async function authRoutes(
     async (request, reply) => {
       const { rememberMeEnabled } = await securityConfig.get();
       const remember = rememberMeEnabled && request.query.rememberMe === true;
-      const user = await auth.checkSignIn(request.body.user, request.body.password);
+      const user = await app.signInThrottled(request.ip, () =>
+        auth.checkSignIn(request.body.user, request.body.password),
+      );
       const mfaStatus = await services.mfa.signInStep(user.id);
       if (mfaStatus) {
         // The password was right; the session waits for the code (docs/mfa.md).

@@ -97,10 +97,7 @@ export function createUsersService(db: Database, securityConfig: SecurityConfigS
     },
 
     /** Creates a user; new users join the auto-join groups unless groups are given. */
-    async create(
-      input: UserInput,
-      options: { passwordExpired?: boolean; invited?: boolean } = {},
-    ) {
+    async create(input: UserInput, options: { passwordExpired?: boolean; invited?: boolean } = {}) {
       // An invited user chooses the password from the mailed link; until then none works.
       if (!input.password && !input.internalPasswordDisabled && !options.invited) {
         throw new BadRequest('You must fill in this field', 'password');

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_MESSAGES } from '../server/modules/auth/messages.ts';
+import { basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+
+/**
+ * Guessing passwords: the account locks after the policy's attempts, the address waits longer
+ * after each failure beyond ten, and X-Forwarded-For counts only from a configured proxy.
+ */
+const login = (depot: TestDepot, user: string, password: string, forwardedFor?: string) =>
+  depot.app.inject({
+    method: 'POST',
+    url: '/ui/api/v1/ui/auth/login',
+    payload: { user, password, type: 'login' },
+    headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+  });
+
+describe('sign-in throttle with no trusted proxy', () => {
+  let depot: TestDepot;
+  beforeAll(async () => {
+    depot = await startTestDepot();
+    for (const name of ['target', 'bystander'])
+      await depot.services.users.create({
+        name,
+        email: `${name}@example.com`,
+        password: `${name}-pass-1`,
+      });
+  });
+  afterAll(() => depot.close());
+
+  it('locks the account and makes the address wait, through 1,000 guesses', async () => {
+    const statuses = new Map<number, number>();
+    let lastRetryAfter = 0;
+    for (let i = 0; i < 1000; i++) {
+      // A forged X-Forwarded-For per guess: ignored, the socket's address is what counts.
+      const response = await login(depot, 'target', `guess-${i}`, `198.51.100.${i % 250}`);
+      statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+      if (response.statusCode === 429) lastRetryAfter = Number(response.headers['retry-after']);
+    }
+    // Ten free failures (the fifth locks the account), the eleventh starts the wait, and every
+    // guess after it is refused at once, without checking a password.
+    expect(statuses.get(401)).toBe(11);
+    expect(statuses.get(429)).toBe(989);
+    expect(lastRetryAfter).toBeGreaterThan(0);
+    const locked = await depot.services.users.get('target');
+    expect(locked.locked).toBe(true);
+
+    // Basic auth from the same address waits too, even with a right password.
+    const client = await depot.app.inject({
+      url: '/artifactory/api/repositories',
+      headers: { authorization: basic('bystander', 'bystander-pass-1') },
+    });
+    expect(client.statusCode).toBe(429);
+    expect(client.json().errors[0].message).toMatch(/^Too many failed sign-ins/);
+  });
+
+  it('lets the locked user back in only after an admin unlocks and the wait is over', async () => {
+    await depot.services.users.unlock(['target']);
+    depot.services.signInThrottle.succeeded('127.0.0.1');
+    expect((await login(depot, 'target', 'target-pass-1')).statusCode).toBe(200);
+  });
+});
+
+describe('sign-in throttle behind a trusted proxy', () => {
+  let depot: TestDepot;
+  beforeAll(async () => {
+    depot = await startTestDepot({ DEPOT_TRUSTED_PROXIES: '127.0.0.1' });
+    await depot.services.users.create({
+      name: 'user',
+      email: 'user@example.com',
+      password: 'user-pass-1',
+    });
+    await depot.services.securityConfig.update({ userLockPolicy: { enabled: false } });
+  });
+  afterAll(() => depot.close());
+
+  it('counts the forwarded client address, so one client waiting does not stop another', async () => {
+    for (let i = 0; i < 11; i++) await login(depot, 'user', 'wrong', '203.0.113.5');
+    const waiting = await login(depot, 'user', 'user-pass-1', '203.0.113.5');
+    expect(waiting.statusCode).toBe(429);
+    const other = await login(depot, 'user', 'user-pass-1', '203.0.113.9');
+    expect(other.statusCode).toBe(200);
+    expect(other.json()).toMatchObject({ name: 'user' });
+  });
+
+  it('says Bad credentials, not more, to a wrong password', async () => {
+    const response = await login(depot, 'user', 'wrong', '203.0.113.77');
+    expect(response.json().errors[0].message).toBe(AUTH_MESSAGES.badCredentials);
+  });
+});
