@@ -29,6 +29,7 @@ import { userProfileRoute } from '../custom/user-profile/route';
 import { securityConfigRoute } from '../custom/security-config/route';
 import { mailConfigRoute } from '../custom/mail-config/route';
 import { inviteUserRoute } from '../custom/invite-user/route';
+import { accessTokensRoute } from '../custom/access-tokens/route';
 
 const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
 
@@ -100,6 +101,7 @@ export const routes: RouteObject[] = [
               securityConfigRoute,
               mailConfigRoute,
               inviteUserRoute,
+              accessTokensRoute,
               { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
             ],
           },

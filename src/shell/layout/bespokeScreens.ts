@@ -7,6 +7,7 @@ import { permissionsMenuEntry } from '../../custom/permissions-editor/menuEntry'
 import { securityConfigMenuEntry } from '../../custom/security-config/menuEntry';
 import { mailConfigMenuEntry } from '../../custom/mail-config/menuEntry';
 import { inviteUserMenuEntry } from '../../custom/invite-user/menuEntry';
+import { accessTokensMenuEntry } from '../../custom/access-tokens/menuEntry';
 
 /**
  * Bespoke pages that have a route of their own in routes.tsx rather than a descriptor: the
@@ -21,4 +22,5 @@ export const BESPOKE_SCREENS: ScreenSummary[] = [
   securityConfigMenuEntry,
   mailConfigMenuEntry,
   inviteUserMenuEntry,
+  accessTokensMenuEntry,
 ];

@@ -4,11 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MFA_TEXTS, PAGE_TITLES } from '../src/shell/messages.ts';
 import { PROFILE_LABELS, PROFILE_MESSAGES } from '../src/custom/user-profile/messages.ts';
 import { SECURITY_LABELS } from '../src/custom/security-config/messages.ts';
+import { TOKEN_LABELS } from '../src/custom/access-tokens/messages.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
 /**
- * MFA and the user profile in a real browser: a user enrolls from the profile by scanning
+ * MFA, the user profile, the Security Configuration and the Access Tokens screens in a real
+ * browser. MFA: a user enrolls from the profile by scanning
  * (here: reading) the secret, signs out, and signs in again with a code; with MFA enforced a
  * new user enrolls on the way in. Codes are computed from the secret the page shows.
  */
@@ -178,5 +180,38 @@ describe('Security Configuration', () => {
         passwordPolicy: { digit: false, expiryDays: 0 },
       });
     }
+  });
+});
+
+describe('Access Tokens', () => {
+  it('lets the admin generate a token for a user, see it listed, and revoke it', async () => {
+    await createUser('tomas');
+    await freshPage();
+    await page.goto(depot.ui('/login'));
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/ui\/admin\//);
+    await page.getByRole('link', { name: TOKEN_LABELS.title }).click();
+    await page.waitForURL(/\/ui\/admin\/configuration\/access_tokens$/);
+    const form = page.getByRole('form', { name: TOKEN_LABELS.generate });
+    await form.getByLabel(TOKEN_LABELS.userName).fill('tomas');
+    await form.getByLabel(TOKEN_LABELS.expiry).selectOption({ label: '1 day' });
+    await form.getByLabel(TOKEN_LABELS.description).fill('ci pipeline');
+    await form.getByRole('button', { name: TOKEN_LABELS.generate }).click();
+    const token = (await page.getByTestId('issued-token').textContent())!;
+    // A route for signed-in users: a refused token is a 401 there, not an anonymous answer.
+    const asTomas = () =>
+      fetch(`${depot.baseUrl}/ui/api/v1/auth/mfa/status`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+    expect((await asTomas()).status).toBe(200);
+
+    const row = page.getByRole('row').filter({ hasText: 'ci pipeline' });
+    await row.waitFor();
+    await row.getByRole('button', { name: TOKEN_LABELS.revoke }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: TOKEN_LABELS.revoke }).click();
+    await page.getByText(TOKEN_LABELS.revoked).waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect((await asTomas()).status).toBe(401);
+    expect(pageErrors).toEqual([]);
   });
 });
