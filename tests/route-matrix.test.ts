@@ -21,10 +21,23 @@ beforeAll(async () => {
     password: 'plain-pass-1',
     groups: [],
   });
+  // A read-only user: the default readers group, whose target reads everything.
+  await depot.services.users.create({
+    name: 'reader',
+    email: 'r@example.com',
+    password: 'reader-pass-1',
+    groups: ['readers'],
+  });
   await depot.services.repositories.create({
     key: 'matrix-local',
     rclass: 'local',
     packageType: 'generic',
+  });
+  await depot.app.inject({
+    method: 'PUT',
+    url: '/artifactory/matrix-local/org/file.txt',
+    headers: adminAuth(),
+    payload: 'content',
   });
 });
 afterAll(() => depot.close());
@@ -92,6 +105,41 @@ describe('route permission matrix', () => {
       const response = await depot.app.inject({ url: concrete(route.url), headers: adminAuth() });
       expect(response.statusCode, route.url).toBe(200);
     }
+  });
+
+  it('refuses a read-only user every admin route, and every write to an artifact', async () => {
+    const reader = { authorization: basic('reader', 'reader-pass-1') };
+    for (const route of depot.app.routeCatalog.filter((r) => r.permission === 'admin')) {
+      const response = await depot.app.inject({
+        method: route.method as 'GET',
+        url: concrete(route.url),
+        headers: reader,
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
+    }
+    const writes: Array<[string, string, unknown?]> = [
+      ['PUT', '/artifactory/matrix-local/org/new.txt', 'x'],
+      ['PUT', '/artifactory/matrix-local/org/file.txt', 'overwrite'],
+      ['DELETE', '/artifactory/matrix-local/org/file.txt'],
+      ['PUT', '/artifactory/api/storage/matrix-local/org/file.txt?properties=a=1'],
+      ['POST', '/artifactory/api/copy/matrix-local/org/file.txt?to=/matrix-local/copy.txt'],
+      ['POST', '/artifactory/api/move/matrix-local/org/file.txt?to=/matrix-local/moved.txt'],
+    ];
+    for (const [method, url, payload] of writes) {
+      const response = await depot.app.inject({
+        method: method as 'PUT',
+        url,
+        headers: reader,
+        payload: payload as string,
+      });
+      expect(response.statusCode, `${method} ${url}`).toBe(403);
+    }
+    const read = await depot.app.inject({
+      url: '/artifactory/matrix-local/org/file.txt',
+      headers: reader,
+    });
+    expect(read.statusCode).toBe(200);
+    expect(read.body).toBe('content');
   });
 
   it('hides admin screen descriptors from plain users', async () => {
