@@ -8,6 +8,7 @@ import { startChangeListener } from './db/change-listener.ts';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { identityPlugin } from './http/identity.ts';
 import { mfaRoutes } from './modules/mfa/routes.ts';
+import { projectRoutes } from './modules/projects/routes.ts';
 import { profileRoutes } from './modules/users/profile-routes.ts';
 import { mailRoutes } from './modules/mail/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -71,7 +72,14 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   const swept = filestore.sweepTemp();
   if (swept > 0) logger.warn({ files: swept }, 'removed temp files an interrupted upload left');
   const secrets = new SecretBox(loadMasterKey(config));
-  const services = createServices(db, loadSchemaRegistry(), readVersion(), filestore, secrets);
+  const services = createServices(
+    db,
+    loadSchemaRegistry(),
+    readVersion(),
+    filestore,
+    secrets,
+    config.projectsLimit,
+  );
   // On PostgreSQL other nodes may share the database: their writes clear our caches too.
   const changeListener = config.databaseUrl
     ? await startChangeListener(config.databaseUrl, services.tableChanges, logger)
@@ -120,6 +128,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(restSecurityRoutes, { services });
   await app.register(permissionTargetRestRoutes, { services });
   await app.register(accessTokenRoutes, { services });
+  await app.register(projectRoutes, { services });
   await app.register(repositoriesRoutes, { services });
   await app.register(storageRoutes, { services });
   await app.register(copyMoveRoutes, { services });

@@ -38,6 +38,8 @@ export interface DepotConfig {
    * claim any address and slip past the sign-in throttle.
    */
   trustedProxies: string[];
+  /** How many projects may exist (DEPOT_PROJECTS_LIMIT, 300 by default). */
+  projectsLimit: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -76,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     },
     gcGraceSeconds: graceSeconds(env),
     trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),
+    projectsLimit: positiveInteger(env, 'DEPOT_PROJECTS_LIMIT', 300),
   };
 }
 

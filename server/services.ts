@@ -3,6 +3,7 @@ import type { Database } from './db/database.ts';
 import { TableChanges } from './db/table-changes.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createMfaService } from './modules/mfa/service.ts';
+import { createProjectsService } from './modules/projects/service.ts';
 import { SignInThrottle } from './modules/auth/sign-in-throttle.ts';
 import { createMailService } from './modules/mail/service.ts';
 import { createPasswordFlows } from './modules/mail/password-flows.ts';
@@ -42,6 +43,8 @@ export function createServices(
   version: VersionInfo,
   filestore: Filestore,
   secrets: SecretBox,
+  /** How many projects may exist (DEPOT_PROJECTS_LIMIT). */
+  projectsLimit = 300,
 ) {
   // Writes through `db` clear the in-process read caches (credentials, repositories).
   const changes = new TableChanges();
@@ -115,6 +118,13 @@ export function createServices(
     users,
     groups,
     mail,
+    projects: createProjectsService({
+      db,
+      repositories,
+      limit: projectsLimit,
+      userExists: (name) => users.exists(name),
+      groupExists: async (name) => (await orUndefined(groups.get(name))) !== undefined,
+    }),
     passwordFlows: createPasswordFlows({
       db,
       mail,

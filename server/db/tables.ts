@@ -24,6 +24,33 @@ export interface UsersTable {
   password_changed_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+export interface ProjectsTable {
+  key: string;
+  display_name: string;
+  description: string;
+  /** bigint: the driver reads it as a string. */
+  storage_quota_bytes: ColumnType<string | null, number | null, number | null>;
+  manage_members: boolean;
+  manage_resources: boolean;
+  index_resources: boolean;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface ProjectRolesTable {
+  project_key: string;
+  name: string;
+  description: string;
+  actions: ColumnType<string[], string, string>;
+  environments: ColumnType<string[], string, string>;
+}
+
+export interface ProjectMembersTable {
+  project_key: string;
+  kind: 'user' | 'group';
+  name: string;
+  roles: ColumnType<string[], string, string>;
+}
+
 export interface UserTokensTable {
   key_sha256: string;
   user_id: number;
@@ -265,4 +292,7 @@ export interface DepotDatabase {
   api_keys: ApiKeysTable;
   password_history: PasswordHistoryTable;
   user_tokens: UserTokensTable;
+  projects: ProjectsTable;
+  project_roles: ProjectRolesTable;
+  project_members: ProjectMembersTable;
 }

@@ -15,6 +15,7 @@ import * as permissionTargets from './0012-permission-targets.ts';
 import * as accessTokens from './0015-access-tokens.ts';
 import * as userSecurity from './0016-user-security.ts';
 import * as userTokens from './0017-user-tokens.ts';
+import * as projects from './0018-projects.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015-access-tokens': accessTokens,
   '0016-user-security': userSecurity,
   '0017-user-tokens': userTokens,
+  '0018-projects': projects,
 };
 
 /**

@@ -14,6 +14,8 @@ import {
   type RepoAction,
 } from './decider.ts';
 import { deciderFromGrants, grantsFor } from './grants.ts';
+import { projectMembershipsOf } from '../projects/queries.ts';
+import { projectTargets } from '../projects/project-targets.ts';
 import { ACCESS_MESSAGES as M } from './messages.ts';
 import type { PermissionTarget } from './permission-target.ts';
 import {
@@ -91,7 +93,10 @@ export function createAccessService(deps: {
     repositories.clear();
     deciders.clear();
   };
-  changes.onChange(['permission_targets', 'repositories'], clearAll);
+  changes.onChange(
+    ['permission_targets', 'repositories', 'projects', 'project_members', 'project_roles'],
+    clearAll,
+  );
   changes.onChange(['users', 'groups', 'user_groups'], () => {
     memberships.clear();
     deciders.clear();
@@ -115,11 +120,14 @@ export function createAccessService(deps: {
     const name = principal.groups ? '' : principal.anonymous ? ANONYMOUS_USER : principal.name;
     return deciders.get(`${name}\u0000${groups.join('\u0000')}`, async () => {
       // Only the targets naming this user or its groups: there may be tens of thousands.
-      const [naming, repos] = await Promise.all([
+      const [naming, memberships, repos] = await Promise.all([
         permissionTargetsNaming(db, name, groups),
+        projectMembershipsOf(db, name, groups),
         repositories.get('all', () => deps.repositories.list()),
       ]);
-      return deciderFromGrants(grantsFor(naming, { name, groups }), repos);
+      // Project roles count like targets over the project's repositories (docs/projects.md).
+      const targets = [...naming, ...projectTargets(memberships, repos)];
+      return deciderFromGrants(grantsFor(targets, { name, groups }), repos);
     });
   }
 

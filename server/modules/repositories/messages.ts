@@ -1,5 +1,8 @@
 /** Repository messages; the quoted ones are spec 03 §5 verbatim. */
 export const REPO_MESSAGES = {
+  unknownProject: (key: string) => `Project '${key}' could not be found.`,
+  projectPrefix: (key: string) =>
+    `Repositories of project '${key}' must have keys starting with '${key}-'`,
   dockerLowercase: 'Docker repository key must be in lowercase',
   localCacheSuffix: 'Cannot create local repository with "-cache" ending',
   unsupportedType: 'Unsupported repo type',

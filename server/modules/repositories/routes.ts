@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BadRequest } from '../../errors.ts';
+import { BadRequest, Forbidden } from '../../errors.ts';
+import { AUTH_MESSAGES } from '../auth/messages.ts';
+import { PROJECT_MESSAGES } from '../projects/messages.ts';
 import { createBodySchema, updateBodySchema, type JsonSchema } from '../../schemas/registry.ts';
 import type { Services } from '../../services.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
@@ -44,6 +46,16 @@ export async function repositoriesRoutes(
   app: FastifyInstance,
   { services }: { services: Services },
 ) {
+  /**
+   * Admins manage every repository; a project admin those of the project (docs/projects.md).
+   * Anyone else is refused, as the route was once admin-only.
+   */
+  async function requireRepositoryManager(request: FastifyRequest, projectKey?: string) {
+    if (request.principal.admin) return;
+    if (!projectKey) throw new Forbidden(AUTH_MESSAGES.notAuthorized);
+    await services.projects.requireManager(request.principal, projectKey, 'resources');
+  }
+
   const { repositories } = services;
   const entity = services.schemas.entities.get('repository')!;
   const newKeyParams = { ...keyParams, properties: { key: entity.properties!.key } };
@@ -88,11 +100,13 @@ export async function repositoriesRoutes(
   app.put<KeyParams & { Body: Partial<RepositoryConfig> }>(
     `${BASE}/:key`,
     {
-      config: { permission: 'admin' },
+      // Admins, and project admins for their project's repositories (checked below).
+      config: { permission: 'user' },
       // A new key must follow the key rules; other calls only look one up.
       schema: { params: newKeyParams, body: withoutRequiredKey(createBodySchema(entity)) },
     },
     async (request, reply) => {
+      await requireRepositoryManager(request, request.body.projectKey);
       const created = await repositories.create(keyFromPath(request.params.key, request.body));
       request.log.info(
         { repository: created.key, by: request.principal.name },
@@ -108,10 +122,17 @@ export async function repositoriesRoutes(
   app.post<KeyParams & { Body: Partial<RepositoryConfig> }>(
     `${BASE}/:key`,
     {
-      config: { permission: 'admin' },
+      config: { permission: 'user' },
       schema: { params: keyParams, body: updateBodySchema(entity) },
     },
     async (request, reply) => {
+      const current = await repositories.get(request.params.key);
+      await requireRepositoryManager(request, current.projectKey);
+      // Moving a repository between projects goes through the projects API.
+      if (!request.principal.admin && request.body.projectKey !== undefined) {
+        if (request.body.projectKey !== current.projectKey)
+          throw new Forbidden(PROJECT_MESSAGES.notManager);
+      }
       const updated = await repositories.update(request.params.key, request.body);
       return reply.type('text/plain').send(`Repository '${updated.key}' update successful.`);
     },
@@ -119,8 +140,12 @@ export async function repositoriesRoutes(
 
   app.delete<KeyParams>(
     `${BASE}/:key`,
-    { config: { permission: 'admin' }, schema: { params: keyParams } },
+    { config: { permission: 'user' }, schema: { params: keyParams } },
     async (request, reply) => {
+      await requireRepositoryManager(
+        request,
+        (await repositories.get(request.params.key)).projectKey,
+      );
       await repositories.delete(request.params.key);
       request.log.info(
         { repository: request.params.key, by: request.principal.name },

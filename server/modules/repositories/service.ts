@@ -39,13 +39,18 @@ export interface RepositoryConfig {
   defaultDeploymentRepo?: string;
   /** Serve active content (HTML, SVG, ...) inline, unsandboxed: an admin's opt-out. */
   allowContentBrowsing?: boolean;
+  /** The project the repository belongs to (docs/projects.md); its key starts with `{projectKey}-`. */
+  projectKey?: string;
+  /** Projects that may read it ('*': all of them). */
+  sharedWithProjects?: string[];
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectRepositories>['executeTakeFirstOrThrow']>>;
 
 // Kind-specific settings live in the config column; these are the ones each kind keeps.
+const PROJECT_FIELDS: (keyof RepositoryConfig)[] = ['projectKey', 'sharedWithProjects'];
 const KIND_FIELDS: Record<RepositoryClass, (keyof RepositoryConfig)[]> = {
-  local: ['allowContentBrowsing'],
+  local: ['allowContentBrowsing', ...PROJECT_FIELDS],
   remote: [
     'url',
     'offline',
@@ -57,8 +62,9 @@ const KIND_FIELDS: Record<RepositoryClass, (keyof RepositoryConfig)[]> = {
     'retrievalCachePeriodSecs',
     'assumedOfflinePeriodSecs',
     'unusedArtifactsCleanupPeriodHours',
+    ...PROJECT_FIELDS,
   ],
-  virtual: ['repositories', 'defaultDeploymentRepo', 'allowContentBrowsing'],
+  virtual: ['repositories', 'defaultDeploymentRepo', 'allowContentBrowsing', ...PROJECT_FIELDS],
 };
 
 /** What a kind-specific setting is when nobody set it (Artifactory's defaults). */
@@ -133,6 +139,19 @@ function checkKeyRules(config: RepositoryConfig): void {
   }
 }
 
+/** A repository made in a project: the project exists and the key carries its prefix. */
+async function checkProjectOf(db: Database, key: string, projectKey: string): Promise<void> {
+  const project = await db
+    .selectFrom('projects')
+    .select('key')
+    .where('key', '=', projectKey)
+    .executeTakeFirst();
+  if (!project) throw new BadRequest(REPO_MESSAGES.unknownProject(projectKey), 'projectKey');
+  if (!key.startsWith(`${projectKey}-`)) {
+    throw new BadRequest(REPO_MESSAGES.projectPrefix(projectKey), 'key');
+  }
+}
+
 const byKey = (key: string) => sql<boolean>`lower(key) = ${key.toLowerCase()}`;
 
 /** The package type must exist and allow this kind of repository (spec 03 §3 catalogue). */
@@ -182,6 +201,8 @@ export function createRepositoriesService(
   }
 
   /** A layout a repository names must exist: built in, or one an admin added. */
+  const checkProject = (key: string, projectKey: string) => checkProjectOf(db, key, projectKey);
+
   async function checkLayout(config: RepositoryConfig) {
     const name = config.repoLayoutRef;
     if (!name || catalogue.layout(name)) return;
@@ -269,6 +290,7 @@ export function createRepositoriesService(
         throw new BadRequest(REPO_MESSAGES.urlRequired, 'url');
       if (await findRow(config.key)) throw new Conflict(REPO_MESSAGES.exists(config.key), 'key');
       await checkVirtualMembers(config);
+      if (config.projectKey) await checkProject(config.key, config.projectKey);
       try {
         await db.insertInto('repositories').values(toRow(config)).execute();
       } catch (error) {

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_MESSAGES as M } from '../server/modules/projects/messages.ts';
+import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+
+/**
+ * Projects through JFrog Access's API: key rules, the limit, members with roles (users and
+ * groups), custom roles, repositories made in a project with its prefix, sharing, and what
+ * project admins may and may not do. Users here are in no group, so only projects grant them.
+ */
+let depot: TestDepot;
+const PROJECTS = '/access/api/v1/projects';
+const as = (name: string) => ({ authorization: basic(name, `${name}-pass-1`) });
+
+function call(method: string, url: string, headers: object, payload?: unknown) {
+  return depot.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { ...headers },
+    payload: payload as string,
+  });
+}
+const asAdmin = (method: string, url: string, payload?: unknown) =>
+  call(method, url, adminAuth(), payload);
+const firstError = (response: Awaited<ReturnType<typeof call>>) => response.json().errors[0];
+
+async function createRepo(key: string, projectKey: string | undefined, headers = adminAuth()) {
+  return call('PUT', `/artifactory/api/repositories/${key}`, headers, {
+    rclass: 'local',
+    packageType: 'generic',
+    ...(projectKey ? { projectKey } : {}),
+  });
+}
+const deploy = (user: string, path: string) => call('PUT', `/artifactory/${path}`, as(user), 'x');
+const download = (user: string, path: string) => call('GET', `/artifactory/${path}`, as(user));
+
+beforeAll(async () => {
+  depot = await startTestDepot({ DEPOT_PROJECTS_LIMIT: '3' });
+  for (const name of ['dev', 'vic', 'pam', 'out', 'grp'])
+    await depot.services.users.create({
+      name,
+      email: `${name}@example.com`,
+      password: `${name}-pass-1`,
+      groups: [],
+    });
+  await depot.services.groups.create({ name: 'team', usersInGroup: ['grp'] });
+});
+afterAll(() => depot.close());
+
+describe('projects', () => {
+  it('checks the key and name with the spec messages, and refuses duplicates', async () => {
+    const cases: Array<[object, string]> = [
+      [{ project_key: '1abc', display_name: 'x' }, M.keyStart],
+      [{ project_key: 'Abc', display_name: 'x' }, M.keyStart],
+      [{ project_key: 'ab', display_name: 'x' }, M.keyChars],
+      [{ project_key: 'abcdefghijk', display_name: 'x' }, M.keyChars],
+      [{ project_key: 'ab-c', display_name: 'x' }, M.keyChars],
+      [{ project_key: 'abc', display_name: 'x'.repeat(33) }, M.tooLong],
+      [{ project_key: 'abc', display_name: '  ' }, M.nameRequired],
+    ];
+    for (const [body, message] of cases) {
+      const response = await asAdmin('POST', PROJECTS, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(firstError(response).message).toBe(message);
+    }
+    const created = await asAdmin('POST', PROJECTS, {
+      project_key: 'alpha',
+      display_name: 'Alpha',
+      description: 'The first one',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toEqual({
+      project_key: 'alpha',
+      display_name: 'Alpha',
+      description: 'The first one',
+      admin_privileges: { manage_members: true, manage_resources: true, index_resources: true },
+      storage_quota_bytes: null,
+    });
+    expect(
+      (await asAdmin('POST', PROJECTS, { project_key: 'alpha', display_name: 'B' })).statusCode,
+    ).toBe(409);
+    expect(
+      (await asAdmin('POST', PROJECTS, { project_key: 'other', display_name: 'alpha' })).statusCode,
+    ).toBe(409);
+    expect(
+      (await asAdmin('POST', PROJECTS, { project_key: 'beta', display_name: 'Beta' })).statusCode,
+    ).toBe(201);
+  });
+
+  it('stops at the configured limit with the spec message', async () => {
+    expect(
+      (await asAdmin('POST', PROJECTS, { project_key: 'gamma', display_name: 'Gamma' })).statusCode,
+    ).toBe(201);
+    const over = await asAdmin('POST', PROJECTS, { project_key: 'delta', display_name: 'Delta' });
+    expect(over.statusCode).toBe(400);
+    expect(firstError(over).message).toBe(M.limitReached);
+    expect((await asAdmin('DELETE', `${PROJECTS}/gamma`)).statusCode).toBe(204);
+  });
+
+  it('creates repositories in a project only with its prefix', async () => {
+    const wrong = await createRepo('libs-local', 'alpha');
+    expect(wrong.statusCode).toBe(400);
+    expect(firstError(wrong).message).toBe(M.repoPrefix('alpha'));
+    expect((await createRepo('alpha-libs', 'nope')).statusCode).toBe(400);
+    expect((await createRepo('alpha-libs', 'alpha')).statusCode).toBe(200);
+    expect((await createRepo('beta-data', 'beta')).statusCode).toBe(200);
+    const config = await asAdmin('GET', '/artifactory/api/repositories/alpha-libs');
+    expect(config.json()).toMatchObject({ key: 'alpha-libs', projectKey: 'alpha' });
+    await call('PUT', '/artifactory/beta-data/shared.txt', adminAuth(), 'beta');
+  });
+
+  it('grants the role’s actions on the project’s repositories, and nothing elsewhere', async () => {
+    expect(
+      (await asAdmin('PUT', `${PROJECTS}/alpha/users/dev`, { roles: ['Developer'] })).statusCode,
+    ).toBe(200);
+    expect(
+      (await asAdmin('PUT', `${PROJECTS}/alpha/users/vic`, { roles: ['Viewer'] })).statusCode,
+    ).toBe(200);
+    expect(
+      (await asAdmin('PUT', `${PROJECTS}/alpha/groups/team`, { roles: ['Contributor'] }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await asAdmin('PUT', `${PROJECTS}/alpha/users/ghost`, { roles: ['Viewer'] })).statusCode,
+    ).toBe(404);
+    expect(
+      (await asAdmin('PUT', `${PROJECTS}/alpha/users/dev`, { roles: ['Boss'] })).statusCode,
+    ).toBe(400);
+
+    expect((await deploy('dev', 'alpha-libs/a.txt')).statusCode).toBe(201);
+    expect((await call('DELETE', '/artifactory/alpha-libs/a.txt', as('dev'))).statusCode).toBe(204);
+    expect((await deploy('grp', 'alpha-libs/b.txt')).statusCode).toBe(201);
+    expect((await call('DELETE', '/artifactory/alpha-libs/b.txt', as('grp'))).statusCode).toBe(403);
+    expect((await deploy('vic', 'alpha-libs/c.txt')).statusCode).toBe(403);
+    expect((await download('vic', 'alpha-libs/b.txt')).statusCode).toBe(200);
+    expect((await download('out', 'alpha-libs/b.txt')).statusCode).toBe(403);
+    // Membership of alpha says nothing about beta.
+    expect((await download('dev', 'beta-data/shared.txt')).statusCode).toBe(403);
+  });
+
+  it('shares a repository read-only with another project', async () => {
+    const shared = await asAdmin('PUT', `${PROJECTS}/_/share/repositories/beta-data/alpha`);
+    expect(shared.json()).toMatchObject({ sharedWithProjects: ['alpha'] });
+    expect((await download('vic', 'beta-data/shared.txt')).statusCode).toBe(200);
+    expect((await deploy('dev', 'beta-data/new.txt')).statusCode).toBe(403);
+    await asAdmin('DELETE', `${PROJECTS}/_/share/repositories/beta-data/alpha`);
+    expect((await download('vic', 'beta-data/shared.txt')).statusCode).toBe(403);
+  });
+
+  it('applies custom roles, and takes a deleted role from its members', async () => {
+    const role = await asAdmin('POST', `${PROJECTS}/alpha/roles`, {
+      name: 'Uploader',
+      actions: ['READ_REPOSITORY', 'DEPLOY_CACHE_REPOSITORY'],
+    });
+    expect(role.statusCode).toBe(201);
+    const bad = await asAdmin('POST', `${PROJECTS}/alpha/roles`, { name: 'X', actions: ['FLY'] });
+    expect(firstError(bad).message).toBe(M.unknownAction('FLY'));
+    expect(
+      (await asAdmin('PUT', `${PROJECTS}/alpha/roles/Viewer`, { actions: [] })).statusCode,
+    ).toBe(400);
+    await asAdmin('PUT', `${PROJECTS}/alpha/users/out`, { roles: ['Uploader'] });
+    expect((await deploy('out', 'alpha-libs/u.txt')).statusCode).toBe(201);
+    expect((await asAdmin('DELETE', `${PROJECTS}/alpha/roles/Uploader`)).statusCode).toBe(204);
+    const members = (await asAdmin('GET', `${PROJECTS}/alpha/users`)).json().members;
+    expect(members).toContainEqual({ name: 'out', roles: [] });
+    expect((await deploy('out', 'alpha-libs/u2.txt')).statusCode).toBe(403);
+  });
+});
+
+describe('project admins', () => {
+  it('manage their project’s members and repositories, and nothing else', async () => {
+    await asAdmin('PUT', `${PROJECTS}/alpha/users/pam`, { roles: ['Project Admin'] });
+    const pam = as('pam');
+    expect(
+      (await call('GET', PROJECTS, pam)).json().map((p: { project_key: string }) => p.project_key),
+    ).toEqual(['alpha']);
+    expect(
+      (await call('PUT', `${PROJECTS}/alpha/users/vic`, pam, { roles: ['Developer'] })).statusCode,
+    ).toBe(200);
+    expect((await createRepo('alpha-tools', 'alpha', pam)).statusCode).toBe(200);
+    expect((await deploy('pam', 'alpha-tools/t.txt')).statusCode).toBe(201);
+
+    // Outside the project: refused, nothing created or changed.
+    expect(
+      (await call('PUT', `${PROJECTS}/beta/users/vic`, pam, { roles: ['Viewer'] })).statusCode,
+    ).toBe(403);
+    expect((await createRepo('beta-tools', 'beta', pam)).statusCode).toBe(403);
+    expect((await createRepo('free-local', undefined, pam)).statusCode).toBe(403);
+    expect(
+      (await call('POST', PROJECTS, pam, { project_key: 'pams', display_name: 'Pam' })).statusCode,
+    ).toBe(403);
+    expect(
+      (await call('PUT', `${PROJECTS}/_/attach/repositories/beta-data/alpha`, pam)).statusCode,
+    ).toBe(403);
+    expect((await call('DELETE', '/artifactory/api/repositories/beta-data', pam)).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await call('POST', '/artifactory/api/repositories/alpha-tools', pam, { projectKey: 'beta' }))
+        .statusCode,
+    ).toBe(403);
+    expect((await asAdmin('GET', '/artifactory/api/repositories/beta-data')).statusCode).toBe(200);
+    expect((await asAdmin('GET', `${PROJECTS}/beta/users`)).json().members).toEqual([]);
+
+    // Without the project's leave to manage members, the role is not enough.
+    await asAdmin('PUT', `${PROJECTS}/alpha`, { admin_privileges: { manage_members: false } });
+    expect(
+      (await call('PUT', `${PROJECTS}/alpha/users/vic`, pam, { roles: ['Viewer'] })).statusCode,
+    ).toBe(403);
+    await asAdmin('PUT', `${PROJECTS}/alpha`, { admin_privileges: { manage_members: true } });
+  });
+
+  it('refuses plain members the project calls', async () => {
+    expect((await call('GET', `${PROJECTS}/alpha/users`, as('dev'))).statusCode).toBe(403);
+    expect((await call('GET', PROJECTS, as('dev'))).json()).toEqual([]);
+  });
+});
+
+describe('assigning and deleting', () => {
+  it('keeps a project with repositories, and deletes it once they are unassigned', async () => {
+    const refused = await asAdmin('DELETE', `${PROJECTS}/beta`);
+    expect(refused.statusCode).toBe(409);
+    expect(firstError(refused).message).toBe(M.hasRepositories('beta'));
+    const unassigned = await asAdmin('DELETE', `${PROJECTS}/_/attach/repositories/beta-data`);
+    expect(unassigned.json()).toEqual({ info: M.unassigned('beta-data', 'beta') });
+    expect(
+      (await asAdmin('GET', '/artifactory/api/repositories/beta-data')).json().projectKey,
+    ).toBeUndefined();
+    expect((await asAdmin('DELETE', `${PROJECTS}/beta`)).statusCode).toBe(204);
+    const assigned = await asAdmin('PUT', `${PROJECTS}/_/attach/repositories/beta-data/alpha`);
+    expect(assigned.json()).toEqual({ info: M.assigned('beta-data', 'alpha') });
+    expect((await download('vic', 'beta-data/shared.txt')).statusCode).toBe(200);
+  });
+});
