@@ -231,3 +231,49 @@ describe('assigning and deleting', () => {
     expect((await download('vic', 'beta-data/shared.txt')).statusCode).toBe(200);
   });
 });
+
+describe('storage quota', () => {
+  it('refuses a deploy past the quota with 413 and keeps nothing; an overwrite frees its old size', async () => {
+    expect(
+      (await asAdmin('POST', PROJECTS, { project_key: 'quota', display_name: 'Quota' })).statusCode,
+    ).toBe(201);
+    expect((await createRepo('quota-a', 'quota')).statusCode).toBe(200);
+    expect((await createRepo('quota-b', 'quota')).statusCode).toBe(200);
+    expect(
+      (await asAdmin('PUT', `${PROJECTS}/quota`, { storage_quota_bytes: 100 })).statusCode,
+    ).toBe(200);
+
+    expect(
+      (await call('PUT', '/artifactory/quota-a/one.bin', adminAuth(), 'a'.repeat(60))).statusCode,
+    ).toBe(201);
+    // 60 used in quota-a; 50 more in the other repository of the project is over 100.
+    const over = await call('PUT', '/artifactory/quota-b/two.bin', adminAuth(), 'b'.repeat(50));
+    expect(over.statusCode).toBe(413);
+    expect(firstError(over).message).toBe(M.quotaExceeded('quota'));
+    expect((await asAdmin('GET', '/artifactory/quota-b/two.bin')).statusCode).toBe(404);
+    // Replacing the 60-byte file with 90 bytes fits: 90 of 100.
+    expect(
+      (await call('PUT', '/artifactory/quota-a/one.bin', adminAuth(), 'c'.repeat(90))).statusCode,
+    ).toBe(201);
+    expect(
+      (await call('PUT', '/artifactory/quota-b/two.bin', adminAuth(), 'd'.repeat(10))).statusCode,
+    ).toBe(201);
+
+    const storage = await asAdmin('GET', `${PROJECTS}/quota/storage`);
+    expect(storage.json()).toMatchObject({
+      projectKey: 'quota',
+      quotaBytes: 100,
+      usedBytes: 100,
+      repositories: [
+        { repoKey: 'quota-a', filesCount: 1, usedSpace: 90 },
+        { repoKey: 'quota-b', filesCount: 1, usedSpace: 10 },
+      ],
+    });
+    // Without a quota (-1) anything goes.
+    await asAdmin('PUT', `${PROJECTS}/quota`, { storage_quota_bytes: -1 });
+    expect(
+      (await call('PUT', '/artifactory/quota-b/big.bin', adminAuth(), 'e'.repeat(500))).statusCode,
+    ).toBe(201);
+    expect((await call('GET', `${PROJECTS}/quota/storage`, as('dev'))).statusCode).toBe(403);
+  });
+});

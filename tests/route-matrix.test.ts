@@ -8,7 +8,8 @@ import {
 } from './helpers/test-app.ts';
 
 /**
- * Every route the server has, tried as anonymous, as a plain user and as an admin: each
+ * Every route the server has, tried as anonymous, as a plain user, a read-only user, a
+ * project admin and an admin: each
  * must refuse whoever its declared permission excludes. A new route is covered the day it
  * is added, because the list comes from the server itself.
  */
@@ -28,6 +29,16 @@ beforeAll(async () => {
     password: 'reader-pass-1',
     groups: ['readers'],
   });
+  // A project admin of 'mtx' (and of nothing else), and a project 'othr' they are not in.
+  await depot.services.users.create({
+    name: 'padmin',
+    email: 'pa@example.com',
+    password: 'padmin-pass-1',
+    groups: [],
+  });
+  for (const key of ['mtx', 'othr'])
+    await depot.services.projects.create({ project_key: key, display_name: key });
+  await depot.services.projects.putMember('mtx', 'user', 'padmin', ['Project Admin']);
   await depot.services.repositories.create({
     key: 'matrix-local',
     rclass: 'local',
@@ -140,6 +151,32 @@ describe('route permission matrix', () => {
     });
     expect(read.statusCode).toBe(200);
     expect(read.body).toBe('content');
+  });
+
+  it('confines a project admin to their project, and refuses them every admin route', async () => {
+    const projectAdmin = { authorization: basic('padmin', 'padmin-pass-1') };
+    const plain = { authorization: basic('plain', 'plain-pass-1') };
+    for (const route of depot.app.routeCatalog.filter((r) => r.permission === 'admin')) {
+      const response = await depot.app.inject({
+        method: route.method as 'GET',
+        url: concrete(route.url),
+        headers: projectAdmin,
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
+    }
+    const projectReads = depot.app.routeCatalog.filter(
+      (r) => r.method === 'GET' && r.url.includes('/projects/:key'),
+    );
+    expect(projectReads.length).toBeGreaterThanOrEqual(5);
+    for (const route of projectReads) {
+      const url = (key: string) => concrete(route.url.replace(':key', key));
+      const own = await depot.app.inject({ url: url('mtx'), headers: projectAdmin });
+      expect(own.statusCode, `own ${route.url}`).toBe(200);
+      const other = await depot.app.inject({ url: url('othr'), headers: projectAdmin });
+      expect(other.statusCode, `other ${route.url}`).toBe(403);
+      const stranger = await depot.app.inject({ url: url('mtx'), headers: plain });
+      expect(stranger.statusCode, `plain ${route.url}`).toBe(403);
+    }
   });
 
   it('hides admin screen descriptors from plain users', async () => {

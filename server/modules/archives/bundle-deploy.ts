@@ -103,7 +103,7 @@ export function createBundleDeploys(services: Services, limits: DepotConfig['arc
         for (const file of files)
           request.authorize(file.path, Boolean(await artifacts.findNode(repo.id, file.path)));
         await artifacts.deployStaged(
-          repo.id,
+          repo,
           { files, folders: [...tree.folders] },
           { user: request.user, properties: request.properties },
           request.atomic,

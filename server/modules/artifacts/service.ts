@@ -8,6 +8,7 @@ import type { DepotDatabase } from '../../db/tables.ts';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import type { Checksums, Filestore, StagedBlob, StoredBlob } from '../../storage/filestore.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
+import { assertProjectRoom } from '../projects/quota.ts';
 import { acceptsPath } from './ant-pattern.ts';
 import { ancestorsOf, escapeLike, folderRow, splitPath } from './paths.ts';
 import { writeProperties } from './properties.ts';
@@ -95,17 +96,18 @@ export function createArtifactsService(
    * collection off it), put a staged file in place, then write the rows that refer to it.
    */
   async function storeFile(
-    repositoryId: number,
+    repo: Pick<RepositoryRow, 'id' | 'config'>,
     record: FileRecord,
     blob: StoredBlob,
     staged?: StagedBlob,
   ) {
     try {
       return await db.transaction().execute(async (tx) => {
+        await assertProjectRoom(tx, repo, [{ path: record.path, size: blob.size }]);
         await claimBlob(tx, blob);
         if (staged) await filestore.commit(staged);
         else if (!(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
-        return recordFile(tx, repositoryId, record, blob);
+        return recordFile(tx, repo.id, record, blob);
       });
     } finally {
       await filestore.discard(staged);
@@ -114,13 +116,16 @@ export function createArtifactsService(
 
   /** Records staged files and folders in one transaction, checking each path as deploy does. */
   async function storeStagedTree(
-    repositoryId: number,
+    repo: Pick<RepositoryRow, 'id' | 'config'>,
     files: StagedFile[],
     folders: string[],
     { user, properties }: Omit<FileRecord, 'path'>,
   ) {
+    const repositoryId = repo.id;
     try {
       await db.transaction().execute(async (tx) => {
+        const incoming = files.map((file) => ({ path: file.path, size: file.staged.size }));
+        await assertProjectRoom(tx, repo, incoming);
         for (const folder of folders) {
           for (const path of [...ancestorsOf(folder), folder]) {
             await ensureFolder(tx, repositoryId, path, user);
@@ -180,15 +185,15 @@ export function createArtifactsService(
      * first failure stops the rest (the files before it stay, as separate PUTs would).
      */
     async deployStaged(
-      repositoryId: number,
+      repo: Pick<RepositoryRow, 'id' | 'config'>,
       tree: { files: StagedFile[]; folders: string[] },
       record: Omit<FileRecord, 'path'>,
       atomic: boolean,
     ) {
-      if (atomic) return storeStagedTree(repositoryId, tree.files, tree.folders, record);
+      if (atomic) return storeStagedTree(repo, tree.files, tree.folders, record);
       try {
-        await storeStagedTree(repositoryId, [], tree.folders, record);
-        for (const file of tree.files) await storeStagedTree(repositoryId, [file], [], record);
+        await storeStagedTree(repo, [], tree.folders, record);
+        for (const file of tree.files) await storeStagedTree(repo, [file], [], record);
       } finally {
         for (const file of tree.files) await filestore.discard(file.staged);
       }
@@ -204,7 +209,7 @@ export function createArtifactsService(
       }
       await assertPathFree(db, repo.id, request.path);
       const { blob, staged } = await contentFor(request);
-      const node = await storeFile(repo.id, request, blob, staged);
+      const node = await storeFile(repo, request, blob, staged);
       return { repo, node, blob };
     },
 
@@ -262,9 +267,13 @@ export function createArtifactsService(
       );
     },
 
-    /** Records a file fetched from a remote repository's upstream into its cache. */
+    /**
+     * Records a file fetched from a remote repository's upstream into its cache. A project's
+     * quota counts cached files but never refuses one: a build's read must not fail on it.
+     */
     async recordCachedFile(repositoryId: number, path: string, staged: StagedBlob, user: string) {
-      await storeFile(repositoryId, { path, properties: {}, user }, staged, staged);
+      const quotaFree = { id: repositoryId, config: {} };
+      await storeFile(quotaFree, { path, properties: {}, user }, staged, staged);
     },
 
     /** Children of a folder ('' for the root), folders first, in name order. */

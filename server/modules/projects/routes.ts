@@ -110,6 +110,16 @@ export async function projectRoutes(app: FastifyInstance, { services }: { servic
     },
   );
 
+  // Not in JFrog's API; the console's project Storage page reads it (docs/projects.md).
+  app.get<P<'key'>>(
+    `${BASE}/:key/storage`,
+    { config: user, schema: { params: params('key') } },
+    async (request) => {
+      await manager(request, request.params.key, 'resources');
+      return projects.storage(request.params.key);
+    },
+  );
+
   registerMemberRoutes(app, services, manager);
   registerRoleRoutes(app, services, manager);
   registerRepositoryRoutes(app, services, manager);

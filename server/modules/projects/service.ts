@@ -29,6 +29,21 @@ export interface Project {
 
 export type MemberKind = 'user' | 'group';
 
+/** A project's storage: -1 as the quota means none (spec 03 §8: shown as infinity). */
+export interface ProjectStorage {
+  projectKey: string;
+  displayName: string;
+  quotaBytes: number;
+  usedBytes: number;
+  repositories: Array<{
+    repoKey: string;
+    repoType: string;
+    packageType: string;
+    filesCount: number;
+    usedSpace: number;
+  }>;
+}
+
 /** Spec 03 §5: 3-10 lowercase letters and digits, starting with a letter; names up to 32. */
 export function checkProjectKey(key: string): void {
   if (!/^[a-z]/.test(key)) throw new BadRequest(M.keyStart, 'project_key');
@@ -346,6 +361,41 @@ export function createProjectsService(deps: {
       // An explicit undefined drops the field from the stored configuration.
       await repositories.update(repo.key, { projectKey: undefined });
       return repo.projectKey;
+    },
+
+    /** What a project stores: its quota, the bytes used, and each of its repositories' share. */
+    async storage(key: string): Promise<ProjectStorage> {
+      const project = toProject(await mustExist(key));
+      const rows = await db
+        .selectFrom('repositories')
+        .leftJoin('nodes', (join) =>
+          join.onRef('nodes.repository_id', '=', 'repositories.id').on('nodes.folder', '=', false),
+        )
+        .select([
+          'repositories.key',
+          'repositories.rclass',
+          'repositories.package_type',
+          sql<string>`count(nodes.id)`.as('files'),
+          sql<string>`coalesce(sum(nodes.size), 0)`.as('bytes'),
+        ])
+        .where(sql`repositories.config->>'projectKey'`, '=', key)
+        .groupBy(['repositories.key', 'repositories.rclass', 'repositories.package_type'])
+        .orderBy('repositories.key')
+        .execute();
+      const repos = rows.map((row) => ({
+        repoKey: row.key,
+        repoType: row.rclass.toUpperCase(),
+        packageType: row.package_type,
+        filesCount: Number(row.files),
+        usedSpace: Number(row.bytes),
+      }));
+      return {
+        projectKey: key,
+        displayName: project.display_name,
+        quotaBytes: project.storage_quota_bytes ?? -1,
+        usedBytes: repos.reduce((sum, repo) => sum + repo.usedSpace, 0),
+        repositories: repos,
+      };
     },
 
     /** Shares a repository read-only with a project, or with all of them ('*'). */
