@@ -8,7 +8,7 @@ import { startChangeListener } from './db/change-listener.ts';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { identityPlugin } from './http/identity.ts';
 import { mfaRoutes } from './modules/mfa/routes.ts';
-import { projectRoutes } from './modules/projects/routes.ts';
+import { projectConsoleRoutes, projectRoutes } from './modules/projects/routes.ts';
 import { profileRoutes } from './modules/users/profile-routes.ts';
 import { mailRoutes } from './modules/mail/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -171,6 +171,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       });
       await api.register(effectivePermissionsRoutes, { services });
       await api.register(permissionTargetConsoleRoutes, { services });
+      await api.register(projectConsoleRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

@@ -277,3 +277,54 @@ describe('storage quota', () => {
     expect((await call('GET', `${PROJECTS}/quota/storage`, as('dev'))).statusCode).toBe(403);
   });
 });
+
+describe('the console’s repository calls in a project context', () => {
+  const UI = '/ui/api/v1/ui/admin/repositories';
+  const form = (repoKey: string, projectKey?: string) => ({
+    type: 'local',
+    general: { repoKey, ...(projectKey ? { projectKey } : {}) },
+    typeSpecific: { repoType: 'generic' },
+  });
+
+  it('let a project admin list, check, create, edit and delete their project’s repositories only', async () => {
+    const pam = as('pam');
+    const keys = async (query: string, headers: object) =>
+      (await call('GET', `${UI}?${query}`, headers))
+        .json()
+        .map((r: { repoKey: string }) => r.repoKey);
+
+    // beta-data came into alpha when it was assigned above.
+    expect(await keys('type=local&projectKey=alpha', pam)).toEqual([
+      'alpha-libs',
+      'alpha-tools',
+      'beta-data',
+    ]);
+    expect((await call('GET', `${UI}?type=local`, pam)).statusCode).toBe(403);
+    expect((await call('GET', `${UI}?type=local&projectKey=quota`, pam)).statusCode).toBe(403);
+
+    const check = await call(
+      'GET',
+      `${UI}/validatereponame?repoType=local&repoKey=libs&projectKey=alpha`,
+      pam,
+    );
+    expect(check.json()).toEqual({ valid: false, error: M.repoPrefix('alpha') });
+
+    expect((await call('POST', UI, pam, form('alpha-web', 'alpha'))).statusCode).toBe(201);
+    expect((await call('POST', UI, pam, form('quota-web', 'quota'))).statusCode).toBe(403);
+    expect((await call('POST', UI, pam, form('loose-web'))).statusCode).toBe(403);
+    const read = await call('GET', `${UI}/local/alpha-web`, pam);
+    expect(read.json().general).toEqual({ repoKey: 'alpha-web', projectKey: 'alpha' });
+    expect((await call('GET', `${UI}/local/quota-a`, pam)).statusCode).toBe(403);
+    // Moving it out of the project is refused; deleting it is theirs to do.
+    expect((await call('PUT', UI, pam, form('alpha-web', 'quota'))).statusCode).toBe(403);
+    expect((await call('DELETE', `${UI}/local/quota-a`, pam)).statusCode).toBe(403);
+    expect((await call('DELETE', `${UI}/local/alpha-web`, pam)).statusCode).toBe(200);
+    expect(await keys('type=local', adminAuth())).toContain('quota-a');
+  });
+
+  it('tells an admin the project limit and how many exist', async () => {
+    const limit = await asAdmin('GET', '/ui/api/v1/projects/limit');
+    expect(limit.json()).toEqual({ limit: 3, count: 2 });
+    expect((await call('GET', '/ui/api/v1/projects/limit', as('pam'))).statusCode).toBe(403);
+  });
+});

@@ -252,3 +252,17 @@ function registerRepositoryRoutes(app: FastifyInstance, services: Services, mana
     });
   }
 }
+
+/**
+ * The console's project calls under /ui/api/v1 (spec 01 §7 Projects: /projects/limit): how
+ * many projects may exist and how many do, so the create page can say so before a try.
+ */
+export async function projectConsoleRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+) {
+  app.get('/projects/limit', { config: admin }, async () => ({
+    limit: services.projects.limit(),
+    count: (await services.projects.list()).length,
+  }));
+}

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
+import { AUTH_MESSAGES } from '../auth/messages.ts';
 import { PROJECT_MESSAGES as M } from './messages.ts';
 import { customRolesOf, projectMembershipsOf } from './queries.ts';
 import {
@@ -332,6 +333,16 @@ export function createProjectsService(deps: {
     async requireManager(principal: Principal, key: string, what: 'members' | 'resources') {
       await mustExist(key);
       if (!(await this.canManage(principal, key, what))) throw new Forbidden(M.notManager);
+    },
+
+    /**
+     * Admins manage every repository; a project admin those of the project whose key is
+     * given. Anyone else is refused, as repository management was once admin-only.
+     */
+    async requireRepositoryManager(principal: Principal, projectKey: string | undefined) {
+      if (principal.admin) return;
+      if (!projectKey) throw new Forbidden(AUTH_MESSAGES.notAuthorized);
+      await this.requireManager(principal, projectKey, 'resources');
     },
 
     /** The keys of the projects a user administers (the console's project selector). */

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest, Forbidden } from '../../errors.ts';
-import { AUTH_MESSAGES } from '../auth/messages.ts';
 import { PROJECT_MESSAGES } from '../projects/messages.ts';
 import { createBodySchema, updateBodySchema, type JsonSchema } from '../../schemas/registry.ts';
 import type { Services } from '../../services.ts';
@@ -46,15 +45,9 @@ export async function repositoriesRoutes(
   app: FastifyInstance,
   { services }: { services: Services },
 ) {
-  /**
-   * Admins manage every repository; a project admin those of the project (docs/projects.md).
-   * Anyone else is refused, as the route was once admin-only.
-   */
-  async function requireRepositoryManager(request: FastifyRequest, projectKey?: string) {
-    if (request.principal.admin) return;
-    if (!projectKey) throw new Forbidden(AUTH_MESSAGES.notAuthorized);
-    await services.projects.requireManager(request.principal, projectKey, 'resources');
-  }
+  /** Admins manage every repository; a project admin those of the project (docs/projects.md). */
+  const requireRepositoryManager = (request: FastifyRequest, projectKey?: string) =>
+    services.projects.requireRepositoryManager(request.principal, projectKey);
 
   const { repositories } = services;
   const entity = services.schemas.entities.get('repository')!;

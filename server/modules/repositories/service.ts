@@ -253,8 +253,11 @@ export function createRepositoriesService(
     },
 
     /** The rules a new key must pass, asked before saving (the console's validatereponame). */
-    async checkNewKey(config: Pick<RepositoryConfig, 'key' | 'rclass' | 'packageType'>) {
+    async checkNewKey(
+      config: Pick<RepositoryConfig, 'key' | 'rclass' | 'packageType' | 'projectKey'>,
+    ) {
       checkKeyRules(config as RepositoryConfig);
+      if (config.projectKey) await checkProject(config.key, config.projectKey);
       if (await findRow(config.key)) throw new Conflict(REPO_MESSAGES.exists(config.key), 'key');
     },
 

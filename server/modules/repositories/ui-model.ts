@@ -14,7 +14,7 @@ export interface ResolvedRepository {
 /** What the console's repository form reads and sends. */
 export interface RepositoryForm {
   type: RepositoryClass;
-  general: { repoKey: string };
+  general: { repoKey: string; projectKey?: string };
   typeSpecific: { repoType: string };
   basic?: Record<string, unknown>;
   remote?: Record<string, unknown>;
@@ -34,6 +34,7 @@ const FORM_FIELDS: {
   kinds?: RepositoryClass[];
 }[] = [
   { rest: 'key', section: 'general', field: 'repoKey' },
+  { rest: 'projectKey', section: 'general', field: 'projectKey' },
   { rest: 'packageType', section: 'typeSpecific', field: 'repoType' },
   { rest: 'repoLayoutRef', section: 'basic', field: 'layout' },
   { rest: 'description', section: 'basic', field: 'publicDescription' },
@@ -135,6 +136,9 @@ export interface RepositoryListItem {
   membersCount?: number;
   filesCount?: number;
   usedSpace?: number;
+  /** The project owning the repository (spec 03 §4 repository list item). */
+  projectKey?: string;
+  sharedWithProjects?: string[];
 }
 
 export function toListItem(
@@ -155,6 +159,8 @@ export function toListItem(
     description: config.description ?? '',
     layout: config.repoLayoutRef ?? '',
   };
+  if (config.projectKey) item.projectKey = config.projectKey;
+  if (config.sharedWithProjects?.length) item.sharedWithProjects = config.sharedWithProjects;
   if (kind === 'remote') item.url = config.url;
   if (kind === 'virtual') {
     item.repositories = config.repositories ?? [];

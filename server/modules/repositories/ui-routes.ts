@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
-import type { FastifyInstance } from 'fastify';
-import { BadRequest, DepotError, NotFound } from '../../errors.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BadRequest, DepotError, Forbidden, NotFound } from '../../errors.ts';
+import { PROJECT_MESSAGES } from '../projects/messages.ts';
 import { describeValidation } from '../../http/error-handler.ts';
 import { createBodyAjv } from '../../schemas/ajv.ts';
 import { createBodySchema, updateBodySchema, type JsonSchema } from '../../schemas/registry.ts';
@@ -21,9 +22,11 @@ import {
 
 const BASE = '/ui/admin/repositories';
 const KINDS: RepositoryClass[] = ['local', 'remote', 'virtual'];
-const admin = { permission: 'admin' as const };
+// Admins, and project admins for their project's repositories (checked in each handler).
+const manager = { permission: 'user' as const };
 
 const text = (maxLength: number) => ({ type: 'string', maxLength });
+const projectKeyQuery = text(32);
 const typeKeyParams = {
   type: 'object',
   required: ['type', 'key'],
@@ -67,7 +70,8 @@ function onFormField(error: unknown): unknown {
 }
 
 /**
- * The console's repository calls (spec 03 §7 Repositories), under /ui/api/v1, for admins.
+ * The console's repository calls (spec 03 §7 Repositories), under /ui/api/v1, for admins and
+ * (in their project's context) project admins.
  * They speak the form model (general, typeSpecific, basic, remote, virtual, advanced) and
  * hand the same configuration the REST API uses to the one repositories service, so every
  * rule is the service's and the entity schema's; only the field names are translated.
@@ -115,13 +119,26 @@ export async function repositoriesUiRoutes(
     return members;
   }
 
-  app.get<{ Querystring: { type?: string } }>(
+  const requireManager = (request: FastifyRequest, projectKey: string | undefined) =>
+    services.projects.requireRepositoryManager(request.principal, projectKey);
+  /** In a project's context, its own repositories; otherwise (admins only) all of them. */
+  const inProject = (projectKey: string | undefined) => (repo: RepositoryConfig) =>
+    !projectKey || repo.projectKey === projectKey;
+
+  app.get<{ Querystring: { type?: string; projectKey?: string } }>(
     BASE,
     {
-      config: admin,
-      schema: { querystring: { type: 'object', properties: { type: text(32) } } },
+      config: manager,
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { type: text(32), projectKey: projectKeyQuery },
+        },
+      },
     },
     async (request) => {
+      const { projectKey } = request.query;
+      await requireManager(request, projectKey);
       const kind = kindOf(request.query.type, 'type');
       const [list, usage] = await Promise.all([
         repositories.list({ rclass: kind }),
@@ -129,29 +146,38 @@ export async function repositoriesUiRoutes(
       ]);
       return list
         .filter((repo) => repo.key !== TRASH_REPO_KEY)
+        .filter(inProject(projectKey))
         .map((repo) => toListItem(repo, catalogue, usage.get(repo.key)));
     },
   );
 
-  app.get<{ Querystring: { repoType?: string; repoKey?: string; packageType?: string } }>(
+  app.get<{
+    Querystring: { repoType?: string; repoKey?: string; packageType?: string; projectKey?: string };
+  }>(
     `${BASE}/validatereponame`,
     {
-      config: admin,
+      config: manager,
       schema: {
         querystring: {
           type: 'object',
-          properties: { repoType: text(32), repoKey: text(256), packageType: text(32) },
+          properties: {
+            repoType: text(32),
+            repoKey: text(256),
+            packageType: text(32),
+            projectKey: projectKeyQuery,
+          },
         },
       },
     },
     async (request) => {
-      const { repoType, repoKey = '', packageType = '' } = request.query;
+      const { repoType, repoKey = '', packageType = '', projectKey } = request.query;
+      await requireManager(request, projectKey);
       const kind = kindOf(repoType, 'repoType') ?? 'local';
       if (!validateKey({ key: repoKey })) {
         return { valid: false, error: describeValidation(validateKey.errors as never).message };
       }
       try {
-        await repositories.checkNewKey({ key: repoKey, rclass: kind, packageType });
+        await repositories.checkNewKey({ key: repoKey, rclass: kind, packageType, projectKey });
         return { valid: true };
       } catch (error) {
         if (error instanceof DepotError && error.statusCode < 500)
@@ -161,22 +187,28 @@ export async function repositoriesUiRoutes(
     },
   );
 
-  app.get<{ Querystring: { packageType?: string; repoKey?: string } }>(
+  app.get<{ Querystring: { packageType?: string; repoKey?: string; projectKey?: string } }>(
     `${BASE}/availablerepositories`,
     {
-      config: admin,
+      config: manager,
       schema: {
         querystring: {
           type: 'object',
-          properties: { packageType: text(32), repoKey: text(64) },
+          properties: { packageType: text(32), repoKey: text(64), projectKey: projectKeyQuery },
         },
       },
     },
     async (request) => {
-      const { packageType, repoKey = '' } = request.query;
+      const { packageType, repoKey = '', projectKey } = request.query;
+      await requireManager(request, projectKey);
       const list = await repositories.list({ packageType: packageType || undefined });
+      // A project's virtual aggregates its own repositories and those shared with it.
+      const offered = (repo: RepositoryConfig) =>
+        inProject(projectKey)(repo) ||
+        Boolean(repo.sharedWithProjects?.some((p) => p === projectKey || p === '*'));
       // A virtual aggregates locals and remotes; never itself or the trash can.
       return list
+        .filter(offered)
         .filter((repo) => repo.rclass !== 'virtual' && repo.key !== TRASH_REPO_KEY)
         .filter((repo) => repo.key.toLowerCase() !== repoKey.toLowerCase())
         .map((repo) => ({ repoKey: repo.key, type: repo.rclass, packageType: repo.packageType }));
@@ -185,19 +217,21 @@ export async function repositoriesUiRoutes(
 
   app.get<TypeKeyParams>(
     `${BASE}/:type/:key`,
-    { config: admin, schema: { params: typeKeyParams } },
+    { config: manager, schema: { params: typeKeyParams } },
     async (request) => {
       const kind = kindOf(request.params.type, 'type');
       const config = await visible(request.params.key, kind);
+      await requireManager(request, config.projectKey);
       return toRepositoryForm(config, await describeMembers(config.repositories ?? []));
     },
   );
 
   app.post<{ Body: RepositoryForm }>(
     BASE,
-    { config: admin, schema: { body: formBodySchema() } },
+    { config: manager, schema: { body: formBodySchema() } },
     async (request, reply) => {
       const config = toRepositoryConfig(request.body);
+      await requireManager(request, config.projectKey);
       checkAgainstEntity(validateCreate, config);
       const created = await repositories
         .create(config as RepositoryConfig)
@@ -212,13 +246,20 @@ export async function repositoriesUiRoutes(
 
   app.put<{ Body: RepositoryForm }>(
     BASE,
-    { config: admin, schema: { body: formBodySchema() } },
+    { config: manager, schema: { body: formBodySchema() } },
     async (request) => {
       const config = toRepositoryConfig(request.body);
       checkAgainstEntity(validateKey, config);
       checkAgainstEntity(validateUpdate, config);
       const key = String(config.key ?? '');
-      await visible(key);
+      const current = await visible(key);
+      await requireManager(request, current.projectKey);
+      // Moving a repository between projects is an admin's call (the projects API).
+      if (
+        !request.principal.admin &&
+        (config.projectKey ?? current.projectKey) !== current.projectKey
+      )
+        throw new Forbidden(PROJECT_MESSAGES.notManager);
       const updated = await repositories
         .update(key, config)
         .catch((error: unknown) => Promise.reject(onFormField(error)));
@@ -232,10 +273,11 @@ export async function repositoriesUiRoutes(
 
   app.delete<TypeKeyParams>(
     `${BASE}/:type/:key`,
-    { config: admin, schema: { params: typeKeyParams } },
+    { config: manager, schema: { params: typeKeyParams } },
     async (request) => {
       const kind = kindOf(request.params.type, 'type');
       const config = await visible(request.params.key, kind);
+      await requireManager(request, config.projectKey);
       await repositories.delete(config.key);
       request.log.info(
         { repository: config.key, by: request.principal.name },
