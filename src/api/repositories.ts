@@ -17,7 +17,8 @@ export interface ResolvedRepository {
 /** The repository form model the server reads and answers. */
 export interface RepositoryFormModel {
   type: RepoKind;
-  general: { repoKey: string };
+  /** projectKey: the project the repository belongs to (its key starts with `{projectKey}-`). */
+  general: { repoKey: string; projectKey?: string };
   typeSpecific: { repoType: string };
   basic: {
     layout?: string;
@@ -50,23 +51,36 @@ export interface LayoutEntry {
 }
 
 const BASE = '/ui/admin/repositories';
+const withoutUndefined = (query: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as Record<
+    string,
+    string
+  >;
 const path = (...parts: string[]) => [BASE, ...parts.map(encodeURIComponent)].join('/');
 
 /** The repository area's calls (spec 03 §7 Repositories). */
 export const repositoriesApi = {
-  list: (kind: RepoKind) =>
-    call<RepositoryListItem[]>('GET', BASE, { searchParams: { type: kind } }),
+  /** In a project's context, that project's repositories only. */
+  list: (kind: RepoKind, projectKey?: string) =>
+    call<RepositoryListItem[]>('GET', BASE, {
+      searchParams: { type: kind, ...(projectKey ? { projectKey } : {}) },
+    }),
   get: (kind: RepoKind, key: string) => call<RepositoryFormModel>('GET', path(kind, key)),
   create: (model: RepositoryFormModel) => call<{ info: string }>('POST', BASE, { json: model }),
   update: (model: RepositoryFormModel) => call<{ info: string }>('PUT', BASE, { json: model }),
   remove: (kind: RepoKind, key: string) => call<{ info: string }>('DELETE', path(kind, key)),
-  validateRepoName: (query: { repoType: RepoKind; repoKey: string; packageType: string }) =>
+  validateRepoName: (query: {
+    repoType: RepoKind;
+    repoKey: string;
+    packageType: string;
+    projectKey?: string;
+  }) =>
     call<{ valid: boolean; error?: string }>('GET', path('validatereponame'), {
-      searchParams: query,
+      searchParams: withoutUndefined(query),
     }),
-  availableRepositories: (packageType: string, repoKey: string) =>
+  availableRepositories: (packageType: string, repoKey: string, projectKey?: string) =>
     call<ResolvedRepository[]>('GET', path('availablerepositories'), {
-      searchParams: { packageType, repoKey },
+      searchParams: withoutUndefined({ packageType, repoKey, projectKey }),
     }),
   packageTypes: (kind: RepoKind) =>
     call<PackageTypeEntry[]>('GET', path('packagetypes'), { searchParams: { repoType: kind } }),

@@ -21,7 +21,9 @@ import { ServerErrorPage } from './pages/ServerErrorPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
 import { ADMIN_HOME_PATH, LOGIN_PATH, PAGE_TITLES } from './messages';
 import { storageSummaryRoute } from '../custom/storage-summary/route';
-import { repositoriesRoutes } from '../custom/repositories/route';
+import { repositoriesRoutes, repositoryLayoutRoutes } from '../custom/repositories/route';
+import { projectAdminRoutes, projectSettingsRoutes } from '../custom/projects/route';
+import { RequireProjectAdmin } from './guards/RequireProjectAdmin';
 import { maintenanceRoute } from '../custom/maintenance/route';
 import { treeBrowserRoutes } from '../custom/tree-browser/route';
 import { permissionsRoutes } from '../custom/permissions-editor/route';
@@ -85,24 +87,38 @@ export const routes: RouteObject[] = [
           ...treeBrowserRoutes,
           userProfileRoute,
           {
-            // The admin area is for admins, whether or not a screen exists at the path.
             path: 'admin',
-            element: (
-              <RequireAccess permission="admin">
-                <Outlet />
-              </RequireAccess>
-            ),
             children: [
-              { index: true, element: <Navigate to={ADMIN_HOME_PATH} replace /> },
-              storageSummaryRoute,
-              ...repositoriesRoutes,
-              maintenanceRoute,
-              ...permissionsRoutes,
-              securityConfigRoute,
-              mailConfigRoute,
-              inviteUserRoute,
-              accessTokensRoute,
-              { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
+              {
+                // The admin area is for admins, whether or not a screen exists at the path...
+                element: (
+                  <RequireAccess permission="admin">
+                    <Outlet />
+                  </RequireAccess>
+                ),
+                children: [
+                  { index: true, element: <Navigate to={ADMIN_HOME_PATH} replace /> },
+                  storageSummaryRoute,
+                  ...repositoryLayoutRoutes,
+                  ...projectAdminRoutes,
+                  maintenanceRoute,
+                  ...permissionsRoutes,
+                  securityConfigRoute,
+                  mailConfigRoute,
+                  inviteUserRoute,
+                  accessTokensRoute,
+                  { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
+                ],
+              },
+              {
+                // ...but for what a project admin does in their project (spec 01 §6).
+                element: (
+                  <RequireProjectAdmin>
+                    <Outlet />
+                  </RequireProjectAdmin>
+                ),
+                children: [...repositoriesRoutes, ...projectSettingsRoutes],
+              },
             ],
           },
           { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },

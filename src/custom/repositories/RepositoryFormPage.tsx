@@ -26,6 +26,7 @@ import {
 import { MembersEditor } from './MembersEditor';
 import { PackageTypePicker } from './PackageTypePicker';
 import { DISCARD_CHANGES_TEXT, KIND_LABELS, REPO_LABELS, listPath } from './messages';
+import { projectKeyPrefix } from './formRules';
 import './repositories.css';
 
 type Section = 'general' | 'basic' | 'remote' | 'virtual' | 'advanced';
@@ -97,6 +98,9 @@ function RepositoryForm({ model }: { model: RepositoryFormModel }) {
   };
   const packageText =
     types.find((t) => t.value === model.typeSpecific.repoType)?.text ?? model.typeSpecific.repoType;
+  // In a project's context a new key starts with the project's prefix (spec 03 §5).
+  const projectKey = model.general.projectKey;
+  const keyPrefix = mode === 'create' && projectKey ? projectKeyPrefix(projectKey) : undefined;
   const members = model.virtual?.resolvedRepositories ?? [];
   const localMembers = members.filter((m) => m.type === 'local');
 
@@ -110,11 +114,12 @@ function RepositoryForm({ model }: { model: RepositoryFormModel }) {
         <TextField
           label={REPO_LABELS.repoKey}
           required
-          value={model.general.repoKey}
+          prefix={keyPrefix}
+          value={model.general.repoKey.slice(keyPrefix?.length ?? 0)}
           readOnly={mode === 'edit'}
           autoFocus={mode === 'create'}
           error={errors['general.repoKey']}
-          onChange={(e) => set('general', 'repoKey', e.target.value)}
+          onChange={(e) => set('general', 'repoKey', (keyPrefix ?? '') + e.target.value)}
         />
         {checking && <p className="field-help">{REPO_LABELS.checkingKey}</p>}
       </fieldset>

@@ -12,6 +12,7 @@ import {
 import { DEFAULT_ERROR_MESSAGE } from '../../engine/messages';
 import { navigateFx } from '../../shell/navigation/model';
 import { notificationShown } from '../../shell/notifications/model';
+import { $contextProjectKey } from '../../shell/project/model';
 import { emptyModel, formErrors, sameModel, type FieldErrors, type FormMode } from './formRules';
 import { repoKeyError } from './keyRules';
 import { KEY_CHECK_DELAY_MS, listPath } from './messages';
@@ -42,8 +43,15 @@ export const loadModelFx = createEffect(({ kind, key }: Required<FormTarget>) =>
   repositoriesApi.get(kind, key),
 );
 export const loadAvailableFx = createEffect(
-  ({ packageType, repoKey }: { packageType: string; repoKey: string }) =>
-    repositoriesApi.availableRepositories(packageType, repoKey),
+  ({
+    packageType,
+    repoKey,
+    projectKey,
+  }: {
+    packageType: string;
+    repoKey: string;
+    projectKey?: string;
+  }) => repositoriesApi.availableRepositories(packageType, repoKey, projectKey),
 );
 export const saveFx = createEffect(
   ({ mode, model }: { mode: FormMode; model: RepositoryFormModel }) =>
@@ -55,7 +63,12 @@ let latestKeyCheck = 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Asks the server about a key once typing pauses; a newer keystroke cancels the question. */
 export const checkKeyFx = createEffect(
-  async (query: { repoType: RepoKind; repoKey: string; packageType: string }) => {
+  async (query: {
+    repoType: RepoKind;
+    repoKey: string;
+    packageType: string;
+    projectKey?: string;
+  }) => {
     const ticket = ++latestKeyCheck;
     await sleep(KEY_CHECK_DELAY_MS);
     if (ticket !== latestKeyCheck) return null;
@@ -146,9 +159,9 @@ sample({
 // when the admin picks a package type, start a new form with that type's defaults
 sample({
   clock: packageTypePicked,
-  source: $target,
-  filter: (target: FormTarget | null): target is FormTarget => target !== null,
-  fn: (target, type) => emptyModel(target.kind, type),
+  source: { target: $target, projectKey: $contextProjectKey },
+  filter: ({ target }) => target !== null,
+  fn: ({ target, projectKey }, type) => emptyModel(target!.kind, type, projectKey ?? undefined),
   target: [$model, $savedModel, modelStarted],
 });
 sample({ clock: loadModelFx.doneData, target: modelStarted });
@@ -157,7 +170,11 @@ sample({ clock: loadModelFx.doneData, target: modelStarted });
 sample({
   clock: modelStarted,
   filter: (model) => model.type === 'virtual',
-  fn: (model) => ({ packageType: model.typeSpecific.repoType, repoKey: model.general.repoKey }),
+  fn: (model) => ({
+    packageType: model.typeSpecific.repoType,
+    repoKey: model.general.repoKey,
+    projectKey: model.general.projectKey,
+  }),
   target: loadAvailableFx,
 });
 
@@ -172,6 +189,7 @@ sample({
     repoType: model.type,
     repoKey: model.general.repoKey,
     packageType: model.typeSpecific.repoType,
+    projectKey: model.general.projectKey,
   }),
   target: checkKeyFx,
 });

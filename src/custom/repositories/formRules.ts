@@ -3,14 +3,24 @@ import { repoKeyError } from './keyRules';
 import { REQUIRED_FIELD_MESSAGE } from './messages';
 
 export type FormMode = 'create' | 'edit';
+
+/** What every key of a project's repository starts with. */
+export const projectKeyPrefix = (projectKey: string) => `${projectKey}-`;
 /** Messages by form path ("general.repoKey"), as the server names fields too. */
 export type FieldErrors = Record<string, string>;
 
-/** A new repository's form: the package type's default layout, includes '**\/*' (spec 03 §9). */
-export function emptyModel(kind: RepoKind, packageType: PackageTypeEntry): RepositoryFormModel {
+/**
+ * A new repository's form: the package type's default layout, includes '**\/*' (spec 03 §9).
+ * In a project's context the key starts with `{projectKey}-` (spec 03 §5).
+ */
+export function emptyModel(
+  kind: RepoKind,
+  packageType: PackageTypeEntry,
+  projectKey?: string,
+): RepositoryFormModel {
   return {
     type: kind,
-    general: { repoKey: '' },
+    general: projectKey ? { repoKey: projectKeyPrefix(projectKey), projectKey } : { repoKey: '' },
     typeSpecific: { repoType: packageType.value },
     basic: {
       layout: packageType.defaultLayout,

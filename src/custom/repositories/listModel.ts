@@ -1,14 +1,20 @@
-import { createEffect, createEvent, createStore, sample } from 'effector';
+import { attach, createEffect, createEvent, createStore, sample } from 'effector';
 import { isServerFailure } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { repositoriesApi, type RepoKind, type RepositoryListItem } from '../../api/repositories';
 import { DEFAULT_ERROR_MESSAGE } from '../../engine/messages';
 import { notificationShown } from '../../shell/notifications/model';
+import { $contextProjectKey, projectSelected } from '../../shell/project/model';
 
 export const listOpened = createEvent<RepoKind>();
 export const deleteConfirmed = createEvent<RepositoryListItem>();
 
-export const fetchListFx = createEffect((kind: RepoKind) => repositoriesApi.list(kind));
+/** In a project's context (the toolbar's selector) the list is that project's repositories. */
+export const fetchListFx = attach({
+  source: $contextProjectKey,
+  effect: (projectKey: string | null, kind: RepoKind) =>
+    repositoriesApi.list(kind, projectKey ?? undefined),
+});
 export const deleteRepositoryFx = createEffect((row: RepositoryListItem) =>
   repositoriesApi.remove(row.repoType, row.repoKey),
 );
@@ -24,8 +30,14 @@ export const $rows = createStore<RepositoryListItem[]>([])
 export const $loading = fetchListFx.pending;
 export const $deleting = deleteRepositoryFx.pending;
 
-// when a tab opens, fetch its repositories
+// when a tab opens, or another project is chosen, fetch its repositories
 sample({ clock: listOpened, target: fetchListFx });
+sample({
+  clock: projectSelected,
+  source: $kind,
+  filter: (kind): kind is RepoKind => kind !== null,
+  target: fetchListFx,
+});
 
 // when rows arrive for the tab still open, show them
 sample({

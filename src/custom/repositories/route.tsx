@@ -33,17 +33,25 @@ function RepositoriesRoute({ page }: { page: 'list' | 'form' }) {
 const handle = { title: REPO_LABELS.title };
 
 /**
- * The admin routes of spec 03 §2 Repositories, relative to `admin`: the list by kind, new,
- * edit; the layouts (list, new, {layoutname}/edit) are a descriptor screen.
+ * The repository layouts (list, new, {layoutname}/edit), relative to `admin`: a descriptor
+ * screen, for admins. Static paths rank above `:repoType/...` ("layouts" is no kind).
+ */
+export const repositoryLayoutRoutes: RouteObject[] = [
+  'layouts',
+  'layouts/new',
+  'layouts/:layoutName/edit',
+].map((path) => ({
+  path: `repositories/${path}`,
+  element: <DescriptorScreen />,
+  handle: { title: REPO_LABELS.layouts },
+}));
+
+/**
+ * The routes of spec 03 §2 Repositories, relative to `admin`: the list by kind, new, edit.
+ * Admins, and project admins in their project's context (spec 01 §6 manage-repos).
  */
 export const repositoriesRoutes: RouteObject[] = [
   { path: 'repositories', element: <Navigate to="local" replace /> },
-  // Static paths, so that they rank above `:repoType/...` ("layouts" is no repository kind).
-  ...['layouts', 'layouts/new', 'layouts/:layoutName/edit'].map((path) => ({
-    path: `repositories/${path}`,
-    element: <DescriptorScreen />,
-    handle: { title: REPO_LABELS.layouts },
-  })),
   { path: 'repositories/:repoType', element: <RepositoriesRoute page="list" />, handle },
   { path: 'repositories/:repoType/new', element: <RepositoriesRoute page="form" />, handle },
   {

@@ -30,7 +30,8 @@ export function RequireAccess({
   return <NotAuthorized home={homePathFor(user, anonAccessEnabled)} />;
 }
 
-function NotAuthorized({ home }: { home: string }) {
+/** Tells the user "You are not authorized to view this page" and sends them home. */
+export function NotAuthorized({ home }: { home: string }) {
   const notify = useUnit(notificationShown);
   useEffect(() => {
     notify({ kind: 'error', text: NOT_AUTHORIZED_MESSAGE });

@@ -6,10 +6,21 @@ import { $anonAccessEnabled, $currentUser } from '../session/model';
 import { LABELS, USER_HOME_PATH } from '../messages';
 import { buildMenu, type MenuGroup } from './menu';
 import { BESPOKE_SCREENS } from './bespokeScreens';
+import { $projectSettingsMode } from '../project/model';
+import { PROJECT_SETTINGS_ITEMS } from '../../custom/projects/menuEntry';
+import { PROJECT_LABELS } from '../../custom/projects/messages';
 
-/** The Application and Administration menus, from the screen descriptors. */
+/**
+ * The Application and Administration menus, from the screen descriptors. With one project
+ * selected, Project Settings takes Administration's place (spec 01 §2 Sidebar).
+ */
 export function Sidebar() {
-  const [screens, user, anonAccessEnabled] = useUnit([$screens, $currentUser, $anonAccessEnabled]);
+  const [screens, user, anonAccessEnabled, projectMode] = useUnit([
+    $screens,
+    $currentUser,
+    $anonAccessEnabled,
+    $projectSettingsMode,
+  ]);
   const sections = useMemo(
     () => buildMenu([...screens, ...BESPOKE_SCREENS], user, anonAccessEnabled),
     [screens, user, anonAccessEnabled],
@@ -27,11 +38,18 @@ export function Sidebar() {
         </ul>
         <MenuGroups groups={groupsOf('Application')} />
       </section>
-      {administration.length > 0 && (
+      {projectMode ? (
         <section>
-          <h2>{LABELS.administration}</h2>
-          <MenuGroups groups={administration} />
+          <h2>{PROJECT_LABELS.projectSettings}</h2>
+          <MenuGroups groups={[{ group: PROJECT_LABELS.title, items: PROJECT_SETTINGS_ITEMS }]} />
         </section>
+      ) : (
+        administration.length > 0 && (
+          <section>
+            <h2>{LABELS.administration}</h2>
+            <MenuGroups groups={administration} />
+          </section>
+        )
       )}
     </nav>
   );

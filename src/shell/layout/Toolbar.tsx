@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { LABELS } from '../messages';
 import { UserMenu } from './UserMenu';
+import { ProjectSelector } from './ProjectSelector';
 
 export function Toolbar() {
   return (
@@ -8,7 +9,10 @@ export function Toolbar() {
       <Link to="/" className="toolbar-brand">
         {LABELS.productName}
       </Link>
-      <UserMenu />
+      <div className="toolbar-end">
+        <ProjectSelector />
+        <UserMenu />
+      </div>
     </header>
   );
 }

@@ -8,6 +8,7 @@ import { securityConfigMenuEntry } from '../../custom/security-config/menuEntry'
 import { mailConfigMenuEntry } from '../../custom/mail-config/menuEntry';
 import { inviteUserMenuEntry } from '../../custom/invite-user/menuEntry';
 import { accessTokensMenuEntry } from '../../custom/access-tokens/menuEntry';
+import { projectsMenuEntry } from '../../custom/projects/menuEntry';
 
 /**
  * Bespoke pages that have a route of their own in routes.tsx rather than a descriptor: the
@@ -23,4 +24,5 @@ export const BESPOKE_SCREENS: ScreenSummary[] = [
   mailConfigMenuEntry,
   inviteUserMenuEntry,
   accessTokensMenuEntry,
+  projectsMenuEntry,
 ];
