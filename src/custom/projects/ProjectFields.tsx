@@ -22,7 +22,8 @@ export function toDraft(project: Project): ProjectDraft {
     name: project.display_name,
     key: project.project_key,
     description: project.description,
-    quotaGb: quota && quota > 0 ? String(+(quota / GB).toFixed(3)) : '',
+    // Six significant digits: a quota far below a gigabyte must not read as 0.
+    quotaGb: quota && quota > 0 ? String(+(quota / GB).toPrecision(6)) : '',
     manageMembers: project.admin_privileges.manage_members,
     manageResources: project.admin_privileges.manage_resources,
   };

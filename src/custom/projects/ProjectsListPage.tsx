@@ -57,7 +57,7 @@ export default function ProjectsListPage() {
               <th scope="col">{L.name}</th>
               <th scope="col">{L.key}</th>
               <th scope="col">{L.description}</th>
-              <th scope="col">{L.quota}</th>
+              <th scope="col">{L.quotaColumn}</th>
               <th scope="col">
                 <span className="visually-hidden">{L.actions}</span>
               </th>

@@ -27,3 +27,21 @@ describe('project key and name rules (spec 03 §5)', () => {
     expect(suggestedKey('A very long project name')).toBe('averylongp');
   });
 });
+
+describe('the quota in the project forms', () => {
+  it('reads a small quota back as more than 0 GB, and saves the same bytes', async () => {
+    const { toDraft, toProject } = await import('./ProjectFields');
+    const project = {
+      project_key: 'web',
+      display_name: 'Web',
+      description: '',
+      admin_privileges: { manage_members: true, manage_resources: true, index_resources: true },
+      storage_quota_bytes: 10000,
+    };
+    const draft = toDraft(project);
+    expect(Number(draft.quotaGb)).toBeGreaterThan(0);
+    expect(toProject(draft, false).storage_quota_bytes).toBe(10000);
+    expect(toProject({ ...draft, quotaGb: '' }, false).storage_quota_bytes).toBe(-1);
+    expect(toProject({ ...draft, quotaGb: '2' }, false).storage_quota_bytes).toBe(2 * 1024 ** 3);
+  });
+});

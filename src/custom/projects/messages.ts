@@ -26,6 +26,7 @@ export const PROJECT_LABELS = {
   key: 'Project Key',
   description: 'Description',
   quota: 'Storage Quota (GB)',
+  quotaColumn: 'Storage Quota',
   quotaHelp: 'Leave empty for no quota',
   manageMembers: 'Allow project admins to manage members',
   manageResources: 'Allow project admins to manage resources (repositories)',
