@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useUnit } from 'effector-react';
 import type { MemberKind, ProjectMember } from '../../api/projects';
-import { ConfirmDialog } from '../../design/components/ConfirmDialog';
+import { ConfirmRemoval } from './ConfirmRemoval';
 import { TextField } from '../../design/components/TextField';
 import { $members, $roles, $settingsError, memberRemoved, memberSaved } from './model';
 import { ProjectSettingsPage } from './ProjectSettingsPage';
@@ -90,20 +90,14 @@ function Members() {
           </table>
         )}
       </div>
-      {removing && (
-        <ConfirmDialog
-          title={L.remove}
-          text={L.confirmRemoveMember(removing.name)}
-          confirmLabel={L.remove}
-          cancelLabel={L.cancel}
-          danger
-          onConfirm={() => {
-            remove({ kind, name: removing.name });
-            setRemoving(null);
-          }}
-          onCancel={() => setRemoving(null)}
-        />
-      )}
+      <ConfirmRemoval
+        subject={removing}
+        title={L.remove}
+        text={(member) => L.confirmRemoveMember(member.name)}
+        confirmLabel={L.remove}
+        onRemove={(member) => remove({ kind, name: member.name })}
+        onClose={() => setRemoving(null)}
+      />
     </>
   );
 }

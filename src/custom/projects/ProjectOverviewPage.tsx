@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useUnit } from 'effector-react';
-import { ConfirmDialog } from '../../design/components/ConfirmDialog';
+import { ConfirmRemoval } from './ConfirmRemoval';
 import { $currentUser } from '../../shell/session/model';
 import {
   $members,
@@ -83,20 +83,14 @@ function Overview() {
           </div>
         )}
       </form>
-      {confirming && (
-        <ConfirmDialog
-          title={L.deleteProject}
-          text={L.confirmDelete(project.display_name)}
-          confirmLabel={L.delete}
-          cancelLabel={L.cancel}
-          danger
-          onConfirm={() => {
-            setConfirming(false);
-            remove(project);
-          }}
-          onCancel={() => setConfirming(false)}
-        />
-      )}
+      <ConfirmRemoval
+        subject={confirming ? project : null}
+        title={L.deleteProject}
+        text={(subject) => L.confirmDelete(subject.display_name)}
+        confirmLabel={L.delete}
+        onRemove={remove}
+        onClose={() => setConfirming(false)}
+      />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useUnit } from 'effector-react';
-import { ConfirmDialog } from '../../design/components/ConfirmDialog';
+import { ConfirmRemoval } from './ConfirmRemoval';
 import { TextField } from '../../design/components/TextField';
 import { CheckboxField } from '../../design/components/CheckboxField';
 import { $roles, $settingsError, roleCreated, roleRemoved } from './model';
@@ -57,20 +57,14 @@ function Roles() {
         </tbody>
       </table>
       <RoleForm />
-      {removing && (
-        <ConfirmDialog
-          title={L.delete}
-          text={L.confirmRemoveRole(removing)}
-          confirmLabel={L.delete}
-          cancelLabel={L.cancel}
-          danger
-          onConfirm={() => {
-            remove(removing);
-            setRemoving(null);
-          }}
-          onCancel={() => setRemoving(null)}
-        />
-      )}
+      <ConfirmRemoval
+        subject={removing}
+        title={L.delete}
+        text={L.confirmRemoveRole}
+        confirmLabel={L.delete}
+        onRemove={remove}
+        onClose={() => setRemoving(null)}
+      />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import type { Project } from '../../api/projects';
-import { ConfirmDialog } from '../../design/components/ConfirmDialog';
+import { ConfirmRemoval } from './ConfirmRemoval';
 import { navigateFx } from '../../shell/navigation/model';
 import { projectSelected } from '../../shell/project/model';
 import { formatSize } from '../storage-summary/format';
@@ -120,20 +120,14 @@ export default function ProjectsListPage() {
           </button>
         </nav>
       )}
-      {pending && (
-        <ConfirmDialog
-          title={L.deleteProject}
-          text={L.confirmDelete(pending.display_name)}
-          confirmLabel={L.delete}
-          cancelLabel={L.cancel}
-          danger
-          onConfirm={() => {
-            remove(pending);
-            setPending(null);
-          }}
-          onCancel={() => setPending(null)}
-        />
-      )}
+      <ConfirmRemoval
+        subject={pending}
+        title={L.deleteProject}
+        text={(project) => L.confirmDelete(project.display_name)}
+        confirmLabel={L.delete}
+        onRemove={remove}
+        onClose={() => setPending(null)}
+      />
     </section>
   );
 }
