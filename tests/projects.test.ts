@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_MESSAGES as M } from '../server/modules/projects/messages.ts';
 import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+import { craftZip } from './helpers/archives.ts';
 
 /**
  * Projects through JFrog Access's API: key rules, the limit, members with roles (users and
@@ -269,6 +270,30 @@ describe('storage quota', () => {
         { repoKey: 'quota-b', filesCount: 1, usedSpace: 10 },
       ],
     });
+    // An exploded archive counts its files: atomic, a refusal keeps none of them; otherwise
+    // each file is its own deploy, and the files before the refused one stay.
+    const zip = craftZip([
+      { name: 'z/one.txt', data: Buffer.alloc(40, 'z') },
+      { name: 'z/two.txt', data: Buffer.alloc(40, 'z') },
+    ]);
+    await asAdmin('PUT', `${PROJECTS}/quota`, { storage_quota_bytes: 150 });
+    const explode = (atomic: boolean) =>
+      depot.app.inject({
+        method: 'PUT',
+        url: '/artifactory/quota-b/bundle.zip',
+        headers: {
+          ...adminAuth(),
+          'x-explode-archive': 'true',
+          'x-explode-archive-atomic': String(atomic),
+        },
+        payload: zip,
+      });
+    expect((await explode(true)).statusCode).toBe(413);
+    expect((await asAdmin('GET', '/artifactory/quota-b/z/one.txt')).statusCode).toBe(404);
+    expect((await explode(false)).statusCode).toBe(413);
+    expect((await asAdmin('GET', '/artifactory/quota-b/z/one.txt')).statusCode).toBe(200);
+    expect((await asAdmin('GET', '/artifactory/quota-b/z/two.txt')).statusCode).toBe(404);
+    expect((await asAdmin('DELETE', '/artifactory/quota-b/z')).statusCode).toBe(204);
     // Without a quota (-1) anything goes.
     await asAdmin('PUT', `${PROJECTS}/quota`, { storage_quota_bytes: -1 });
     expect(

@@ -48,18 +48,31 @@ export async function assertProjectRoom(
   if (typeof projectKey !== 'string' || files.length === 0) return;
   const quota = await quotaOf(db, projectKey);
   if (quota === undefined) return;
-  const replaced = await db
-    .selectFrom('nodes')
-    .select(sql<string>`coalesce(sum(size), 0)`.as('bytes'))
-    .where('repository_id', '=', repo.id)
-    .where('folder', '=', false)
-    .where(
-      'path',
-      'in',
-      files.map((file) => file.path),
-    )
-    .executeTakeFirstOrThrow();
+  const replaced = await replacedBytes(
+    db,
+    repo.id,
+    files.map((file) => file.path),
+  );
   const incoming = files.reduce((sum, file) => sum + file.size, 0);
-  const after = (await projectUsedBytes(db, projectKey)) - Number(replaced.bytes) + incoming;
+  const after = (await projectUsedBytes(db, projectKey)) - replaced + incoming;
   if (after > quota) throw new QuotaExceeded(projectKey);
+}
+
+/** Paths per query: an archive may hold more files than a statement may have parameters. */
+const PATHS_PER_QUERY = 1000;
+
+/** The bytes of the files now at `paths`, which the incoming files would replace. */
+async function replacedBytes(db: Database, repositoryId: number, paths: string[]) {
+  let bytes = 0;
+  for (let start = 0; start < paths.length; start += PATHS_PER_QUERY) {
+    const row = await db
+      .selectFrom('nodes')
+      .select(sql<string>`coalesce(sum(size), 0)`.as('bytes'))
+      .where('repository_id', '=', repositoryId)
+      .where('folder', '=', false)
+      .where('path', 'in', paths.slice(start, start + PATHS_PER_QUERY))
+      .executeTakeFirstOrThrow();
+    bytes += Number(row.bytes);
+  }
+  return bytes;
 }
