@@ -340,6 +340,8 @@ describe('the console’s repository calls in a project context', () => {
     const read = await call('GET', `${UI}/local/alpha-web`, pam);
     expect(read.json().general).toEqual({ repoKey: 'alpha-web', projectKey: 'alpha' });
     expect((await call('GET', `${UI}/local/quota-a`, pam)).statusCode).toBe(403);
+    // A key that does not exist answers the same: no oracle for other projects' keys.
+    expect((await call('GET', `${UI}/local/no-such-repo`, pam)).statusCode).toBe(403);
     // Moving it out of the project is refused; deleting it is theirs to do.
     expect((await call('PUT', UI, pam, form('alpha-web', 'quota'))).statusCode).toBe(403);
     expect((await call('DELETE', `${UI}/local/quota-a`, pam)).statusCode).toBe(403);

@@ -121,6 +121,24 @@ export async function repositoriesUiRoutes(
 
   const requireManager = (request: FastifyRequest, projectKey: string | undefined) =>
     services.projects.requireRepositoryManager(request.principal, projectKey);
+  /**
+   * A repository the caller manages. Non-admins are refused alike whether it exists or not,
+   * so that the answer tells them nothing about other projects' repositories.
+   */
+  async function managedRepository(
+    request: FastifyRequest,
+    key: string,
+    kind?: RepositoryClass,
+  ): Promise<RepositoryConfig> {
+    const config = await visible(key, kind).catch((error: unknown) => {
+      if (error instanceof NotFound && !request.principal.admin)
+        throw new Forbidden(PROJECT_MESSAGES.notManager);
+      throw error;
+    });
+    await requireManager(request, config.projectKey);
+    return config;
+  }
+
   /** In a project's context, its own repositories; otherwise (admins only) all of them. */
   const inProject = (projectKey: string | undefined) => (repo: RepositoryConfig) =>
     !projectKey || repo.projectKey === projectKey;
@@ -220,8 +238,7 @@ export async function repositoriesUiRoutes(
     { config: manager, schema: { params: typeKeyParams } },
     async (request) => {
       const kind = kindOf(request.params.type, 'type');
-      const config = await visible(request.params.key, kind);
-      await requireManager(request, config.projectKey);
+      const config = await managedRepository(request, request.params.key, kind);
       return toRepositoryForm(config, await describeMembers(config.repositories ?? []));
     },
   );
@@ -252,8 +269,7 @@ export async function repositoriesUiRoutes(
       checkAgainstEntity(validateKey, config);
       checkAgainstEntity(validateUpdate, config);
       const key = String(config.key ?? '');
-      const current = await visible(key);
-      await requireManager(request, current.projectKey);
+      const current = await managedRepository(request, key);
       // Moving a repository between projects is an admin's call (the projects API).
       if (
         !request.principal.admin &&
@@ -276,8 +292,7 @@ export async function repositoriesUiRoutes(
     { config: manager, schema: { params: typeKeyParams } },
     async (request) => {
       const kind = kindOf(request.params.type, 'type');
-      const config = await visible(request.params.key, kind);
-      await requireManager(request, config.projectKey);
+      const config = await managedRepository(request, request.params.key, kind);
       await repositories.delete(config.key);
       request.log.info(
         { repository: config.key, by: request.principal.name },
