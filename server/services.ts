@@ -35,6 +35,9 @@ import type { Filestore } from './storage/filestore.ts';
 import type { VersionInfo } from './version.ts';
 import type { SecretBox } from './crypto/secret-box.ts';
 import { createGeneralConfigService } from './modules/general-config/service.ts';
+import { npmDeployIndexer } from './formats/npm/indexer.ts';
+import { createNpmService } from './formats/npm/service.ts';
+import { createNpmStore } from './formats/npm/store.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
@@ -53,7 +56,14 @@ export function createServices(
   const catalogue = loadCatalogue();
   const repositories = createRepositoriesService(db, catalogue, changes, secrets);
   const generalConfig = createGeneralConfigService(db);
-  const artifacts = createArtifactsService(db, filestore, repositories, changes);
+  // Package formats index the files deployed into their repositories (server/formats/).
+  const artifacts = createArtifactsService(
+    db,
+    filestore,
+    repositories,
+    changes,
+    npmDeployIndexer(createNpmStore(db)),
+  );
   const maintenanceSettings = createMaintenanceSettings(db);
   const watches = createWatchesService(db, artifacts);
   const treeBrowser = createTreeBrowserService(db, repositories, artifacts, watches);
@@ -73,6 +83,12 @@ export function createServices(
     },
     isFolder: (repoKey, path) => artifacts.isFolder(repoKey, path),
   });
+  const remote = createRemoteService(db, filestore, artifacts, {
+    securityConfig,
+    generalConfig,
+    secrets,
+  });
+  const trash = createTrashService(db, artifacts);
   return {
     /** Announces writes to the read caches; the change listener feeds it other nodes' too. */
     tableChanges: changes,
@@ -86,13 +102,10 @@ export function createServices(
     watches,
     artifactGeneral: createArtifactGeneralService(db, artifacts),
     artifactProperties: createArtifactPropertiesService(db, artifacts),
-    remote: createRemoteService(db, filestore, artifacts, {
-      securityConfig,
-      generalConfig,
-      secrets,
-    }),
+    remote,
     generalConfig,
-    trash: createTrashService(db, artifacts),
+    trash,
+    npm: createNpmService({ db, filestore, artifacts, remote, trash, access, changes }),
     garbageCollector: createGarbageCollector(db, filestore),
     maintenanceSettings,
     downloadStats: createDownloadStats(db),

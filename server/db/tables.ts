@@ -51,6 +51,32 @@ export interface ProjectMembersTable {
   roles: ColumnType<string[], string, string>;
 }
 
+/** A package of a repository (migration 0019). */
+export interface PackagesTable {
+  id: Generated<number>;
+  repository_id: number;
+  package_type: string;
+  name: string;
+  tags: ColumnType<Record<string, string>, string | undefined, string>;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+  modified_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** A version of a package, indexed from one file (node_id) of its repository. */
+export interface PackageVersionsTable {
+  id: Generated<number>;
+  package_id: number;
+  version: string;
+  node_id: number;
+  manifest: string;
+  abbreviated: string | null;
+  description: string;
+  readme: string | null;
+  readme_filename: string | null;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+  created_by: string;
+}
+
 export interface UserTokensTable {
   key_sha256: string;
   user_id: number;
@@ -295,4 +321,6 @@ export interface DepotDatabase {
   projects: ProjectsTable;
   project_roles: ProjectRolesTable;
   project_members: ProjectMembersTable;
+  packages: PackagesTable;
+  package_versions: PackageVersionsTable;
 }

@@ -5,6 +5,8 @@ import { AccessDenied, DepotError, TooManyRequests } from '../errors.ts';
 export interface ErrorBody {
   errors: { status: number; message: string; field?: string; code?: string }[];
   code?: string;
+  /** The message again, where npm looks for it (it prints `error` after the status). */
+  error?: string;
 }
 
 interface AjvIssue {
@@ -46,6 +48,7 @@ function send(
 ) {
   const body: ErrorBody = { errors: [{ status, message, ...extra }] };
   if (extra.code) body.code = extra.code;
+  if (reply.request.url.startsWith('/artifactory/api/npm/')) body.error = message;
   return reply.status(status).type('application/json').send(body);
 }
 

@@ -16,6 +16,7 @@ import * as accessTokens from './0015-access-tokens.ts';
 import * as userSecurity from './0016-user-security.ts';
 import * as userTokens from './0017-user-tokens.ts';
 import * as projects from './0018-projects.ts';
+import * as packages from './0019-packages.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016-user-security': userSecurity,
   '0017-user-tokens': userTokens,
   '0018-projects': projects,
+  '0019-packages': packages,
 };
 
 /**

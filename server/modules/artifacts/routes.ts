@@ -1,46 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFound } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { Services } from '../../services.ts';
-import type { AccessDecider } from '../access-control/decider.ts';
 import type { BundleDeploys } from '../archives/bundle-deploy.ts';
-import { allowsContentBrowsing, sendStoredFile, type StoredFile } from './download.ts';
-import { folderListingHtml } from './listing.ts';
 import { parseArtifactPath } from './paths.ts';
-import type { RemoteAnswer } from '../remote/service.ts';
-import { sendStreamingAnswer } from '../remote/send-streaming.ts';
+import { createDownloadHandler } from './download-handler.ts';
 
 type ArtifactRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
-type FoundNode = NonNullable<Awaited<ReturnType<Services['artifacts']['findNodeForDownload']>>>;
-
-function storedFile(node: FoundNode): StoredFile {
-  return {
-    name: node.name,
-    sha256: node.sha256!,
-    sha1: node.sha1!,
-    md5: node.md5,
-    size: Number(node.size),
-    mimeType: node.mime_type ?? 'application/octet-stream',
-    modifiedAt: new Date(node.modified_at),
-  };
-}
-
-const LISTING_LIMIT = 10000;
-const CHECKSUM_SUFFIXES = { '.sha1': 'sha1', '.sha256': 'sha256', '.md5': 'md5' } as const;
-
 /** The body's size when the client declared it; 0 when unknown (chunked) or a checksum deploy. */
 function declaredLength(request: FastifyRequest): number {
   const length = Number(request.headers['content-length']);
   return Number.isFinite(length) && length > 0 ? length : 0;
-}
-
-/** A GET that sends the whole file, or a range from its first byte: one download. */
-function isDownload(request: FastifyRequest, reply: FastifyReply): boolean {
-  if (request.method !== 'GET') return false;
-  if (reply.statusCode === 200) return true;
-  return (
-    reply.statusCode === 206 && String(reply.getHeader('content-range')).startsWith('bytes 0-')
-  );
 }
 
 const header = (request: FastifyRequest, name: string) => {
@@ -63,20 +32,16 @@ export async function artifactsRoutes(
   }: { services: Services; filestore: Filestore; bundleDeploys: BundleDeploys },
 ) {
   const { artifacts } = services;
+  const downloadHandler = createDownloadHandler({ services, filestore });
+  const download = (request: ArtifactRequest, reply: FastifyReply) =>
+    downloadHandler(
+      request,
+      reply,
+      request.params.repoKey,
+      parseArtifactPath(request.params['*'] ?? '').path,
+    );
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
-
-  // Whether this download's repository opted out of sandboxing active content (download()).
-  const contentBrowsing = new WeakMap<ArtifactRequest, boolean>();
-
-  /** Streams a stored file and counts the download for its statistics. */
-  async function serveFile(request: ArtifactRequest, reply: FastifyReply, node: FoundNode) {
-    const sent = await sendStoredFile(request, reply, storedFile(node), filestore, {
-      allowContentBrowsing: contentBrowsing.get(request) === true,
-    });
-    if (isDownload(request, reply)) services.downloadStats.record(node.id, request.principal.name);
-    return sent;
-  }
 
   async function deploy(request: ArtifactRequest, reply: FastifyReply) {
     const { path, properties } = parseArtifactPath(request.params['*'] ?? '');
@@ -144,120 +109,6 @@ export async function artifactsRoutes(
       originalChecksums: Object.fromEntries(Object.entries(expected).filter(([, value]) => value)),
       uri: `${base}/api/storage/${repo.key}/${path}`,
     });
-  }
-
-  async function download(request: ArtifactRequest, reply: FastifyReply) {
-    const { path } = parseArtifactPath(request.params['*'] ?? '');
-    const repo = await artifacts.repository(request.params.repoKey);
-    const access = await services.access.forPrincipal(request.principal);
-    const allSources = await artifacts.readOrder(repo, path);
-    // Members the caller may not read here are skipped, as if they did not have the path.
-    const sources = allSources.filter((s) => access.can('read', s.key, path, 'folder'));
-    const refused = () => services.access.denied(request.principal, 'read', repo.key, path);
-    if (sources.length === 0 && allSources.length > 0) throw refused();
-    contentBrowsing.set(request, allowsContentBrowsing([repo, ...sources]));
-    const title = path ? `${repo.key}/${path}` : repo.key;
-    if (path === '') return sendListing(reply, sources, access, title, '');
-    const remoteRequest = {
-      user: request.principal.name,
-      log: request.log,
-      streaming: request.method === 'GET' && !request.headers.range,
-    };
-    const sendRemote = (answer: Exclude<RemoteAnswer, { kind: 'absent' }>) =>
-      answer.kind === 'cached'
-        ? serveFile(request, reply, answer.node)
-        : sendStreamingAnswer(reply, answer, path);
-    let deniedFile = false;
-    for (const source of sources) {
-      const node = await artifacts.findNodeForDownload(source.id, path);
-      if (node?.folder) return sendListing(reply, sources, access, title, path);
-      if (node?.sha256 && !access.can('read', source.key, path)) {
-        deniedFile = true;
-        continue;
-      }
-      if (node?.sha256 && source.rclass === 'remote') {
-        // A cached copy; stale metadata is checked upstream first.
-        const answer = await services.remote.resolve(source, path, node, remoteRequest);
-        if (answer.kind !== 'absent') return sendRemote(answer);
-      }
-      if (node?.sha256) return serveFile(request, reply, node);
-    }
-    // Nothing stored or cached has it: ask the remote repositories' upstreams, in order.
-    let missReason: string | undefined;
-    // Fetching into a remote's cache is Deploy/Cache on it (spec 01 §3), besides read.
-    const fetchable = sources.filter(
-      (s) =>
-        s.rclass === 'remote' &&
-        access.can('read', s.key, path) &&
-        access.can('deploy', s.key, path),
-    );
-    if (deniedFile && fetchable.length === 0) throw refused();
-    for (const source of fetchable) {
-      const answer = await services.remote.resolve(source, path, undefined, remoteRequest);
-      if (answer.kind !== 'absent') return sendRemote(answer);
-      missReason ??= answer.reason;
-    }
-    return sendChecksumFile(reply, sources, access, repo.key, path, missReason);
-  }
-
-  /** A folder of one repository, or the merged folder of a virtual's members (first wins). */
-  async function sendListing(
-    reply: FastifyReply,
-    sources: readonly { id: number; key: string }[],
-    access: AccessDecider,
-    title: string,
-    path: string,
-  ) {
-    const byName = new Map<string, Awaited<ReturnType<typeof artifacts.children>>[number]>();
-    for (const { id, key } of sources) {
-      for (const entry of await artifacts.children(id, path, LISTING_LIMIT + 1)) {
-        const entryPath = path ? `${path}/${entry.name}` : entry.name;
-        if (byName.has(entry.name)) continue;
-        if (access.can('read', key, entryPath, entry.folder ? 'folder' : 'file'))
-          byName.set(entry.name, entry);
-      }
-    }
-    const entries = [...byName.values()].sort(
-      (a, b) => Number(b.folder) - Number(a.folder) || a.name.localeCompare(b.name),
-    );
-    const truncated = entries.length > LISTING_LIMIT;
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('Content-Security-Policy', "default-src 'none'")
-      .send(
-        folderListingHtml(
-          `${title}/`,
-          entries.slice(0, LISTING_LIMIT),
-          truncated ? LISTING_LIMIT : undefined,
-        ),
-      );
-  }
-
-  /** `x.jar.sha1` and friends, answered from the stored checksums of `x.jar`. */
-  async function sendChecksumFile(
-    reply: FastifyReply,
-    sources: { id: number; key: string }[],
-    access: AccessDecider,
-    repoKey: string,
-    path: string,
-    missReason?: string,
-  ) {
-    const suffix = Object.keys(CHECKSUM_SUFFIXES).find((s) => path.endsWith(s)) as
-      keyof typeof CHECKSUM_SUFFIXES | undefined;
-    for (const source of suffix ? sources : []) {
-      const checksummed = path.slice(0, -suffix!.length);
-      const target = await artifacts.findNodeForDownload(source.id, checksummed);
-      if (!target?.sha256 || !access.can('read', source.key, checksummed)) continue;
-      const kind = CHECKSUM_SUFFIXES[suffix!];
-      const value =
-        kind === 'md5'
-          ? await artifacts.md5(target.sha256)
-          : kind === 'sha1'
-            ? target.sha1
-            : target.sha256;
-      return reply.type('text/plain').send(value);
-    }
-    throw new NotFound(missReason ?? `Could not find resource '${repoKey}/${path}'.`);
   }
 
   async function remove(request: ArtifactRequest, reply: FastifyReply) {

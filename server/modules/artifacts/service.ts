@@ -13,7 +13,20 @@ import { acceptsPath } from './ant-pattern.ts';
 import { ancestorsOf, escapeLike, folderRow, splitPath } from './paths.ts';
 import { writeProperties } from './properties.ts';
 
-type Tx = Transaction<DepotDatabase>;
+export type Tx = Transaction<DepotDatabase>;
+
+/**
+ * Writes a package format's index rows for a file, inside the transaction that records the
+ * file: the file and its index land together or not at all (server/formats/).
+ */
+export type IndexHook = (tx: Tx, file: { id: number; repositoryId: number }) => Promise<void>;
+
+/** Reads a file about to be deployed and answers the hook that indexes it, if its format does. */
+export type PrepareIndex = (
+  repo: Pick<RepositoryRow, 'id' | 'key' | 'package_type'>,
+  path: string,
+  file: { blob: StoredBlob; diskPath: string; user: string },
+) => Promise<IndexHook | undefined>;
 type RepositoryRow = NonNullable<Awaited<ReturnType<RepositoriesService['findRow']>>>;
 
 export interface DeployRequest {
@@ -26,6 +39,8 @@ export interface DeployRequest {
   byChecksum: boolean;
   properties: Record<string, string[]>;
   user: string;
+  /** The format's index rows for this file (a native publish); otherwise the format's indexer decides. */
+  index?: IndexHook;
 }
 
 /** A file of an exploded archive, staged in the filestore, not yet recorded. */
@@ -42,6 +57,7 @@ export function createArtifactsService(
   filestore: Filestore,
   repositories: RepositoriesService,
   changes?: TableChanges,
+  prepareIndex?: PrepareIndex,
 ) {
   async function repository(key: string): Promise<RepositoryRow> {
     const row = await repositories.findRow(key);
@@ -100,6 +116,7 @@ export function createArtifactsService(
     record: FileRecord,
     blob: StoredBlob,
     staged?: StagedBlob,
+    index?: IndexHook,
   ) {
     try {
       return await db.transaction().execute(async (tx) => {
@@ -107,7 +124,9 @@ export function createArtifactsService(
         await claimBlob(tx, blob);
         if (staged) await filestore.commit(staged);
         else if (!(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
-        return recordFile(tx, repo.id, record, blob);
+        const node = await recordFile(tx, repo.id, record, blob);
+        await index?.(tx, { id: Number(node.id), repositoryId: repo.id });
+        return node;
       });
     } finally {
       await filestore.discard(staged);
@@ -209,8 +228,19 @@ export function createArtifactsService(
       }
       await assertPathFree(db, repo.id, request.path);
       const { blob, staged } = await contentFor(request);
-      const node = await storeFile(repo, request, blob, staged);
-      return { repo, node, blob };
+      try {
+        const index =
+          request.index ??
+          (await prepareIndex?.(repo, request.path, {
+            blob,
+            diskPath: staged?.tmpPath ?? filestore.pathOf(blob.sha256),
+            user: request.user,
+          }));
+        const node = await storeFile(repo, request, blob, staged, index);
+        return { repo, node, blob };
+      } finally {
+        await filestore.discard(staged);
+      }
     },
 
     /**

@@ -33,8 +33,12 @@ const FILE_NAME_PATTERNS: Record<string, RegExp[]> = {
   cocoapods: [/(^|\/)Specs\/.+\.podspec\.json$/],
 };
 
-/** npm's package document sits at the package's name, with no file name of its own. */
+/**
+ * npm's package document sits at the package's name, with no file name of its own; an npm
+ * repository caches it at `.npm/{name}/package.json` (server/formats/npm/).
+ */
 const NPM_PACKAGE_DOCUMENT = /^(@[^/]+\/)?[^/@][^/]*$/;
+const NPM_CACHED_DOCUMENT = /^\.npm\/(@[^/]+\/)?[^/]+\/package\.json$/;
 
 // Build tools that read Maven repositories share Maven's metadata.
 for (const type of ['gradle', 'ivy', 'sbt']) FILE_NAME_PATTERNS[type] = FILE_NAME_PATTERNS.maven;
@@ -49,7 +53,7 @@ const GENERIC_PATTERNS = Object.values(FILE_NAME_PATTERNS).flat();
 export function metadataPatterns(packageType: string): RegExp[] {
   const type = packageType.toLowerCase();
   if (type === 'generic') return GENERIC_PATTERNS;
-  if (type === 'npm') return [NPM_PACKAGE_DOCUMENT];
+  if (type === 'npm') return [NPM_PACKAGE_DOCUMENT, NPM_CACHED_DOCUMENT];
   return FILE_NAME_PATTERNS[type] ?? [];
 }
 

@@ -29,6 +29,16 @@ export function upstreamUrl(base: string, path: string): URL {
   return new URL(path.split('/').map(encodeURIComponent).join('/'), root);
 }
 
+/**
+ * Where the upstream has a path: segments encoded one by one, except a path given as
+ * `upstreamPath`, which the format already wrote in the upstream's own escaping.
+ */
+function upstreamUrlOf(config: RepositoryConfig, path: string, upstreamPath?: string): URL {
+  if (upstreamPath === undefined) return upstreamUrl(config.url!, path);
+  const root = config.url!.endsWith('/') ? config.url! : `${config.url!}/`;
+  return new URL(upstreamPath, root);
+}
+
 /** What a remote repository answers for a path. */
 export type RemoteAnswer =
   | { kind: 'cached'; node: CachedNode }
@@ -40,6 +50,12 @@ export interface RemoteRequest {
   log: FastifyBaseLogger;
   /** Whether the client may get the body while it downloads (a plain GET, no range). */
   streaming: boolean;
+  /**
+   * Where the upstream has the file, when that is not where the cache keeps it, already
+   * escaped as the upstream expects: npm's document is asked for at `@scope%2fname` and
+   * cached at `.npm/@scope/name/package.json`.
+   */
+  upstreamPath?: string;
 }
 
 interface Dependencies {
@@ -94,13 +110,14 @@ export function createRemoteService(
     config: RepositoryConfig,
     path: string,
     cached?: Validators,
+    upstreamPath?: string,
   ) {
     const { remoteAllowList } = await securityConfig.get();
     const conditional: Record<string, string> = {};
     if (cached?.etag) conditional['if-none-match'] = cached.etag;
     if (cached?.lastModified) conditional['if-modified-since'] = cached.lastModified;
     try {
-      return await fetchUpstream(upstreamUrl(config.url!, path), {
+      return await fetchUpstream(upstreamUrlOf(config, path, upstreamPath), {
         allowList: remoteAllowList,
         timeoutMs: config.socketTimeoutMillis ?? 15000,
         credentials: credentialsOf(repo, config),
@@ -138,6 +155,7 @@ export function createRemoteService(
         config,
         path,
         entry && { etag: entry.etag, lastModified: entry.last_modified },
+        request.upstreamPath,
       );
     } catch (error) {
       if (!cached) throw error;
@@ -214,7 +232,11 @@ export function createRemoteService(
       return undefined;
     }
     throw new UpstreamError(
-      REMOTE_MESSAGES.upstreamStatus(repo.key, status, upstreamUrl(config.url!, path).pathname),
+      REMOTE_MESSAGES.upstreamStatus(
+        repo.key,
+        status,
+        upstreamUrlOf(config, path, request.upstreamPath).pathname,
+      ),
     );
   }
 

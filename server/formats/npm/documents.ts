@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import { createReadCache } from '../../cache/read-cache.ts';
+import type { TableChanges } from '../../db/table-changes.ts';
+import type { Filestore } from '../../storage/filestore.ts';
+import type { AccessDecider } from '../../modules/access-control/decider.ts';
+import type { ArtifactsService } from '../../modules/artifacts/service.ts';
+import type { RemoteService } from '../../modules/remote/service.ts';
+import type { RepositoriesService } from '../../modules/repositories/service.ts';
+import { cachedDocumentPath, escapedName } from './names.ts';
+import {
+  abbreviateDocument,
+  abbreviatedPackument,
+  fullPackument,
+  mergePackuments,
+  rewriteUpstreamTarballs,
+  type Manifest,
+} from './packument.ts';
+import type { NpmStore } from './store.ts';
+
+type RepositoryRow = NonNullable<Awaited<ReturnType<RepositoriesService['findRow']>>>;
+
+/** A package's document in one repository, tarball URLs under the marker. */
+export interface PackageDocument {
+  full: string;
+  /** The install-v1 form; absent where only the full one exists (a remote's cached copy). */
+  abbreviated?: string;
+  etag: string;
+}
+
+export interface DocumentRequest {
+  user: string;
+  log: FastifyBaseLogger;
+  access: AccessDecider;
+}
+
+const etagOf = (text: string) => `"${createHash('sha1').update(text).digest('hex')}"`;
+
+/**
+ * Packuments of local, remote and virtual npm repositories. A local one is joined from the
+ * stored version documents and kept in memory until the index or the files change (on any
+ * node of a cluster, through table changes); a remote one is the upstream's document, cached
+ * in the repository like any file and checked again after the metadata retrieval period; a
+ * virtual one merges its members', first member first.
+ */
+export function createNpmDocuments(deps: {
+  store: NpmStore;
+  artifacts: ArtifactsService;
+  remote: RemoteService;
+  filestore: Filestore;
+  changes?: TableChanges;
+}) {
+  const { store, artifacts, remote, filestore } = deps;
+  const localDocuments = createReadCache<string, PackageDocument | undefined>({
+    ttlMs: 60_000,
+    maxEntries: 200,
+  });
+  // Keyed by the cached file's content: a new upstream copy is a new key.
+  const remoteDocuments = createReadCache<string, PackageDocument>({
+    ttlMs: 60_000,
+    maxEntries: 200,
+  });
+  deps.changes?.onChange(['packages', 'package_versions', 'nodes'], localDocuments.clear);
+
+  function localDocument(repo: RepositoryRow, name: string) {
+    return localDocuments.get(`${repo.id}/${name}`, async () => {
+      const pkg = await store.findPackage(repo.id, name);
+      if (!pkg) return undefined;
+      const versions = await store.versions(pkg.id, repo.id);
+      if (versions.length === 0) return undefined;
+      const full = fullPackument(pkg, versions);
+      return { full, abbreviated: abbreviatedPackument(pkg, versions), etag: etagOf(full) };
+    });
+  }
+
+  async function remoteDocument(repo: RepositoryRow, name: string, request: DocumentRequest) {
+    const path = cachedDocumentPath(name);
+    const cached = await artifacts.findNode(repo.id, path);
+    const answer = await remote.resolve(repo, path, cached, {
+      user: request.user,
+      log: request.log,
+      streaming: false,
+      upstreamPath: escapedName(name),
+    });
+    if (answer.kind !== 'cached') return undefined;
+    const sha256 = answer.node.sha256!;
+    return remoteDocuments.get(`${repo.id}/${name}/${sha256}`, async () => {
+      const text = await readFile(filestore.pathOf(sha256), 'utf8');
+      const full = rewriteUpstreamTarballs(text, name);
+      return { full, etag: etagOf(full) };
+    });
+  }
+
+  async function merged(
+    repo: RepositoryRow,
+    name: string,
+    request: DocumentRequest,
+  ): Promise<PackageDocument | undefined> {
+    const found: PackageDocument[] = [];
+    for (const member of await artifacts.readOrder(repo, name)) {
+      if (!request.access.can('read', member.key, name, 'folder')) continue;
+      try {
+        const document = await documentOf(member, name, request);
+        if (document) found.push(document);
+      } catch (error) {
+        // One unreachable upstream must not hide what the other members have.
+        request.log.warn(
+          { repository: member.key, name, reason: (error as Error).message },
+          'npm: a member of a virtual repository failed; merging the others',
+        );
+      }
+    }
+    if (found.length <= 1) return found[0];
+    const document = mergePackuments(found.map((d) => JSON.parse(d.full) as Manifest));
+    const full = JSON.stringify(document);
+    return { full, abbreviated: JSON.stringify(abbreviateDocument(document)), etag: etagOf(full) };
+  }
+
+  async function documentOf(repo: RepositoryRow, name: string, request: DocumentRequest) {
+    if (repo.rclass === 'local') return localDocument(repo, name);
+    if (repo.rclass === 'remote') return remoteDocument(repo, name, request);
+    return merged(repo, name, request);
+  }
+
+  return { documentOf };
+}
+
+export type NpmDocuments = ReturnType<typeof createNpmDocuments>;

@@ -1,0 +1,27 @@
+/** What the npm endpoints answer when they refuse; npm prints the text after the status. */
+export const NPM_MESSAGES = {
+  notNpm: (key: string) => `Repository '${key}' is not an npm repository`,
+  notFound: (name: string) => `Package '${name}' could not be found`,
+  versionNotFound: (name: string, version: string) =>
+    `Version '${version}' of package '${name}' could not be found`,
+  nameMismatch: (inUrl: string, inDocument: unknown) =>
+    `The package name in the URL ('${inUrl}') and in the document ('${String(inDocument)}') disagree`,
+  oneVersion: 'A publish carries exactly one version and its tarball',
+  invalidVersion: (version: string) => `Invalid version: "${version}"`,
+  republish: (version: string) =>
+    `You cannot publish over the previously published versions: ${version}.`,
+  tarballMismatch: (document: string, tarball: string) =>
+    `The tarball's package.json is ${tarball}, but the document publishes ${document}`,
+  attachmentMissing: (file: string) => `The document has no tarball attachment '${file}'`,
+  lengthMismatch: 'The tarball is not as long as the document says (length)',
+  checksumMismatch: (field: string) =>
+    `The tarball does not match the checksum the document gives (dist.${field})`,
+  tagNeedsVersion: 'A dist-tag is set with a version string as its body',
+  tagUnknownVersion: (tag: string, version: string) =>
+    `The dist-tag '${tag}' cannot point at version '${version}': no such version`,
+  latestStays: "The 'latest' dist-tag cannot be removed",
+  invalidTag: (tag: string) => `Invalid dist-tag '${tag}': a tag may not be a version range`,
+  pathMismatch: (path: string, found: string) =>
+    `The tarball at '${path}' holds ${found}, which belongs at another path`,
+  loginNeedsPassword: 'npm login sends a name and a password',
+} as const;

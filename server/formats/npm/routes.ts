@@ -1,0 +1,206 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { decodeJwt } from 'jose';
+import { BadRequest, NotFound } from '../../errors.ts';
+import type { Principal } from '../../http/permissions.ts';
+import type { Services } from '../../services.ts';
+import type { Filestore } from '../../storage/filestore.ts';
+import { createDownloadHandler } from '../../modules/artifacts/download-handler.ts';
+import { NPM_MESSAGES as M } from './messages.ts';
+import { parseNpmPath, tarballPathOf } from './names.ts';
+import { withTarballBase, type Manifest } from './packument.ts';
+
+type NpmRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
+
+const PREFIX = '/artifactory/api/npm/:repoKey';
+const ABBREVIATED = 'application/vnd.npm.install-v1+json';
+// A publish carries its tarball base64-encoded in the JSON document.
+const PUBLISH_BODY_LIMIT = 256 * 1024 * 1024;
+
+/** The raw, still-encoded path after `/artifactory/api/npm/{repoKey}/`. */
+function rawRest(request: FastifyRequest, after: string): string {
+  const url = request.url.split('?')[0]!;
+  const start = url.indexOf(after);
+  return start < 0 ? '' : url.slice(start + after.length);
+}
+
+const restOf = (request: NpmRequest) =>
+  rawRest(request, `/artifactory/api/npm/${encodeURIComponent(request.params.repoKey)}/`) ||
+  rawRest(request, `/artifactory/api/npm/${request.params.repoKey}/`);
+
+/** The URL tarballs are served from, through the repository the client asked. */
+const tarballBase = (request: FastifyRequest, repoKey: string) =>
+  `${request.protocol}://${request.host}/artifactory/api/npm/${repoKey}`;
+
+const caller = (request: FastifyRequest) => ({ principal: request.principal, log: request.log });
+
+/**
+ * npm's registry protocol at `/artifactory/api/npm/{repoKey}/` (docs/npm.md): what the npm
+ * CLI calls for install, publish, view, dist-tag, deprecate, unpublish, login, whoami and
+ * search. Permissions are checked per package path by the npm service, as for any artifact.
+ */
+export async function npmRoutes(
+  app: FastifyInstance,
+  { services, filestore }: { services: Services; filestore: Filestore },
+) {
+  const { npm } = services;
+  const download = createDownloadHandler({ services, filestore });
+  const reader = { config: { permission: 'reader' as const } };
+  const publishing = { ...reader, bodyLimit: PUBLISH_BODY_LIMIT };
+
+  async function sendDocument(request: NpmRequest, reply: FastifyReply, name: string) {
+    const repoKey = request.params.repoKey;
+    const document = await npm.packument(repoKey, name, caller(request));
+    const abbreviated =
+      String(request.headers.accept ?? '').includes(ABBREVIATED) && document.abbreviated;
+    const etag = abbreviated ? `W/${document.etag}` : document.etag;
+    reply.header('ETag', etag).header('Vary', 'Accept');
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+    const base = tarballBase(request, (await npm.npmRepository(repoKey)).key);
+    return reply
+      .type(abbreviated ? ABBREVIATED : 'application/json')
+      .send(withTarballBase(abbreviated || document.full, base));
+  }
+
+  /** `name/1.0.0` or `name/latest`: one version's document. */
+  async function sendVersion(request: NpmRequest, reply: FastifyReply, name: string, ref: string) {
+    const repoKey = request.params.repoKey;
+    const document = await npm.packument(repoKey, name, caller(request));
+    const parsed = JSON.parse(document.full) as Manifest;
+    const tags = (parsed['dist-tags'] ?? {}) as Record<string, string>;
+    const version = tags[ref] ?? ref;
+    const manifest = (parsed.versions as Record<string, Manifest>)[version];
+    if (!manifest) throw new NotFound(M.versionNotFound(name, ref));
+    const base = tarballBase(request, (await npm.npmRepository(repoKey)).key);
+    return reply.type('application/json').send(withTarballBase(JSON.stringify(manifest), base));
+  }
+
+  app.get(`${PREFIX}/*`, reader, async (request: NpmRequest, reply) => {
+    const { name, rest } = parseNpmPath(restOf(request));
+    if (rest.length === 0) return sendDocument(request, reply, name);
+    if (rest[0] === '-' && rest.length >= 2) {
+      await npm.npmRepository(request.params.repoKey);
+      return download(request, reply, request.params.repoKey, tarballPathOf(name, rest.at(-1)!));
+    }
+    if (rest.length === 1) return sendVersion(request, reply, name, rest[0]!);
+    throw new NotFound(`The path ${request.url.split('?')[0]} could not be found.`);
+  });
+
+  // Publish (with the tarball attached); deprecate and unpublish-one-version (without).
+  app.put(`${PREFIX}/*`, publishing, async (request: NpmRequest, reply) => {
+    const { name, rest } = parseNpmPath(restOf(request));
+    if (rest.length !== 0 && rest[0] !== '-rev') throw new BadRequest('Unknown npm request');
+    const answer = await npm.publish(request.params.repoKey, name, request.body, caller(request));
+    return reply.status(201).send(answer);
+  });
+
+  // `name/-rev/{rev}`: the whole package; `name/-/{file}/-rev/{rev}`: one tarball.
+  app.delete(`${PREFIX}/*`, reader, async (request: NpmRequest) => {
+    const { name, rest } = parseNpmPath(restOf(request));
+    const repoKey = request.params.repoKey;
+    if (rest[0] === '-rev') return npm.unpublishPackage(repoKey, name, caller(request));
+    if (rest[0] === '-' && rest[1])
+      return npm.deleteTarball(repoKey, name, rest[1], caller(request));
+    throw new BadRequest('Unknown npm request');
+  });
+
+  registerDistTagRoutes(app, services);
+  registerUserRoutes(app, services);
+
+  app.get(
+    `${PREFIX}/-/v1/search`,
+    reader,
+    async (request: FastifyRequest<{ Params: { repoKey: string }; Querystring: SearchQuery }>) => {
+      const { text = '', size = '20', from = '0' } = request.query;
+      const page = {
+        size: Math.min(Math.max(Number(size) || 20, 1), 250),
+        from: Math.max(Number(from) || 0, 0),
+      };
+      return npm.search(request.params.repoKey, text, page, caller(request));
+    },
+  );
+
+  app.get(`${PREFIX}/-/ping`, reader, async () => ({}));
+}
+
+interface SearchQuery {
+  text?: string;
+  size?: string;
+  from?: string;
+}
+
+/** `npm dist-tag ls|add|rm`: `/-/package/{name}/dist-tags[/{tag}]`. */
+function registerDistTagRoutes(app: FastifyInstance, services: Services) {
+  const { npm } = services;
+  const reader = { config: { permission: 'reader' as const } };
+  const parse = (request: NpmRequest) => {
+    const { name, rest } = parseNpmPath(
+      rawRest(request, `/artifactory/api/npm/${request.params.repoKey}/-/package/`),
+    );
+    if (rest[0] !== 'dist-tags') throw new NotFound(`Unknown package call '${rest.join('/')}'`);
+    return { name, tag: rest[1] };
+  };
+  app.get(`${PREFIX}/-/package/*`, reader, async (request: NpmRequest) =>
+    npm.distTags(request.params.repoKey, parse(request).name, caller(request)),
+  );
+  app.put(`${PREFIX}/-/package/*`, reader, async (request: NpmRequest, reply) => {
+    const { name, tag } = parse(request);
+    if (!tag) throw new BadRequest('The dist-tag to set is missing from the path');
+    await npm.setDistTag(request.params.repoKey, name, tag, request.body, caller(request));
+    return reply.status(201).send({ ok: true });
+  });
+  app.delete(`${PREFIX}/-/package/*`, reader, async (request: NpmRequest) => {
+    const { name, tag } = parse(request);
+    if (!tag) throw new BadRequest('The dist-tag to remove is missing from the path');
+    return npm.removeDistTag(request.params.repoKey, name, tag, caller(request));
+  });
+}
+
+/** `npm login` (legacy: name and password for a token), `npm logout`, `npm whoami`. */
+function registerUserRoutes(app: FastifyInstance, services: Services) {
+  app.put(
+    `${PREFIX}/-/user/:couchUser`,
+    { config: { permission: 'public' as const } },
+    async (request: FastifyRequest<{ Params: { repoKey: string; couchUser: string } }>, reply) => {
+      const body = (request.body ?? {}) as { name?: unknown; password?: unknown };
+      if (typeof body.name !== 'string' || typeof body.password !== 'string')
+        throw new BadRequest(M.loginNeedsPassword);
+      const { name, password } = body as { name: string; password: string };
+      const user = await app.signInThrottled(request.ip, () =>
+        services.auth.authenticateBasic(name, password),
+      );
+      const principal: Principal = {
+        userId: user.id,
+        name: user.name,
+        admin: user.admin,
+        anonymous: false,
+        via: 'basic',
+      };
+      const token = await services.tokens.create(principal, { description: 'npm login' });
+      request.log.info({ user: user.name }, 'npm: signed in, token issued');
+      return reply
+        .status(201)
+        .send({ ok: true, id: `org.couchdb.user:${user.name}`, token: token.access_token });
+    },
+  );
+
+  // npm logout sends the token it holds; only a token of the caller's own is revoked.
+  app.delete(
+    `${PREFIX}/-/user/token/:token`,
+    { config: { permission: 'user' as const } },
+    async (request: FastifyRequest<{ Params: { repoKey: string; token: string } }>) => {
+      let id: string | undefined;
+      try {
+        id = decodeJwt(request.params.token).jti;
+      } catch {
+        throw new BadRequest('The token to revoke is not an access token');
+      }
+      if (!id) throw new BadRequest('The token to revoke is not an access token');
+      await services.tokens.revoke({ ...request.principal, admin: false }, id);
+      return { ok: true };
+    },
+  );
+
+  app.get(`${PREFIX}/-/whoami`, { config: { permission: 'user' as const } }, async (request) => ({
+    username: request.principal.name,
+  }));
+}

@@ -1,0 +1,364 @@
+import { Readable } from 'node:stream';
+import semver from 'semver';
+import type { Database } from '../../db/database.ts';
+import type { TableChanges } from '../../db/table-changes.ts';
+import { BadRequest, Forbidden, NotFound } from '../../errors.ts';
+import type { Principal } from '../../http/permissions.ts';
+import type { Filestore } from '../../storage/filestore.ts';
+import type { createAccessService } from '../../modules/access-control/service.ts';
+import type { AccessDecider } from '../../modules/access-control/decider.ts';
+import type { ArtifactsService, Tx } from '../../modules/artifacts/service.ts';
+import type { RemoteService } from '../../modules/remote/service.ts';
+import type { RepositoriesService } from '../../modules/repositories/service.ts';
+import type { TrashService } from '../../modules/trash/service.ts';
+import { createNpmDocuments, type DocumentRequest } from './documents.ts';
+import { NPM_MESSAGES as M } from './messages.ts';
+import { assertPublishableName, tarballPath, tarballPathOf, versionOfTarball } from './names.ts';
+import { liveTags, versionDocuments, type Manifest } from './packument.ts';
+import { createNpmStore } from './store.ts';
+import { readPackageTarball } from './tarball.ts';
+import {
+  assertTarballMatches,
+  cleanVersion,
+  storedVersion,
+  tarballChecksums,
+} from './version-document.ts';
+
+type RepositoryRow = NonNullable<Awaited<ReturnType<RepositoriesService['findRow']>>>;
+type AccessService = ReturnType<typeof createAccessService>;
+
+/** Who is asking, and where the answer's log lines go. */
+export interface NpmCaller {
+  principal: Principal;
+  log: DocumentRequest['log'];
+}
+
+interface Attachment {
+  data?: unknown;
+  length?: unknown;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * npm repositories (docs/npm.md): publish, the packument of local, remote and virtual
+ * repositories, dist-tags, deprecate and unpublish, search. A version is indexed in the
+ * transaction that stores its tarball, so a refused publish leaves neither.
+ */
+export function createNpmService(deps: {
+  db: Database;
+  filestore: Filestore;
+  artifacts: ArtifactsService;
+  remote: RemoteService;
+  trash: TrashService;
+  access: AccessService;
+  changes?: TableChanges;
+}) {
+  const { artifacts, access, trash } = deps;
+  const store = createNpmStore(deps.db);
+  const documents = createNpmDocuments({ ...deps, store });
+
+  async function npmRepository(key: string): Promise<RepositoryRow> {
+    const repo = await artifacts.repository(key);
+    if (repo.package_type !== 'npm') throw new BadRequest(M.notNpm(repo.key));
+    return repo;
+  }
+
+  /** Where writes to a repository go: a local one itself, a virtual its deployment target. */
+  async function writeTarget(key: string): Promise<RepositoryRow> {
+    await npmRepository(key);
+    const target = await artifacts.deployTarget(key);
+    if (target.package_type !== 'npm') throw new BadRequest(M.notNpm(target.key));
+    return target;
+  }
+
+  async function existingPackage(repo: RepositoryRow, name: string) {
+    const pkg = await store.findPackage(repo.id, name);
+    if (!pkg) throw new NotFound(M.notFound(name));
+    return pkg;
+  }
+
+  /** The package's document as the repository serves it; 404 when no member has it. */
+  async function packument(repoKey: string, name: string, caller: NpmCaller) {
+    const repo = await npmRepository(repoKey);
+    const decider = await access.require(caller.principal, 'read', repo.key, name, 'folder');
+    const document = await documents.documentOf(repo, name, {
+      user: caller.principal.name,
+      log: caller.log,
+      access: decider,
+    });
+    if (!document) throw new NotFound(M.notFound(name));
+    return document;
+  }
+
+  /** The tags to apply with a publish: each must name the new version or a stored one. */
+  function publishTags(body: Record<string, unknown>, version: string, stored: string[]) {
+    const tags = isObject(body['dist-tags']) ? body['dist-tags'] : { latest: version };
+    for (const [tag, value] of Object.entries(tags)) {
+      if (typeof value !== 'string' || (value !== version && !stored.includes(value)))
+        throw new BadRequest(M.tagUnknownVersion(tag, String(value)));
+    }
+    return tags as Record<string, string>;
+  }
+
+  /** The tarball attachment of a publish, decoded and checked against the document. */
+  function attachedTarball(body: Record<string, unknown>, name: string, version: string) {
+    const attachments = body._attachments as Record<string, Attachment>;
+    const file = Object.keys(attachments).find((key) => key.endsWith('.tgz'));
+    const attachment = file ? attachments[file] : undefined;
+    if (!attachment || typeof attachment.data !== 'string')
+      throw new BadRequest(M.attachmentMissing(`${name}-${version}.tgz`));
+    const tarball = Buffer.from(attachment.data, 'base64');
+    if (attachment.length !== undefined && Number(attachment.length) !== tarball.length)
+      throw new BadRequest(M.lengthMismatch);
+    return tarball;
+  }
+
+  function assertDistChecksums(manifest: Manifest, computed: ReturnType<typeof tarballChecksums>) {
+    const dist = isObject(manifest.dist) ? manifest.dist : {};
+    if (typeof dist.shasum === 'string' && dist.shasum.toLowerCase() !== computed.shasum)
+      throw new BadRequest(M.checksumMismatch('shasum'));
+    const sha512 = typeof dist.integrity === 'string' ? dist.integrity.split(/\s+/) : [];
+    const claimed = sha512.filter((sri) => sri.startsWith('sha512-'));
+    if (claimed.length > 0 && !claimed.includes(computed.integrity))
+      throw new BadRequest(M.checksumMismatch('integrity'));
+  }
+
+  async function publish(repoKey: string, name: string, body: unknown, caller: NpmCaller) {
+    if (!isObject(body)) throw new BadRequest('The publish document must be a JSON object');
+    if (body.name !== name) throw new BadRequest(M.nameMismatch(name, body.name));
+    const target = await writeTarget(repoKey);
+    const attachments = body._attachments;
+    if (!isObject(attachments) || Object.keys(attachments).length === 0)
+      return updateDocument(target, name, body, caller);
+    assertPublishableName(name);
+    const versions = isObject(body.versions) ? Object.entries(body.versions) : [];
+    if (versions.length !== 1 || !isObject(versions[0]![1])) throw new BadRequest(M.oneVersion);
+    const version = cleanVersion(versions[0]![0]);
+    const manifest = versions[0]![1] as Manifest;
+    if (await store.versionExists(target.id, name, version))
+      throw new Forbidden(M.republish(version));
+    const tarball = attachedTarball(body, name, version);
+    const checksums = tarballChecksums(tarball);
+    assertDistChecksums(manifest, checksums);
+    const contents = await readPackageTarball(tarball);
+    assertTarballMatches(name, version, contents);
+
+    const path = tarballPath(name, version);
+    const decider = await access.require(caller.principal, 'deploy', target.key, path);
+    if ((await artifacts.findNode(target.id, path)) && !decider.can('delete', target.key, path))
+      throw access.denied(caller.principal, 'overwrite', target.key, path);
+    const pkg = await store.findPackage(target.id, name);
+    const stored = pkg ? (await store.versions(pkg.id, target.id)).map((v) => v.version) : [];
+    const tags = publishTags(body, version, stored);
+    // The registry, not the client, says who published (npm view shows _npmUser).
+    const documents = storedVersion(
+      { ...manifest, _npmUser: { name: caller.principal.name } },
+      name,
+      version,
+      checksums,
+    );
+    await artifacts.deploy({
+      repoKey: target.key,
+      path,
+      content: Readable.from([tarball]),
+      expected: { sha1: checksums.shasum },
+      byChecksum: false,
+      properties: { 'npm.name': [name], 'npm.version': [version] },
+      user: caller.principal.name,
+      index: async (tx, file) => {
+        const row = await store.insertVersion(tx, {
+          repositoryId: file.repositoryId,
+          name,
+          version,
+          nodeId: file.id,
+          ...documents,
+          readme: contents.readme,
+          user: caller.principal.name,
+        });
+        await store.setTags({ ...row.tags, ...tags }, row.id, tx);
+      },
+    });
+    caller.log.info({ repository: target.key, name, version }, 'npm: published');
+    return { ok: true, id: name };
+  }
+
+  /**
+   * A document without attachments: npm's deprecate, and the first step of unpublishing one
+   * version. Versions missing from it are unpublished; `deprecated` is taken as sent.
+   */
+  async function updateDocument(
+    target: RepositoryRow,
+    name: string,
+    body: Record<string, unknown>,
+    caller: NpmCaller,
+  ) {
+    const pkg = await existingPackage(target, name);
+    const decider = await access.require(caller.principal, 'deploy', target.key, name, 'folder');
+    const incoming = isObject(body.versions) ? body.versions : {};
+    const stored = await store.versions(pkg.id, target.id);
+    const removed = stored.filter((v) => !(v.version in incoming));
+    for (const { version } of removed) assertMay(decider, caller, 'delete', target, name, version);
+    for (const { version } of removed)
+      await trash.delete(target.key, tarballPath(name, version), caller.principal.name);
+    const kept = stored.filter((v) => v.version in incoming);
+    await deps.db.transaction().execute(async (tx) => {
+      for (const version of kept) {
+        await applyDeprecation(tx, pkg.id, version, incoming[version.version]);
+      }
+      const tags = isObject(body['dist-tags']) ? (body['dist-tags'] as Record<string, string>) : {};
+      await store.setTags(
+        liveTags(
+          tags,
+          kept.map((v) => v.version),
+        ),
+        pkg.id,
+        tx,
+      );
+    });
+    caller.log.info(
+      { repository: target.key, name, unpublished: removed.map((v) => v.version) },
+      'npm: document updated',
+    );
+    return { ok: true, id: name };
+  }
+
+  function assertMay(
+    decider: AccessDecider,
+    caller: NpmCaller,
+    action: 'delete',
+    target: RepositoryRow,
+    name: string,
+    version: string,
+  ) {
+    const path = tarballPath(name, version);
+    if (!decider.can(action, target.key, path))
+      throw access.denied(caller.principal, action, target.key, path);
+  }
+
+  /** Sets or clears a version's `deprecated` message as the document sent it. */
+  async function applyDeprecation(
+    tx: Tx,
+    packageId: number,
+    stored: { version: string; manifest: string },
+    sent: unknown,
+  ) {
+    const message = isObject(sent) && typeof sent.deprecated === 'string' ? sent.deprecated : '';
+    const manifest = JSON.parse(stored.manifest) as Manifest;
+    if ((manifest.deprecated ?? '') === message) return;
+    if (message) manifest.deprecated = message;
+    else delete manifest.deprecated;
+    const { manifest: text, abbreviated } = versionDocuments(manifest);
+    await store.setManifest(packageId, stored.version, { manifest: text, abbreviated }, tx);
+  }
+
+  async function unpublishPackage(repoKey: string, name: string, caller: NpmCaller) {
+    const target = await writeTarget(repoKey);
+    const pkg = await existingPackage(target, name);
+    await access.require(caller.principal, 'delete', target.key, name, 'folder');
+    if (await artifacts.findNode(target.id, name))
+      await trash.delete(target.key, name, caller.principal.name);
+    await store.deletePackage(pkg.id);
+    caller.log.info({ repository: target.key, name }, 'npm: package unpublished');
+    return { ok: true, id: name };
+  }
+
+  async function deleteTarball(repoKey: string, name: string, file: string, caller: NpmCaller) {
+    const target = await writeTarget(repoKey);
+    const path = tarballPathOf(name, file);
+    await access.require(caller.principal, 'delete', target.key, path);
+    await trash.delete(target.key, path, caller.principal.name);
+    caller.log.info({ repository: target.key, name, file }, 'npm: tarball deleted');
+    return { ok: true, id: name, version: versionOfTarball(name, file) };
+  }
+
+  async function distTags(repoKey: string, name: string, caller: NpmCaller) {
+    const document = await packument(repoKey, name, caller);
+    return (JSON.parse(document.full) as Manifest)['dist-tags'] as Record<string, string>;
+  }
+
+  async function setDistTag(
+    repoKey: string,
+    name: string,
+    tag: string,
+    version: unknown,
+    caller: NpmCaller,
+  ) {
+    if (typeof version !== 'string') throw new BadRequest(M.tagNeedsVersion);
+    if (semver.validRange(tag)) throw new BadRequest(M.invalidTag(tag));
+    const target = await writeTarget(repoKey);
+    const pkg = await existingPackage(target, name);
+    await access.require(caller.principal, 'deploy', target.key, name, 'folder');
+    const versions = (await store.versions(pkg.id, target.id)).map((v) => v.version);
+    if (!versions.includes(version)) throw new NotFound(M.tagUnknownVersion(tag, version));
+    await store.setTags({ ...liveTags(pkg.tags, versions), [tag]: version }, pkg.id);
+    return { ok: true, id: name };
+  }
+
+  async function removeDistTag(repoKey: string, name: string, tag: string, caller: NpmCaller) {
+    if (tag === 'latest') throw new BadRequest(M.latestStays);
+    const target = await writeTarget(repoKey);
+    const pkg = await existingPackage(target, name);
+    await access.require(caller.principal, 'deploy', target.key, name, 'folder');
+    const { [tag]: _removed, ...rest } = pkg.tags;
+    await store.setTags(rest, pkg.id);
+    return { ok: true, id: name };
+  }
+
+  /** npm search: packages whose name or description has the text, in the readable members. */
+  async function search(
+    repoKey: string,
+    text: string,
+    page: { size: number; from: number },
+    caller: NpmCaller,
+  ) {
+    const repo = await npmRepository(repoKey);
+    const decider = await access.forPrincipal(caller.principal);
+    const locals = (await artifacts.readOrder(repo, '')).filter((r) => r.rclass === 'local');
+    const keyOf = new Map(locals.map((r) => [r.id, r.key]));
+    const rows = await store.search([...keyOf.keys()], text, page.size, page.from);
+    const objects = [];
+    for (const row of rows) {
+      if (!decider.can('read', keyOf.get(row.repository_id)!, row.name, 'folder')) continue;
+      const versions = (await store.versions(row.id, row.repository_id)).map((v) => v.version);
+      const latest = liveTags(row.tags, versions).latest;
+      if (!latest) continue;
+      const stored = await store.versionManifest(row.id, latest);
+      const manifest = stored ? (JSON.parse(stored.manifest) as Manifest) : {};
+      const publisher = stored?.created_by ?? '';
+      objects.push({
+        package: {
+          name: row.name,
+          version: latest,
+          description: manifest.description ?? '',
+          keywords: manifest.keywords ?? [],
+          date: row.modified_at.toISOString(),
+          links: {},
+          publisher: { username: publisher },
+          maintainers: Array.isArray(manifest.maintainers)
+            ? manifest.maintainers
+            : [{ username: publisher }],
+        },
+        score: { final: 1, detail: { quality: 1, popularity: 1, maintenance: 1 } },
+        searchScore: 1,
+      });
+    }
+    return { objects, total: objects.length, time: new Date().toUTCString() };
+  }
+
+  return {
+    packument,
+    publish,
+    unpublishPackage,
+    deleteTarball,
+    distTags,
+    setDistTag,
+    removeDistTag,
+    search,
+    npmRepository,
+    store,
+  };
+}
+
+export type NpmService = ReturnType<typeof createNpmService>;

@@ -1,0 +1,353 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
+import { npmCli, npmrc, packTarball, type NpmCli } from './helpers/npm-cli.ts';
+import { basic, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
+
+/**
+ * npm against Depot with the real npm CLI: publish to a virtual repository (landing in its
+ * local member), install through the virtual whose remote member proxies a second Depot,
+ * view, dist-tag, deprecate, unpublish, login, whoami and search; and the refusals.
+ */
+let depot: HttpDepot;
+let upstream: HttpDepot;
+let cli: NpmCli;
+let upstreamCli: NpmCli;
+let token: string;
+
+const registry = (server: HttpDepot, key: string) => `${server.base}/artifactory/api/npm/${key}/`;
+
+async function npmRepository(server: HttpDepot, key: string, rclass: string, extra = {}) {
+  await server.services.repositories.create({
+    key,
+    rclass,
+    packageType: 'npm',
+    ...extra,
+  } as never);
+}
+
+/** The login call exactly as `npm login --auth-type=legacy` sends it. */
+async function login(server: HttpDepot, name: string, password: string) {
+  return fetch(`${registry(server, 'npm-local')}-/user/org.couchdb.user:${name}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ _id: `org.couchdb.user:${name}`, name, password, type: 'user' }),
+  });
+}
+
+beforeAll(async () => {
+  [depot, upstream] = await Promise.all([startHttpDepot(), startHttpDepot()]);
+  await npmRepository(upstream, 'npm-upstream', 'local');
+  await npmRepository(depot, 'npm-local', 'local');
+  await npmRepository(depot, 'npm-remote', 'remote', {
+    url: registry(upstream, 'npm-upstream'),
+    username: 'admin',
+    password: TEST_ADMIN_PASSWORD,
+  });
+  await npmRepository(depot, 'npm', 'virtual', {
+    repositories: ['npm-local', 'npm-remote'],
+    defaultDeploymentRepo: 'npm-local',
+  });
+  await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+  const answer = await login(depot, 'admin', TEST_ADMIN_PASSWORD);
+  token = ((await answer.json()) as { token: string }).token;
+  cli = npmCli(
+    npmrc(registry(depot, 'npm'), {
+      [registry(depot, 'npm')]: `_authToken=${token}`,
+      [registry(depot, 'npm-local')]: `_authToken=${token}`,
+    }),
+  );
+  const upstreamAuth = Buffer.from(`admin:${TEST_ADMIN_PASSWORD}`).toString('base64');
+  upstreamCli = npmCli(
+    npmrc(registry(upstream, 'npm-upstream'), {
+      [registry(upstream, 'npm-upstream')]: `_auth=${upstreamAuth}`,
+    }),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  cli?.close();
+  upstreamCli?.close();
+  await Promise.all([depot?.close(), upstream?.close()]);
+});
+
+describe('npm with the real npm CLI', () => {
+  it('signs in with npm login’s call and knows the user by the token (whoami)', async () => {
+    expect(token).toMatch(/^eyJ/);
+    const { stdout } = await cli.npm(['whoami']);
+    expect(stdout.trim()).toBe('admin');
+    const refused = await login(depot, 'admin', 'wrong-password');
+    expect(refused.status).toBe(401);
+  });
+
+  it('publishes plain and scoped packages through the virtual into its local member', async () => {
+    const demo = cli.packageDir(
+      { name: 'depot-demo', version: '1.0.0', description: 'A demo package', keywords: ['demo'] },
+      '# depot-demo\n\nThe readme.\n',
+    );
+    await cli.npm(['publish'], demo);
+    writeFileSync(
+      join(demo, 'package.json'),
+      JSON.stringify({ name: 'depot-demo', version: '1.1.0', description: 'A demo package' }),
+    );
+    await cli.npm(['publish'], demo);
+    const scoped = cli.packageDir({ name: '@acme/tool', version: '0.3.0' });
+    await cli.npm(['publish', '--access', 'public'], scoped);
+
+    const info = await depot.request(
+      '/artifactory/api/storage/npm-local/depot-demo/-/depot-demo-1.1.0.tgz',
+    );
+    expect(info.status).toBe(200);
+    const scopedInfo = await depot.request(
+      '/artifactory/api/storage/npm-local/@acme/tool/-/tool-0.3.0.tgz',
+    );
+    expect(scopedInfo.status).toBe(200);
+  });
+
+  it('installs from local and remote members through the virtual, with the lockfile on Depot', async () => {
+    const lib = upstreamCli.packageDir({ name: 'upstream-lib', version: '2.0.0' });
+    await upstreamCli.npm(['publish'], lib);
+
+    const project = join(cli.home, 'project');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({
+        name: 'consumer',
+        version: '1.0.0',
+        private: true,
+        dependencies: { 'depot-demo': '^1.0.0', '@acme/tool': '0.3.0', 'upstream-lib': '2.x' },
+      }),
+    );
+    await cli.npm(['install'], project);
+    const installed = (name: string) =>
+      JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8'));
+    expect(installed('depot-demo').version).toBe('1.1.0');
+    expect(installed('@acme/tool').version).toBe('0.3.0');
+    expect(installed('upstream-lib').version).toBe('2.0.0');
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
+    expect(lock.packages['node_modules/upstream-lib'].resolved).toBe(
+      `${registry(depot, 'npm')}upstream-lib/-/upstream-lib-2.0.0.tgz`,
+    );
+    // The remote member cached the upstream's document and tarball.
+    const cached = await depot.request(
+      '/artifactory/api/storage/npm-remote/upstream-lib/-/upstream-lib-2.0.0.tgz',
+    );
+    expect(cached.status).toBe(200);
+  });
+
+  it('views versions, moves dist-tags and deprecates', async () => {
+    const versions = await cli.npm(['view', 'depot-demo', 'versions', '--json']);
+    expect(JSON.parse(versions.stdout)).toEqual(['1.0.0', '1.1.0']);
+    await cli.npm(['dist-tag', 'add', 'depot-demo@1.0.0', 'stable']);
+    const tags = await cli.npm(['dist-tag', 'ls', 'depot-demo']);
+    expect(tags.stdout).toContain('stable: 1.0.0');
+    expect(tags.stdout).toContain('latest: 1.1.0');
+    await cli.npm(['dist-tag', 'rm', 'depot-demo', 'stable']);
+    expect((await cli.npm(['dist-tag', 'ls', 'depot-demo'])).stdout).not.toContain('stable');
+
+    await cli.npm(['deprecate', 'depot-demo@1.0.0', 'use 1.1 instead']);
+    const deprecated = await cli.npm(['view', 'depot-demo@1.0.0', 'deprecated']);
+    expect(deprecated.stdout.trim()).toBe('use 1.1 instead');
+    const view = await cli.npm(['view', 'depot-demo', '--json']);
+    expect(JSON.parse(view.stdout)).toMatchObject({
+      name: 'depot-demo',
+      description: 'A demo package',
+      'dist-tags': { latest: '1.1.0' },
+    });
+  });
+
+  it('searches the packages of the repository', async () => {
+    const { stdout } = await cli.npm(['search', 'demo', '--json']);
+    const names = (JSON.parse(stdout) as { name: string }[]).map((p) => p.name);
+    expect(names).toEqual(['depot-demo']);
+  });
+
+  it('unpublishes one version, then the whole package', async () => {
+    await cli.npm(['unpublish', 'depot-demo@1.0.0']);
+    const versions = await cli.npm(['view', 'depot-demo', 'versions', '--json']);
+    expect(JSON.parse(versions.stdout)).toEqual(['1.1.0']);
+    const gone = await depot.request(
+      '/artifactory/api/storage/npm-local/depot-demo/-/depot-demo-1.0.0.tgz',
+    );
+    expect(gone.status).toBe(404);
+    await cli.npm(['unpublish', '@acme/tool', '--force']);
+    const missing = await depot.request('/artifactory/api/npm/npm-local/@acme%2ftool');
+    expect(missing.status).toBe(404);
+  });
+
+  it('refuses a republish of an existing version, as the npm CLI shows', async () => {
+    const again = cli.packageDir({ name: 'depot-demo', version: '1.1.0' });
+    const failure = await cli.npm(['publish'], again).catch((error: { stderr: string }) => error);
+    expect((failure as { stderr: string }).stderr).toContain(
+      'You cannot publish over the previously published versions: 1.1.0.',
+    );
+  });
+});
+
+/** A publish document as npm builds it, around a tarball. */
+function publishDocument(name: string, version: string, tarball: Buffer, extra = {}) {
+  const file = `${name.split('/').pop()}-${version}.tgz`;
+  return {
+    _id: name,
+    name,
+    'dist-tags': { latest: version },
+    versions: {
+      [version]: {
+        name,
+        version,
+        dist: {
+          shasum: createHash('sha1').update(tarball).digest('hex'),
+          integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
+          tarball: `http://example.invalid/${name}/-/${file}`,
+        },
+        ...extra,
+      },
+    },
+    _attachments: {
+      [file]: {
+        content_type: 'application/octet-stream',
+        data: tarball.toString('base64'),
+        length: tarball.length,
+      },
+    },
+  };
+}
+
+async function publishRaw(name: string, document: unknown) {
+  return depot.request(`/artifactory/api/npm/npm-local/${name.replace('/', '%2f')}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(document),
+  });
+}
+
+const errorOf = async (response: Response) => ((await response.json()) as { error: string }).error;
+
+describe('npm refusals lose nothing', () => {
+  it('refuses a tarball whose package.json disagrees with the document', async () => {
+    const tarball = await packTarball({
+      'package.json': JSON.stringify({ name: 'other-name', version: '1.0.0' }),
+    });
+    const response = await publishRaw('liar', publishDocument('liar', '1.0.0', tarball));
+    expect(response.status).toBe(400);
+    expect(await errorOf(response)).toBe(
+      "The tarball's package.json is other-name@1.0.0, but the document publishes liar@1.0.0",
+    );
+    const stored = await depot.request('/artifactory/api/storage/npm-local/liar');
+    expect(stored.status).toBe(404);
+    expect((await depot.request('/artifactory/api/npm/npm-local/liar')).status).toBe(404);
+  });
+
+  it('refuses a version string that is not a version', async () => {
+    const tarball = await packTarball({
+      'package.json': JSON.stringify({ name: 'badver', version: 'one' }),
+    });
+    const response = await publishRaw('badver', publishDocument('badver', 'one', tarball));
+    expect(response.status).toBe(400);
+    expect(await errorOf(response)).toBe('Invalid version: "one"');
+  });
+
+  it('refuses a tarball that does not match its checksum, and one that is not gzip', async () => {
+    const tarball = await packTarball({
+      'package.json': JSON.stringify({ name: 'tampered', version: '1.0.0' }),
+    });
+    const document = publishDocument('tampered', '1.0.0', tarball);
+    document.versions['1.0.0'].dist.shasum = '0'.repeat(40);
+    const response = await publishRaw('tampered', document);
+    expect(response.status).toBe(400);
+    expect(await errorOf(response)).toBe(
+      'The tarball does not match the checksum the document gives (dist.shasum)',
+    );
+    const garbage = Buffer.from('not a tarball');
+    const broken = await publishRaw('tampered', publishDocument('tampered', '1.0.0', garbage));
+    expect(broken.status).toBe(400);
+    expect(await errorOf(broken)).toMatch(/^The package tarball could not be read/);
+    expect((await depot.request('/artifactory/api/storage/npm-local/tampered')).status).toBe(404);
+  });
+
+  it('refuses a name that npm would refuse, and a URL that names another package', async () => {
+    const tarball = await packTarball({
+      'package.json': JSON.stringify({ name: 'Bad Name', version: '1.0.0' }),
+    });
+    const bad = await publishRaw('Bad%20Name', publishDocument('Bad Name', '1.0.0', tarball));
+    expect(bad.status).toBe(400);
+    expect(await errorOf(bad)).toMatch(/^Invalid package name 'Bad Name'/);
+    const elsewhere = await publishRaw('some-name', publishDocument('liar', '1.0.0', tarball));
+    expect(elsewhere.status).toBe(400);
+    expect(await errorOf(elsewhere)).toBe(
+      "The package name in the URL ('some-name') and in the document ('liar') disagree",
+    );
+  });
+
+  it('refuses a deploy without the Deploy permission', async () => {
+    await depot.services.users.create({
+      name: 'viewer',
+      email: 'v@example.com',
+      password: 'viewer-pass-1',
+      groups: ['readers'],
+    });
+    const tarball = await packTarball({
+      'package.json': JSON.stringify({ name: 'sneaky', version: '1.0.0' }),
+    });
+    const response = await depot.request('/artifactory/api/npm/npm-local/sneaky', {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/json',
+        authorization: basic('viewer', 'viewer-pass-1'),
+      },
+      body: JSON.stringify(publishDocument('sneaky', '1.0.0', tarball)),
+    });
+    expect(response.status).toBe(403);
+    expect((await depot.request('/artifactory/api/storage/npm-local/sneaky')).status).toBe(404);
+  });
+});
+
+describe('npm documents', () => {
+  it('answers the abbreviated form when asked, with ETags and 304', async () => {
+    const url = '/artifactory/api/npm/npm/depot-demo';
+    const accept = 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8, */*';
+    const first = await depot.request(url, { headers: { accept } });
+    expect(first.headers.get('content-type')).toMatch(/^application\/vnd\.npm\.install-v1\+json/);
+    const body = (await first.json()) as { versions: Record<string, Record<string, unknown>> };
+    expect(Object.keys(body.versions['1.1.0']!).sort()).toEqual(['dist', 'name', 'version']);
+    const etag = first.headers.get('etag')!;
+    const again = await depot.request(url, { headers: { accept, 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    const full = await depot.request(url);
+    expect(full.headers.get('etag')).not.toBe(etag);
+    const document = (await full.json()) as Record<string, unknown>;
+    expect(document.readme).toBe('# depot-demo\n\nThe readme.\n');
+    const dist = (document.versions as Record<string, { dist: { tarball: string } }>)['1.1.0']!;
+    expect(dist.dist.tarball).toBe(`${registry(depot, 'npm')}depot-demo/-/depot-demo-1.1.0.tgz`);
+  });
+
+  it('indexes a tarball deployed by path, and forgets a version whose file is deleted', async () => {
+    const tarball = await packTarball({
+      'package.json': JSON.stringify({ name: 'by-path', version: '3.1.4' }),
+      'README.md': 'by path',
+    });
+    const put = await depot.request('/artifactory/npm-local/by-path/-/by-path-3.1.4.tgz', {
+      method: 'PUT',
+      body: new Uint8Array(tarball),
+    });
+    expect(put.status).toBe(201);
+    const document = (await (
+      await depot.request('/artifactory/api/npm/npm-local/by-path')
+    ).json()) as { 'dist-tags': Record<string, string>; readme: string };
+    expect(document['dist-tags']).toEqual({ latest: '3.1.4' });
+    expect(document.readme).toBe('by path');
+
+    const misplaced = await depot.request('/artifactory/npm-local/by-path/-/by-path-9.9.9.tgz', {
+      method: 'PUT',
+      body: new Uint8Array(tarball),
+    });
+    expect(misplaced.status).toBe(400);
+
+    await depot.request('/artifactory/npm-local/by-path/-/by-path-3.1.4.tgz', { method: 'DELETE' });
+    expect((await depot.request('/artifactory/api/npm/npm-local/by-path')).status).toBe(404);
+    expect(existsSync(depot.config.home)).toBe(true);
+  });
+});
