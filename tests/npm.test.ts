@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
@@ -348,6 +348,28 @@ describe('npm documents', () => {
 
     await depot.request('/artifactory/npm-local/by-path/-/by-path-3.1.4.tgz', { method: 'DELETE' });
     expect((await depot.request('/artifactory/api/npm/npm-local/by-path')).status).toBe(404);
-    expect(existsSync(depot.config.home)).toBe(true);
+  });
+
+  it('indexes a tarball that arrives by restore from the trash, or by copy', async () => {
+    const restored = await depot.request(
+      '/artifactory/api/trash/restore/npm-local/by-path/-/by-path-3.1.4.tgz',
+      { method: 'POST' },
+    );
+    expect(restored.status).toBe(200);
+    const back = await depot.request('/artifactory/api/npm/npm-local/by-path');
+    expect(back.status).toBe(200);
+
+    await npmRepository(depot, 'npm-copy', 'local');
+    const copied = await depot.request(
+      '/artifactory/api/copy/npm-local/by-path?to=/npm-copy/by-path',
+      { method: 'POST' },
+    );
+    expect(copied.status).toBe(200);
+    const document = (await (
+      await depot.request('/artifactory/api/npm/npm-copy/by-path')
+    ).json()) as { versions: Record<string, { dist: { tarball: string } }> };
+    expect(document.versions['3.1.4']!.dist.tarball).toBe(
+      `${registry(depot, 'npm-copy')}by-path/-/by-path-3.1.4.tgz`,
+    );
   });
 });

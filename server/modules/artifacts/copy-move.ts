@@ -4,7 +4,7 @@ import type { DepotDatabase } from '../../db/tables.ts';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import { acceptsPath } from './ant-pattern.ts';
 import { ancestorsOf, folderRow, splitPath } from './paths.ts';
-import type { ArtifactsService } from './service.ts';
+import type { ArtifactsService, IndexHook } from './service.ts';
 import type { RepoAction } from '../access-control/decider.ts';
 
 export type TransferKind = 'copy' | 'move';
@@ -35,12 +35,21 @@ export interface TransferResult {
 }
 
 type Tx = Transaction<DepotDatabase>;
-type Item = { id: number; path: string; folder: boolean };
+type Item = {
+  id: number;
+  path: string;
+  folder: boolean;
+  sha256: string | null;
+  sha1: string | null;
+  size: number;
+};
 interface Plan {
   targetId: number;
   items: Item[];
   rename: (path: string) => string;
   user: string;
+  /** The target format's index rows for copied files, by source path (server/formats/). */
+  indexes: Map<string, IndexHook>;
 }
 
 const VERB = { copy: ['copying', 'copied'], move: ['moving', 'moved'] } as const;
@@ -98,6 +107,14 @@ export async function transfer(
     }
   }
 
+  // A package file lands indexed in its new repository, as a deploy there would; a file the
+  // target's format refuses stops the transfer, dry run included.
+  const indexes = new Map<string, IndexHook>();
+  for (const item of items.filter((i) => !i.folder && i.sha256)) {
+    const blob = { sha256: item.sha256!, sha1: item.sha1!, size: Number(item.size) };
+    const hook = await artifacts.indexStored(target, rename(item.path), blob, request.user);
+    if (hook) indexes.set(item.path, hook);
+  }
   const files = items.filter((i) => !i.folder).length;
   const folders = items.length - files;
   const [doing, done] = VERB[request.kind];
@@ -110,7 +127,7 @@ export async function transfer(
     };
   }
   await db.transaction().execute(async (tx) => {
-    await applyPlan(tx, { targetId: target.id, items, rename, user: request.user });
+    await applyPlan(tx, { targetId: target.id, items, rename, user: request.user, indexes });
     if (request.kind === 'move' && items.length > 0) {
       await tx
         .deleteFrom('nodes')
@@ -199,4 +216,5 @@ async function copyFile(tx: Tx, plan: Plan, item: Item) {
       .values(properties.map((p) => ({ node_id: id, ...p })))
       .execute();
   }
+  await plan.indexes.get(item.path)?.(tx, { id: Number(id), repositoryId: plan.targetId });
 }

@@ -273,6 +273,19 @@ export function createArtifactsService(
     /** The node at a path in one repository, or undefined. */
     findNode,
 
+    /**
+     * The index hook for a stored blob arriving at a path by copy, move or restore: the
+     * target's format indexes it as if it had been deployed there.
+     */
+    async indexStored(
+      repo: Pick<RepositoryRow, 'id' | 'key' | 'package_type'>,
+      path: string,
+      blob: StoredBlob,
+      user: string,
+    ): Promise<IndexHook | undefined> {
+      return prepareIndex?.(repo, path, { blob, diskPath: filestore.pathOf(blob.sha256), user });
+    },
+
     /** Whether a path is a folder: the root always is; a virtual asks its members in order. */
     async isFolder(repoKey: string, path: string): Promise<boolean> {
       const repo = await repository(repoKey); // a 404 for an unknown repository
