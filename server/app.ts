@@ -19,6 +19,7 @@ import { permissionTargetRestRoutes } from './modules/access-control/rest-routes
 import { permissionTargetConsoleRoutes } from './modules/access-control/console-routes.ts';
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { npmRoutes } from './formats/npm/routes.ts';
+import { pypiRoutes } from './formats/pypi/routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { archiveDownloadRoutes } from './modules/archives/routes.ts';
 import { artifactActionsRoutes } from './modules/artifact-actions/routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(copyMoveRoutes, { services });
   await app.register(trashRoutes, { services });
   await app.register(npmRoutes, { services, filestore });
+  await app.register(pypiRoutes, { services, filestore });
   await app.register(artifactsRoutes, {
     services,
     filestore,

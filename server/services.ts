@@ -38,6 +38,7 @@ import { createGeneralConfigService } from './modules/general-config/service.ts'
 import { npmDeployIndexer } from './formats/npm/indexer.ts';
 import { createNpmService } from './formats/npm/service.ts';
 import { createNpmStore } from './formats/npm/store.ts';
+import { createPypiService } from './formats/pypi/service.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
@@ -106,6 +107,7 @@ export function createServices(
     generalConfig,
     trash,
     npm: createNpmService({ db, filestore, artifacts, remote, trash, access, changes }),
+    pypi: createPypiService({ db, filestore, artifacts, remote, access }),
     garbageCollector: createGarbageCollector(db, filestore),
     maintenanceSettings,
     downloadStats: createDownloadStats(db),

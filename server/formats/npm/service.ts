@@ -3,7 +3,6 @@ import semver from 'semver';
 import type { Database } from '../../db/database.ts';
 import type { TableChanges } from '../../db/table-changes.ts';
 import { BadRequest, Forbidden, NotFound } from '../../errors.ts';
-import type { Principal } from '../../http/permissions.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { createAccessService } from '../../modules/access-control/service.ts';
 import type { AccessDecider } from '../../modules/access-control/decider.ts';
@@ -11,7 +10,8 @@ import type { ArtifactsService, Tx } from '../../modules/artifacts/service.ts';
 import type { RemoteService } from '../../modules/remote/service.ts';
 import type { RepositoriesService } from '../../modules/repositories/service.ts';
 import type { TrashService } from '../../modules/trash/service.ts';
-import { createNpmDocuments, type DocumentRequest } from './documents.ts';
+import type { FormatCaller } from '../caller.ts';
+import { createNpmDocuments } from './documents.ts';
 import { NPM_MESSAGES as M } from './messages.ts';
 import { assertPublishableName, tarballPath, tarballPathOf, versionOfTarball } from './names.ts';
 import { liveTags, versionDocuments, type Manifest } from './packument.ts';
@@ -27,11 +27,7 @@ import {
 type RepositoryRow = NonNullable<Awaited<ReturnType<RepositoriesService['findRow']>>>;
 type AccessService = ReturnType<typeof createAccessService>;
 
-/** Who is asking, and where the answer's log lines go. */
-export interface NpmCaller {
-  principal: Principal;
-  log: DocumentRequest['log'];
-}
+export type NpmCaller = FormatCaller;
 
 interface Attachment {
   data?: unknown;

@@ -41,6 +41,8 @@ export interface DeployRequest {
   user: string;
   /** The format's index rows for this file (a native publish); otherwise the format's indexer decides. */
   index?: IndexHook;
+  /** The content, already staged (a multipart upload's file part); `content` is then unread. */
+  staged?: StagedBlob;
 }
 
 /** A file of an exploded archive, staged in the filestore, not yet recorded. */
@@ -83,6 +85,7 @@ export function createArtifactsService(
   async function contentFor(
     request: DeployRequest,
   ): Promise<{ blob: StoredBlob; staged?: StagedBlob }> {
+    if (request.staged) return { blob: request.staged, staged: request.staged };
     if (!request.byChecksum) {
       const staged = await filestore.stage(request.content, request.expected);
       return { blob: staged, staged };

@@ -24,7 +24,7 @@ const FILE_NAME_PATTERNS: Record<string, RegExp[]> = {
   go: [/\/@v\/list$/, /\/@latest$/],
   cargo: [/^config\.json$/, /^index\/.+/],
   nuget: [/(^|\/)index\.json$/, /(^|\/)FindPackagesById\(\)/, /(^|\/)\$metadata$/],
-  pypi: [/^(.+\/)?simple(\/.*)?$/, /^pypi\/[^/]+(\/[^/]+)?\/json$/],
+  pypi: [/^(.+\/)?simple(\/.*)?$/, /^pypi\/[^/]+(\/[^/]+)?\/json$/, /^\.pypi\/.+\.html$/],
   terraform: [/(^|\/)versions$/, /^\.well-known\/terraform\.json$/],
   pub: [/^api\/packages\/[^/]+$/],
   conan: [/(^|\/)(latest|revisions)$/],

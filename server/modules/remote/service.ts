@@ -31,7 +31,8 @@ export function upstreamUrl(base: string, path: string): URL {
 
 /**
  * Where the upstream has a path: segments encoded one by one, except a path given as
- * `upstreamPath`, which the format already wrote in the upstream's own escaping.
+ * `upstreamPath`, which the format already wrote in the upstream's own escaping (or an
+ * absolute URL an upstream index linked to).
  */
 function upstreamUrlOf(config: RepositoryConfig, path: string, upstreamPath?: string): URL {
   if (upstreamPath === undefined) return upstreamUrl(config.url!, path);
@@ -116,11 +117,13 @@ export function createRemoteService(
     const conditional: Record<string, string> = {};
     if (cached?.etag) conditional['if-none-match'] = cached.etag;
     if (cached?.lastModified) conditional['if-modified-since'] = cached.lastModified;
+    const url = upstreamUrlOf(config, path, upstreamPath);
     try {
-      return await fetchUpstream(upstreamUrlOf(config, path, upstreamPath), {
+      return await fetchUpstream(url, {
         allowList: remoteAllowList,
         timeoutMs: config.socketTimeoutMillis ?? 15000,
-        credentials: credentialsOf(repo, config),
+        // A file an index links to on another host (PyPI's file host) gets no credentials.
+        credentials: url.origin === new URL(config.url!).origin ? credentialsOf(repo, config) : undefined,
         headers: conditional,
       });
     } catch (error) {
