@@ -15,7 +15,7 @@ export function ensureVerdaccio() {
     join(PEERS_DIR, 'package.json'),
     JSON.stringify({
       private: true,
-      dependencies: { verdaccio: '^6' },
+      dependencies: { verdaccio: '^6', autocannon: '^8' },
       // The registry mirror lacks a dist-tag verdaccio 6 needs; this pins what works.
       overrides: { 'node-fetch': '2.7.0' },
     }),
@@ -26,4 +26,22 @@ export function ensureVerdaccio() {
     stdio: 'inherit',
   });
   return cli;
+}
+
+/** autocannon, the HTTP load generator the figures name; installed beside verdaccio. */
+export async function ensureAutocannon() {
+  const entry = join(PEERS_DIR, 'node_modules', 'autocannon', 'autocannon.js');
+  if (!existsSync(entry)) {
+    ensureVerdaccio();
+    console.log('Installing autocannon into the benchmark peers (once)...');
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel', 'error', 'autocannon@^8'],
+      {
+        cwd: PEERS_DIR,
+        stdio: 'inherit',
+      },
+    );
+  }
+  return (await import(entry)).default;
 }

@@ -39,6 +39,8 @@ import { npmDeployIndexer } from './formats/npm/indexer.ts';
 import { createNpmService } from './formats/npm/service.ts';
 import { createNpmStore } from './formats/npm/store.ts';
 import { createPypiService } from './formats/pypi/service.ts';
+import { createMavenService } from './formats/maven/service.ts';
+import { combineIndexers } from './formats/indexers.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
@@ -57,13 +59,20 @@ export function createServices(
   const catalogue = loadCatalogue();
   const repositories = createRepositoriesService(db, catalogue, changes, secrets);
   const generalConfig = createGeneralConfigService(db);
-  // Package formats index the files deployed into their repositories (server/formats/).
+  // Package formats check and index the files stored into their repositories
+  // (server/formats/); Maven's service reads artifacts back, once both exist.
+  const maven = createMavenService({
+    db,
+    filestore,
+    artifacts: () => artifacts,
+    remote: () => remote,
+  });
   const artifacts = createArtifactsService(
     db,
     filestore,
     repositories,
     changes,
-    npmDeployIndexer(createNpmStore(db)),
+    combineIndexers([npmDeployIndexer(createNpmStore(db)), maven.prepareIndex]),
   );
   const maintenanceSettings = createMaintenanceSettings(db);
   const watches = createWatchesService(db, artifacts);
@@ -108,6 +117,7 @@ export function createServices(
     trash,
     npm: createNpmService({ db, filestore, artifacts, remote, trash, access, changes }),
     pypi: createPypiService({ db, filestore, artifacts, remote, access }),
+    maven,
     garbageCollector: createGarbageCollector(db, filestore),
     maintenanceSettings,
     downloadStats: createDownloadStats(db),

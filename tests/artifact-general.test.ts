@@ -12,6 +12,7 @@ import {
   startTestDepot,
   type TestDepot,
 } from './helpers/test-app.ts';
+import { packTarball } from './helpers/npm-cli.ts';
 
 let depot: TestDepot;
 const readerAuth = () => ({ authorization: basic('reader', 'reader-pass-1') });
@@ -22,10 +23,14 @@ const SEEDED_FILES = 20_000;
 const digest = (algorithm: string, text: string) =>
   createHash(algorithm).update(text).digest('hex');
 
+// A Maven repository checks a POM's coordinates against its path (docs/maven.md).
+const APP_POM =
+  '<project><groupId>org.acme</groupId><artifactId>app</artifactId><version>1.0</version></project>';
+
 const createRepository = (key: string, rclass: string, extra = {}) =>
   createRepositoryIn(depot, key, rclass, { packageType: 'maven', ...extra });
 
-const deploy = (repoKey: string, path: string, content = path, headers = {}) =>
+const deploy = (repoKey: string, path: string, content: string | Buffer = path, headers = {}) =>
   deployFile(depot, repoKey, path, content, headers);
 
 function post(url: string, body: object, headers: object = adminAuth()) {
@@ -72,11 +77,17 @@ beforeAll(async () => {
   } as never);
   // A client that sends an MD5 to verify has it computed (and kept) at deploy.
   await deploy('libs-local', JAR, JAR_CONTENT, { 'x-checksum-md5': digest('md5', JAR_CONTENT) });
-  await deploy('libs-local', 'org/acme/app/1.0/app-1.0.pom', '<project/>');
+  await deploy('libs-local', 'org/acme/app/1.0/app-1.0.pom', APP_POM);
   await deploy('libs-local', 'org/acme/app/2.0/app-2.0.jar', '12345');
   await deploy('libs-local', 'org/acme/readme #1.txt', 'hello');
   await deploy('more-local', 'org/other/x.txt', 'xyz');
-  await deploy('npm-local', '@acme/widget/-/widget-1.2.3.tgz', 'tarball');
+  await deploy(
+    'npm-local',
+    '@acme/widget/-/widget-1.2.3.tgz',
+    await packTarball({
+      'package.json': JSON.stringify({ name: '@acme/widget', version: '1.2.3' }),
+    }),
+  );
 });
 afterAll(() => depot.close());
 
@@ -210,7 +221,7 @@ describe('artifacts below a folder', () => {
   it('counts files, not folders, and adds up their sizes', async () => {
     expect(await count('libs-local', 'org/acme/app')).toEqual({
       artifactsCount: 3,
-      artifactSize: JAR_CONTENT.length + '<project/>'.length + '12345'.length,
+      artifactSize: JAR_CONTENT.length + APP_POM.length + '12345'.length,
     });
     expect(await count('libs-local', '')).toMatchObject({ artifactsCount: 4 });
     expect(await count('all-virtual', 'org')).toMatchObject({ artifactsCount: 5 });

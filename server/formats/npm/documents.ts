@@ -15,19 +15,26 @@ import {
   fullPackument,
   mergePackuments,
   rewriteUpstreamTarballs,
+  withTarballBase,
   type Manifest,
 } from './packument.ts';
 import type { NpmStore } from './store.ts';
 
 type RepositoryRow = NonNullable<Awaited<ReturnType<RepositoriesService['findRow']>>>;
 
-/** A package's document in one repository, tarball URLs under the marker. */
+/**
+ * A package's document in one repository, tarball URLs under the marker, as text in parts
+ * (a local one: a part per version) so that no step handles megabytes in one go.
+ */
 export interface PackageDocument {
-  full: string;
+  full: string[];
   /** The install-v1 form; absent where only the full one exists (a remote's cached copy). */
-  abbreviated?: string;
+  abbreviated?: string[];
   etag: string;
 }
+
+/** The whole document as one string, for the calls that read it (tags, one version, merges). */
+export const documentText = (parts: string[]) => parts.join('');
 
 export interface DocumentRequest {
   user: string;
@@ -35,7 +42,39 @@ export interface DocumentRequest {
   access: AccessDecider;
 }
 
-const etagOf = (text: string) => `"${createHash('sha1').update(text).digest('hex')}"`;
+// Work on a document yields to other requests after about this many characters.
+const SLICE = 512 * 1024;
+const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The ETag of a document, hashed a slice at a time. */
+async function etagOf(parts: string[]): Promise<string> {
+  const hash = createHash('sha1');
+  let done = 0;
+  for (const part of parts) {
+    hash.update(part);
+    done += part.length;
+    if (done >= SLICE) {
+      done = 0;
+      await yieldToOthers();
+    }
+  }
+  return `"${hash.digest('hex')}"`;
+}
+
+/** The bytes a client gets: tarball URLs on `base`, encoded a slice at a time. */
+async function render(parts: string[], base: string): Promise<Buffer> {
+  const buffers: Buffer[] = [];
+  let done = 0;
+  for (const part of parts) {
+    buffers.push(Buffer.from(withTarballBase(part, base)));
+    done += part.length;
+    if (done >= SLICE) {
+      done = 0;
+      await yieldToOthers();
+    }
+  }
+  return Buffer.concat(buffers);
+}
 
 /**
  * Packuments of local, remote and virtual npm repositories. A local one is joined from the
@@ -62,6 +101,8 @@ export function createNpmDocuments(deps: {
     maxEntries: 200,
   });
   deps.changes?.onChange(['packages', 'package_versions', 'nodes'], localDocuments.clear);
+  // What was sent lately, by document, form and base URL: a popular package is encoded once.
+  const rendered = createReadCache<string, Buffer>({ ttlMs: 60_000, maxEntries: 32 });
 
   function localDocument(repo: RepositoryRow, name: string) {
     return localDocuments.get(`${repo.id}/${name}`, async () => {
@@ -70,7 +111,7 @@ export function createNpmDocuments(deps: {
       const versions = await store.versions(pkg.id, repo.id);
       if (versions.length === 0) return undefined;
       const full = fullPackument(pkg, versions);
-      return { full, abbreviated: abbreviatedPackument(pkg, versions), etag: etagOf(full) };
+      return { full, abbreviated: abbreviatedPackument(pkg, versions), etag: await etagOf(full) };
     });
   }
 
@@ -87,8 +128,8 @@ export function createNpmDocuments(deps: {
     const sha256 = answer.node.sha256!;
     return remoteDocuments.get(`${repo.id}/${name}/${sha256}`, async () => {
       const text = await readFile(filestore.pathOf(sha256), 'utf8');
-      const full = rewriteUpstreamTarballs(text, name);
-      return { full, etag: etagOf(full) };
+      const full = [rewriteUpstreamTarballs(text, name)];
+      return { full, etag: await etagOf(full) };
     });
   }
 
@@ -112,9 +153,12 @@ export function createNpmDocuments(deps: {
       }
     }
     if (found.length <= 1) return found[0];
-    const document = mergePackuments(found.map((d) => JSON.parse(d.full) as Manifest));
-    const full = JSON.stringify(document);
-    return { full, abbreviated: JSON.stringify(abbreviateDocument(document)), etag: etagOf(full) };
+    const document = mergePackuments(
+      found.map((d) => JSON.parse(documentText(d.full)) as Manifest),
+    );
+    const full = [JSON.stringify(document)];
+    const abbreviated = [JSON.stringify(abbreviateDocument(document))];
+    return { full, abbreviated, etag: await etagOf(full) };
   }
 
   async function documentOf(repo: RepositoryRow, name: string, request: DocumentRequest) {
@@ -123,7 +167,16 @@ export function createNpmDocuments(deps: {
     return merged(repo, name, request);
   }
 
-  return { documentOf };
+  return {
+    documentOf,
+
+    /** The document's bytes for a client: the abbreviated form when asked and there is one. */
+    bytesOf(document: PackageDocument, abbreviated: boolean, base: string): Promise<Buffer> {
+      const parts = (abbreviated && document.abbreviated) || document.full;
+      const form = parts === document.full ? 'full' : 'abbreviated';
+      return rendered.get(`${document.etag}|${form}|${base}`, () => render(parts, base));
+    },
+  };
 }
 
 export type NpmDocuments = ReturnType<typeof createNpmDocuments>;

@@ -81,9 +81,9 @@ export interface StoredPackage {
   modified_at: Date;
 }
 
-/** `"1.0.0":{...},"1.0.1":{...}`: stored texts joined, never parsed and re-serialized. */
-const joinVersions = (versions: StoredVersion[], pick: (v: StoredVersion) => string) =>
-  versions.map((v) => `${JSON.stringify(v.version)}:${pick(v)}`).join(',');
+/** `"1.0.0":{...}` parts, one per version: stored texts, never parsed and re-serialized. */
+const versionParts = (versions: StoredVersion[], pick: (v: StoredVersion) => string) =>
+  versions.map((v, i) => `${i > 0 ? ',' : ''}${JSON.stringify(v.version)}:${pick(v)}`);
 
 /** The highest version, releases before prereleases, as npm picks `latest` when none is set. */
 export function highestVersion(versions: string[]): string | undefined {
@@ -110,10 +110,11 @@ export function revisionOf(pkg: StoredPackage, versions: StoredVersion[]): strin
 }
 
 /**
- * The full packument, as text: the stored version documents are spliced in as they are, so
- * a package of thousands of versions costs string joins, not a parse and a stringify.
+ * The full packument, as text in parts (one per version): the stored version documents are
+ * spliced in as they are, so a package of thousands of versions costs string joins, not a
+ * parse and a stringify, and whoever sends it can do so a part at a time.
  */
-export function fullPackument(pkg: StoredPackage, versions: StoredVersion[]): string {
+export function fullPackument(pkg: StoredPackage, versions: StoredVersion[]): string[] {
   const tags = liveTags(
     pkg.tags,
     versions.map((v) => v.version),
@@ -139,14 +140,15 @@ export function fullPackument(pkg: StoredPackage, versions: StoredVersion[]): st
     readme: latest?.readme ?? '',
     readmeFilename: latest?.readme_filename ?? '',
   };
-  return (
-    `${JSON.stringify(head).slice(0, -1)},"versions":{${joinVersions(versions, (v) => v.manifest)}},` +
-    JSON.stringify(tail).slice(1)
-  );
+  return [
+    `${JSON.stringify(head).slice(0, -1)},"versions":{`,
+    ...versionParts(versions, (v) => v.manifest),
+    `},${JSON.stringify(tail).slice(1)}`,
+  ];
 }
 
-/** The abbreviated packument (application/vnd.npm.install-v1+json). */
-export function abbreviatedPackument(pkg: StoredPackage, versions: StoredVersion[]): string {
+/** The abbreviated packument (application/vnd.npm.install-v1+json), in parts. */
+export function abbreviatedPackument(pkg: StoredPackage, versions: StoredVersion[]): string[] {
   const head = {
     name: pkg.name,
     modified: pkg.modified_at.toISOString(),
@@ -155,8 +157,11 @@ export function abbreviatedPackument(pkg: StoredPackage, versions: StoredVersion
       versions.map((v) => v.version),
     ),
   };
-  const body = joinVersions(versions, (v) => v.abbreviated ?? v.manifest);
-  return `${JSON.stringify(head).slice(0, -1)},"versions":{${body}}}`;
+  return [
+    `${JSON.stringify(head).slice(0, -1)},"versions":{`,
+    ...versionParts(versions, (v) => v.abbreviated ?? v.manifest),
+    '}}',
+  ];
 }
 
 /**

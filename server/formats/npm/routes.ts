@@ -8,6 +8,7 @@ import { createDownloadHandler } from '../../modules/artifacts/download-handler.
 import { NPM_MESSAGES as M } from './messages.ts';
 import { parseNpmPath, tarballPathOf } from './names.ts';
 import { withTarballBase, type Manifest } from './packument.ts';
+import { documentText } from './documents.ts';
 
 type NpmRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 
@@ -51,21 +52,21 @@ export async function npmRoutes(
     const repoKey = request.params.repoKey;
     const document = await npm.packument(repoKey, name, caller(request));
     const abbreviated =
-      String(request.headers.accept ?? '').includes(ABBREVIATED) && document.abbreviated;
+      String(request.headers.accept ?? '').includes(ABBREVIATED) && Boolean(document.abbreviated);
     const etag = abbreviated ? `W/${document.etag}` : document.etag;
     reply.header('ETag', etag).header('Vary', 'Accept');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
     const base = tarballBase(request, (await npm.npmRepository(repoKey)).key);
     return reply
       .type(abbreviated ? ABBREVIATED : 'application/json')
-      .send(withTarballBase(abbreviated || document.full, base));
+      .send(await npm.bytesOf(document, abbreviated, base));
   }
 
   /** `name/1.0.0` or `name/latest`: one version's document. */
   async function sendVersion(request: NpmRequest, reply: FastifyReply, name: string, ref: string) {
     const repoKey = request.params.repoKey;
     const document = await npm.packument(repoKey, name, caller(request));
-    const parsed = JSON.parse(document.full) as Manifest;
+    const parsed = JSON.parse(documentText(document.full)) as Manifest;
     const tags = (parsed['dist-tags'] ?? {}) as Record<string, string>;
     const version = tags[ref] ?? ref;
     const manifest = (parsed.versions as Record<string, Manifest>)[version];

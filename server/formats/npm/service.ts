@@ -11,7 +11,7 @@ import type { RemoteService } from '../../modules/remote/service.ts';
 import type { RepositoriesService } from '../../modules/repositories/service.ts';
 import type { TrashService } from '../../modules/trash/service.ts';
 import type { FormatCaller } from '../caller.ts';
-import { createNpmDocuments } from './documents.ts';
+import { createNpmDocuments, documentText, type PackageDocument } from './documents.ts';
 import { NPM_MESSAGES as M } from './messages.ts';
 import { assertPublishableName, tarballPath, tarballPathOf, versionOfTarball } from './names.ts';
 import { liveTags, versionDocuments, type Manifest } from './packument.ts';
@@ -146,7 +146,7 @@ export function createNpmService(deps: {
     if ((await artifacts.findNode(target.id, path)) && !decider.can('delete', target.key, path))
       throw access.denied(caller.principal, 'overwrite', target.key, path);
     const pkg = await store.findPackage(target.id, name);
-    const stored = pkg ? (await store.versions(pkg.id, target.id)).map((v) => v.version) : [];
+    const stored = pkg ? await store.versionNames(pkg.id, target.id) : [];
     const tags = publishTags(body, version, stored);
     // The registry, not the client, says who published (npm view shows _npmUser).
     const documents = storedVersion(
@@ -271,7 +271,10 @@ export function createNpmService(deps: {
 
   async function distTags(repoKey: string, name: string, caller: NpmCaller) {
     const document = await packument(repoKey, name, caller);
-    return (JSON.parse(document.full) as Manifest)['dist-tags'] as Record<string, string>;
+    return (JSON.parse(documentText(document.full)) as Manifest)['dist-tags'] as Record<
+      string,
+      string
+    >;
   }
 
   async function setDistTag(
@@ -286,7 +289,7 @@ export function createNpmService(deps: {
     const target = await writeTarget(repoKey);
     const pkg = await existingPackage(target, name);
     await access.require(caller.principal, 'deploy', target.key, name, 'folder');
-    const versions = (await store.versions(pkg.id, target.id)).map((v) => v.version);
+    const versions = await store.versionNames(pkg.id, target.id);
     if (!versions.includes(version)) throw new NotFound(M.tagUnknownVersion(tag, version));
     await store.setTags({ ...liveTags(pkg.tags, versions), [tag]: version }, pkg.id);
     return { ok: true, id: name };
@@ -317,7 +320,7 @@ export function createNpmService(deps: {
     const objects = [];
     for (const row of rows) {
       if (!decider.can('read', keyOf.get(row.repository_id)!, row.name, 'folder')) continue;
-      const versions = (await store.versions(row.id, row.repository_id)).map((v) => v.version);
+      const versions = await store.versionNames(row.id, row.repository_id);
       const latest = liveTags(row.tags, versions).latest;
       if (!latest) continue;
       const stored = await store.versionManifest(row.id, latest);
@@ -345,6 +348,9 @@ export function createNpmService(deps: {
 
   return {
     packument,
+    /** A document's bytes as a client gets them (docs/npm.md, "Packuments"). */
+    bytesOf: (document: PackageDocument, abbreviated: boolean, base: string) =>
+      documents.bytesOf(document, abbreviated, base),
     publish,
     unpublishPackage,
     deleteTarball,

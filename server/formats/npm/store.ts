@@ -20,7 +20,7 @@ export interface NewVersion {
 
 // Rows are read in pages, so a package of thousands of versions never arrives as one
 // result the database driver decodes in a single turn of the event loop.
-const VERSION_PAGE = 500;
+const VERSION_PAGE = 200;
 
 /** The npm rows of the package index: packages, versions and dist-tags. */
 export function createNpmStore(db: Database) {
@@ -62,6 +62,19 @@ export function createNpmStore(db: Database) {
         after = Number(page.at(-1)!.id);
         await new Promise((resolve) => setImmediate(resolve));
       }
+    },
+
+    /** The version strings alone, whose file is still in the repository (no documents read). */
+    async versionNames(packageId: number, repositoryId: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('package_versions as v')
+        .innerJoin('nodes as n', 'n.id', 'v.node_id')
+        .select('v.version')
+        .where('v.package_id', '=', packageId)
+        .where('n.repository_id', '=', repositoryId)
+        .orderBy('v.id')
+        .execute();
+      return rows.map((row) => row.version);
     },
 
     async versionExists(repositoryId: number, name: string, version: string) {

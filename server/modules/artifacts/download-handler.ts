@@ -5,6 +5,7 @@ import type { Services } from '../../services.ts';
 import type { AccessDecider } from '../access-control/decider.ts';
 import { allowsContentBrowsing, sendStoredFile, type StoredFile } from './download.ts';
 import { folderListingHtml } from './listing.ts';
+import { servesByPolicy } from '../../formats/maven/policy.ts';
 import type { RemoteAnswer } from '../remote/service.ts';
 import { sendStreamingAnswer } from '../remote/send-streaming.ts';
 
@@ -68,7 +69,10 @@ export function createDownloadHandler({
   ) {
     const repo = await artifacts.repository(repoKey);
     const access = await services.access.forPrincipal(request.principal);
-    const allSources = await artifacts.readOrder(repo, path);
+    // A Maven repository's release and snapshot handling hides what it does not handle.
+    const allSources = (await artifacts.readOrder(repo, path)).filter((source) =>
+      servesByPolicy(source, path),
+    );
     // Members the caller may not read here are skipped, as if they did not have the path.
     const sources = allSources.filter((s) => access.can('read', s.key, path, 'folder'));
     const refused = () => services.access.denied(request.principal, 'read', repo.key, path);

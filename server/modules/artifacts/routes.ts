@@ -1,3 +1,4 @@
+import { BadRequest } from '../../errors.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { Services } from '../../services.ts';
@@ -10,6 +11,21 @@ type ArtifactRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string 
 function declaredLength(request: FastifyRequest): number {
   const length = Number(request.headers['content-length']);
   return Number.isFinite(length) && length > 0 ? length : 0;
+}
+
+// Maven's metadata files are a few KiB; its checksum files a line.
+const INTERCEPTED_BODY_LIMIT = 1024 * 1024;
+
+/** A small request body as text; a larger one is refused rather than read on. */
+async function readText(body: AsyncIterable<Buffer>, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) throw new BadRequest(`The body is larger than ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const header = (request: FastifyRequest, name: string) => {
@@ -33,13 +49,16 @@ export async function artifactsRoutes(
 ) {
   const { artifacts } = services;
   const downloadHandler = createDownloadHandler({ services, filestore });
-  const download = (request: ArtifactRequest, reply: FastifyReply) =>
-    downloadHandler(
-      request,
-      reply,
-      request.params.repoKey,
-      parseArtifactPath(request.params['*'] ?? '').path,
-    );
+  /** Downloads, after a package format's own answer (Maven's generated metadata). */
+  async function download(request: ArtifactRequest, reply: FastifyReply) {
+    const { path } = parseArtifactPath(request.params['*'] ?? '');
+    const repo = await artifacts.repository(request.params.repoKey);
+    const caller = { principal: request.principal, log: request.log };
+    const access = await services.access.forPrincipal(request.principal);
+    const answer = path ? await services.maven.answer(repo, path, caller, access) : undefined;
+    if (answer?.kind === 'document') return reply.type(answer.contentType).send(answer.body);
+    return downloadHandler(request, reply, repo.key, answer?.path ?? path);
+  }
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
@@ -56,6 +75,11 @@ export async function artifactsRoutes(
     );
     const target = await artifacts.deployTarget(request.params.repoKey);
     const access = await services.access.require(request.principal, 'deploy', target.key, path);
+    // Maven's own metadata and checksum files are answered, not stored (docs/maven.md).
+    const intercepted = await services.maven.interceptDeploy(target, path, () =>
+      readText(request.raw, INTERCEPTED_BODY_LIMIT),
+    );
+    if (intercepted) return reply.status(intercepted).send();
     const exploding = header(request, 'x-explode-archive')?.toLowerCase() === 'true';
     // Overwriting needs Delete/Overwrite as well (spec 01 §3).
     if (

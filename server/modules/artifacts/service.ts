@@ -23,7 +23,7 @@ export type IndexHook = (tx: Tx, file: { id: number; repositoryId: number }) => 
 
 /** Reads a file about to be deployed and answers the hook that indexes it, if its format does. */
 export type PrepareIndex = (
-  repo: Pick<RepositoryRow, 'id' | 'key' | 'package_type'>,
+  repo: Pick<RepositoryRow, 'id' | 'key' | 'package_type' | 'config'>,
   path: string,
   file: { blob: StoredBlob; diskPath: string; user: string },
 ) => Promise<IndexHook | undefined>;
@@ -281,7 +281,7 @@ export function createArtifactsService(
      * target's format indexes it as if it had been deployed there.
      */
     async indexStored(
-      repo: Pick<RepositoryRow, 'id' | 'key' | 'package_type'>,
+      repo: Pick<RepositoryRow, 'id' | 'key' | 'package_type' | 'config'>,
       path: string,
       blob: StoredBlob,
       user: string,

@@ -43,14 +43,28 @@ export interface RepositoryConfig {
   projectKey?: string;
   /** Projects that may read it ('*': all of them). */
   sharedWithProjects?: string[];
+  /** Maven-layout repositories (docs/maven.md): which versions they take and serve. */
+  handleReleases?: boolean;
+  handleSnapshots?: boolean;
+  /** Unique snapshot builds kept per version; 0 keeps every one. */
+  maxUniqueSnapshots?: number;
+  /** Let a POM sit at a path its coordinates do not name. */
+  suppressPomConsistencyChecks?: boolean;
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectRepositories>['executeTakeFirstOrThrow']>>;
 
 // Kind-specific settings live in the config column; these are the ones each kind keeps.
 const PROJECT_FIELDS: (keyof RepositoryConfig)[] = ['projectKey', 'sharedWithProjects'];
+const MAVEN_FIELDS: (keyof RepositoryConfig)[] = ['handleReleases', 'handleSnapshots'];
 const KIND_FIELDS: Record<RepositoryClass, (keyof RepositoryConfig)[]> = {
-  local: ['allowContentBrowsing', ...PROJECT_FIELDS],
+  local: [
+    'allowContentBrowsing',
+    ...PROJECT_FIELDS,
+    ...MAVEN_FIELDS,
+    'maxUniqueSnapshots',
+    'suppressPomConsistencyChecks',
+  ],
   remote: [
     'url',
     'offline',
@@ -63,6 +77,7 @@ const KIND_FIELDS: Record<RepositoryClass, (keyof RepositoryConfig)[]> = {
     'assumedOfflinePeriodSecs',
     'unusedArtifactsCleanupPeriodHours',
     ...PROJECT_FIELDS,
+    ...MAVEN_FIELDS,
   ],
   virtual: ['repositories', 'defaultDeploymentRepo', 'allowContentBrowsing', ...PROJECT_FIELDS],
 };

@@ -1,0 +1,49 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { BadRequest } from '../../errors.ts';
+
+export interface PomCoordinates {
+  groupId: string;
+  artifactId: string;
+  version: string;
+  packaging: string;
+  name?: string;
+  description?: string;
+}
+
+// A POM's coordinates are a few elements deep; its size is bounded by the caller.
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  processEntities: false,
+});
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : undefined);
+
+/**
+ * The coordinates of a POM: its own groupId and version, or its parent's when it inherits
+ * them. A POM that is not well-formed XML, or has no `<project>`, is refused.
+ */
+export function readPom(content: string): PomCoordinates {
+  const valid = XMLValidator.validate(content);
+  if (valid !== true)
+    throw new BadRequest(
+      `The POM is not valid XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`,
+    );
+  const project = (parser.parse(content) as { project?: Record<string, unknown> }).project;
+  if (!project || typeof project !== 'object')
+    throw new BadRequest('The POM has no <project> element');
+  const parent = (project.parent ?? {}) as Record<string, unknown>;
+  const groupId = text(project.groupId) ?? text(parent.groupId);
+  const artifactId = text(project.artifactId);
+  const version = text(project.version) ?? text(parent.version);
+  if (!groupId || !artifactId || !version)
+    throw new BadRequest('The POM does not give a groupId, an artifactId and a version');
+  return {
+    groupId,
+    artifactId,
+    version,
+    packaging: text(project.packaging) ?? 'jar',
+    name: text(project.name),
+    description: text(project.description),
+  };
+}
