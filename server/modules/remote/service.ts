@@ -123,7 +123,8 @@ export function createRemoteService(
         allowList: remoteAllowList,
         timeoutMs: config.socketTimeoutMillis ?? 15000,
         // A file an index links to on another host (PyPI's file host) gets no credentials.
-        credentials: url.origin === new URL(config.url!).origin ? credentialsOf(repo, config) : undefined,
+        credentials:
+          url.origin === new URL(config.url!).origin ? credentialsOf(repo, config) : undefined,
         headers: conditional,
       });
     } catch (error) {
