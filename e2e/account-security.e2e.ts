@@ -63,7 +63,7 @@ describe('MFA from the user profile', () => {
     await freshPage();
     await page.goto(depot.ui('/login'));
     await signIn(page, 'mina', 'mina-pass-1');
-    await page.waitForURL(/\/ui\/home/);
+    await page.waitForURL(/\/ui\/packages/);
     await page.getByRole('button', { name: /User menu/ }).click();
     await page.getByRole('link', { name: PROFILE_LABELS.editProfile }).click();
     await page.waitForURL(/\/ui\/admin\/artifactory\/user_profile$/);
@@ -90,7 +90,7 @@ describe('MFA from the user profile', () => {
     // The enrollment used this step's code: the next one is still in the window.
     await page.getByRole('textbox', { name: 'Verification code' }).fill(await codeAt(secret, 30));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.waitForURL(/\/ui\/home/);
+    await page.waitForURL(/\/ui\/packages/);
     await page
       .getByRole('button', { name: /User menu/ })
       .getByText('mina')
@@ -134,7 +134,7 @@ describe('MFA enforced', () => {
       const secret = (await page.getByTestId('mfa-secret').textContent())!;
       await page.getByRole('textbox', { name: 'Verification code' }).fill(await codeAt(secret));
       await page.getByRole('button', { name: 'Verify' }).click();
-      await page.waitForURL(/\/ui\/home/);
+      await page.waitForURL(/\/ui\/packages/);
       const users = await (await asAdmin('GET', '/ui/api/v1/ui/users')).json();
       expect(users.find((u: { name: string }) => u.name === 'noor')).toMatchObject({
         mfaEnrolled: true,

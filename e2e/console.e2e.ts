@@ -150,11 +150,11 @@ describe('a newcomer in the console', () => {
 
   it('signs in as the new non-admin user and is refused the admin routes', async () => {
     await signIn('dev1', DEV_PASSWORD);
-    await page.waitForURL(/\/ui\/home$/);
+    await page.waitForURL(/\/ui\/packages$/);
     await expect(page.getByRole('link', { name: 'Users' }).count()).resolves.toBe(0);
     await page.goto(ui('/admin/management/groups'));
     await page.getByText(NOT_AUTHORIZED_MESSAGE).waitFor();
-    await page.waitForURL(/\/ui\/home$/);
+    await page.waitForURL(/\/ui\/packages$/);
     const api = await page.request.get(`${depot.baseUrl}/ui/api/v1/ui/users`);
     expect(api.status()).toBe(403);
   });

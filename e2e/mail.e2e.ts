@@ -81,7 +81,7 @@ describe('mail', () => {
     await page.getByRole('heading', { name: PAGE_TITLES.invitation }).waitFor();
     await page.getByText('ines', { exact: true }).waitFor();
     await setNewPassword('ines-pass-123');
-    await page.waitForURL(/\/ui\/home/);
+    await page.waitForURL(/\/ui\/packages/);
     await page
       .getByRole('button', { name: /User menu/ })
       .getByText('ines')
@@ -108,7 +108,7 @@ describe('mail', () => {
       .filter({ hasText: 'Password is not satisfy the policy' })
       .waitFor();
     await setNewPassword('ines-new-pass-456');
-    await page.waitForURL(/\/ui\/home/);
+    await page.waitForURL(/\/ui\/packages/);
     await page
       .getByRole('button', { name: /User menu/ })
       .getByText('ines')

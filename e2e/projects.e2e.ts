@@ -134,7 +134,7 @@ describe('projects in the console', () => {
     await freshPage();
     await page.goto(depot.ui('/login'));
     await signIn(page, 'pia', 'pia-pass-1');
-    await page.waitForURL(/\/ui\/home/);
+    await page.waitForURL(/\/ui\/packages/);
     await selector().locator('option', { hasText: 'Team Alpha' }).waitFor({ state: 'attached' });
     const options = await selector().locator('option').allTextContents();
     expect(options).toEqual([L.all, 'Team Alpha']);
@@ -148,7 +148,7 @@ describe('projects in the console', () => {
 
     await page.goto(depot.ui('/admin/projects'));
     await page.getByText(NOT_AUTHORIZED_MESSAGE).waitFor();
-    await page.waitForURL(/\/ui\/home/);
+    await page.waitForURL(/\/ui\/packages/);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -55,3 +55,28 @@ export async function startDepot(
   }
   return { baseUrl, ui: (path) => `${baseUrl}/ui${path}`, stop };
 }
+
+export const basicAuth = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+/**
+ * A scripted call to the Depot under test, as curl would send it, with basic auth: JSON
+ * bodies are sent as JSON, anything else (a form, bytes) as it is.
+ */
+export function scriptedCall(
+  depot: E2eDepot,
+  credentials: { user: string; password: string },
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const json = body !== undefined && !(body instanceof FormData) && !(body instanceof Uint8Array);
+  return fetch(`${depot.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: basicAuth(credentials.user, credentials.password),
+      ...(json ? { 'content-type': 'application/json' } : {}),
+    },
+    body: json ? JSON.stringify(body) : (body as BodyInit | undefined),
+  });
+}

@@ -54,7 +54,7 @@ describe('the session', () => {
     await page.clock.install();
     await page.goto(depot.ui('/login'));
     await signIn('idler', 'idler-pass-1');
-    await page.waitForURL(/\/ui\/home$/);
+    await page.waitForURL(/\/ui\/packages$/);
 
     // The session ends on the server (a password change ends every session of the user).
     const changed = await fetch(`${depot.baseUrl}/ui/api/v1/ui/auth/changePassword`, {
@@ -106,7 +106,7 @@ describe('the session', () => {
     await page.getByRole('button', { name: LABELS.logout }).click();
     await page.waitForURL(/\/ui\/login/);
     await signIn('forgetful', 'forgetful-pass-1');
-    await page.waitForURL(/\/ui\/home$/);
+    await page.waitForURL(/\/ui\/packages$/);
   });
 
   it('shows the "Oops!" dialog with details when the server fails', async () => {
@@ -131,7 +131,7 @@ describe('the session', () => {
     await asScript('PUT', '/ui/api/v1/ui/securityconfig', { anonAccessEnabled: true });
     try {
       await page.goto(depot.ui('/'));
-      await page.waitForURL(/\/ui\/home$/);
+      await page.waitForURL(/\/ui\/packages$/);
       await page.goto(depot.ui('/admin/management/users'));
       await page.waitForURL(/\/ui\/(home|login)/);
       expect(page.url()).not.toMatch(/admin/);

@@ -19,6 +19,7 @@ import { permissionTargetRestRoutes } from './modules/access-control/rest-routes
 import { permissionTargetConsoleRoutes } from './modules/access-control/console-routes.ts';
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { npmRoutes } from './formats/npm/routes.ts';
+import { packagesRoutes } from './modules/packages/routes.ts';
 import { pypiRoutes } from './formats/pypi/routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { archiveDownloadRoutes } from './modules/archives/routes.ts';
@@ -176,6 +177,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(effectivePermissionsRoutes, { services });
       await api.register(permissionTargetConsoleRoutes, { services });
       await api.register(projectConsoleRoutes, { services });
+      await api.register(packagesRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

@@ -41,6 +41,7 @@ import { createNpmStore } from './formats/npm/store.ts';
 import { createPypiService } from './formats/pypi/service.ts';
 import { createMavenService } from './formats/maven/service.ts';
 import { combineIndexers } from './formats/indexers.ts';
+import { createPackagesService } from './modules/packages/service.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
@@ -118,6 +119,7 @@ export function createServices(
     npm: createNpmService({ db, filestore, artifacts, remote, trash, access, changes }),
     pypi: createPypiService({ db, filestore, artifacts, remote, access }),
     maven,
+    packages: createPackagesService({ db, access }),
     garbageCollector: createGarbageCollector(db, filestore),
     maintenanceSettings,
     downloadStats: createDownloadStats(db),

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
-import { npmCli, npmrc, packTarball, type NpmCli } from './helpers/npm-cli.ts';
+import { npmCli, npmrc, packTarball, publishDocument, type NpmCli } from './helpers/npm-cli.ts';
 import { basic, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
 /**
@@ -186,35 +185,6 @@ describe('npm with the real npm CLI', () => {
     );
   });
 });
-
-/** A publish document as npm builds it, around a tarball. */
-function publishDocument(name: string, version: string, tarball: Buffer, extra = {}) {
-  const file = `${name.split('/').pop()}-${version}.tgz`;
-  return {
-    _id: name,
-    name,
-    'dist-tags': { latest: version },
-    versions: {
-      [version]: {
-        name,
-        version,
-        dist: {
-          shasum: createHash('sha1').update(tarball).digest('hex'),
-          integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
-          tarball: `http://example.invalid/${name}/-/${file}`,
-        },
-        ...extra,
-      },
-    },
-    _attachments: {
-      [file]: {
-        content_type: 'application/octet-stream',
-        data: tarball.toString('base64'),
-        length: tarball.length,
-      },
-    },
-  };
-}
 
 async function publishRaw(name: string, document: unknown) {
   return depot.request(`/artifactory/api/npm/npm-local/${name.replace('/', '%2f')}`, {

@@ -43,12 +43,14 @@ export const OTP_FAILED = 'something went wrong';
 export const changePasswordPath = (userName: string) =>
   `/login/change-password/${encodeURIComponent(userName)}`;
 /**
- * Landing pages. The spec lands admins on topology and users on packages; neither screen
- * exists yet, so admins land on the users list (the admin area's root) and everyone else
- * on a home page that says what they can do today.
+ * Landing pages. The spec lands admins on topology and users on packages (spec 01 §2). The
+ * topology screen does not exist yet, so admins land on the users list (the admin area's
+ * root); everyone else lands on the package browser. The home page, which says what one
+ * can do with Depot, stays at HOME_PAGE_PATH, under Home in the sidebar.
  */
 export const ADMIN_HOME_PATH = '/admin/management/users';
-export const USER_HOME_PATH = '/home';
+export const USER_HOME_PATH = '/packages';
+export const HOME_PAGE_PATH = '/home';
 
 export const LABELS = {
   productName: 'Depot',

@@ -21,7 +21,7 @@ import {
   loginFx,
   logoutFx,
 } from './session/model';
-import { DISCARD_DIALOG, NOT_AUTHORIZED_MESSAGE } from './messages';
+import { DISCARD_DIALOG, NOT_AUTHORIZED_MESSAGE, USER_HOME_PATH } from './messages';
 import './model';
 
 const admin = adminUser;
@@ -117,13 +117,13 @@ describe('routes and guards', () => {
 
   it('sends a signed-in user who opens /login home', async () => {
     const { router } = await start('/login', jo);
-    await waitFor(() => expect(pathOf(router)).toBe('/home'));
+    await waitFor(() => expect(pathOf(router)).toBe(USER_HOME_PATH));
   });
 
   it('tells a non-admin "You are not authorized to view this page" and sends them home', async () => {
     const { router } = await start('/admin/management/groups', jo);
     await screen.findByText(NOT_AUTHORIZED_MESSAGE);
-    expect(pathOf(router)).toBe('/home');
+    expect(pathOf(router)).toBe(USER_HOME_PATH);
   });
 
   it('shows 404 for a path no route and no descriptor knows', async () => {
@@ -136,7 +136,7 @@ describe('routes and guards', () => {
     const first = await start('/admin', admin);
     await waitFor(() => expect(pathOf(first.router)).toBe('/admin/management/users'));
     const second = await start('/500', jo);
-    await waitFor(() => expect(pathOf(second.router)).toBe('/home'));
+    await waitFor(() => expect(pathOf(second.router)).toBe(USER_HOME_PATH));
   });
 });
 

@@ -26,6 +26,7 @@ import { projectAdminRoutes, projectSettingsRoutes } from '../custom/projects/ro
 import { RequireProjectAdmin } from './guards/RequireProjectAdmin';
 import { maintenanceRoute } from '../custom/maintenance/route';
 import { treeBrowserRoutes } from '../custom/tree-browser/route';
+import { packagesRoutes } from '../custom/packages/route';
 import { permissionsRoutes } from '../custom/permissions-editor/route';
 import { userProfileRoute } from '../custom/user-profile/route';
 import { securityConfigRoute } from '../custom/security-config/route';
@@ -85,6 +86,7 @@ export const routes: RouteObject[] = [
           { index: true, element: <HomeRedirect /> },
           { path: 'home', element: <UserHomePage />, handle: title(PAGE_TITLES.home) },
           ...treeBrowserRoutes,
+          ...packagesRoutes,
           userProfileRoute,
           {
             path: 'admin',

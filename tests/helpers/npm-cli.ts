@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,4 +72,33 @@ export async function packTarball(files: Record<string, string>): Promise<Buffer
   const chunks: Buffer[] = [];
   for await (const chunk of pack.pipe(createGzip())) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** A publish document as npm builds it, around a tarball. */
+export function publishDocument(name: string, version: string, tarball: Buffer, extra = {}) {
+  const file = `${name.split('/').pop()}-${version}.tgz`;
+  return {
+    _id: name,
+    name,
+    'dist-tags': { latest: version },
+    versions: {
+      [version]: {
+        name,
+        version,
+        dist: {
+          shasum: createHash('sha1').update(tarball).digest('hex'),
+          integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
+          tarball: `http://example.invalid/${name}/-/${file}`,
+        },
+        ...extra,
+      },
+    },
+    _attachments: {
+      [file]: {
+        content_type: 'application/octet-stream',
+        data: tarball.toString('base64'),
+        length: tarball.length,
+      },
+    },
+  };
 }

@@ -3,7 +3,7 @@ import { NavLink } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { $screens } from '../../engine/descriptors/model';
 import { $anonAccessEnabled, $currentUser } from '../session/model';
-import { LABELS, USER_HOME_PATH } from '../messages';
+import { HOME_PAGE_PATH, LABELS } from '../messages';
 import { buildMenu, type MenuGroup } from './menu';
 import { BESPOKE_SCREENS } from './bespokeScreens';
 import { $projectSettingsMode } from '../project/model';
@@ -33,7 +33,7 @@ export function Sidebar() {
         <h2>{LABELS.application}</h2>
         <ul>
           <li>
-            <NavLink to={USER_HOME_PATH}>{LABELS.home}</NavLink>
+            <NavLink to={HOME_PAGE_PATH}>{LABELS.home}</NavLink>
           </li>
         </ul>
         <MenuGroups groups={groupsOf('Application')} />

@@ -9,6 +9,7 @@ import { mailConfigMenuEntry } from '../../custom/mail-config/menuEntry';
 import { inviteUserMenuEntry } from '../../custom/invite-user/menuEntry';
 import { accessTokensMenuEntry } from '../../custom/access-tokens/menuEntry';
 import { projectsMenuEntry } from '../../custom/projects/menuEntry';
+import { packagesMenuEntry } from '../../custom/packages/menuEntry';
 
 /**
  * Bespoke pages that have a route of their own in routes.tsx rather than a descriptor: the
@@ -18,6 +19,7 @@ export const BESPOKE_SCREENS: ScreenSummary[] = [
   storageSummaryMenuEntry,
   repositoriesMenuEntry,
   maintenanceMenuEntry,
+  packagesMenuEntry,
   treeBrowserMenuEntry,
   permissionsMenuEntry,
   securityConfigMenuEntry,

@@ -3,10 +3,7 @@ import { useUnit } from 'effector-react';
 import { $currentUser, $footer, $isAnonymous } from '../session/model';
 import { ADMIN_HOME_PATH, PAGE_TITLES } from '../messages';
 
-/**
- * The landing page of non-admins until the packages screen exists (spec 01 §2 lands users
- * on packages): it says what they can do with Depot today.
- */
+/** The home page (Home in the sidebar): what one can do with Depot today. */
 export function UserHomePage() {
   const [user, anonymous, footer] = useUnit([$currentUser, $isAnonymous, $footer]);
   const origin = window.location.origin;

@@ -1,0 +1,144 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_LABELS as L, PACKAGE_MESSAGES as M } from '../src/custom/packages/messages.ts';
+import { npmCli, npmrc, type NpmCli } from '../tests/helpers/npm-cli.ts';
+import { buildWheel } from '../tests/helpers/python-dists.ts';
+import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
+
+/**
+ * The package browser in a real browser, over packages the real npm CLI published and a
+ * wheel uploaded as twine sends it: a user lands on the list, searches, opens a package
+ * with its versions and install command, and a version on its default tab.
+ */
+const ADMIN = { user: 'admin', password: 'packages-admin-pass-1' };
+let depot: E2eDepot;
+let browser: Browser;
+let page: Page;
+let pageErrors: Error[];
+let cli: NpmCli;
+
+const admin = (method: string, path: string, body?: unknown) =>
+  scriptedCall(depot, ADMIN, method, path, body);
+
+async function publishWithNpm(version: string, readme: string, tag = 'latest') {
+  const dir = cli.packageDir(
+    { name: 'depot-e2e-lib', version, description: 'A library for the e2e test', license: 'MIT' },
+    readme,
+  );
+  await cli.npm(['publish', '--tag', tag], dir);
+}
+
+beforeAll(async () => {
+  depot = await startDepot(ADMIN.password);
+  for (const [key, packageType] of [
+    ['npm-local', 'npm'],
+    ['pypi-local', 'pypi'],
+  ]) {
+    const made = await admin('PUT', `/artifactory/api/repositories/${key}`, {
+      rclass: 'local',
+      packageType,
+    });
+    expect(made.status).toBe(200);
+  }
+  const registry = `${depot.baseUrl}/artifactory/api/npm/npm-local/`;
+  const auth = Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64');
+  cli = npmCli(npmrc(registry, { [registry]: `_auth=${auth}` }));
+  await publishWithNpm('1.0.0', '# depot-e2e-lib\n\nThe first release.\n');
+  await publishWithNpm('1.1.0-beta.1', '# depot-e2e-lib\n\nA beta.\n', 'next');
+
+  const wheel = await buildWheel({ name: 'depot-e2e-py', version: '2.0.0' });
+  const form = new FormData();
+  form.set(':action', 'file_upload');
+  form.set('name', 'depot-e2e-py');
+  form.set('version', '2.0.0');
+  form.set('content', new Blob([new Uint8Array(wheel.content)]), wheel.filename);
+  expect((await admin('POST', '/artifactory/api/pypi/pypi-local', form)).status).toBe(200);
+
+  const user = await admin('POST', '/ui/api/v1/ui/users', {
+    name: 'dev',
+    email: 'dev@example.com',
+    password: 'dev-pass-12',
+    groups: ['readers'],
+  });
+  expect(user.status).toBe(201);
+  browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  pageErrors = watchPageErrors(page);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await depot?.stop();
+  cli?.close();
+});
+
+const grid = (name: string) => page.getByLabel(name, { exact: true });
+
+describe('the package browser', () => {
+  it('lands a user on the packages, and searches them', async () => {
+    await page.goto(depot.ui('/login'));
+    await signIn(page, 'dev', 'dev-pass-12');
+    await page.waitForURL(/\/ui\/packages$/);
+    await grid(L.title).getByRole('link', { name: 'depot-e2e-lib' }).waitFor();
+    await grid(L.title).getByRole('link', { name: 'depot-e2e-py' }).waitFor();
+
+    await page.getByLabel(L.search).fill('no-such-package');
+    await page.getByRole('button', { name: L.searchButton }).click();
+    await page.getByText(M.noneFound).waitFor();
+
+    await page.getByLabel(L.search).fill('e2e-py');
+    await page.getByRole('button', { name: L.searchButton }).click();
+    await grid(L.title).getByRole('link', { name: 'depot-e2e-py' }).waitFor();
+    expect(await grid(L.title).getByRole('link', { name: 'depot-e2e-lib' }).count()).toBe(0);
+  });
+
+  it('shows a package with its versions, newest first, and its install command', async () => {
+    await page.getByLabel(L.search).fill('');
+    await page.getByRole('button', { name: L.searchButton }).click();
+    await grid(L.title).getByRole('link', { name: 'depot-e2e-lib' }).click();
+    await page.waitForURL(/\/ui\/packages\/npm%3A%2F%2Fdepot-e2e-lib$/);
+    await page.getByRole('heading', { name: 'depot-e2e-lib' }).waitFor();
+    expect(await page.getByLabel(L.installLatest).locator('code').textContent()).toBe(
+      'npm install depot-e2e-lib',
+    );
+    const versions = grid(L.versions).getByRole('link');
+    await versions.first().waitFor();
+    expect(await versions.allTextContents()).toEqual(['1.1.0-beta.1', '1.0.0']);
+
+    await page.getByLabel(L.onlyReleases).check();
+    await page.getByText(M.semverOnly).waitFor();
+    await expect.poll(() => versions.allTextContents()).toEqual(['1.0.0']);
+  });
+
+  it('opens an npm version on its readme, with its files and their checksums', async () => {
+    await grid(L.versions).getByRole('link', { name: '1.0.0' }).click();
+    await page.waitForURL(/\/ui\/packages\/npm%3A%2F%2Fdepot-e2e-lib\/1\.0\.0$/);
+    expect(await page.getByLabel(L.installThis).locator('code').textContent()).toBe(
+      'npm install depot-e2e-lib@1.0.0',
+    );
+    expect(await page.getByRole('tab', { name: L.readme }).getAttribute('aria-selected')).toBe(
+      'true',
+    );
+    await page.getByRole('tabpanel', { name: L.readme }).getByText('The first release.').waitFor();
+
+    await page.getByRole('tab', { name: L.files }).click();
+    await page.waitForURL(/activeTab=files/);
+    const row = page.getByRole('row', { name: /depot-e2e-lib-1\.0\.0\.tgz/ });
+    await row.waitFor();
+    expect(await row.locator('code').first().textContent()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('opens a PyPI version on its properties', async () => {
+    await page.goto(depot.ui('/packages/pypi%3A%2F%2Fdepot-e2e-py/2.0.0'));
+    expect(await page.getByLabel(L.installThis).locator('code').textContent()).toBe(
+      'pip install depot-e2e-py==2.0.0',
+    );
+    const properties = page.getByRole('tabpanel', { name: L.properties });
+    await properties.getByRole('cell', { name: 'pypi.version' }).waitFor();
+    expect(await page.getByRole('tab', { name: L.readme }).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});

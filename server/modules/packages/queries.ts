@@ -1,0 +1,202 @@
+import { sql } from 'kysely';
+import semver from 'semver';
+import type { Database } from '../../db/database.ts';
+import { compareMavenVersions } from '../../formats/maven/version-order.ts';
+import { escapeLike } from '../artifacts/paths.ts';
+
+/** Repositories a caller may read: their ids and keys. */
+export interface Readable {
+  ids: number[];
+  keyOf: Map<number, string>;
+}
+
+export interface PackageFilter {
+  name?: string;
+  packageTypes?: string[];
+  description?: string;
+}
+
+/** A package across the repositories the caller may read (spec 02 §3, Package). */
+export interface PackageSummary {
+  id: string;
+  name: string;
+  packageType: string;
+  created: Date;
+  modified: Date;
+  versionsCount: number;
+  latestVersion: string;
+  description: string;
+  downloads: number;
+}
+
+/** `npm://depot-demo`: a package's id is its type and name, whatever repositories hold it. */
+export const packageId = (type: string, name: string) => `${type}://${name}`;
+
+export function parsePackageId(id: string): { type: string; name: string } | undefined {
+  const match = /^([a-z0-9]+):\/\/(.+)$/.exec(id);
+  return match ? { type: match[1]!, name: match[2]! } : undefined;
+}
+
+/** Newest first in the order each format gives its versions. */
+export function compareVersions(type: string, a: string, b: string): number {
+  if (type === 'maven' || type === 'gradle' || type === 'ivy' || type === 'sbt')
+    return compareMavenVersions(a, b);
+  const left = semver.coerce(a, { includePrerelease: true });
+  const right = semver.coerce(b, { includePrerelease: true });
+  if (type === 'npm' && semver.valid(a) && semver.valid(b)) return semver.compare(a, b);
+  if (left && right && semver.compare(left, right) !== 0) return semver.compare(left, right);
+  return a.localeCompare(b, 'en', { numeric: true });
+}
+
+/** A name filter as people type it: `*` and `?` are wildcards, otherwise a substring. */
+function namePattern(name: string): string {
+  const escaped = escapeLike(name.toLowerCase()).replace(/\*/g, '%').replace(/\?/g, '_');
+  return /[*?]/.test(name) ? escaped : `%${escaped}%`;
+}
+
+/** The package index as the package browser reads it: versions whose file is still there. */
+export function createPackageQueries(db: Database) {
+  function liveVersions(readable: Readable) {
+    return db
+      .selectFrom('packages as p')
+      .innerJoin('package_versions as v', 'v.package_id', 'p.id')
+      .innerJoin('nodes as n', (join) =>
+        join.onRef('n.id', '=', 'v.node_id').onRef('n.repository_id', '=', 'p.repository_id'),
+      )
+      .where('p.repository_id', 'in', readable.ids.length ? readable.ids : [-1]);
+  }
+
+  /** Every live version of some packages, for their latest version and description. */
+  async function versionsOf(readable: Readable, keys: { type: string; name: string }[]) {
+    if (keys.length === 0) return [];
+    return liveVersions(readable)
+      .leftJoin('download_stats as d', 'd.node_id', 'n.id')
+      .select([
+        'p.package_type',
+        'p.name',
+        'v.version',
+        'v.description',
+        sql<number>`coalesce(d.download_count, 0)`.as('downloads'),
+      ])
+      .where((eb) =>
+        eb.or(
+          keys.map((k) => eb.and([eb('p.package_type', '=', k.type), eb('p.name', '=', k.name)])),
+        ),
+      )
+      .execute();
+  }
+
+  return {
+    /** A page of packages by name, and whether more follow. */
+    async packages(
+      readable: Readable,
+      filter: PackageFilter,
+      page: { first: number; offset: number; descending: boolean },
+    ): Promise<{ packages: PackageSummary[]; hasNextPage: boolean }> {
+      const groups = await liveVersions(readable)
+        .select([
+          'p.package_type',
+          'p.name',
+          sql<Date>`min(p.created_at)`.as('created'),
+          sql<Date>`max(p.modified_at)`.as('modified'),
+          sql<number>`count(distinct v.version)`.as('versions_count'),
+        ])
+        .$if(Boolean(filter.name), (q) =>
+          q.where(sql`lower(p.name)`, 'like', namePattern(filter.name!)),
+        )
+        .$if(Boolean(filter.packageTypes?.length), (q) =>
+          q.where('p.package_type', 'in', filter.packageTypes!),
+        )
+        .$if(Boolean(filter.description), (q) =>
+          q.where(sql`lower(v.description)`, 'like', namePattern(filter.description!)),
+        )
+        .groupBy(['p.package_type', 'p.name'])
+        .orderBy('p.name', page.descending ? 'desc' : 'asc')
+        .orderBy('p.package_type')
+        .limit(page.first + 1)
+        .offset(page.offset)
+        .execute();
+      const shown = groups.slice(0, page.first);
+      const versions = await versionsOf(
+        readable,
+        shown.map((g) => ({ type: g.package_type, name: g.name })),
+      );
+      const packages = shown.map((group) => {
+        const own = versions.filter(
+          (v) => v.package_type === group.package_type && v.name === group.name,
+        );
+        const newest = [...own].sort((a, b) =>
+          compareVersions(group.package_type, b.version, a.version),
+        )[0];
+        return {
+          id: packageId(group.package_type, group.name),
+          name: group.name,
+          packageType: group.package_type,
+          created: new Date(group.created),
+          modified: new Date(group.modified),
+          versionsCount: Number(group.versions_count),
+          latestVersion: newest?.version ?? '',
+          description: newest?.description ?? '',
+          downloads: own.reduce((sum, v) => sum + Number(v.downloads), 0),
+        };
+      });
+      return { packages, hasNextPage: groups.length > page.first };
+    },
+
+    /** The versions of one package in the readable repositories, one row per repository. */
+    versionRows(readable: Readable, type: string, name: string) {
+      return liveVersions(readable)
+        .leftJoin('download_stats as d', 'd.node_id', 'n.id')
+        .select([
+          'v.version',
+          'v.description',
+          'v.created_at',
+          'v.manifest',
+          'v.readme',
+          'n.id as node_id',
+          'n.path',
+          'n.modified_at',
+          'p.repository_id',
+          sql<number>`coalesce(d.download_count, 0)`.as('downloads'),
+        ])
+        .where('p.package_type', '=', type)
+        .where('p.name', '=', name)
+        .execute();
+    },
+
+    /** The files of a version: the lead file's folder for Maven and PyPI, the tarball for npm. */
+    filesBeside(repositoryId: number, folder: string, leadPath: string, wholeFolder: boolean) {
+      return db
+        .selectFrom('nodes as n')
+        .leftJoin('blobs as b', 'b.sha256', 'n.sha256')
+        .select([
+          'n.id',
+          'n.path',
+          'n.name',
+          'n.size',
+          'n.mime_type',
+          'n.sha256',
+          'b.sha1',
+          'b.md5',
+        ])
+        .where('n.repository_id', '=', repositoryId)
+        .where('n.folder', '=', false)
+        .$if(wholeFolder, (q) => q.where('n.parent_path', '=', folder))
+        .$if(!wholeFolder, (q) => q.where('n.path', '=', leadPath))
+        .orderBy('n.name')
+        .execute();
+    },
+
+    properties(nodeId: number) {
+      return db
+        .selectFrom('node_properties')
+        .select(['key', 'value'])
+        .where('node_id', '=', nodeId)
+        .orderBy('key')
+        .orderBy('value')
+        .execute();
+    },
+  };
+}
+
+export type PackageQueries = ReturnType<typeof createPackageQueries>;

@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BadRequest, NotFound } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+
+interface GraphQlBody {
+  /** The query, as text or with its variables (spec 02 §7: "wrapped in the field graphQL"). */
+  graphQL?: string | { query?: unknown; variables?: unknown };
+}
+
+function requestOf(body: GraphQlBody | undefined) {
+  const wrapped = body?.graphQL;
+  const query = typeof wrapped === 'string' ? wrapped : wrapped?.query;
+  if (typeof query !== 'string' || !query.trim())
+    throw new BadRequest('The request body needs graphQL: a GraphQL query');
+  const variables = typeof wrapped === 'object' ? wrapped.variables : undefined;
+  if (variables !== undefined && (typeof variables !== 'object' || Array.isArray(variables)))
+    throw new BadRequest('graphQL.variables must be an object');
+  return { query, variables: variables as Record<string, unknown> | undefined };
+}
+
+const DOCUMENTS = new Set(['readme', 'dependencies', 'props']);
+
+/**
+ * The package browser's calls (docs/package-browser.md): `/mds/packages`, `/mds/package` and
+ * `/mds/versions` run a GraphQL query as the caller; `/ui/v1/native/versions/{type}/{doc}`
+ * answers a version's readme, dependencies or properties.
+ */
+export async function packagesRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  const reader = { config: { permission: 'reader' as const } };
+  for (const call of ['packages', 'package', 'versions']) {
+    app.post(
+      `/mds/${call}`,
+      reader,
+      async (request: FastifyRequest<{ Body: GraphQlBody }>, reply) => {
+        const result = await services.packages.execute(request.principal, requestOf(request.body));
+        if (result.errors?.length && !result.data) {
+          // A malformed query or a refused argument: the caller's mistake, said plainly.
+          return reply.status(400).send({
+            errors: result.errors.map((error) => ({ status: 400, message: error.message })),
+          });
+        }
+        return result;
+      },
+    );
+  }
+
+  app.get(
+    '/ui/v1/native/versions/:type/:document',
+    reader,
+    async (
+      request: FastifyRequest<{
+        Params: { type: string; document: string };
+        Querystring: { name?: string; version?: string };
+      }>,
+    ) => {
+      const { type, document } = request.params;
+      const { name, version } = request.query;
+      if (!DOCUMENTS.has(document)) throw new NotFound(`Unknown version document '${document}'`);
+      if (!name || !version) throw new BadRequest('name and version are required');
+      const details = await services.packages.versionDetails(
+        request.principal,
+        type,
+        name,
+        version,
+      );
+      if (!details) throw new NotFound(`Version '${version}' of '${name}' could not be found`);
+      if (document === 'readme') return { readme: details.readme };
+      if (document === 'dependencies')
+        return { dependencies: details.dependencies, devDependencies: details.devDependencies };
+      const values = new Map<string, string[]>();
+      for (const { key, value } of details.properties)
+        values.set(key, [...(values.get(key) ?? []), value]);
+      return { properties: [...values].map(([key, list]) => ({ key, values: list })) };
+    },
+  );
+}

@@ -1,0 +1,375 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { useUnit } from 'effector-react';
+import { AgGridReact } from 'ag-grid-react';
+import {
+  ClientSideRowModelModule,
+  ModuleRegistry,
+  type ColDef,
+  type ICellRendererParams,
+} from 'ag-grid-community';
+import { depotGridTheme } from '../../design/agGridTheme';
+import type { PackageNode, VersionNode } from './api';
+import {
+  $endCursor,
+  $onlyReleases,
+  $package,
+  $packageLoading,
+  $packages,
+  $packagesFetched,
+  $properties,
+  $readme,
+  $search,
+  $version,
+  $versionLoading,
+  $versions,
+  listOpened,
+  moreRequested,
+  onlyReleasesToggled,
+  packageOpened,
+  parsePackageId,
+  searchSubmitted,
+  versionOpened,
+} from './model';
+import {
+  defaultVersionTab,
+  installCommand,
+  PACKAGE_LABELS as L,
+  PACKAGE_MESSAGES as M,
+  PACKAGE_TYPES,
+  PACKAGES_PATH,
+  packagePath,
+} from './messages';
+import './packages.css';
+
+ModuleRegistry.registerModules([ClientSideRowModelModule]);
+
+const day = (iso: string) => new Date(iso).toLocaleDateString();
+const bytes = (size: number) =>
+  size < 1024
+    ? `${size} B`
+    : size < 1048576
+      ? `${(size / 1024).toFixed(1)} KB`
+      : `${(size / 1048576).toFixed(1)} MB`;
+
+function InstallCommand({
+  type,
+  name,
+  version,
+  label,
+}: {
+  type: string;
+  name: string;
+  version?: string;
+  label: string;
+}) {
+  const command = installCommand(type, name, version);
+  if (!command) return null;
+  return (
+    <section className="install-command" aria-label={label}>
+      <h3>{label}</h3>
+      <pre>
+        <code>{command}</code>
+      </pre>
+    </section>
+  );
+}
+
+// ---- The list ----
+
+function packageColumns(): ColDef<PackageNode>[] {
+  return [
+    {
+      field: 'name',
+      headerName: L.name,
+      flex: 2,
+      cellRenderer: ({ data }: ICellRendererParams<PackageNode>) =>
+        data && <Link to={packagePath(data.id)}>{data.name}</Link>,
+    },
+    { field: 'packageType', headerName: L.type, width: 110 },
+    { field: 'latestVersion', headerName: L.latest, flex: 1 },
+    { field: 'versionsCount', headerName: L.versionsCount, width: 110 },
+    { headerName: L.downloads, width: 120, valueGetter: ({ data }) => data?.stats.downloads },
+    { headerName: L.modified, flex: 1, valueGetter: ({ data }) => data && day(data.modified) },
+    { field: 'description', headerName: L.description, flex: 2 },
+  ];
+}
+
+function PackageList() {
+  const [packages, fetched, search, endCursor] = useUnit([
+    $packages,
+    $packagesFetched,
+    $search,
+    $endCursor,
+  ]);
+  const [name, setName] = useState(search.name ?? '');
+  const [packageType, setPackageType] = useState(search.packageType ?? '');
+  const columns = useMemo(packageColumns, []);
+  useEffect(() => {
+    listOpened();
+  }, []);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    searchSubmitted({ name: name.trim() || undefined, packageType: packageType || undefined });
+  };
+  const searching = Boolean(search.name || search.packageType);
+  return (
+    <>
+      <form className="package-search" role="search" onSubmit={submit}>
+        <input
+          type="search"
+          aria-label={L.search}
+          placeholder={L.search}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+        <select
+          aria-label={L.packageType}
+          value={packageType}
+          onChange={(event) => setPackageType(event.target.value)}
+        >
+          <option value="">{L.allTypes}</option>
+          {PACKAGE_TYPES.map((type) => (
+            <option key={type.value} value={type.value}>
+              {type.label}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="btn btn-primary">
+          {L.searchButton}
+        </button>
+      </form>
+      {fetched && packages.length === 0 ? (
+        <p className="empty-state">{searching ? M.noneFound : M.useSearch}</p>
+      ) : (
+        <div className="packages-grid" aria-label={L.title}>
+          <AgGridReact<PackageNode>
+            theme={depotGridTheme}
+            rowData={packages}
+            columnDefs={columns}
+            domLayout="autoHeight"
+            getRowId={({ data }) => data.id}
+          />
+        </div>
+      )}
+      {endCursor && (
+        <button type="button" className="btn" onClick={() => moreRequested()}>
+          {L.loadMore}
+        </button>
+      )}
+    </>
+  );
+}
+
+// ---- A package ----
+
+function versionColumns(packageId: string): ColDef<VersionNode>[] {
+  return [
+    {
+      field: 'name',
+      headerName: L.version,
+      flex: 1,
+      cellRenderer: ({ data }: ICellRendererParams<VersionNode>) =>
+        data && <Link to={packagePath(packageId, data.name)}>{data.name}</Link>,
+    },
+    {
+      headerName: L.repositories,
+      flex: 2,
+      valueGetter: ({ data }) => data?.repos.map((r) => r.name).join(', '),
+    },
+    { headerName: L.created, flex: 1, valueGetter: ({ data }) => data && day(data.created) },
+    { headerName: L.downloads, width: 120, valueGetter: ({ data }) => data?.stats.downloadCount },
+  ];
+}
+
+function PackageDetails({ packageId }: { packageId: string }) {
+  const [pkg, loading, versions, onlyReleases] = useUnit([
+    $package,
+    $packageLoading,
+    $versions,
+    $onlyReleases,
+  ]);
+  const columns = useMemo(() => versionColumns(packageId), [packageId]);
+  useEffect(() => {
+    packageOpened(packageId);
+  }, [packageId]);
+  if (loading) return <p>{L.loading}</p>;
+  if (!pkg) return <p className="empty-state">{M.noneFound}</p>;
+  return (
+    <>
+      <header className="package-header">
+        <h2>{pkg.name}</h2>
+        <dl>
+          <dt>{L.type}</dt>
+          <dd>{pkg.packageType}</dd>
+          <dt>{L.latest}</dt>
+          <dd>{pkg.latestVersion}</dd>
+          <dt>{L.downloads}</dt>
+          <dd>{pkg.stats.downloads}</dd>
+          {pkg.licenses.length > 0 && (
+            <>
+              <dt>{L.licenses}</dt>
+              <dd>{pkg.licenses.map((l) => l.name).join(', ')}</dd>
+            </>
+          )}
+        </dl>
+        {pkg.description && <p>{pkg.description}</p>}
+      </header>
+      <InstallCommand type={pkg.packageType} name={pkg.name} label={L.installLatest} />
+      <h3>{L.versions}</h3>
+      <label className="only-releases">
+        <input
+          type="checkbox"
+          checked={onlyReleases}
+          onChange={(event) => onlyReleasesToggled(event.target.checked)}
+        />{' '}
+        {L.onlyReleases}
+      </label>
+      {onlyReleases && <p className="note">{M.semverOnly}</p>}
+      {versions.length === 0 ? (
+        <p className="empty-state">{M.noVersions}</p>
+      ) : (
+        <div className="versions-grid" aria-label={L.versions}>
+          <AgGridReact<VersionNode>
+            theme={depotGridTheme}
+            rowData={versions}
+            columnDefs={columns}
+            domLayout="autoHeight"
+            getRowId={({ data }) => data.id}
+          />
+        </div>
+      )}
+    </>
+  );
+}
+
+// ---- A version ----
+
+function VersionDetails({ packageId, version }: { packageId: string; version: string }) {
+  const [node, loading, readme, properties] = useUnit([
+    $version,
+    $versionLoading,
+    $readme,
+    $properties,
+  ]);
+  const [query, setQuery] = useSearchParams();
+  const key = parsePackageId(packageId);
+  useEffect(() => {
+    versionOpened({ packageId, version });
+  }, [packageId, version]);
+  if (!key) return <p className="empty-state">{M.noneFound}</p>;
+  const tabs = [...(key.type === 'npm' ? ['readme'] : []), 'properties', 'files'];
+  const requested = query.get('activeTab');
+  const tab = requested && tabs.includes(requested) ? requested : defaultVersionTab(key.type);
+  const tabLabel = (name: string) =>
+    name === 'readme' ? L.readme : name === 'files' ? L.files : L.properties;
+  if (loading) return <p>{L.loading}</p>;
+  if (!node) return <p className="empty-state">{M.noVersions}</p>;
+  return (
+    <>
+      <header className="package-header">
+        <h2>
+          <Link to={packagePath(packageId)}>{key.name}</Link> {node.name}
+        </h2>
+        <dl>
+          <dt>{L.repositories}</dt>
+          <dd>{node.repos.map((r) => r.name).join(', ')}</dd>
+          <dt>{L.created}</dt>
+          <dd>{day(node.created)}</dd>
+          <dt>{L.size}</dt>
+          <dd>{bytes(node.size)}</dd>
+          <dt>{L.downloads}</dt>
+          <dd>{node.stats.downloadCount}</dd>
+        </dl>
+      </header>
+      <InstallCommand type={key.type} name={key.name} version={node.name} label={L.installThis} />
+      <div role="tablist" className="version-tabs">
+        {tabs.map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={tab === name}
+            onClick={() =>
+              setQuery((current) => ({ ...Object.fromEntries(current), activeTab: name }))
+            }
+          >
+            {tabLabel(name)}
+          </button>
+        ))}
+      </div>
+      <section role="tabpanel" aria-label={tabLabel(tab)}>
+        {tab === 'readme' &&
+          (readme ? <pre className="readme">{readme}</pre> : <p>{M.noReadme}</p>)}
+        {tab === 'properties' &&
+          (properties.length === 0 ? (
+            <p>{M.noProperties}</p>
+          ) : (
+            <table className="plain-table">
+              <thead>
+                <tr>
+                  <th>{L.key}</th>
+                  <th>{L.values}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {properties.map((property) => (
+                  <tr key={property.key}>
+                    <td>{property.key}</td>
+                    <td>{property.values.join(', ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ))}
+        {tab === 'files' && (
+          <table className="plain-table">
+            <thead>
+              <tr>
+                <th>{L.file}</th>
+                <th>{L.repositories}</th>
+                <th>{L.size}</th>
+                <th>SHA-256</th>
+                <th>SHA-1</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(node.files ?? []).map((file) => (
+                <tr key={`${file.repo}/${file.path}`}>
+                  <td>
+                    <a href={`/artifactory/${file.repo}/${file.path}`}>{file.name}</a>
+                    {file.lead && <span className="badge">{L.lead}</span>}
+                  </td>
+                  <td>{file.repo}</td>
+                  <td>{bytes(file.size)}</td>
+                  <td>
+                    <code>{file.sha256}</code>
+                  </td>
+                  <td>
+                    <code>{file.sha1}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}
+
+/**
+ * The package browser (spec 02 §2): /packages lists packages, /packages/{packageId} shows a
+ * package and its versions, /packages/{packageId}/{versionId} a version with its tabs.
+ */
+export default function PackagesPage() {
+  const { packageId, versionId } = useParams();
+  return (
+    <section className="packages-page" aria-labelledby="packages-title">
+      <h1 id="packages-title">{packageId ? <Link to={PACKAGES_PATH}>{L.title}</Link> : L.title}</h1>
+      {!packageId && <PackageList />}
+      {packageId && !versionId && <PackageDetails packageId={packageId} />}
+      {packageId && versionId && <VersionDetails packageId={packageId} version={versionId} />}
+    </section>
+  );
+}

@@ -1,0 +1,113 @@
+import { call } from '../../api/client';
+
+export interface PackageNode {
+  id: string;
+  name: string;
+  packageType: string;
+  description: string;
+  created: string;
+  modified: string;
+  versionsCount: number;
+  latestVersion: string;
+  stats: { downloads: number };
+  licenses: { name: string }[];
+}
+
+export interface VersionFile {
+  name: string;
+  lead: boolean;
+  size: number;
+  md5: string | null;
+  sha1: string | null;
+  sha256: string | null;
+  repo: string;
+  path: string;
+}
+
+export interface VersionNode {
+  id: string;
+  name: string;
+  created: string;
+  modified: string;
+  size: number;
+  repos: { name: string; leadFilePath: string }[];
+  stats: { downloadCount: number };
+  files?: VersionFile[];
+}
+
+interface Connection<T> {
+  edges: { node: T }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+const PACKAGE_FIELDS =
+  'id name packageType description created modified versionsCount latestVersion stats { downloads } licenses { name }';
+const VERSION_FIELDS =
+  'id name created modified size repos { name leadFilePath } stats { downloadCount }';
+
+async function graphQl<T>(call_: string, query: string, variables: object): Promise<T> {
+  const answer = await call<{ data: T }>('POST', `/mds/${call_}`, {
+    json: { graphQL: { query, variables } },
+  });
+  return answer.data;
+}
+
+export interface PackageSearch {
+  name?: string;
+  packageType?: string;
+}
+
+/** The package browser's calls (server/modules/packages, spec 02 §7 Packages). */
+export const packagesApi = {
+  async list(search: PackageSearch, after?: string) {
+    const filter = {
+      ...(search.name ? { name: search.name } : {}),
+      ...(search.packageType ? { packageTypeIn: [search.packageType] } : {}),
+    };
+    const data = await graphQl<{ packages: Connection<PackageNode> }>(
+      'packages',
+      `query($filter: PackageFilter, $after: String) { packages(filter: $filter, first: 100, after: $after) { edges { node { ${PACKAGE_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+      { filter, after },
+    );
+    return data.packages;
+  },
+
+  async get(id: string) {
+    const data = await graphQl<{ package: PackageNode | null }>(
+      'package',
+      `query($id: ID!) { package(id: $id) { ${PACKAGE_FIELDS} } }`,
+      { id },
+    );
+    return data.package;
+  },
+
+  async versions(packageId: string, ignorePreRelease: boolean) {
+    const data = await graphQl<{ versions: Connection<VersionNode> }>(
+      'versions',
+      `query($filter: VersionFilter!) { versions(filter: $filter, first: 1000) { edges { node { ${VERSION_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+      { filter: { packageId, ignorePreRelease } },
+    );
+    return data.versions.edges.map((edge) => edge.node);
+  },
+
+  async version(packageId: string, name: string) {
+    const data = await graphQl<{ versions: Connection<VersionNode> }>(
+      'versions',
+      `query($filter: VersionFilter!) { versions(filter: $filter, first: 1000) { edges { node { ${VERSION_FIELDS} files { name lead size md5 sha1 sha256 repo path } } } pageInfo { hasNextPage endCursor } } }`,
+      { filter: { packageId, name } },
+    );
+    return data.versions.edges.map((edge) => edge.node).find((v) => v.name === name) ?? null;
+  },
+
+  readme: (type: string, name: string, version: string) =>
+    call<{ readme: string }>(
+      'GET',
+      `/ui/v1/native/versions/${type}/readme?${new URLSearchParams({ name, version })}`,
+    ),
+
+  properties: (type: string, name: string, version: string) =>
+    call<{ properties: { key: string; values: string[] }[] }>(
+      'GET',
+      `/ui/v1/native/versions/${type}/props?${new URLSearchParams({ name, version })}`,
+    ),
+};

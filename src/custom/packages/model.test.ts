@@ -1,0 +1,99 @@
+import { describe, expect, it, vi } from 'vitest';
+import { allSettled, fork } from 'effector';
+import type { PackageNode, VersionNode } from './api';
+import {
+  $endCursor,
+  $packages,
+  $packagesFetched,
+  $versions,
+  listFx,
+  listOpened,
+  moreFx,
+  moreRequested,
+  onlyReleasesToggled,
+  packageFx,
+  packageOpened,
+  searchSubmitted,
+  versionsFx,
+} from './model';
+import { defaultVersionTab, installCommand, packagePath } from './messages';
+
+const pkg = (name: string): PackageNode => ({
+  id: `npm://${name}`,
+  name,
+  packageType: 'npm',
+  description: '',
+  created: '2026-11-01T00:00:00.000Z',
+  modified: '2026-11-01T00:00:00.000Z',
+  versionsCount: 1,
+  latestVersion: '1.0.0',
+  stats: { downloads: 0 },
+  licenses: [],
+});
+
+const page = (names: string[], endCursor: string | null) => ({
+  edges: names.map((name) => ({ node: pkg(name) })),
+  pageInfo: { hasNextPage: endCursor !== null, endCursor },
+});
+
+describe('package browser model', () => {
+  it('lists, searches with the search kept, and pages on demand', async () => {
+    const list = vi
+      .fn()
+      .mockResolvedValueOnce(page(['a', 'b'], 'c2'))
+      .mockResolvedValueOnce(page(['left-pad'], null));
+    const more = vi.fn().mockResolvedValue(page(['c'], null));
+    const scope = fork({
+      handlers: [
+        [listFx, list],
+        [moreFx, more],
+      ],
+    });
+    expect(scope.getState($packagesFetched)).toBe(false);
+    await allSettled(listOpened, { scope });
+    expect(scope.getState($packagesFetched)).toBe(true);
+    expect(scope.getState($endCursor)).toBe('c2');
+    await allSettled(moreRequested, { scope });
+    expect(more).toHaveBeenCalledWith({ search: {}, after: 'c2' });
+    expect(scope.getState($packages).map((p) => p.name)).toEqual(['a', 'b', 'c']);
+    await allSettled(searchSubmitted, { scope, params: { name: 'left' } });
+    expect(list).toHaveBeenLastCalledWith({ name: 'left' });
+    expect(scope.getState($packages).map((p) => p.name)).toEqual(['left-pad']);
+    // Nothing more to fetch: a further request asks for nothing.
+    await allSettled(moreRequested, { scope });
+    expect(more).toHaveBeenCalledTimes(1);
+  });
+
+  it('fetches a package and its versions, again when only releases are asked for', async () => {
+    const versions = vi.fn().mockResolvedValue([{ name: '1.0.0' } as VersionNode]);
+    const scope = fork({
+      handlers: [
+        [packageFx, vi.fn().mockResolvedValue(pkg('left-pad'))],
+        [versionsFx, versions],
+      ],
+    });
+    await allSettled(packageOpened, { scope, params: 'npm://left-pad' });
+    expect(versions).toHaveBeenLastCalledWith({ id: 'npm://left-pad', onlyReleases: false });
+    await allSettled(onlyReleasesToggled, { scope, params: true });
+    expect(versions).toHaveBeenLastCalledWith({ id: 'npm://left-pad', onlyReleases: true });
+    expect(scope.getState($versions)).toHaveLength(1);
+  });
+});
+
+describe('package browser texts', () => {
+  it('gives install commands with and without a version', () => {
+    expect(installCommand('npm', 'left-pad')).toBe('npm install left-pad');
+    expect(installCommand('npm', '@acme/tool', '1.0.0')).toBe('npm install @acme/tool@1.0.0');
+    expect(installCommand('pypi', 'requests', '2.0')).toBe('pip install requests==2.0');
+    expect(installCommand('maven', 'org.acme:app', '1.0')).toContain('<version>1.0</version>');
+    expect(installCommand('generic', 'x')).toBeUndefined();
+  });
+
+  it('opens npm versions on the readme and others on the properties', () => {
+    expect(defaultVersionTab('npm')).toBe('readme');
+    expect(defaultVersionTab('pypi')).toBe('properties');
+    expect(packagePath('npm://@acme/tool', '1.0.0')).toBe(
+      '/packages/npm%3A%2F%2F%40acme%2Ftool/1.0.0',
+    );
+  });
+});

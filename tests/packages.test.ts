@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packTarball, publishDocument } from './helpers/npm-cli.ts';
+import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+
+/**
+ * The package browser's calls: GraphQL over the package index, grouped by package across the
+ * repositories the caller may read, with versions in each format's order.
+ */
+let depot: TestDepot;
+
+async function publishNpm(repoKey: string, name: string, version: string, extra = {}) {
+  const tarball = await packTarball({
+    'package.json': JSON.stringify({ name, version }),
+    'README.md': `# ${name} ${version}`,
+  });
+  const response = await depot.app.inject({
+    method: 'PUT',
+    url: `/artifactory/api/npm/${repoKey}/${name.replace('/', '%2f')}`,
+    headers: { ...adminAuth(), 'content-type': 'application/json' },
+    payload: publishDocument(name, version, tarball, extra),
+  });
+  expect(response.statusCode, response.body).toBe(201);
+}
+
+async function graphQl(call: string, query: string, variables = {}, headers = adminAuth()) {
+  const response = await depot.app.inject({
+    method: 'POST',
+    url: `/ui/api/v1/mds/${call}`,
+    headers,
+    payload: { graphQL: { query, variables } },
+  });
+  return { status: response.statusCode, body: response.json() };
+}
+
+const PACKAGES = `query($filter: PackageFilter, $first: Int, $after: String) {
+  packages(filter: $filter, first: $first, after: $after) {
+    edges { node { id name packageType latestVersion versionsCount description } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+const VERSIONS = `query($filter: VersionFilter!) {
+  versions(filter: $filter) {
+    edges { node { name repos { name leadFilePath } files { name lead sha256 } } }
+  }
+}`;
+
+beforeAll(async () => {
+  depot = await startTestDepot();
+  for (const key of ['npm-a', 'npm-b'])
+    await depot.services.repositories.create({ key, rclass: 'local', packageType: 'npm' } as never);
+  await publishNpm('npm-a', 'left-pad', '1.0.0', {
+    description: 'Pads on the left',
+    license: 'MIT',
+  });
+  await publishNpm('npm-a', 'left-pad', '1.10.0');
+  await publishNpm('npm-a', 'left-pad', '1.2.0-beta.1');
+  await publishNpm('npm-b', 'left-pad', '1.2.0');
+  await publishNpm('npm-b', '@acme/right-pad', '0.1.0');
+  await depot.services.users.create({
+    name: 'outsider',
+    email: 'o@example.com',
+    password: 'outsider-pass-1',
+    groups: [],
+  });
+});
+afterAll(() => depot.close());
+
+describe('the package browser calls', () => {
+  it('lists packages across repositories with their latest version', async () => {
+    const { status, body } = await graphQl('packages', PACKAGES, { first: 10 });
+    expect(status).toBe(200);
+    expect(body.data.packages.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      {
+        id: 'npm://@acme/right-pad',
+        name: '@acme/right-pad',
+        packageType: 'npm',
+        latestVersion: '0.1.0',
+        versionsCount: 1,
+        description: '',
+      },
+      {
+        id: 'npm://left-pad',
+        name: 'left-pad',
+        packageType: 'npm',
+        latestVersion: '1.10.0',
+        versionsCount: 4,
+        description: '',
+      },
+    ]);
+  });
+
+  it('filters by name with wildcards and pages with cursors', async () => {
+    const filtered = await graphQl('packages', PACKAGES, { filter: { name: 'left*' } });
+    expect(filtered.body.data.packages.edges).toHaveLength(1);
+    const first = await graphQl('packages', PACKAGES, { first: 1 });
+    expect(first.body.data.packages.pageInfo.hasNextPage).toBe(true);
+    const second = await graphQl('packages', PACKAGES, {
+      first: 1,
+      after: first.body.data.packages.pageInfo.endCursor,
+    });
+    expect(second.body.data.packages.edges[0].node.name).toBe('left-pad');
+    expect(second.body.data.packages.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('gives versions newest first in semver order, each with its repositories and files', async () => {
+    const { body } = await graphQl('versions', VERSIONS, {
+      filter: { packageId: 'npm://left-pad' },
+    });
+    const versions = body.data.versions.edges.map((e: { node: { name: string } }) => e.node);
+    expect(versions.map((v: { name: string }) => v.name)).toEqual([
+      '1.10.0',
+      '1.2.0',
+      '1.2.0-beta.1',
+      '1.0.0',
+    ]);
+    expect(versions[1].repos).toEqual([
+      { name: 'npm-b', leadFilePath: 'left-pad/-/left-pad-1.2.0.tgz' },
+    ]);
+    expect(versions[1].files).toEqual([
+      { name: 'left-pad-1.2.0.tgz', lead: true, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ]);
+    const releases = await graphQl('versions', VERSIONS, {
+      filter: { packageId: 'npm://left-pad', ignorePreRelease: true },
+    });
+    expect(releases.body.data.versions.edges).toHaveLength(3);
+  });
+
+  it('answers a package with its licenses, and the readme of a version', async () => {
+    const { body } = await graphQl(
+      'package',
+      'query($id: ID!) { package(id: $id) { name latestVersion licenses { name } stats { downloads } } }',
+      { id: 'npm://left-pad' },
+    );
+    expect(body.data.package).toEqual({
+      name: 'left-pad',
+      latestVersion: '1.10.0',
+      licenses: [],
+      stats: { downloads: 0 },
+    });
+    const readme = await depot.app.inject({
+      method: 'GET',
+      url: '/ui/api/v1/ui/v1/native/versions/npm/readme?name=left-pad&version=1.0.0',
+      headers: adminAuth(),
+    });
+    expect(readme.json()).toEqual({ readme: '# left-pad 1.0.0' });
+    const props = await depot.app.inject({
+      method: 'GET',
+      url: '/ui/api/v1/ui/v1/native/versions/npm/props?name=left-pad&version=1.0.0',
+      headers: adminAuth(),
+    });
+    expect(props.json().properties).toEqual(
+      expect.arrayContaining([{ key: 'npm.version', values: ['1.0.0'] }]),
+    );
+  });
+
+  it('shows a user nothing of repositories they may not read', async () => {
+    const { body } = await graphQl(
+      'packages',
+      PACKAGES,
+      {},
+      {
+        authorization: basic('outsider', 'outsider-pass-1'),
+      },
+    );
+    expect(body.data.packages.edges).toEqual([]);
+  });
+
+  it('answers a malformed query or a refused argument with 400', async () => {
+    const broken = await graphQl('packages', 'query { packages( }');
+    expect(broken.status).toBe(400);
+    expect(broken.body.errors[0].message).toMatch(/^Syntax Error/);
+    const huge = await graphQl('packages', PACKAGES, { first: 100000 });
+    expect(huge.status).toBe(400);
+    expect(huge.body.errors[0].message).toBe('first must be between 1 and 1000');
+  });
+});
