@@ -1,6 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_LABELS as L, PACKAGE_MESSAGES as M } from '../src/custom/packages/messages.ts';
+import {
+  SET_ME_UP_LABELS as S,
+  SET_ME_UP_MESSAGES as SM,
+} from '../src/custom/set-me-up/messages.ts';
 import { npmCli, npmrc, type NpmCli } from '../tests/helpers/npm-cli.ts';
 import { buildWheel } from '../tests/helpers/python-dists.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
@@ -139,6 +143,38 @@ describe('the package browser', () => {
     const properties = page.getByRole('tabpanel', { name: L.properties });
     await properties.getByRole('cell', { name: 'pypi.version' }).waitFor();
     expect(await page.getByRole('tab', { name: L.readme }).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('sets npm up with the user’s own API key, and the .npmrc it shows works', async () => {
+    await page.getByRole('button', { name: S.open }).click();
+    const dialog = page.getByRole('dialog', { name: S.title });
+    await dialog.getByRole('combobox', { name: S.repository }).waitFor();
+    expect(await dialog.getByRole('combobox', { name: S.repository }).inputValue()).toBe(
+      'npm-local',
+    );
+    // Deploying needs more than the readers group has.
+    await dialog.getByText(SM.noDeployPermission).waitFor();
+
+    await dialog.getByLabel(S.password, { exact: true }).fill('not-the-password');
+    await dialog.getByRole('button', { name: S.insert }).click();
+    await dialog.getByText(SM.wrongPassword).waitFor();
+    await dialog.getByLabel(S.password, { exact: true }).fill('dev-pass-12');
+    await dialog.getByRole('button', { name: S.insert }).click();
+    await dialog.getByText(SM.noApiKey).waitFor();
+    await dialog.getByRole('button', { name: S.createApiKey }).click();
+    await dialog.getByText(S.inserted).waitFor();
+
+    const npmrc = await dialog.getByLabel('.npmrc', { exact: true }).textContent();
+    expect(npmrc).toMatch(/:_auth=[A-Za-z0-9+/=]+\n/);
+    const configured = npmCli(npmrc!);
+    try {
+      const { stdout } = await configured.npm(['view', 'depot-e2e-lib', 'version']);
+      expect(stdout.trim()).toBe('1.0.0');
+    } finally {
+      configured.close();
+    }
+    await dialog.getByRole('button', { name: S.close }).click();
     expect(pageErrors).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import { permissionTargetConsoleRoutes } from './modules/access-control/console-
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { npmRoutes } from './formats/npm/routes.ts';
 import { packagesRoutes } from './modules/packages/routes.ts';
+import { setMeUpRoutes } from './modules/set-me-up/routes.ts';
 import { pypiRoutes } from './formats/pypi/routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { archiveDownloadRoutes } from './modules/archives/routes.ts';
@@ -178,6 +179,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(permissionTargetConsoleRoutes, { services });
       await api.register(projectConsoleRoutes, { services });
       await api.register(packagesRoutes, { services });
+      await api.register(setMeUpRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

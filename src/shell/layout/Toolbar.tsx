@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { LABELS } from '../messages';
 import { UserMenu } from './UserMenu';
 import { ProjectSelector } from './ProjectSelector';
+import { SetMeUpButton } from '../../custom/set-me-up/SetMeUpButton';
 
 export function Toolbar() {
   return (
@@ -11,6 +12,7 @@ export function Toolbar() {
       </Link>
       <div className="toolbar-end">
         <ProjectSelector />
+        <SetMeUpButton />
         <UserMenu />
       </div>
     </header>
