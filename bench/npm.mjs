@@ -18,9 +18,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createGzip } from 'node:zlib';
-import tar from 'tar-stream';
-import yazl from 'yazl';
+import { packTarball, publishDocument } from '../tests/helpers/npm-cli.ts';
+import { buildWheel } from '../tests/helpers/python-dists.ts';
+import { startBuiltDepot } from './depot.mjs';
 import { ensureAutocannon, ensureVerdaccio } from './peers.mjs';
 
 const run = promisify(execFile);
@@ -54,23 +54,8 @@ async function waitFor(url, headers = {}) {
 
 async function startDepot() {
   const port = freePort();
-  children.push(
-    spawn(process.execPath, ['dist/server/main.mjs'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DEPOT_HOME: join(work, 'depot'),
-        DEPOT_PORT: String(port),
-        DEPOT_HOST: '127.0.0.1',
-        DEPOT_ADMIN_PASSWORD: ADMIN,
-        DEPOT_LOG_STDOUT: 'false',
-        DEPOT_LOG_LEVEL: 'warn',
-      },
-      stdio: 'ignore',
-    }),
-  );
+  children.push(await startBuiltDepot({ home: join(work, 'depot'), port, adminPassword: ADMIN }));
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/artifactory/api/system/ping`);
   for (const [key, packageType] of [
     ['npm-local', 'npm'],
     ['pypi-local', 'pypi'],
@@ -111,46 +96,14 @@ async function startVerdaccio() {
   return { base, token };
 }
 
-async function gzipTar(entries) {
-  const pack = tar.pack();
-  for (const [name, content] of entries) pack.entry({ name }, content);
-  pack.finalize();
-  const chunks = [];
-  for await (const chunk of pack.pipe(createGzip())) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-/** A publish document as `npm publish` sends it. */
-async function publishDocument(name, version, dependencies, extra = {}) {
+/** A publish document as `npm publish` sends it, for a package with one module. */
+async function benchDocument(name, version, dependencies, extra = {}) {
   const manifest = { name, version, main: 'index.js', dependencies, ...extra };
-  const tarball = await gzipTar([
-    ['package/package.json', JSON.stringify(manifest)],
-    ['package/index.js', `module.exports = ${JSON.stringify(`${name}@${version}`)};\n`],
-  ]);
-  const file = `${name}-${version}.tgz`;
-  return {
-    _id: name,
-    name,
-    'dist-tags': { latest: version },
-    versions: {
-      [version]: {
-        ...manifest,
-        _id: `${name}@${version}`,
-        dist: {
-          shasum: createHash('sha1').update(tarball).digest('hex'),
-          integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
-          tarball: `http://localhost/${name}/-/${file}`,
-        },
-      },
-    },
-    _attachments: {
-      [file]: {
-        content_type: 'application/octet-stream',
-        data: tarball.toString('base64'),
-        length: tarball.length,
-      },
-    },
-  };
+  const tarball = await packTarball({
+    'package.json': JSON.stringify(manifest),
+    'index.js': `module.exports = ${JSON.stringify(`${name}@${version}`)};\n`,
+  });
+  return publishDocument(name, version, tarball, manifest);
 }
 
 async function publish(registry, authorization, document) {
@@ -250,41 +203,12 @@ async function pingLatencyDuring(base, load) {
   };
 }
 
-async function wheel(name, version) {
-  const module = name.replace(/-/g, '_');
-  const distInfo = `${module}-${version}.dist-info`;
-  const files = [
-    [`${module}/__init__.py`, Buffer.from('VALUE = 1\n')],
-    [
-      `${distInfo}/METADATA`,
-      Buffer.from(`Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n`),
-    ],
-    [
-      `${distInfo}/WHEEL`,
-      Buffer.from(
-        'Wheel-Version: 1.0\nGenerator: bench\nRoot-Is-Purelib: true\nTag: py3-none-any\n',
-      ),
-    ],
-  ];
-  const record = files.map(
-    ([path, content]) =>
-      `${path},sha256=${createHash('sha256').update(content).digest('base64url')},${content.length}`,
-  );
-  files.push([`${distInfo}/RECORD`, Buffer.from(`${record.join('\n')}\n${distInfo}/RECORD,,\n`)]);
-  const zip = new yazl.ZipFile();
-  for (const [path, content] of files) zip.addBuffer(content, path);
-  zip.end();
-  const chunks = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk);
-  return { filename: `${module}-${version}-py3-none-any.whl`, content: Buffer.concat(chunks) };
-}
-
 async function pipFigures(depot) {
   const tree = join(work, 'pep503');
   const names = Array.from({ length: WHEELS }, (_, i) => `bench-wheel-${i}`);
   mkdirSync(join(tree, 'files'), { recursive: true });
   for (const name of names) {
-    const dist = await wheel(name, '1.0.0');
+    const dist = await buildWheel({ name, version: '1.0.0' });
     const sha256 = createHash('sha256').update(dist.content).digest('hex');
     writeFileSync(join(tree, 'files', dist.filename), dist.content);
     mkdirSync(join(tree, 'simple', name), { recursive: true });
@@ -360,7 +284,7 @@ async function publishAll(depotRegistry, verdaccio) {
   console.log(`Publishing ${PACKAGES} packages x ${VERSIONS.length} versions to both...`);
   for (let i = 0; i < PACKAGES; i++) {
     for (const version of VERSIONS) {
-      const document = await publishDocument(`bench-pkg-${i}`, version, dependenciesOf(i));
+      const document = await benchDocument(`bench-pkg-${i}`, version, dependenciesOf(i));
       await publish(depotRegistry, BASIC, document);
       await publish(`${verdaccio.base}/`, `Bearer ${verdaccio.token}`, document);
     }
@@ -392,7 +316,7 @@ async function bigPackumentFigure(depot, depotRegistry) {
   console.log(`A packument of ${BIG_VERSIONS} versions...`);
   const padding = 'x'.repeat(4000);
   for (let v = 0; v < BIG_VERSIONS; v++) {
-    const document = await publishDocument(
+    const document = await benchDocument(
       'bench-big',
       `1.0.${v}`,
       { 'bench-pkg-1': '^1.0.0' },

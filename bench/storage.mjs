@@ -11,6 +11,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startBuiltDepot } from './depot.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SIZE_MB = Number(process.env.BENCH_SIZE_MB ?? 1024);
@@ -65,29 +66,7 @@ function wrkRate(url, headers = []) {
 }
 
 async function startDepot(port) {
-  const child = spawn(process.execPath, ['dist/server/main.mjs'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DEPOT_HOME: join(work, 'depot'),
-      DEPOT_PORT: String(port),
-      DEPOT_HOST: '127.0.0.1',
-      DEPOT_ADMIN_PASSWORD: ADMIN,
-      DEPOT_LOG_STDOUT: 'false',
-      DEPOT_LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  });
-  children.push(child);
-  for (let i = 0; i < 300; i++) {
-    if (
-      (await fetch(`http://127.0.0.1:${port}/artifactory/api/system/ping`).catch(() => undefined))
-        ?.ok
-    )
-      return;
-    await sleep(100);
-  }
-  throw new Error('Depot did not start');
+  children.push(await startBuiltDepot({ home: join(work, 'depot'), port, adminPassword: ADMIN }));
 }
 
 function startNginx(port, dir) {

@@ -1,0 +1,34 @@
+// The Depot the benchmarks measure: the built server (dist/server/main.mjs, as `npm start`
+// runs it), on loopback, started and waited for the same way by every benchmark.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** Starts the built server on `port` with `home`; answers the child once it answers ping. */
+export async function startBuiltDepot({ home, port, adminPassword }) {
+  const child = spawn(process.execPath, ['dist/server/main.mjs'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DEPOT_HOME: home,
+      DEPOT_PORT: String(port),
+      DEPOT_HOST: '127.0.0.1',
+      DEPOT_ADMIN_PASSWORD: adminPassword,
+      DEPOT_LOG_STDOUT: 'false',
+      DEPOT_LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 300; i++) {
+    const answer = await fetch(`http://127.0.0.1:${port}/artifactory/api/system/ping`).catch(
+      () => undefined,
+    );
+    if (answer?.ok) return child;
+    if (child.exitCode !== null) break;
+    await sleep(100);
+  }
+  child.kill('SIGTERM');
+  throw new Error('Depot did not start');
+}
