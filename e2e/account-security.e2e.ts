@@ -6,7 +6,7 @@ import { PROFILE_LABELS, PROFILE_MESSAGES } from '../src/custom/user-profile/mes
 import { SECURITY_LABELS } from '../src/custom/security-config/messages.ts';
 import { TOKEN_LABELS } from '../src/custom/access-tokens/messages.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
-import { startDepot, type E2eDepot } from './server.ts';
+import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
  * MFA, the user profile, the Security Configuration and the Access Tokens screens in a real
@@ -20,15 +20,8 @@ let browser: Browser;
 let page: Page;
 let pageErrors: Error[];
 
-const basic = (user: string, password: string) =>
-  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-function asAdmin(method: string, path: string, body?: unknown) {
-  return fetch(`${depot.baseUrl}${path}`, {
-    method,
-    headers: { authorization: basic('admin', ADMIN_PASSWORD), 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const asAdmin = (method: string, path: string, body?: unknown) =>
+  scriptedCall(depot, { user: 'admin', password: ADMIN_PASSWORD }, method, path, body);
 async function createUser(name: string) {
   const response = await asAdmin('POST', '/ui/api/v1/ui/users', {
     name,

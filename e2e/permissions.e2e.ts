@@ -7,7 +7,7 @@ import {
 import { DEPLOY_LABELS } from '../src/custom/tree-browser/deploy/messages.ts';
 import { ACTION_LABELS, TREE_LABELS } from '../src/custom/tree-browser/messages.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
-import { startDepot, type E2eDepot } from './server.ts';
+import { basicAuth, scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
  * An admin gives a team exactly the access it needs with the permissions editor, against a
@@ -21,15 +21,10 @@ let browser: Browser;
 let page: Page;
 let pageErrors: Error[];
 
-const basic = (user: string, password: string) =>
-  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-async function asScript(method: string, path: string, body?: unknown, user = 'admin') {
+/** A call as the admin, or as a user whose password is `{user}-pass-1`. */
+function asScript(method: string, path: string, body?: unknown, user = 'admin') {
   const password = user === 'admin' ? ADMIN_PASSWORD : `${user}-pass-1`;
-  return fetch(`${depot.baseUrl}${path}`, {
-    method,
-    headers: { authorization: basic(user, password), 'content-type': 'application/json' },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
+  return scriptedCall(depot, { user, password }, method, path, body);
 }
 
 beforeAll(async () => {
@@ -210,7 +205,7 @@ describe('the permissions editor', () => {
       await member.close();
     }
     expect((await asScript('GET', '/artifactory/team-local/org/qa/report.txt')).status).toBe(200);
-    const asTess = { authorization: basic('tess', 'tess-pass-1') };
+    const asTess = { authorization: basicAuth('tess', 'tess-pass-1') };
     const refused = await fetch(`${depot.baseUrl}/artifactory/team-local/org/qa/report.txt`, {
       method: 'DELETE',
       headers: asTess,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABELS, NOT_AUTHORIZED_MESSAGE } from '../src/shell/messages.ts';
 import { PROJECT_LABELS as L } from '../src/custom/projects/messages.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
-import { startDepot, type E2eDepot } from './server.ts';
+import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
  * Projects in a real browser: an admin creates a project (the key rules on the way), adds a
@@ -18,15 +18,8 @@ let browser: Browser;
 let page: Page;
 let pageErrors: Error[];
 
-const basic = (user: string, password: string) =>
-  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-function asAdmin(method: string, path: string, body?: unknown) {
-  return fetch(`${depot.baseUrl}${path}`, {
-    method,
-    headers: { authorization: basic('admin', ADMIN_PASSWORD), 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const asAdmin = (method: string, path: string, body?: unknown) =>
+  scriptedCall(depot, { user: 'admin', password: ADMIN_PASSWORD }, method, path, body);
 
 beforeAll(async () => {
   depot = await startDepot(ADMIN_PASSWORD, { DEPOT_PROJECTS_LIMIT: '2' });

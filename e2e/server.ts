@@ -60,8 +60,8 @@ export const basicAuth = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /**
- * A scripted call to the Depot under test, as curl would send it, with basic auth: JSON
- * bodies are sent as JSON, anything else (a form, bytes) as it is.
+ * A scripted call to the Depot under test, as curl would send it, with basic auth: objects
+ * are sent as JSON, anything else (text, a form, bytes) as it is.
  */
 export function scriptedCall(
   depot: E2eDepot,
@@ -70,7 +70,11 @@ export function scriptedCall(
   path: string,
   body?: unknown,
 ) {
-  const json = body !== undefined && !(body instanceof FormData) && !(body instanceof Uint8Array);
+  const json =
+    body !== null &&
+    typeof body === 'object' &&
+    !(body instanceof FormData) &&
+    !(body instanceof Uint8Array);
   return fetch(`${depot.baseUrl}${path}`, {
     method,
     headers: {
