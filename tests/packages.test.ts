@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { packTarball, publishDocument } from './helpers/npm-cli.ts';
 import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
 
@@ -152,6 +152,36 @@ describe('the package browser calls', () => {
     expect(props.json().properties).toEqual(
       expect.arrayContaining([{ key: 'npm.version', values: ['1.0.0'] }]),
     );
+  });
+
+  it('counts a download of a version for the package and the version', async () => {
+    const download = await depot.app.inject({
+      method: 'GET',
+      url: '/artifactory/api/npm/npm-b/left-pad/-/left-pad-1.2.0.tgz',
+      headers: adminAuth(),
+    });
+    expect(download.statusCode).toBe(200);
+    // Counts are flushed to the database within a second (docs/maintenance.md).
+    await vi.waitFor(
+      async () => {
+        const { body } = await graphQl(
+          'package',
+          'query($id: ID!) { package(id: $id) { stats { downloads } } }',
+          { id: 'npm://left-pad' },
+        );
+        expect(body.data.package.stats.downloads).toBe(1);
+      },
+      { timeout: 5000, interval: 200 },
+    );
+    const { body } = await graphQl(
+      'versions',
+      'query($filter: VersionFilter!) { versions(filter: $filter) { edges { node { name stats { downloadCount } } } } }',
+      { filter: { packageId: 'npm://left-pad', name: '1.2.0' } },
+    );
+    expect(body.data.versions.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { name: '1.2.0', stats: { downloadCount: 1 } },
+      { name: '1.2.0-beta.1', stats: { downloadCount: 0 } },
+    ]);
   });
 
   it('shows a user nothing of repositories they may not read', async () => {
