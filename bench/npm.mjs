@@ -1,7 +1,8 @@
 // npm run bench:npm: the package-format figures of issue 6, each against a peer measured in
 // the same run on loopback (a built server: scripts/prepare-start.mjs runs first):
 // 1. `npm install` of a project of 300 packages (3 versions each), npm's cache warm, no
-//    lockfile: through Depot against through Verdaccio serving the same packages (goal <= 0.8);
+//    lockfile: through Depot against through Verdaccio serving the same packages, both read
+//    anonymously (goal <= 0.8), and Depot with basic auth too;
 // 2. packument requests per second (autocannon, 20 connections, abbreviated form): Depot
 //    against Verdaccio (goal >= 2);
 // 3. a packument of many megabytes (2,000 versions): the longest a 2 ms ping to the same Depot
@@ -122,7 +123,12 @@ function dependenciesOf(index) {
   return Object.fromEntries(children.map((child) => [`bench-pkg-${child}`, '^1.0.0']));
 }
 
-async function timedInstalls(label, registry, auth) {
+/**
+ * Median time of `npm install` in a fresh project (no node_modules, no lockfile), npm's cache
+ * warmed by a first install. `offlineAfterWarming` times `--offline` installs instead: npm's
+ * own work with no server asked at all, the floor any registry is measured against.
+ */
+async function timedInstalls(label, registry, auth, offlineAfterWarming = false) {
   const project = join(work, `project-${label}`);
   mkdirSync(project);
   const cache = join(work, `npm-cache-${label}`);
@@ -139,11 +145,12 @@ async function timedInstalls(label, registry, auth) {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_config_')),
   );
-  const install = () =>
+  const install = (offline = false) =>
     run(
       'npm',
       [
         'install',
+        ...(offline ? ['--offline'] : []),
         '--no-audit',
         '--no-fund',
         '--ignore-scripts',
@@ -167,7 +174,7 @@ async function timedInstalls(label, registry, auth) {
   for (let i = 0; i < RUNS; i++) {
     clean();
     const start = process.hrtime.bigint();
-    await install();
+    await install(offlineAfterWarming);
     times.push(seconds(start));
   }
   return median(times);
@@ -291,14 +298,47 @@ async function publishAll(depotRegistry, verdaccio) {
   }
 }
 
-// Verdaccio reads anonymously (its packages are `access: $all`): its tokens cost a bcrypt
-// check per request, which would make it look slower than it is. Depot reads with basic
-// auth, a handicap for Depot.
-async function installFigure(depotRegistry, verdaccio) {
+// Both read anonymously here, as Verdaccio's packages are `access: $all` (its tokens cost a
+// bcrypt check per request, which would make it look slower than it is); Depot is measured
+// with basic auth as well, the way a team with anonymous access off would use it.
+async function installFigures(depot, depotRegistry, verdaccio) {
   console.log(`npm install, ${RUNS} timed runs each (median)...`);
-  const ours = await timedInstalls('depot', depotRegistry, `_auth=${BASIC.slice(6)}`);
+  const withAuth = await timedInstalls('depot-auth', depotRegistry, `_auth=${BASIC.slice(6)}`);
+  const enabled = await fetch(`${depot}/ui/api/v1/ui/securityconfig`, {
+    method: 'PUT',
+    headers: { authorization: BASIC, 'content-type': 'application/json' },
+    body: JSON.stringify({ anonAccessEnabled: true }),
+  });
+  if (!enabled.ok) throw new Error(`anonymous access: ${enabled.status} ${await enabled.text()}`);
+  const anonymous = await timedInstalls('depot', depotRegistry, 'always-auth=false');
   const theirs = await timedInstalls('verdaccio', `${verdaccio.base}/`, 'always-auth=false');
-  return ['npm install, 300 packages (s)', ours, theirs, 'Verdaccio', ours / theirs, '<= 0.8'];
+  const floor = await timedInstalls('offline', `${verdaccio.base}/`, 'always-auth=false', true);
+  return [
+    [
+      'npm install --offline, no registry asked (s)',
+      floor,
+      theirs,
+      'Verdaccio',
+      floor / theirs,
+      'the floor',
+    ],
+    [
+      'npm install, 300 packages, anonymous (s)',
+      anonymous,
+      theirs,
+      'Verdaccio',
+      anonymous / theirs,
+      '<= 0.8',
+    ],
+    [
+      'npm install, Depot with basic auth (s)',
+      withAuth,
+      theirs,
+      'Verdaccio',
+      withAuth / theirs,
+      '',
+    ],
+  ];
 }
 
 async function requestsFigure(autocannon, depotRegistry, verdaccio) {
@@ -358,7 +398,7 @@ async function main() {
   const rows = [];
   let bigLine = '';
   if (PARTS.has('install') || PARTS.has('rps')) await publishAll(depotRegistry, verdaccio);
-  if (PARTS.has('install')) rows.push(await installFigure(depotRegistry, verdaccio));
+  if (PARTS.has('install')) rows.push(...(await installFigures(depot, depotRegistry, verdaccio)));
   if (PARTS.has('rps')) rows.push(await requestsFigure(autocannon, depotRegistry, verdaccio));
   if (PARTS.has('big')) bigLine = await bigPackumentFigure(depot, depotRegistry);
   if (PARTS.has('pip')) {
