@@ -5,7 +5,7 @@ import { MFA_TEXTS, PAGE_TITLES } from '../src/shell/messages.ts';
 import { PROFILE_LABELS, PROFILE_MESSAGES } from '../src/custom/user-profile/messages.ts';
 import { SECURITY_LABELS } from '../src/custom/security-config/messages.ts';
 import { TOKEN_LABELS } from '../src/custom/access-tokens/messages.ts';
-import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -43,11 +43,7 @@ afterAll(async () => {
 });
 
 async function freshPage() {
-  await page?.context().close();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  pageErrors = watchPageErrors(page);
+  ({ page, pageErrors } = await openFreshPage(browser, page));
 }
 
 describe('MFA from the user profile', () => {

@@ -35,3 +35,18 @@ export async function signIn(page: Page, user: string, password: string): Promis
   await page.getByLabel(LABELS.password).fill(password);
   await page.getByRole('button', { name: LABELS.logIn }).click();
 }
+
+/**
+ * A new page in a fresh context (no cookies, no storage), closing the previous page's
+ * context; the page's uncaught errors are collected in `pageErrors`.
+ */
+export async function openFreshPage(
+  browser: Browser,
+  previous?: Page,
+): Promise<{ page: Page; pageErrors: Error[] }> {
+  await previous?.context().close();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  return { page, pageErrors: watchPageErrors(page) };
+}

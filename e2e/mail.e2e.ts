@@ -5,7 +5,7 @@ import { MAIL_LABELS } from '../src/custom/mail-config/messages.ts';
 import { INVITE_LABELS } from '../src/custom/invite-user/messages.ts';
 import { LABELS, PAGE_TITLES } from '../src/shell/messages.ts';
 import { linkIn, startSmtpServer } from '../tests/helpers/smtp.ts';
-import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -32,11 +32,7 @@ afterAll(async () => {
 });
 
 async function freshPage() {
-  await page?.context().close();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  pageErrors = watchPageErrors(page);
+  ({ page, pageErrors } = await openFreshPage(browser, page));
 }
 
 async function setNewPassword(password: string) {

@@ -7,7 +7,7 @@ import {
 } from '../src/custom/set-me-up/messages.ts';
 import { npmCli, npmrc, type NpmCli } from '../tests/helpers/npm-cli.ts';
 import { buildWheel } from '../tests/helpers/python-dists.ts';
-import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -67,10 +67,7 @@ beforeAll(async () => {
   });
   expect(user.status).toBe(201);
   browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  pageErrors = watchPageErrors(page);
+  ({ page, pageErrors } = await openFreshPage(browser));
 }, 120_000);
 
 afterAll(async () => {

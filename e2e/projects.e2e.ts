@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABELS, NOT_AUTHORIZED_MESSAGE } from '../src/shell/messages.ts';
 import { PROJECT_LABELS as L } from '../src/custom/projects/messages.ts';
-import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -37,11 +37,7 @@ afterAll(async () => {
 });
 
 async function freshPage() {
-  await page?.context().close();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  pageErrors = watchPageErrors(page);
+  ({ page, pageErrors } = await openFreshPage(browser, page));
 }
 const sidebar = () => page.getByRole('navigation', { name: LABELS.mainNavigation });
 const selector = () => page.getByRole('combobox', { name: L.selector });
