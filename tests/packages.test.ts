@@ -57,6 +57,8 @@ beforeAll(async () => {
   await publishNpm('npm-a', 'left-pad', '1.2.0-beta.1');
   await publishNpm('npm-b', 'left-pad', '1.2.0');
   await publishNpm('npm-b', '@acme/right-pad', '0.1.0');
+  // A pre-release above the only release: the release is still the latest.
+  await publishNpm('npm-b', '@acme/right-pad', '0.2.0-rc.1');
   await depot.services.users.create({
     name: 'outsider',
     email: 'o@example.com',
@@ -76,7 +78,7 @@ describe('the package browser calls', () => {
         name: '@acme/right-pad',
         packageType: 'npm',
         latestVersion: '0.1.0',
-        versionsCount: 1,
+        versionsCount: 2,
         description: '',
       },
       {

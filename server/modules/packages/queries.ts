@@ -48,6 +48,20 @@ export function compareVersions(type: string, a: string, b: string): number {
   return a.localeCompare(b, 'en', { numeric: true });
 }
 
+/** Pre-releases, as each format spells them: semver's, Maven snapshots, PEP 440's a/b/rc/dev. */
+export function isPreRelease(type: string, version: string): boolean {
+  if (type === 'maven') return /-SNAPSHOT$/i.test(version);
+  if (type === 'pypi') return /(a|b|rc|c|dev|alpha|beta|pre|preview)\d*/i.test(version);
+  return semver.valid(version) ? semver.prerelease(version) !== null : false;
+}
+
+/** The version a package shows as its latest: the highest release, or the highest of all. */
+function latestOf(type: string, versions: string[]): string | undefined {
+  const releases = versions.filter((v) => !isPreRelease(type, v));
+  const pool = releases.length ? releases : versions;
+  return [...pool].sort((a, b) => compareVersions(type, b, a))[0];
+}
+
 /** A name filter as people type it: `*` and `?` are wildcards, otherwise a substring. */
 function namePattern(name: string): string {
   const escaped = escapeLike(name.toLowerCase()).replace(/\*/g, '%').replace(/\?/g, '_');
@@ -125,9 +139,11 @@ export function createPackageQueries(db: Database) {
         const own = versions.filter(
           (v) => v.package_type === group.package_type && v.name === group.name,
         );
-        const newest = [...own].sort((a, b) =>
-          compareVersions(group.package_type, b.version, a.version),
-        )[0];
+        const latest = latestOf(
+          group.package_type,
+          own.map((v) => v.version),
+        );
+        const newest = own.find((v) => v.version === latest);
         return {
           id: packageId(group.package_type, group.name),
           name: group.name,

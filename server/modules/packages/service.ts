@@ -8,6 +8,7 @@ import type { createAccessService } from '../access-control/service.ts';
 import {
   compareVersions,
   createPackageQueries,
+  isPreRelease,
   parsePackageId,
   type PackageSummary,
   type Readable,
@@ -96,13 +97,6 @@ function pageSize(first: number | undefined, fallback: number): number {
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE)
     throw new BadRequest(`first must be between 1 and ${MAX_PAGE}`);
   return size;
-}
-
-/** Pre-releases, as each format spells them: semver's, Maven snapshots, PEP 440's a/b/rc/dev. */
-function isPreRelease(type: string, version: string): boolean {
-  if (type === 'maven') return /-SNAPSHOT$/i.test(version);
-  if (type === 'pypi') return /(a|b|rc|c|dev|alpha|beta|pre|preview)\d*/i.test(version);
-  return semver.valid(version) ? semver.prerelease(version) !== null : false;
 }
 
 type Manifest = Record<string, unknown>;

@@ -94,6 +94,7 @@ export default function SetMeUpDialog() {
   return (
     <Dialog
       title={L.title}
+      size="wide"
       onClose={() => setMeUpClosed()}
       actions={
         <button type="button" className="btn" onClick={() => setMeUpClosed()}>

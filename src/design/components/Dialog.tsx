@@ -10,6 +10,8 @@ interface DialogProps {
   actions: ReactNode;
   onClose: () => void;
   role?: 'dialog' | 'alertdialog';
+  /** 'wide' for content that needs room, such as Set Me Up's snippets. */
+  size?: 'normal' | 'wide';
 }
 
 /**
@@ -23,6 +25,7 @@ export function Dialog({
   actions,
   onClose,
   role = 'dialog',
+  size = 'normal',
 }: DialogProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -58,7 +61,7 @@ export function Dialog({
     <div className="dialog-backdrop">
       <div
         ref={panel}
-        className="dialog"
+        className={size === 'wide' ? 'dialog dialog-wide' : 'dialog'}
         role={role}
         aria-modal="true"
         aria-labelledby={titleId}
