@@ -1,5 +1,4 @@
 import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
-import semver from 'semver';
 import type { Database } from '../../db/database.ts';
 import { BadRequest } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
