@@ -33,13 +33,11 @@ import {
 } from './metadata-xml.ts';
 import { assertPolicyAllows, mavenPolicy } from './policy.ts';
 import { readPom } from './pom.ts';
-import { compareMavenVersions } from './version-order.ts';
 
 type RepositoryRow = NonNullable<Awaited<ReturnType<RepositoriesService['findRow']>>>;
 type Queryable = Database | Tx;
 
 const POM_LIMIT = 4 * 1024 * 1024;
-const CHECKSUM_BODY_LIMIT = 1024;
 
 /** What a GET in a Maven repository turns into before the usual download. */
 export type MavenAnswer =
@@ -405,9 +403,6 @@ export function createMavenService(deps: {
         );
       return 201;
     },
-
-    checksumBodyLimit: CHECKSUM_BODY_LIMIT,
-    compareVersions: compareMavenVersions,
   };
 }
 

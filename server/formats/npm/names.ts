@@ -63,11 +63,6 @@ export function assertPublishableName(name: string): void {
   }
 }
 
-/** Names that could exist at all (old packages may break today's rules). */
-export function isReadableName(name: string): boolean {
-  return validateName(name).validForOldPackages;
-}
-
 /** `foo-1.2.3.tgz` of package foo → '1.2.3'; undefined when the file is not named so. */
 export function versionOfTarball(name: string, file: string): string | undefined {
   const prefix = `${unscopedName(name)}-`;

@@ -17,16 +17,15 @@ const ABBREVIATED = 'application/vnd.npm.install-v1+json';
 // A publish carries its tarball base64-encoded in the JSON document.
 const PUBLISH_BODY_LIMIT = 256 * 1024 * 1024;
 
-/** The raw, still-encoded path after `/artifactory/api/npm/{repoKey}/`. */
-function rawRest(request: FastifyRequest, after: string): string {
-  const url = request.url.split('?')[0]!;
-  const start = url.indexOf(after);
-  return start < 0 ? '' : url.slice(start + after.length);
+/**
+ * The raw, still-encoded path after `/artifactory/api/npm/{repoKey}/`: names arrive escaped
+ * (`@scope%2fname`), so the router's decoded parameters would lose what npm meant.
+ */
+function restOf(request: FastifyRequest): string {
+  const afterPrefix = request.url.split('?')[0]!.slice('/artifactory/api/npm/'.length);
+  const slash = afterPrefix.indexOf('/');
+  return slash < 0 ? '' : afterPrefix.slice(slash + 1);
 }
-
-const restOf = (request: NpmRequest) =>
-  rawRest(request, `/artifactory/api/npm/${encodeURIComponent(request.params.repoKey)}/`) ||
-  rawRest(request, `/artifactory/api/npm/${request.params.repoKey}/`);
 
 /** The URL tarballs are served from, through the repository the client asked. */
 const tarballBase = (request: FastifyRequest, repoKey: string) =>
@@ -134,9 +133,7 @@ function registerDistTagRoutes(app: FastifyInstance, services: Services) {
   const { npm } = services;
   const reader = { config: { permission: 'reader' as const } };
   const parse = (request: NpmRequest) => {
-    const { name, rest } = parseNpmPath(
-      rawRest(request, `/artifactory/api/npm/${request.params.repoKey}/-/package/`),
-    );
+    const { name, rest } = parseNpmPath(restOf(request).slice('-/package/'.length));
     if (rest[0] !== 'dist-tags') throw new NotFound(`Unknown package call '${rest.join('/')}'`);
     return { name, tag: rest[1] };
   };

@@ -27,8 +27,6 @@ import {
 type RepositoryRow = NonNullable<Awaited<ReturnType<RepositoriesService['findRow']>>>;
 type AccessService = ReturnType<typeof createAccessService>;
 
-export type NpmCaller = FormatCaller;
-
 interface Attachment {
   data?: unknown;
   length?: unknown;
@@ -76,7 +74,7 @@ export function createNpmService(deps: {
   }
 
   /** The package's document as the repository serves it; 404 when no member has it. */
-  async function packument(repoKey: string, name: string, caller: NpmCaller) {
+  async function packument(repoKey: string, name: string, caller: FormatCaller) {
     const repo = await npmRepository(repoKey);
     const decider = await access.require(caller.principal, 'read', repo.key, name, 'folder');
     const document = await documents.documentOf(repo, name, {
@@ -121,7 +119,7 @@ export function createNpmService(deps: {
       throw new BadRequest(M.checksumMismatch('integrity'));
   }
 
-  async function publish(repoKey: string, name: string, body: unknown, caller: NpmCaller) {
+  async function publish(repoKey: string, name: string, body: unknown, caller: FormatCaller) {
     if (!isObject(body)) throw new BadRequest('The publish document must be a JSON object');
     if (body.name !== name) throw new BadRequest(M.nameMismatch(name, body.name));
     const target = await writeTarget(repoKey);
@@ -188,7 +186,7 @@ export function createNpmService(deps: {
     target: RepositoryRow,
     name: string,
     body: Record<string, unknown>,
-    caller: NpmCaller,
+    caller: FormatCaller,
   ) {
     const pkg = await existingPackage(target, name);
     const decider = await access.require(caller.principal, 'deploy', target.key, name, 'folder');
@@ -222,7 +220,7 @@ export function createNpmService(deps: {
 
   function assertMay(
     decider: AccessDecider,
-    caller: NpmCaller,
+    caller: FormatCaller,
     action: 'delete',
     target: RepositoryRow,
     name: string,
@@ -249,7 +247,7 @@ export function createNpmService(deps: {
     await store.setManifest(packageId, stored.version, { manifest: text, abbreviated }, tx);
   }
 
-  async function unpublishPackage(repoKey: string, name: string, caller: NpmCaller) {
+  async function unpublishPackage(repoKey: string, name: string, caller: FormatCaller) {
     const target = await writeTarget(repoKey);
     const pkg = await existingPackage(target, name);
     await access.require(caller.principal, 'delete', target.key, name, 'folder');
@@ -260,7 +258,7 @@ export function createNpmService(deps: {
     return { ok: true, id: name };
   }
 
-  async function deleteTarball(repoKey: string, name: string, file: string, caller: NpmCaller) {
+  async function deleteTarball(repoKey: string, name: string, file: string, caller: FormatCaller) {
     const target = await writeTarget(repoKey);
     const path = tarballPathOf(name, file);
     await access.require(caller.principal, 'delete', target.key, path);
@@ -269,7 +267,7 @@ export function createNpmService(deps: {
     return { ok: true, id: name, version: versionOfTarball(name, file) };
   }
 
-  async function distTags(repoKey: string, name: string, caller: NpmCaller) {
+  async function distTags(repoKey: string, name: string, caller: FormatCaller) {
     const document = await packument(repoKey, name, caller);
     return (JSON.parse(documentText(document.full)) as Manifest)['dist-tags'] as Record<
       string,
@@ -282,7 +280,7 @@ export function createNpmService(deps: {
     name: string,
     tag: string,
     version: unknown,
-    caller: NpmCaller,
+    caller: FormatCaller,
   ) {
     if (typeof version !== 'string') throw new BadRequest(M.tagNeedsVersion);
     if (semver.validRange(tag)) throw new BadRequest(M.invalidTag(tag));
@@ -295,7 +293,7 @@ export function createNpmService(deps: {
     return { ok: true, id: name };
   }
 
-  async function removeDistTag(repoKey: string, name: string, tag: string, caller: NpmCaller) {
+  async function removeDistTag(repoKey: string, name: string, tag: string, caller: FormatCaller) {
     if (tag === 'latest') throw new BadRequest(M.latestStays);
     const target = await writeTarget(repoKey);
     const pkg = await existingPackage(target, name);
@@ -310,7 +308,7 @@ export function createNpmService(deps: {
     repoKey: string,
     text: string,
     page: { size: number; from: number },
-    caller: NpmCaller,
+    caller: FormatCaller,
   ) {
     const repo = await npmRepository(repoKey);
     const decider = await access.forPrincipal(caller.principal);
@@ -359,7 +357,6 @@ export function createNpmService(deps: {
     removeDistTag,
     search,
     npmRepository,
-    store,
   };
 }
 

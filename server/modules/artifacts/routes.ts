@@ -5,6 +5,7 @@ import type { Services } from '../../services.ts';
 import type { BundleDeploys } from '../archives/bundle-deploy.ts';
 import { parseArtifactPath } from './paths.ts';
 import { createDownloadHandler } from './download-handler.ts';
+import { MAVEN_TYPES } from '../../formats/maven/layout.ts';
 
 type ArtifactRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 /** The body's size when the client declared it; 0 when unknown (chunked) or a checksum deploy. */
@@ -53,9 +54,12 @@ export async function artifactsRoutes(
   async function download(request: ArtifactRequest, reply: FastifyReply) {
     const { path } = parseArtifactPath(request.params['*'] ?? '');
     const repo = await artifacts.repository(request.params.repoKey);
+    // Only Maven-layout repositories have answers of their own; other downloads go straight on.
+    if (!path || !MAVEN_TYPES.has(repo.package_type))
+      return downloadHandler(request, reply, repo.key, path);
     const caller = { principal: request.principal, log: request.log };
     const access = await services.access.forPrincipal(request.principal);
-    const answer = path ? await services.maven.answer(repo, path, caller, access) : undefined;
+    const answer = await services.maven.answer(repo, path, caller, access);
     if (answer?.kind === 'document') return reply.type(answer.contentType).send(answer.body);
     return downloadHandler(request, reply, repo.key, answer?.path ?? path);
   }

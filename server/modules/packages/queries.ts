@@ -12,6 +12,8 @@ export interface Readable {
 
 export interface PackageFilter {
   name?: string;
+  /** One package by its exact name (`package(id:)`), rather than a search. */
+  exactName?: string;
   packageTypes?: string[];
   description?: string;
 }
@@ -118,6 +120,7 @@ export function createPackageQueries(db: Database) {
         .$if(Boolean(filter.name), (q) =>
           q.where(sql`lower(p.name)`, 'like', namePattern(filter.name!)),
         )
+        .$if(filter.exactName !== undefined, (q) => q.where('p.name', '=', filter.exactName!))
         .$if(Boolean(filter.packageTypes?.length), (q) =>
           q.where('p.package_type', 'in', filter.packageTypes!),
         )
@@ -167,8 +170,8 @@ export function createPackageQueries(db: Database) {
           'v.version',
           'v.description',
           'v.created_at',
+          'v.id as version_id',
           'v.manifest',
-          'v.readme',
           'n.id as node_id',
           'n.path',
           'n.modified_at',
@@ -201,6 +204,16 @@ export function createPackageQueries(db: Database) {
         .$if(!wholeFolder, (q) => q.where('n.path', '=', leadPath))
         .orderBy('n.name')
         .execute();
+    },
+
+    /** A version's readme, read alone: version lists never carry the readmes. */
+    async readme(versionId: number) {
+      const row = await db
+        .selectFrom('package_versions')
+        .select('readme')
+        .where('id', '=', versionId)
+        .executeTakeFirst();
+      return row?.readme ?? '';
     },
 
     properties(nodeId: number) {

@@ -238,10 +238,10 @@ export function createPackagesService(deps: { db: Database; access: AccessServic
       if (!key) return null;
       const { packages } = await queries.packages(
         context.readable,
-        { name: key.name.replace(/[*?]/g, ''), packageTypes: [key.type] },
-        { first: MAX_PAGE, offset: 0, descending: false },
+        { exactName: key.name, packageTypes: [key.type] },
+        { first: 1, offset: 0, descending: false },
       );
-      const summary = packages.find((p) => p.name === key.name);
+      const summary = packages[0];
       if (!summary) return null;
       const versions = await versionsOf(context, key.type, key.name);
       const latest = versions.get(summary.latestVersion)?.[0];
@@ -318,7 +318,7 @@ export function createPackagesService(deps: { db: Database; access: AccessServic
       const lead = rows[0]!;
       const manifest = JSON.parse(lead.manifest) as Manifest;
       return {
-        readme: lead.readme ?? '',
+        readme: await queries.readme(Number(lead.version_id)),
         dependencies: manifest.dependencies ?? {},
         devDependencies: manifest.devDependencies ?? {},
         properties: await queries.properties(Number(lead.node_id)),

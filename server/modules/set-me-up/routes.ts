@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BadRequest, Forbidden, NotFound, Unauthorized } from '../../errors.ts';
+import { BadRequest, Forbidden, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { confirmOwnPassword } from '../users/confirm-password.ts';
 import {
   distributionManagementXml,
   gradleSettings,
@@ -11,10 +12,8 @@ import {
   type MavenChoice,
 } from './settings.ts';
 
-/** Spec 03 §8's words for the credential unlock. */
+/** Set Me Up's own messages (the unlock's are confirmOwnPassword's). */
 export const SET_ME_UP_MESSAGES = {
-  wrongPassword: 'The password is incorrect, try again',
-  noApiKey: 'Please create an API key',
   unknownRepository: (key: string) => `Repository '${key}' could not be found`,
 } as const;
 
@@ -126,18 +125,7 @@ export async function setMeUpRoutes(app: FastifyInstance, { services }: { servic
     async (request) => {
       const { principal } = request;
       if (principal.userId === undefined) throw new Forbidden();
-      const password = request.body?.password;
-      if (typeof password !== 'string' || !password)
-        throw new BadRequest(SET_ME_UP_MESSAGES.wrongPassword, 'password');
-      await app
-        .signInThrottled(request.ip, () =>
-          services.auth.authenticateBasic(principal.name, password),
-        )
-        .catch((error: unknown) => {
-          throw error instanceof Unauthorized
-            ? new BadRequest(SET_ME_UP_MESSAGES.wrongPassword, 'password')
-            : error;
-        });
+      await confirmOwnPassword(app, services, request, request.body?.password);
       const apiKey = await services.apiKeys.get(principal.userId);
       return { userName: principal.name, ...(apiKey ? { apiKey } : {}) };
     },

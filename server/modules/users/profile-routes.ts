@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { BadRequest, Forbidden, Unauthorized } from '../../errors.ts';
+import { Forbidden } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { confirmOwnPassword, WRONG_PASSWORD } from './confirm-password.ts';
 
 /** What a user may change about themselves: the email, nothing that grants anything. */
 const profileBody = {
@@ -17,8 +18,7 @@ const profileBody = {
 export const PROFILE_MESSAGES = {
   notUpdatable: 'Your profile cannot be updated. Please contact your system administrator.',
   updated: 'Profile updated successfully',
-  /** Spec 03 §8's words for a wrong password in the unlock flows. */
-  wrongPassword: 'The password is incorrect, try again',
+  wrongPassword: WRONG_PASSWORD,
 } as const;
 
 /** The user profile's own calls (admin/artifactory/user_profile), under /ui/api/v1. */
@@ -34,13 +34,7 @@ export async function profileRoutes(app: FastifyInstance, { services }: { servic
       }
       const me = await services.users.get(principal.name);
       if (!me.profileUpdatable) throw new Forbidden(PROFILE_MESSAGES.notUpdatable);
-      await services.auth
-        .authenticateBasic(principal.name, request.body.password)
-        .catch((error: unknown) => {
-          throw error instanceof Unauthorized
-            ? new BadRequest(PROFILE_MESSAGES.wrongPassword, 'password')
-            : error;
-        });
+      await confirmOwnPassword(app, services, request, request.body.password);
       await services.users.update(principal.name, { email: request.body.email }, principal);
       request.log.info({ user: principal.name }, 'profile updated');
       return { info: PROFILE_MESSAGES.updated };

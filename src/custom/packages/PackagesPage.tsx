@@ -44,6 +44,9 @@ import './packages.css';
 
 ModuleRegistry.registerModules([ClientSideRowModelModule]);
 
+/** A file's download URL, each path segment encoded (names may hold '#', '?', spaces). */
+const downloadUrl = (repo: string, path: string) =>
+  `/artifactory/${encodeURIComponent(repo)}/${path.split('/').map(encodeURIComponent).join('/')}`;
 const day = (iso: string) => new Date(iso).toLocaleDateString();
 const bytes = (size: number) =>
   size < 1024
@@ -337,7 +340,7 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
               {(node.files ?? []).map((file) => (
                 <tr key={`${file.repo}/${file.path}`}>
                   <td>
-                    <a href={`/artifactory/${file.repo}/${file.path}`}>{file.name}</a>
+                    <a href={downloadUrl(file.repo, file.path)}>{file.name}</a>
                     {file.lead && <span className="badge">{L.lead}</span>}
                   </td>
                   <td>{file.repo}</td>
