@@ -34,6 +34,7 @@ import { createFileViews } from './modules/file-views/service.ts';
 import { createFolderDownloads } from './modules/archives/folder-download.ts';
 import { createBundleDeploys } from './modules/archives/bundle-deploy.ts';
 import { storageRoutes } from './modules/artifacts/storage-routes.ts';
+import { searchRestRoutes } from './modules/search/rest-routes.ts';
 import { copyMoveRoutes } from './modules/artifacts/copy-move-routes.ts';
 import { trashRoutes } from './modules/trash/routes.ts';
 import { maintenanceRoutes } from './modules/maintenance/routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(projectRoutes, { services });
   await app.register(repositoriesRoutes, { services });
   await app.register(storageRoutes, { services });
+  await app.register(searchRestRoutes, { services });
   await app.register(copyMoveRoutes, { services });
   await app.register(trashRoutes, { services });
   await app.register(npmRoutes, { services, filestore });

@@ -42,6 +42,7 @@ import { createPypiService } from './formats/pypi/service.ts';
 import { createMavenService } from './formats/maven/service.ts';
 import { combineIndexers } from './formats/indexers.ts';
 import { createPackagesService } from './modules/packages/service.ts';
+import { createSearchService } from './modules/search/service.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
@@ -120,6 +121,7 @@ export function createServices(
     pypi: createPypiService({ db, filestore, artifacts, remote, access }),
     maven,
     packages: createPackagesService({ db, access }),
+    search: createSearchService({ db, access, repositories, artifacts }),
     garbageCollector: createGarbageCollector(db, filestore),
     maintenanceSettings,
     downloadStats: createDownloadStats(db),

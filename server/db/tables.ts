@@ -77,6 +77,13 @@ export interface PackageVersionsTable {
   created_by: string;
 }
 
+/** Files inside a Java archive, listed at deploy for the class search (migration 0020). */
+export interface ArchiveEntriesTable {
+  node_id: number;
+  entry_path: string;
+  entry_name: string;
+}
+
 export interface UserTokensTable {
   key_sha256: string;
   user_id: number;
@@ -323,4 +330,5 @@ export interface DepotDatabase {
   project_members: ProjectMembersTable;
   packages: PackagesTable;
   package_versions: PackageVersionsTable;
+  archive_entries: ArchiveEntriesTable;
 }

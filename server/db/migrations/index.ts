@@ -17,6 +17,7 @@ import * as userSecurity from './0016-user-security.ts';
 import * as userTokens from './0017-user-tokens.ts';
 import * as projects from './0018-projects.ts';
 import * as packages from './0019-packages.ts';
+import * as search from './0020-search.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017-user-tokens': userTokens,
   '0018-projects': projects,
   '0019-packages': packages,
+  '0020-search': search,
 };
 
 /**

@@ -116,6 +116,17 @@ export function createDownloadStats(db: Database, flushIntervalMs = FLUSH_INTERV
       };
     },
 
+    /** When each of the files was last downloaded (flushed counts; call `flush` first). */
+    async lastDownloads(nodeIds: readonly number[]): Promise<Map<number, Date>> {
+      if (nodeIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('download_stats')
+        .select(['node_id', 'last_downloaded'])
+        .where('node_id', 'in', nodeIds)
+        .execute();
+      return new Map(rows.map((row) => [Number(row.node_id), new Date(row.last_downloaded)]));
+    },
+
     /** Flushes what is left; the app calls it on close, before the database goes. */
     async stop() {
       await flush().catch(reportFailure);

@@ -1,0 +1,142 @@
+import { AqlSyntaxError } from './aql-lexer.ts';
+import {
+  all,
+  any,
+  FILES_ONLY,
+  ITEM_FIELDS,
+  mentions,
+  OPERATORS,
+  RELATIVE_TIMES,
+  type Criterion,
+  type ItemField,
+  type Operator,
+} from './criteria.ts';
+import { parseRelativeTime } from './relative-time.ts';
+
+/** A JSON value of the query text, with where it began for error messages. */
+export type JsonNode =
+  | { type: 'string'; value: string; position: number }
+  | { type: 'number'; value: number; position: number }
+  | {
+      type: 'object';
+      entries: { key: string; position: number; value: JsonNode }[];
+      position: number;
+    }
+  | { type: 'array'; items: JsonNode[]; position: number };
+
+const NUMERIC_FIELDS: ReadonlySet<ItemField> = new Set(['size', 'depth']);
+const DATE_FIELDS: ReadonlySet<ItemField> = new Set(['created', 'modified', 'updated']);
+const TYPES = ['file', 'folder', 'any'];
+
+/**
+ * The criteria of `find(...)`: an object's entries all hold, `$and` and `$or` take an array
+ * (or an object) of criteria, `@key` compares a property's values, `property.key` and
+ * `property.value` any property's. Items are files unless the query says otherwise.
+ */
+export function criteriaOf(filter: JsonNode | undefined): Criterion {
+  if (filter === undefined) return FILES_ONLY;
+  if (filter.type !== 'object') throw expected('an object of criteria', filter);
+  const where = objectCriteria(filter);
+  return mentions(where, 'type') ? where : all(where, FILES_ONLY);
+}
+
+function objectCriteria(node: Extract<JsonNode, { type: 'object' }>): Criterion {
+  return all(
+    ...node.entries.map((entry) => entryCriterion(entry.key, entry.position, entry.value)),
+  );
+}
+
+function entryCriterion(key: string, position: number, value: JsonNode): Criterion {
+  if (key === '$and' || key === '$or') {
+    const parts = value.type === 'array' ? value.items : [value];
+    const items = parts.map((part) => {
+      if (part.type !== 'object') throw expected(`an object inside ${key}`, part);
+      return objectCriteria(part);
+    });
+    return key === '$and' ? all(...items) : any(...items);
+  }
+  if (key.startsWith('@')) {
+    const name = key.slice(1);
+    return comparisons(value, (op, operand) => ({
+      kind: 'property',
+      key: name === '*' ? undefined : name,
+      op,
+      value: String(text(operand, op)),
+    }));
+  }
+  if (key === 'property.key')
+    return comparisons(value, (op, operand) => ({
+      kind: 'propertyKey',
+      op,
+      value: String(text(operand, op)),
+    }));
+  if (key === 'property.value')
+    return comparisons(value, (op, operand) => ({
+      kind: 'property',
+      key: undefined,
+      op,
+      value: String(text(operand, op)),
+    }));
+  if (!(ITEM_FIELDS as readonly string[]).includes(key))
+    throw new AqlSyntaxError(
+      `unknown field "${key}", expected one of ${ITEM_FIELDS.join(', ')}, @property, property.key, property.value, $and or $or`,
+      position,
+    );
+  const field = key as ItemField;
+  return comparisons(value, (op, operand) => fieldCriterion(field, op, operand));
+}
+
+/** `"value"` means `$eq`; `{"$op": value, ...}` means all of those comparisons. */
+function comparisons(
+  value: JsonNode,
+  make: (op: Operator, operand: JsonNode) => Criterion,
+): Criterion {
+  if (value.type !== 'object') return make('$eq', value);
+  if (value.entries.length === 0) throw expected('at least one operator', value);
+  return all(
+    ...value.entries.map((entry) => {
+      if (!(OPERATORS as readonly string[]).includes(entry.key))
+        throw new AqlSyntaxError(
+          `unknown operator "${entry.key}", expected one of ${OPERATORS.join(', ')}`,
+          entry.position,
+        );
+      return make(entry.key as Operator, entry.value);
+    }),
+  );
+}
+
+function text(operand: JsonNode, op: Operator): string | number {
+  if (operand.type === 'string' || operand.type === 'number') return operand.value;
+  throw expected(`a string or a number after ${op}`, operand);
+}
+
+function fieldCriterion(field: ItemField, op: Operator, operand: JsonNode): Criterion {
+  const value = text(operand, op);
+  const isRelative = (RELATIVE_TIMES as readonly string[]).includes(op);
+  if (isRelative) {
+    if (!DATE_FIELDS.has(field)) throw expected(`a date field before ${op}`, operand);
+    if (parseRelativeTime(String(value)) === undefined)
+      throw expected('a period such as 3d, 2w, 1mo, 1y, 12h or 30minutes', operand);
+    return { kind: 'field', field, op, value: String(value) };
+  }
+  if (NUMERIC_FIELDS.has(field) && op !== '$match' && op !== '$nmatch') {
+    const number = Number(value);
+    if (value === '' || !Number.isFinite(number)) throw expected(`a number for ${field}`, operand);
+    return { kind: 'field', field, op, value: number };
+  }
+  if (DATE_FIELDS.has(field)) {
+    if (op === '$match' || op === '$nmatch') throw expected(`a comparison for ${field}`, operand);
+    const time = typeof value === 'number' ? value : Date.parse(value);
+    if (!Number.isFinite(time)) throw expected(`a date such as 2024-01-31 for ${field}`, operand);
+    return { kind: 'field', field, op, value: new Date(time).toISOString() };
+  }
+  if (field === 'type') {
+    if (!TYPES.includes(String(value)) || (op !== '$eq' && op !== '$ne'))
+      throw expected('"file", "folder" or "any" with $eq or $ne', operand);
+  }
+  return { kind: 'field', field, op, value: String(value) };
+}
+
+function expected(what: string, node: JsonNode): AqlSyntaxError {
+  return new AqlSyntaxError(`expected ${what}`, node.position);
+}

@@ -1,0 +1,110 @@
+import type { Database } from '../../db/database.ts';
+import type { AccessDecider } from '../access-control/decider.ts';
+import type { ItemQuery } from './criteria.ts';
+import { itemBatch, type ItemRow } from './queries.ts';
+
+/** Rows read per round trip once the first, right-sized batch was not enough. */
+const BATCH = 1000;
+
+export interface PageRequest {
+  /** Lower-cased keys of the repositories to look in; undefined for all. */
+  repoKeys?: readonly string[];
+  /** Where in the query's rows (before permission filtering) to resume: a continue state. */
+  resumeAt?: number;
+  /** Readable rows to pass over first (AQL's offset). */
+  skip?: number;
+  /** Readable rows wanted; undefined for all of them. */
+  limit?: number;
+}
+
+export interface Page {
+  items: ItemRow[];
+  /** Where the next page resumes, when more readable rows exist; undefined at the end. */
+  resumeAt?: number;
+}
+
+/**
+ * Runs item queries for one caller. Permission filtering happens before the limit: rows the
+ * caller may not read are dropped batch by batch and more are read until the page is full,
+ * so nobody gets fewer rows than asked while more exist. The database narrows first to the
+ * repositories where the caller can read anything at all.
+ */
+export function createSearchEngine(db: Database) {
+  /** The repositories to look in: the asked ones the caller may read something in. */
+  function narrowed(access: AccessDecider, repoKeys: readonly string[] | undefined) {
+    const readable = access.readableRepoKeys();
+    if (readable === 'all') return repoKeys;
+    const readableKeys = [...readable].map((key) => key.toLowerCase());
+    return repoKeys === undefined
+      ? readableKeys
+      : repoKeys.filter((key) => readableKeys.includes(key));
+  }
+
+  /**
+   * The caller's readable rows in order, each with its position among all rows, read lazily:
+   * a consumer that stops early (a page is full) stops the reading too.
+   */
+  async function* readableRows(query: ItemQuery, access: AccessDecider, request: PageRequest) {
+    const repoKeys = narrowed(access, request.repoKeys);
+    if (repoKeys?.length === 0) return;
+    let offset = request.resumeAt ?? 0;
+    // The first batch is what the page needs when every row is readable; later ones are full.
+    let size =
+      request.limit === undefined
+        ? BATCH
+        : Math.min(BATCH, request.limit + 1 + (request.skip ?? 0));
+    for (;;) {
+      const rows = await itemBatch(db, { query, repoKeys, offset, limit: size });
+      for (const [index, row] of rows.entries()) {
+        const kind = row.folder ? 'folder' : 'file';
+        if (access.can('read', row.repo, row.path, kind)) yield { row, position: offset + index };
+      }
+      if (rows.length < size) return;
+      offset += rows.length;
+      size = BATCH;
+    }
+  }
+
+  /** Administrators read every row: their offset goes to the database instead of being counted. */
+  const skippingInSql = (access: AccessDecider, request: PageRequest): PageRequest =>
+    access.admin && request.skip
+      ? { ...request, resumeAt: (request.resumeAt ?? 0) + request.skip, skip: 0 }
+      : request;
+
+  return {
+    /** One page of readable rows and where the next one starts. */
+    async page(query: ItemQuery, access: AccessDecider, asked: PageRequest): Promise<Page> {
+      const request = skippingInSql(access, asked);
+      const items: ItemRow[] = [];
+      let toSkip = request.skip ?? 0;
+      for await (const { row, position } of readableRows(query, access, request)) {
+        if (toSkip > 0) {
+          toSkip--;
+          continue;
+        }
+        if (request.limit !== undefined && items.length === request.limit)
+          return { items, resumeAt: position };
+        items.push(row);
+      }
+      return { items };
+    },
+
+    /** Every readable row from `skip` on, up to `limit`, a batch at a time (for streaming). */
+    async *stream(query: ItemQuery, access: AccessDecider, asked: PageRequest) {
+      const request = skippingInSql(access, asked);
+      let toSkip = request.skip ?? 0;
+      let left = request.limit ?? Infinity;
+      if (left === 0) return;
+      for await (const { row } of readableRows(query, access, request)) {
+        if (toSkip > 0) {
+          toSkip--;
+          continue;
+        }
+        yield row;
+        if (--left === 0) return;
+      }
+    },
+  };
+}
+
+export type SearchEngine = ReturnType<typeof createSearchEngine>;

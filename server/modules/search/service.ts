@@ -1,0 +1,107 @@
+import type { Database } from '../../db/database.ts';
+import { BadRequest } from '../../errors.ts';
+import type { Principal } from '../../http/permissions.ts';
+import type { AccessService } from '../access-control/service.ts';
+import type { ArtifactsService } from '../artifacts/service.ts';
+import type { RepositoriesService } from '../repositories/service.ts';
+import { mentions, type ItemQuery } from './criteria.ts';
+import { createSearchEngine, type PageRequest } from './engine.ts';
+import { SEARCH_MESSAGES as M } from './messages.ts';
+import { propertiesOf, type ItemRow } from './queries.ts';
+
+export interface SearchOptions {
+  /** Repository keys as the caller gave them; a virtual repository stands for its members. */
+  repos?: readonly string[];
+  resumeAt?: number;
+  skip?: number;
+  limit?: number;
+}
+
+/** MD5s are computed lazily (issue 3): before a search by MD5, the missing ones are filled. */
+const needsMd5 = (query: ItemQuery) =>
+  mentions(query.where, 'actual_md5') || mentions(query.where, 'original_md5');
+
+/**
+ * Runs searches for callers: resolves the repositories they name, fills what a query needs
+ * first, and answers only what the caller may read (docs/search.md).
+ */
+export function createSearchService(deps: {
+  db: Database;
+  access: AccessService;
+  repositories: RepositoriesService;
+  artifacts: ArtifactsService;
+}) {
+  const engine = createSearchEngine(deps.db);
+
+  /** Lower-cased keys of the repositories holding the items: virtuals give their members. */
+  async function repositoryKeys(keys: readonly string[] | undefined) {
+    const wanted = keys?.map((key) => key.trim()).filter(Boolean);
+    if (!wanted || wanted.length === 0) return undefined;
+    const byKey = new Map((await deps.repositories.list()).map((r) => [r.key.toLowerCase(), r]));
+    const found = new Set<string>();
+    const visit = (key: string) => {
+      const repo = byKey.get(key.toLowerCase());
+      if (!repo) throw new BadRequest(M.unknownRepository(key), 'repositories');
+      if (found.has(repo.key.toLowerCase())) return;
+      found.add(repo.key.toLowerCase());
+      if (repo.rclass === 'virtual') for (const member of repo.repositories ?? []) visit(member);
+    };
+    wanted.forEach(visit);
+    return [...found];
+  }
+
+  async function prepare(principal: Principal, query: ItemQuery, options: SearchOptions) {
+    if (needsMd5(query)) await fillMissingMd5s();
+    const access = await deps.access.forPrincipal(principal);
+    const request: PageRequest = {
+      repoKeys: await repositoryKeys(options.repos),
+      resumeAt: options.resumeAt,
+      skip: options.skip,
+      limit: options.limit,
+    };
+    return { access, request };
+  }
+
+  async function fillMissingMd5s() {
+    for (;;) {
+      const missing = await deps.db
+        .selectFrom('blobs')
+        .select('sha256')
+        .where('md5', 'is', null)
+        .limit(100)
+        .execute();
+      for (const { sha256 } of missing) await deps.artifacts.md5(sha256);
+      if (missing.length < 100) return;
+    }
+  }
+
+  return {
+    repositoryKeys,
+
+    /** One page of what the caller may read, and where the next page resumes. */
+    async page(principal: Principal, query: ItemQuery, options: SearchOptions) {
+      const { access, request } = await prepare(principal, query, options);
+      return engine.page(query, access, request);
+    },
+
+    /** Everything the caller may read (from `skip`, up to `limit`), read a batch at a time. */
+    async stream(principal: Principal, query: ItemQuery, options: SearchOptions) {
+      const { access, request } = await prepare(principal, query, options);
+      return engine.stream(query, access, request);
+    },
+
+    /** The rows' MD5s, computed where still missing (answers that show them). */
+    async md5sOf(rows: readonly ItemRow[]) {
+      for (const row of rows)
+        if (row.sha256 && !row.md5) row.md5 = await deps.artifacts.md5(row.sha256);
+    },
+
+    propertiesOf: (rows: readonly ItemRow[]) =>
+      propertiesOf(
+        deps.db,
+        rows.map((row) => row.id),
+      ),
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearchService>;
