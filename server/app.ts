@@ -35,6 +35,7 @@ import { createFolderDownloads } from './modules/archives/folder-download.ts';
 import { createBundleDeploys } from './modules/archives/bundle-deploy.ts';
 import { storageRoutes } from './modules/artifacts/storage-routes.ts';
 import { searchRestRoutes } from './modules/search/rest-routes.ts';
+import { searchConsoleRoutes } from './modules/search/console-routes.ts';
 import { copyMoveRoutes } from './modules/artifacts/copy-move-routes.ts';
 import { trashRoutes } from './modules/trash/routes.ts';
 import { maintenanceRoutes } from './modules/maintenance/routes.ts';
@@ -182,6 +183,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(projectConsoleRoutes, { services });
       await api.register(packagesRoutes, { services });
       await api.register(setMeUpRoutes, { services });
+      await api.register(searchConsoleRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

@@ -43,6 +43,7 @@ import { createMavenService } from './formats/maven/service.ts';
 import { combineIndexers } from './formats/indexers.ts';
 import { createPackagesService } from './modules/packages/service.ts';
 import { createSearchService } from './modules/search/service.ts';
+import { archiveEntriesIndexer } from './modules/search/archive-entries-indexer.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
@@ -74,7 +75,11 @@ export function createServices(
     filestore,
     repositories,
     changes,
-    combineIndexers([npmDeployIndexer(createNpmStore(db)), maven.prepareIndex]),
+    combineIndexers([
+      npmDeployIndexer(createNpmStore(db)),
+      maven.prepareIndex,
+      archiveEntriesIndexer,
+    ]),
   );
   const maintenanceSettings = createMaintenanceSettings(db);
   const watches = createWatchesService(db, artifacts);

@@ -3,6 +3,20 @@ import type { AccessDecider } from '../access-control/decider.ts';
 import type { ItemQuery } from './criteria.ts';
 import { itemBatch, type ItemRow } from './queries.ts';
 
+/** What permission filtering needs of a row: where it is and what kind. */
+export interface Locatable {
+  repo: string;
+  path: string;
+  folder: boolean;
+}
+
+/** Reads `limit` rows of a search from `offset`, in the repositories given (all if undefined). */
+export type BatchReader<Row> = (
+  repoKeys: readonly string[] | undefined,
+  offset: number,
+  limit: number,
+) => Promise<Row[]>;
+
 /** Rows read per round trip once the first, right-sized batch was not enough. */
 const BATCH = 1000;
 
@@ -17,8 +31,8 @@ export interface PageRequest {
   limit?: number;
 }
 
-export interface Page {
-  items: ItemRow[];
+export interface Page<Row = ItemRow> {
+  items: Row[];
   /** Where the next page resumes, when more readable rows exist; undefined at the end. */
   resumeAt?: number;
 }
@@ -44,7 +58,11 @@ export function createSearchEngine(db: Database) {
    * The caller's readable rows in order, each with its position among all rows, read lazily:
    * a consumer that stops early (a page is full) stops the reading too.
    */
-  async function* readableRows(query: ItemQuery, access: AccessDecider, request: PageRequest) {
+  async function* readableRows<Row extends Locatable>(
+    read: BatchReader<Row>,
+    access: AccessDecider,
+    request: PageRequest,
+  ) {
     const repoKeys = narrowed(access, request.repoKeys);
     if (repoKeys?.length === 0) return;
     let offset = request.resumeAt ?? 0;
@@ -54,7 +72,7 @@ export function createSearchEngine(db: Database) {
         ? BATCH
         : Math.min(BATCH, request.limit + 1 + (request.skip ?? 0));
     for (;;) {
-      const rows = await itemBatch(db, { query, repoKeys, offset, limit: size });
+      const rows = await read(repoKeys, offset, size);
       for (const [index, row] of rows.entries()) {
         const kind = row.folder ? 'folder' : 'file';
         if (access.can('read', row.repo, row.path, kind)) yield { row, position: offset + index };
@@ -71,23 +89,38 @@ export function createSearchEngine(db: Database) {
       ? { ...request, resumeAt: (request.resumeAt ?? 0) + request.skip, skip: 0 }
       : request;
 
-  return {
-    /** One page of readable rows and where the next one starts. */
-    async page(query: ItemQuery, access: AccessDecider, asked: PageRequest): Promise<Page> {
-      const request = skippingInSql(access, asked);
-      const items: ItemRow[] = [];
-      let toSkip = request.skip ?? 0;
-      for await (const { row, position } of readableRows(query, access, request)) {
-        if (toSkip > 0) {
-          toSkip--;
-          continue;
-        }
-        if (request.limit !== undefined && items.length === request.limit)
-          return { items, resumeAt: position };
-        items.push(row);
+  const itemsOf =
+    (query: ItemQuery): BatchReader<ItemRow> =>
+    (repoKeys, offset, limit) =>
+      itemBatch(db, { query, repoKeys, offset, limit });
+
+  /** One page of readable rows of any reader and where the next one starts. */
+  async function pageOf<Row extends Locatable>(
+    read: BatchReader<Row>,
+    access: AccessDecider,
+    asked: PageRequest,
+  ): Promise<Page<Row>> {
+    const request = skippingInSql(access, asked);
+    const items: Row[] = [];
+    let toSkip = request.skip ?? 0;
+    for await (const { row, position } of readableRows(read, access, request)) {
+      if (toSkip > 0) {
+        toSkip--;
+        continue;
       }
-      return { items };
-    },
+      if (request.limit !== undefined && items.length === request.limit)
+        return { items, resumeAt: position };
+      items.push(row);
+    }
+    return { items };
+  }
+
+  return {
+    pageOf,
+
+    /** One page of readable items and where the next one starts. */
+    page: (query: ItemQuery, access: AccessDecider, request: PageRequest) =>
+      pageOf(itemsOf(query), access, request),
 
     /** Every readable row from `skip` on, up to `limit`, a batch at a time (for streaming). */
     async *stream(query: ItemQuery, access: AccessDecider, asked: PageRequest) {
@@ -95,7 +128,7 @@ export function createSearchEngine(db: Database) {
       let toSkip = request.skip ?? 0;
       let left = request.limit ?? Infinity;
       if (left === 0) return;
-      for await (const { row } of readableRows(query, access, request)) {
+      for await (const { row } of readableRows(itemsOf(query), access, request)) {
         if (toSkip > 0) {
           toSkip--;
           continue;

@@ -11,5 +11,7 @@ export const SEARCH_MESSAGES = {
   aqlBody: 'An AQL query is required as the request body (text/plain)',
   dateRequired: (name: string) => `'${name}' must be a time in milliseconds since 1970`,
   unknownPackageType: (type: string) => `Package search does not support '${type}'`,
+  deleted: (count: number) =>
+    count === 1 ? 'Successfully deleted 1 artifact' : `Successfully deleted ${count} artifacts`,
   versionNotFound: 'Unable to find artifact versions',
 } as const;

@@ -73,3 +73,94 @@ export async function propertiesOf(
   }
   return byNode;
 }
+
+/** A file inside a Java archive that a class search found, with the archive it is in. */
+export interface ArchiveEntryRow {
+  repo: string;
+  /** The archive's path in its repository. */
+  path: string;
+  folder: false;
+  archive_name: string;
+  entry_path: string;
+  entry_name: string;
+  modified_at: Date;
+}
+
+export interface ArchiveEntrySearch {
+  /** A LIKE pattern over the entry's name, lower-cased; `.class` may follow it. */
+  namePattern: string;
+  /** A LIKE pattern over the entry's folder inside the archive, or undefined for any. */
+  pathPattern?: string;
+  classesOnly: boolean;
+  excludeInnerClasses: boolean;
+}
+
+/** One batch of archive entries matching a class search, by entry name then archive. */
+export async function archiveEntryBatch(
+  db: Database,
+  search: ArchiveEntrySearch,
+  repoKeys: readonly string[] | undefined,
+  offset: number,
+  limit: number,
+): Promise<ArchiveEntryRow[]> {
+  const name = sql`lower(e.entry_name) collate "C"`;
+  const { rows } = await sql<ArchiveEntryRow>`
+    select r.key as repo, n.path, false as folder, n.name as archive_name, e.entry_path,
+           e.entry_name, n.modified_at
+    from archive_entries e
+    join nodes n on n.id = e.node_id
+    join repositories r on r.id = n.repository_id
+    where (${name} like ${search.namePattern} or ${name} like ${`${search.namePattern}.class`})
+      and r.key <> ${TRASH_REPO_KEY}
+      and ${repoKeys === undefined ? sql`true` : sql`lower(r.key) in (${sql.join(repoKeys.length > 0 ? repoKeys : [''])})`}
+      and ${search.pathPattern === undefined ? sql`true` : sql`e.entry_path like ${search.pathPattern}`}
+      and ${search.classesOnly ? sql`e.entry_name like '%.class'` : sql`true`}
+      and ${search.excludeInnerClasses ? sql`e.entry_name not like '%$%'` : sql`true`}
+    order by ${name}, n.id, e.entry_path
+    limit ${limit} offset ${offset}`.execute(db);
+  return rows;
+}
+
+/** A package version a package search found, with the file it was indexed from. */
+export interface PackageVersionRow {
+  repo: string;
+  path: string;
+  folder: false;
+  package_type: string;
+  package_name: string;
+  version: string;
+  modified_at: Date;
+  size: number;
+}
+
+export interface PackageVersionSearch {
+  packageType: string;
+  /** LIKE patterns, lower-cased: names compare case-insensitively, versions exactly. */
+  namePattern?: string;
+  versionPattern?: string;
+}
+
+/** One batch of package versions (npm, PyPI) from the package index, by name then version. */
+export async function packageVersionBatch(
+  db: Database,
+  search: PackageVersionSearch,
+  repoKeys: readonly string[] | undefined,
+  offset: number,
+  limit: number,
+): Promise<PackageVersionRow[]> {
+  const { rows } = await sql<PackageVersionRow>`
+    select r.key as repo, n.path, false as folder, p.package_type, p.name as package_name,
+           v.version, n.modified_at, n.size
+    from package_versions v
+    join packages p on p.id = v.package_id
+    join nodes n on n.id = v.node_id
+    join repositories r on r.id = p.repository_id
+    where p.package_type = ${search.packageType}
+      and r.key <> ${TRASH_REPO_KEY}
+      and ${repoKeys === undefined ? sql`true` : sql`lower(r.key) in (${sql.join(repoKeys.length > 0 ? repoKeys : [''])})`}
+      and ${search.namePattern === undefined ? sql`true` : sql`lower(p.name) like ${search.namePattern}`}
+      and ${search.versionPattern === undefined ? sql`true` : sql`v.version like ${search.versionPattern}`}
+    order by lower(p.name), v.id
+    limit ${limit} offset ${offset}`.execute(db);
+  return rows.map((row) => ({ ...row, size: Number(row.size) }));
+}

@@ -7,7 +7,14 @@ import type { RepositoriesService } from '../repositories/service.ts';
 import { mentions, type ItemQuery } from './criteria.ts';
 import { createSearchEngine, type PageRequest } from './engine.ts';
 import { SEARCH_MESSAGES as M } from './messages.ts';
-import { propertiesOf, type ItemRow } from './queries.ts';
+import {
+  archiveEntryBatch,
+  packageVersionBatch,
+  propertiesOf,
+  type ArchiveEntrySearch,
+  type PackageVersionSearch,
+  type ItemRow,
+} from './queries.ts';
 
 export interface SearchOptions {
   /** Repository keys as the caller gave them; a virtual repository stands for its members. */
@@ -50,8 +57,12 @@ export function createSearchService(deps: {
     return [...found];
   }
 
-  async function prepare(principal: Principal, query: ItemQuery, options: SearchOptions) {
-    if (needsMd5(query)) await fillMissingMd5s();
+  async function prepare(
+    principal: Principal,
+    query: ItemQuery | undefined,
+    options: SearchOptions,
+  ) {
+    if (query && needsMd5(query)) await fillMissingMd5s();
     const access = await deps.access.forPrincipal(principal);
     const request: PageRequest = {
       repoKeys: await repositoryKeys(options.repos),
@@ -82,6 +93,26 @@ export function createSearchService(deps: {
     async page(principal: Principal, query: ItemQuery, options: SearchOptions) {
       const { access, request } = await prepare(principal, query, options);
       return engine.page(query, access, request);
+    },
+
+    /** One page of archive entries (the class search) in archives the caller may read. */
+    async archiveEntryPage(
+      principal: Principal,
+      search: ArchiveEntrySearch,
+      options: SearchOptions,
+    ) {
+      const { access, request } = await prepare(principal, undefined, options);
+      const read = (repoKeys: readonly string[] | undefined, offset: number, limit: number) =>
+        archiveEntryBatch(deps.db, search, repoKeys, offset, limit);
+      return engine.pageOf(read, access, request);
+    },
+
+    /** One page of package versions (npm, PyPI) whose files the caller may read. */
+    async packagePage(principal: Principal, search: PackageVersionSearch, options: SearchOptions) {
+      const { access, request } = await prepare(principal, undefined, options);
+      const read = (repoKeys: readonly string[] | undefined, offset: number, limit: number) =>
+        packageVersionBatch(deps.db, search, repoKeys, offset, limit);
+      return engine.pageOf(read, access, request);
     },
 
     /** Everything the caller may read (from `skip`, up to `limit`), read a batch at a time. */
