@@ -27,6 +27,7 @@ import { RequireProjectAdmin } from './guards/RequireProjectAdmin';
 import { maintenanceRoute } from '../custom/maintenance/route';
 import { treeBrowserRoutes } from '../custom/tree-browser/route';
 import { packagesRoutes } from '../custom/packages/route';
+import { searchRoutes } from '../custom/search/route';
 import { permissionsRoutes } from '../custom/permissions-editor/route';
 import { userProfileRoute } from '../custom/user-profile/route';
 import { securityConfigRoute } from '../custom/security-config/route';
@@ -87,6 +88,7 @@ export const routes: RouteObject[] = [
           { path: 'home', element: <UserHomePage />, handle: title(PAGE_TITLES.home) },
           ...treeBrowserRoutes,
           ...packagesRoutes,
+          ...searchRoutes,
           userProfileRoute,
           {
             path: 'admin',

@@ -3,6 +3,7 @@ import { LABELS } from '../messages';
 import { UserMenu } from './UserMenu';
 import { ProjectSelector } from './ProjectSelector';
 import { SetMeUpButton } from '../../custom/set-me-up/SetMeUpButton';
+import { ToolbarSearch } from '../../custom/search/ToolbarSearch';
 
 export function Toolbar() {
   return (
@@ -11,6 +12,7 @@ export function Toolbar() {
         {LABELS.productName}
       </Link>
       <div className="toolbar-end">
+        <ToolbarSearch />
         <ProjectSelector />
         <SetMeUpButton />
         <UserMenu />

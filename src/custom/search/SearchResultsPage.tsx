@@ -1,0 +1,296 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useUnit } from 'effector-react';
+import { AgGridReact } from 'ag-grid-react';
+import {
+  ClientSideRowModelModule,
+  DateFilterModule,
+  ModuleRegistry,
+  NumberFilterModule,
+  RowSelectionModule,
+  TextFilterModule,
+  type ColDef,
+  type ICellRendererParams,
+} from 'ag-grid-community';
+import { depotGridTheme } from '../../design/agGridTheme';
+import { ConfirmDialog } from '../../design/components/ConfirmDialog';
+import { notificationShown } from '../../shell/notifications/model';
+import type { SearchResult } from './api';
+import {
+  SEARCH_LABELS as L,
+  SEARCH_MESSAGES as M,
+  SEARCH_RESULTS_PATH,
+  SEARCH_TYPES,
+} from './messages';
+import {
+  $continueState,
+  $loading,
+  $params,
+  $recent,
+  $results,
+  $searched,
+  allRequested,
+  deleteRequested,
+  moreRequested,
+  recentOpened,
+  searchRouted,
+  searchSubmitted,
+} from './model';
+import { fromQueryString, isChecksumLength, toQueryString, type SearchParams } from './query';
+import { describeSearch } from './recent';
+import './search.css';
+
+ModuleRegistry.registerModules([
+  ClientSideRowModelModule,
+  RowSelectionModule,
+  TextFilterModule,
+  NumberFilterModule,
+  DateFilterModule,
+]);
+
+const fileLink = (row: SearchResult) =>
+  `/artifactory/${encodeURIComponent(row.repoKey)}/${row.path.split('/').map(encodeURIComponent).join('/')}`;
+export const treeLink = (row: SearchResult) => `/repos/tree/General/${row.repoKey}/${row.path}`;
+
+function columns(): ColDef<SearchResult>[] {
+  return [
+    {
+      field: 'name',
+      headerName: L.columns.name,
+      flex: 2,
+      filter: 'agTextColumnFilter',
+      cellRenderer: ({ data }: ICellRendererParams<SearchResult>) =>
+        data && <Link to={treeLink(data)}>{data.entryPath ?? data.name}</Link>,
+    },
+    { field: 'path', headerName: L.columns.path, flex: 3, filter: 'agTextColumnFilter' },
+    { field: 'repoKey', headerName: L.columns.repository, flex: 1, filter: 'agTextColumnFilter' },
+    {
+      field: 'modifiedDate',
+      headerName: L.columns.modified,
+      flex: 1,
+      filter: 'agDateColumnFilter',
+      filterValueGetter: ({ data }) => data && new Date(data.modifiedDate),
+      valueFormatter: ({ value }) => (value ? new Date(value as number).toLocaleString() : ''),
+    },
+    { field: 'size', headerName: L.columns.size, width: 120, filter: 'agNumberColumnFilter' },
+  ];
+}
+
+/** The fields of a search type's form; switching type keeps the name (spec 02 §4). */
+function SearchForm({ initial }: { initial: SearchParams }) {
+  const navigate = useNavigate();
+  const [draft, setDraft] = useState<SearchParams>(initial);
+  useEffect(() => setDraft(initial), [initial]);
+  const set = (patch: Partial<SearchParams>) => setDraft((current) => ({ ...current, ...patch }));
+  const text = (key: keyof SearchParams, label: string) => (
+    <label className="search-field">
+      <span>{label}</span>
+      <input
+        value={(draft[key] as string | undefined) ?? ''}
+        onChange={(event) => set({ [key]: event.target.value })}
+      />
+    </label>
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checksum = draft.searchType === 'checksum' ? (draft.checksum ?? '') : undefined;
+    // Spec 02 §5 and §8: a bad checksum length is told at once, with no request.
+    if (checksum !== undefined && !isChecksumLength(checksum)) {
+      notificationShown({ kind: 'error', text: M.invalidChecksumLength });
+      return;
+    }
+    searchSubmitted(draft);
+    navigate(`${SEARCH_RESULTS_PATH}?${toQueryString(draft)}`);
+  };
+  return (
+    <form className="search-form" role="search" aria-label={L.title} onSubmit={submit}>
+      <div className="search-types" role="tablist" aria-label={L.type}>
+        {SEARCH_TYPES.map((type) => (
+          <button
+            key={type.id}
+            type="button"
+            role="tab"
+            aria-selected={draft.searchType === type.id}
+            onClick={() => setDraft({ searchType: type.id, name: draft.name })}
+          >
+            {type.label}
+          </button>
+        ))}
+      </div>
+      <div className="search-fields">
+        {['quick', 'trash', 'pkg'].includes(draft.searchType) && text('name', L.name)}
+        {draft.searchType === 'pkg' && text('version', L.version)}
+        {draft.searchType === 'checksum' && text('checksum', L.checksum)}
+        {draft.searchType === 'property' && text('properties', L.propertyKey)}
+        {draft.searchType === 'class' && (
+          <>
+            {text('name', L.className)}
+            {text('path', L.classPath)}
+            <label className="search-flag">
+              <input
+                type="checkbox"
+                checked={draft.excludeInnerClasses ?? false}
+                onChange={(event) => set({ excludeInnerClasses: event.target.checked })}
+              />
+              {L.excludeInnerClasses}
+            </label>
+            <label className="search-flag">
+              <input
+                type="checkbox"
+                checked={draft.searchClassOnly ?? false}
+                onChange={(event) => set({ searchClassOnly: event.target.checked })}
+              />
+              {L.searchClassOnly}
+            </label>
+          </>
+        )}
+        {draft.searchType === 'gavc' && (
+          <>
+            {text('groupID', L.groupID)}
+            {text('artifactID', L.artifactID)}
+            {text('version', L.version)}
+            {text('classifier', L.classifier)}
+          </>
+        )}
+        {draft.searchType !== 'trash' && (
+          <label className="search-field">
+            <span>{L.repositories}</span>
+            <input
+              value={(draft.repo ?? []).join(',')}
+              onChange={(event) =>
+                set({
+                  repo: event.target.value
+                    .split(',')
+                    .map((key) => key.trim())
+                    .filter(Boolean),
+                })
+              }
+            />
+          </label>
+        )}
+        <button type="submit" className="btn btn-primary">
+          {L.search}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function RecentSearches() {
+  const recent = useUnit($recent);
+  useEffect(() => recentOpened(), []);
+  if (recent.length === 0) return null;
+  return (
+    <nav className="search-recent" aria-label={L.recent}>
+      <h2>{L.recent}</h2>
+      <ul>
+        {recent.map((entry) => (
+          <li key={entry.id}>
+            <Link to={`${SEARCH_RESULTS_PATH}?${entry.queryString}`}>{describeSearch(entry)}</Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Results() {
+  const navigate = useNavigate();
+  const [rows, continueState, loading, searched] = useUnit([
+    $results,
+    $continueState,
+    $loading,
+    $searched,
+  ]);
+  const grid = useRef<AgGridReact<SearchResult>>(null);
+  const [selected, setSelected] = useState<SearchResult[]>([]);
+  const [confirming, setConfirming] = useState(false);
+  const columnDefs = useMemo(columns, []);
+  if (!searched) return null;
+  if (rows.length === 0) return <p className="empty-state">{M.noResults}</p>;
+  const download = () => {
+    for (const row of selected) window.open(fileLink(row), '_blank', 'noopener');
+  };
+  return (
+    <section className="search-results" aria-busy={loading}>
+      <div className="search-results-bar">
+        <p role="status">{continueState ? M.showingFirst(rows.length) : M.found(rows.length)}</p>
+        <button type="button" className="btn" disabled={selected.length === 0} onClick={download}>
+          {L.downloadSelected}
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={selected.length !== 1}
+          onClick={() => navigate(treeLink(selected[0]!))}
+        >
+          {L.showInTree}
+        </button>
+        <button
+          type="button"
+          className="btn btn-danger"
+          disabled={selected.length === 0}
+          onClick={() => setConfirming(true)}
+        >
+          {L.deleteSelected}
+        </button>
+      </div>
+      <div className="search-grid" aria-label={L.title}>
+        <AgGridReact<SearchResult>
+          ref={grid}
+          theme={depotGridTheme}
+          rowData={rows}
+          columnDefs={columnDefs}
+          domLayout="autoHeight"
+          rowSelection={{ mode: 'multiRow' }}
+          getRowId={({ data }) => `${data.repoKey}/${data.path}/${data.entryPath ?? ''}`}
+          onSelectionChanged={({ api }) => setSelected(api.getSelectedRows())}
+        />
+      </div>
+      {continueState && (
+        <div className="search-more">
+          <button type="button" className="btn" disabled={loading} onClick={() => moreRequested()}>
+            {L.loadMore}
+          </button>
+          <button type="button" className="btn" disabled={loading} onClick={() => allRequested()}>
+            {L.loadAll}
+          </button>
+        </div>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={L.deleteSelected}
+          text={L.confirmDelete(selected.length)}
+          danger
+          confirmLabel={L.deleteSelected}
+          cancelLabel={L.cancel}
+          onConfirm={() => {
+            setConfirming(false);
+            deleteRequested(selected);
+            setSelected([]);
+          }}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
+    </section>
+  );
+}
+
+/** The artifact search results page (spec 02 §2): reached by pushing query parameters. */
+export default function SearchResultsPage() {
+  const location = useLocation();
+  const params = useUnit($params);
+  const routed = useMemo(() => fromQueryString(location.search), [location.search]);
+  const asksForSearch = new URLSearchParams(location.search).has('searchType');
+  useEffect(() => {
+    if (asksForSearch) searchRouted(routed);
+  }, [routed, asksForSearch]);
+  return (
+    <div className="search-page">
+      <h1>{L.title}</h1>
+      <SearchForm initial={params ?? routed} />
+      <RecentSearches />
+      {asksForSearch && <Results />}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { PACKAGES_PATH } from '../packages/messages';
+import { SEARCH_LABELS as L, SEARCH_RESULTS_PATH } from './messages';
+import { searchSubmitted } from './model';
+import { parseSearchText, toQueryString, type SearchParams } from './query';
+
+type Scope = keyof typeof L.scopes;
+
+/**
+ * The toolbar's search (spec 01 §2 scopes): artifacts run a quick search (a checksum-length
+ * hex term a checksum search) on the results page; packages open the package browser's
+ * search. Scopes whose services Depot does not run (builds, release bundles, security,
+ * archive, pipelines) are not offered.
+ */
+export function ToolbarSearch() {
+  const navigate = useNavigate();
+  const [scope, setScope] = useState<Scope>('artifacts');
+  const [text, setText] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = parseSearchText(text);
+    if (!parsed.name && !parsed.checksum) return;
+    if (scope === 'packages') {
+      navigate(`${PACKAGES_PATH}?${new URLSearchParams({ name: parsed.name ?? '' })}`);
+      return;
+    }
+    const searchType = parsed.checksum ? 'checksum' : 'quick';
+    const params: SearchParams = { ...parsed, searchType };
+    searchSubmitted(params);
+    navigate(`${SEARCH_RESULTS_PATH}?${toQueryString(params)}`);
+  };
+  return (
+    <form className="toolbar-search" role="search" onSubmit={submit}>
+      <select
+        aria-label={L.toolbarScope}
+        value={scope}
+        onChange={(e) => setScope(e.target.value as Scope)}
+      >
+        {Object.entries(L.scopes).map(([id, label]) => (
+          <option key={id} value={id}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <input
+        type="search"
+        aria-label={L.toolbarSearch}
+        placeholder={L.toolbarSearch}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * The artifact search's texts (spec 02 §2 Artifact search results, §5, §8, §9). Messages the
+ * spec quotes are verbatim; the UI and the tests read them from here.
+ */
+export const SEARCH_RESULTS_PATH = '/artifactSearchResults';
+
+export const SEARCH_TYPES = [
+  { id: 'quick', label: 'Quick' },
+  { id: 'pkg', label: 'Package' },
+  { id: 'property', label: 'Property' },
+  { id: 'checksum', label: 'Checksum' },
+  { id: 'class', label: 'Class' },
+  { id: 'gavc', label: 'GAVC' },
+  { id: 'trash', label: 'Trash' },
+] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number]['id'];
+
+export const SEARCH_MESSAGES = {
+  invalidChecksumLength: 'Invalid Checksum Length',
+  showingFirst: (count: number) => `Showing first ${count} matches found`,
+  found: (count: number) => `${count} ${count === 1 ? 'Artifact' : 'Artifacts'}`,
+  noResults: 'No Matching Results Found',
+  deleted: (count: number) => `Deleted ${count} ${count === 1 ? 'artifact' : 'artifacts'}`,
+};
+
+export const SEARCH_LABELS = {
+  title: 'Artifact Search',
+  toolbarSearch: 'Search',
+  toolbarScope: 'Search in',
+  scopes: { artifacts: 'Artifacts', packages: 'Packages' },
+  type: 'Search type',
+  name: 'Name',
+  checksum: 'Checksum',
+  propertyKey: 'Property key',
+  propertyValue: 'Property value',
+  className: 'Class name',
+  classPath: 'Path in archive',
+  excludeInnerClasses: 'Exclude inner classes',
+  searchClassOnly: 'Search class files only',
+  groupID: 'Group ID',
+  artifactID: 'Artifact ID',
+  version: 'Version',
+  classifier: 'Classifier',
+  repositories: 'Repositories (comma-separated)',
+  search: 'Search',
+  loadMore: 'Load more',
+  loadAll: 'Load all',
+  recent: 'Recent searches',
+  columns: {
+    name: 'Name',
+    path: 'Path',
+    repository: 'Repository',
+    modified: 'Modified',
+    size: 'Size',
+  },
+  downloadSelected: 'Download',
+  deleteSelected: 'Delete',
+  cancel: 'Cancel',
+  showInTree: 'Show in tree',
+  confirmDelete: (count: number) =>
+    `Delete ${count} selected ${count === 1 ? 'artifact' : 'artifacts'}?`,
+};
