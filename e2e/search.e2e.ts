@@ -41,7 +41,7 @@ beforeAll(async () => {
   ({ page, pageErrors } = await openFreshPage(browser));
   await page.goto(depot.ui('/login'));
   await signIn(page, ADMIN.user, ADMIN.password);
-  await page.waitForURL(/\/ui\/(home|packages)/);
+  await page.waitForURL(/\/ui\/admin\/management\/users$/);
 }, 120_000);
 
 afterAll(async () => {

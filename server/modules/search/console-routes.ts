@@ -38,6 +38,15 @@ const body = (properties: Record<string, object>, required: string[] = []) => ({
   body: { type: 'object', required, properties: { ...paging, ...properties } },
 });
 const text = { type: 'string', maxLength: 1024 };
+const PACKAGE_FIELD_LIST = {
+  type: 'array',
+  maxItems: 20,
+  items: {
+    type: 'object',
+    required: ['id'],
+    properties: { id: text, values: { type: 'array', maxItems: 50, items: text } },
+  },
+};
 const flag = { type: 'boolean' };
 
 const options = (request: Paging) => ({
@@ -184,60 +193,80 @@ export async function searchConsoleRoutes(
     Body:
       | { id: string; values?: string[] }[]
       | ({ query: { id: string; values?: string[] }[] } & Paging);
-  }>('/ui/artifactsearch/pkg', { config: READER }, async (request) => {
-    const raw = request.body;
-    const list = Array.isArray(raw) ? raw : (raw?.query ?? []);
-    const paged = Array.isArray(raw) ? {} : raw;
-    const valuesOf = (id: string) =>
-      (list.find((entry) => entry?.id === id)?.values ?? [])
-        .map((value) => String(value).trim())
-        .filter(Boolean);
-    const type = packageTypeOf(valuesOf('pkgType')[0] ?? '');
-    if (!PACKAGE_SEARCH_FIELDS[type]) throw new BadRequest(M.unknownPackageType(type), 'pkgType');
-    const repos = valuesOf('repo');
-    const pageOptions = { ...options(paged as Paging), repos: repos.length ? repos : undefined };
-    if (isMavenLike(type)) {
-      const [groupID, artifactID, version, classifier] = [
-        'groupID',
-        'artifactID',
-        'version',
-        'classifier',
-      ].map((id) => valuesOf(id)[0]);
-      const page = await search.page(
+  }>(
+    '/ui/artifactsearch/pkg',
+    {
+      config: READER,
+      // Spec 02 §7: a list of {id, values}; `{query: [...], continueState}` pages it.
+      schema: {
+        body: {
+          anyOf: [
+            PACKAGE_FIELD_LIST,
+            {
+              type: 'object',
+              required: ['query'],
+              properties: { ...paging, query: PACKAGE_FIELD_LIST },
+            },
+          ],
+        },
+      },
+    },
+    async (request) => {
+      const raw = request.body;
+      const list = Array.isArray(raw) ? raw : (raw?.query ?? []);
+      const paged = Array.isArray(raw) ? {} : raw;
+      const valuesOf = (id: string) =>
+        (list.find((entry) => entry?.id === id)?.values ?? [])
+          .map((value) => String(value).trim())
+          .filter(Boolean);
+      const type = packageTypeOf(valuesOf('pkgType')[0] ?? '');
+      if (!PACKAGE_SEARCH_FIELDS[type]) throw new BadRequest(M.unknownPackageType(type), 'pkgType');
+      const repos = valuesOf('repo');
+      const pageOptions = { ...options(paged as Paging), repos: repos.length ? repos : undefined };
+      if (isMavenLike(type)) {
+        const [groupID, artifactID, version, classifier] = [
+          'groupID',
+          'artifactID',
+          'version',
+          'classifier',
+        ].map((id) => valuesOf(id)[0]);
+        const page = await search.page(
+          request.principal,
+          gavcQuery({ groupID, artifactID, version, classifier }),
+          pageOptions,
+        );
+        return answer(page, item);
+      }
+      const name = valuesOf(`${type}Name`)[0];
+      const version = valuesOf(`${type}Version`)[0];
+      const scope = valuesOf(`${type}Scope`)[0];
+      const term = [name, version, scope].find(Boolean) ?? '';
+      if (term.replace(/[*?]/g, '').length < 3)
+        throw new BadRequest(M.packageTermTooShort, 'query');
+      const fullName = scope ? `@${scope.replace(/^@/, '')}/${name ?? '*'}` : name;
+      const page = await search.packagePage(
         request.principal,
-        gavcQuery({ groupID, artifactID, version, classifier }),
+        {
+          packageType: type,
+          namePattern: fullName
+            ? likePattern(withTrailingWildcard(fullName).toLowerCase())
+            : undefined,
+          versionPattern: version ? likePattern(withTrailingWildcard(version)) : undefined,
+        },
         pageOptions,
       );
-      return answer(page, item);
-    }
-    const name = valuesOf(`${type}Name`)[0];
-    const version = valuesOf(`${type}Version`)[0];
-    const scope = valuesOf(`${type}Scope`)[0];
-    const term = [name, version, scope].find(Boolean) ?? '';
-    if (term.replace(/[*?]/g, '').length < 3) throw new BadRequest(M.packageTermTooShort, 'query');
-    const fullName = scope ? `@${scope.replace(/^@/, '')}/${name ?? '*'}` : name;
-    const page = await search.packagePage(
-      request.principal,
-      {
-        packageType: type,
-        namePattern: fullName
-          ? likePattern(withTrailingWildcard(fullName).toLowerCase())
-          : undefined,
-        versionPattern: version ? likePattern(withTrailingWildcard(version)) : undefined,
-      },
-      pageOptions,
-    );
-    return answer(page, (row) => ({
-      repoKey: row.repo,
-      path: row.path,
-      name: row.path.slice(row.path.lastIndexOf('/') + 1),
-      packageName: row.package_name,
-      version: row.version,
-      packageType: row.package_type,
-      size: row.size,
-      modifiedDate: new Date(row.modified_at).getTime(),
-    }));
-  });
+      return answer(page, (row) => ({
+        repoKey: row.repo,
+        path: row.path,
+        name: row.path.slice(row.path.lastIndexOf('/') + 1),
+        packageName: row.package_name,
+        version: row.version,
+        packageType: row.package_type,
+        size: row.size,
+        modifiedDate: new Date(row.modified_at).getTime(),
+      }));
+    },
+  );
 
   app.post<{ Body: { artifacts: { repoKey: string; path: string }[] } }>(
     '/ui/artifactsearch/deleteArtifact',

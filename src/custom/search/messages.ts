@@ -25,7 +25,7 @@ export const SEARCH_MESSAGES = {
 
 export const SEARCH_LABELS = {
   title: 'Artifact Search',
-  toolbarSearch: 'Search',
+  toolbarSearch: 'Quick search',
   toolbarScope: 'Search in',
   scopes: { artifacts: 'Artifacts', packages: 'Packages' },
   type: 'Search type',
