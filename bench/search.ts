@@ -11,7 +11,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import type { Database } from '../server/db/database.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
@@ -19,6 +18,7 @@ import { createLogger } from '../server/logger.ts';
 import type { Principal } from '../server/http/permissions.ts';
 import { parseAql } from '../server/modules/search/aql-parser.ts';
 import { checksumQuery, quickQuery } from '../server/modules/search/builders.ts';
+import { createScratchDatabase } from '../tests/helpers/test-app.ts';
 
 const FILES = Number(process.env.BENCH_FILES ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -31,25 +31,6 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
-
-async function scratchDatabase(serverUrl: string) {
-  const name = `depot_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
 
 /** Name i: 5,000 stems of 200 files each, so a fragment like "artifact-1234" finds 200. */
 const stem = (i: number) => `artifact-${i % 5000}`;
@@ -115,7 +96,9 @@ function report(
 }
 
 const home = mkdtempSync(join(tmpdir(), 'depot-bench-search-'));
-const scratch = onPostgres ? await scratchDatabase(process.env.BENCH_DATABASE_URL!) : undefined;
+const scratch = onPostgres
+  ? await createScratchDatabase(process.env.BENCH_DATABASE_URL!)
+  : undefined;
 const config = loadConfig({
   DEPOT_HOME: home,
   DEPOT_PORT: '0',

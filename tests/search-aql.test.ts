@@ -5,6 +5,8 @@ import {
   basic,
   createRepository,
   deployFile,
+  devWithOnlyGrant,
+  ODD_NUMBERED,
   startTestDepot,
   type TestDepot,
 } from './helpers/test-app.ts';
@@ -15,7 +17,6 @@ import {
  * and bad queries answered with a clear 400.
  */
 let depot: TestDepot;
-const PERMISSIONS = '/artifactory/api/v2/security/permissions';
 const DEV = { authorization: basic('dev', 'dev-pass-1') };
 
 async function aql(query: string, headers: object = adminAuth()) {
@@ -46,37 +47,13 @@ beforeAll(async () => {
   await deployFile(depot, 'team-local', 'org/acme/tool.jar;build.name=tool', 'eeeee');
   for (let i = 0; i < 30; i++)
     await deployFile(depot, 'team-local', `bulk/f-${String(i).padStart(2, '0')}.bin`, `x${i}`);
-  await depot.services.users.create({
-    name: 'dev',
-    email: 'dev@example.com',
-    password: 'dev-pass-1',
-  } as never);
-  await depot.app.inject({
-    method: 'DELETE',
-    url: `${PERMISSIONS}/Anything`,
-    headers: adminAuth(),
-  });
   // dev reads every other file of bulk/ only: the odd ones are excluded.
-  const granted = await depot.app.inject({
-    method: 'PUT',
-    url: `${PERMISSIONS}/bulk-even`,
-    headers: adminAuth(),
-    payload: {
-      repo: {
-        repositories: ['team-local'],
-        'include-patterns': ['bulk/**'],
-        'exclude-patterns': [
-          '**/f-?1.bin',
-          '**/f-?3.bin',
-          '**/f-?5.bin',
-          '**/f-?7.bin',
-          '**/f-?9.bin',
-        ],
-        actions: { users: { dev: ['read'] }, groups: {} },
-      },
-    },
+  await devWithOnlyGrant(depot, {
+    repositories: ['team-local'],
+    include: ['bulk/**'],
+    exclude: ODD_NUMBERED('bin'),
+    actions: ['read'],
   });
-  expect(granted.statusCode, granted.body).toBeLessThan(300);
 });
 afterAll(() => depot.close());
 

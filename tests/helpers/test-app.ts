@@ -17,7 +17,8 @@ export interface TestDepot extends DepotApp {
 
 export const TEST_ADMIN_PASSWORD = 'admin-secret-1';
 
-async function createScratchDatabase(
+/** A throwaway database on a PostgreSQL server (tests, benchmarks); `drop` removes it. */
+export async function createScratchDatabase(
   serverUrl: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `depot_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -127,4 +128,43 @@ export async function consoleSession(depot: DepotApp, user: string, password: st
       'x-csrf-token': cookies.depot_csrf,
     },
   };
+}
+
+/** Excludes the files of a folder whose two-digit number is odd: a user reads every other one. */
+export const ODD_NUMBERED = (extension: string) =>
+  [1, 3, 5, 7, 9].map((digit) => `**/*-?${digit}.${extension}`);
+
+/**
+ * Creates user `dev` (password `dev-pass-1`) whose one grant is `repo`: the default target
+ * that lets everybody read is removed first, so nothing else is readable.
+ */
+export async function devWithOnlyGrant(
+  depot: DepotApp,
+  repo: { repositories: string[]; include: string[]; exclude: string[]; actions: string[] },
+) {
+  await depot.services.users.create({
+    name: 'dev',
+    email: 'dev@example.com',
+    password: 'dev-pass-1',
+  } as never);
+  const permissions = '/artifactory/api/v2/security/permissions';
+  await depot.app.inject({
+    method: 'DELETE',
+    url: `${permissions}/Anything`,
+    headers: adminAuth(),
+  });
+  const granted = await depot.app.inject({
+    method: 'PUT',
+    url: `${permissions}/dev-only`,
+    headers: adminAuth(),
+    payload: {
+      repo: {
+        repositories: repo.repositories,
+        'include-patterns': repo.include,
+        'exclude-patterns': repo.exclude,
+        actions: { users: { dev: repo.actions }, groups: {} },
+      },
+    },
+  });
+  if (granted.statusCode >= 300) throw new Error(`granting: ${granted.body}`);
 }

@@ -13,6 +13,7 @@ import {
   type ICellRendererParams,
 } from 'ag-grid-community';
 import { depotGridTheme } from '../../design/agGridTheme';
+import { formatSize } from '../storage-summary/format';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { notificationShown } from '../../shell/notifications/model';
 import type { SearchResult } from './api';
@@ -67,12 +68,19 @@ function columns(): ColDef<SearchResult>[] {
     {
       field: 'modifiedDate',
       headerName: L.columns.modified,
+      minWidth: 180,
       flex: 1,
       filter: 'agDateColumnFilter',
       filterValueGetter: ({ data }) => data && new Date(data.modifiedDate),
       valueFormatter: ({ value }) => (value ? new Date(value as number).toLocaleString() : ''),
     },
-    { field: 'size', headerName: L.columns.size, width: 120, filter: 'agNumberColumnFilter' },
+    {
+      field: 'size',
+      headerName: L.columns.size,
+      width: 120,
+      filter: 'agNumberColumnFilter',
+      valueFormatter: ({ value }) => (typeof value === 'number' ? formatSize(value) : ''),
+    },
   ];
 }
 
