@@ -77,6 +77,16 @@ describe('artifact search', () => {
     await expect.poll(() => resultLinks().allTextContents()).toEqual(['readme.md']);
   });
 
+  it('runs the Remote search (no remote repositories here: nothing found)', async () => {
+    await page.getByRole('tab', { name: 'Upstreams' }).click();
+    await page.getByLabel(L.name, { exact: true }).fill('readme');
+    await page.getByRole('button', { name: L.search, exact: true }).click();
+    await page.waitForURL(/searchType=remote&name=readme$/);
+    await page.getByText(M.noResults).waitFor();
+    await page.goBack();
+    await page.waitForURL(/searchType=property/);
+  });
+
   it('refuses a checksum of a bad length without asking the server', async () => {
     const requests: string[] = [];
     page.on('request', (request) => {
@@ -94,7 +104,11 @@ describe('artifact search', () => {
     await page.reload();
     const recent = page.getByRole('navigation', { name: L.recent }).getByRole('link');
     await recent.first().waitFor();
-    expect(await recent.allTextContents()).toEqual(['property: team=core', 'quick: readme']);
+    expect(await recent.allTextContents()).toEqual([
+      'remote: readme',
+      'property: team=core',
+      'quick: readme',
+    ]);
     await recent.last().click();
     await page.waitForURL(/searchType=quick&name=readme$/);
     await expect

@@ -126,7 +126,7 @@ export function createServices(
     pypi: createPypiService({ db, filestore, artifacts, remote, access }),
     maven,
     packages: createPackagesService({ db, access }),
-    search: createSearchService({ db, access, repositories, artifacts }),
+    search: createSearchService({ db, access, repositories, artifacts, remote }),
     garbageCollector: createGarbageCollector(db, filestore),
     maintenanceSettings,
     downloadStats: createDownloadStats(db),

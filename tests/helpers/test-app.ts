@@ -135,8 +135,8 @@ export const ODD_NUMBERED = (extension: string) =>
   [1, 3, 5, 7, 9].map((digit) => `**/*-?${digit}.${extension}`);
 
 /**
- * Creates user `dev` (password `dev-pass-1`) whose one grant is `repo`: the default target
- * that lets everybody read is removed first, so nothing else is readable.
+ * Creates user `dev` (password `dev-pass-1`) whose one grant is `repo`: the default targets
+ * that let everybody read (Anything, Any Remote) are removed first, so nothing else is.
  */
 export async function devWithOnlyGrant(
   depot: DepotApp,
@@ -148,11 +148,12 @@ export async function devWithOnlyGrant(
     password: 'dev-pass-1',
   } as never);
   const permissions = '/artifactory/api/v2/security/permissions';
-  await depot.app.inject({
-    method: 'DELETE',
-    url: `${permissions}/Anything`,
-    headers: adminAuth(),
-  });
+  for (const target of ['Anything', 'Any Remote'])
+    await depot.app.inject({
+      method: 'DELETE',
+      url: `${permissions}/${encodeURIComponent(target)}`,
+      headers: adminAuth(),
+    });
   const granted = await depot.app.inject({
     method: 'PUT',
     url: `${permissions}/dev-only`,

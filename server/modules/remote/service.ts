@@ -40,6 +40,9 @@ function upstreamUrlOf(config: RepositoryConfig, path: string, upstreamPath?: st
   return new URL(upstreamPath, root);
 }
 
+/** The largest upstream JSON answer `askJson` reads. */
+const MAX_JSON_ANSWER_BYTES = 8 * 1024 * 1024;
+
 /** What a remote repository answers for a path. */
 export type RemoteAnswer =
   | { kind: 'cached'; node: CachedNode }
@@ -300,6 +303,37 @@ export function createRemoteService(
       if (offline) return { kind: 'absent', reason: offline };
       if (await state.recentlyMissed(repo.id, path)) return { kind: 'absent' };
       return coalesced(repo, config, path, undefined, request);
+    },
+
+    /**
+     * A JSON answer of the upstream at `upstreamPath` (relative to its URL, in the
+     * upstream's own escaping, query included): the remote search asks upstream search APIs
+     * this way. Undefined when the repository is offline or the answer is not a JSON 200.
+     */
+    async askJson(repo: RepositoryRow, upstreamPath: string): Promise<unknown> {
+      const config = toRepositoryConfig(repo);
+      if (await offlineReason(repo, config, upstreamPath)) return undefined;
+      const response = await ask(repo, config, upstreamPath, undefined, upstreamPath);
+      if (response.statusCode !== 200) {
+        response.resume();
+        return undefined;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        // A search answer is small; a huge one is refused rather than held in memory.
+        if (size > MAX_JSON_ANSWER_BYTES) {
+          response.destroy();
+          throw new UpstreamError(`Remote repository '${repo.key}': the answer is too large`);
+        }
+        chunks.push(chunk);
+      }
+      try {
+        return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+      } catch {
+        return undefined;
+      }
     },
 
     /** Downloads running on this node and how many requests wait on each (for logs and tests). */

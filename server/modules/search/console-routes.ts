@@ -175,6 +175,16 @@ export async function searchConsoleRoutes(
     },
   );
 
+  app.post<{ Body: { searchKey?: string } }>(
+    '/ui/artifactsearch/remote',
+    { config: READER, schema: body({ searchKey: text }) },
+    async (request) => {
+      const found = await search.remote(request.principal, nameTerm(request.body.searchKey, false));
+      // Upstreams answer what they answer: no continue state, and the ones that failed named.
+      return { results: found.results, hasMore: false, unavailable: found.unavailable };
+    },
+  );
+
   app.get('/ui/artifactsearch/pkg/availablePackages', { config: READER }, async () =>
     Object.entries(PACKAGE_SEARCH_FIELDS).map(([id, fields]) => ({ id, fields })),
   );

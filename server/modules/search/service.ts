@@ -3,7 +3,9 @@ import { BadRequest } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { AccessService } from '../access-control/service.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
+import type { RemoteService } from '../remote/service.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
+import { searchRemotes } from './remote-search.ts';
 import { mentions, type ItemQuery } from './criteria.ts';
 import { createSearchEngine, type PageRequest } from './engine.ts';
 import { SEARCH_MESSAGES as M } from './messages.ts';
@@ -37,6 +39,7 @@ export function createSearchService(deps: {
   access: AccessService;
   repositories: RepositoriesService;
   artifacts: ArtifactsService;
+  remote: RemoteService;
 }) {
   const engine = createSearchEngine(deps.db);
 
@@ -113,6 +116,11 @@ export function createSearchService(deps: {
       const read = (repoKeys: readonly string[] | undefined, offset: number, limit: number) =>
         packageVersionBatch(deps.db, search, repoKeys, offset, limit);
       return engine.pageOf(read, access, request);
+    },
+
+    /** The Remote search: the upstreams of the remote repositories the caller may read. */
+    async remote(principal: Principal, term: string) {
+      return searchRemotes(deps, await deps.access.forPrincipal(principal), term);
     },
 
     /** Everything the caller may read (from `skip`, up to `limit`), read a batch at a time. */

@@ -16,8 +16,10 @@ import { depotGridTheme } from '../../design/agGridTheme';
 import { formatSize } from '../storage-summary/format';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { notificationShown } from '../../shell/notifications/model';
+import { $contextProjectKey } from '../../shell/project/model';
 import type { SearchResult } from './api';
 import {
+  NO_PROJECT_CONTEXT,
   SEARCH_LABELS as L,
   SEARCH_MESSAGES as M,
   SEARCH_RESULTS_PATH,
@@ -30,6 +32,7 @@ import {
   $recent,
   $results,
   $searched,
+  $unavailable,
   allRequested,
   deleteRequested,
   moreRequested,
@@ -71,7 +74,8 @@ function columns(): ColDef<SearchResult>[] {
       minWidth: 180,
       flex: 1,
       filter: 'agDateColumnFilter',
-      filterValueGetter: ({ data }) => data && new Date(data.modifiedDate),
+      filterValueGetter: ({ data }) =>
+        data?.modifiedDate === undefined ? null : new Date(data.modifiedDate),
       valueFormatter: ({ value }) => (value ? new Date(value as number).toLocaleString() : ''),
     },
     {
@@ -87,6 +91,7 @@ function columns(): ColDef<SearchResult>[] {
 /** The fields of a search type's form; switching type keeps the name (spec 02 §4). */
 function SearchForm({ initial }: { initial: SearchParams }) {
   const navigate = useNavigate();
+  const inProject = useUnit($contextProjectKey) !== null;
   const [draft, setDraft] = useState<SearchParams>(initial);
   useEffect(() => setDraft(initial), [initial]);
   const set = (patch: Partial<SearchParams>) => setDraft((current) => ({ ...current, ...patch }));
@@ -119,6 +124,7 @@ function SearchForm({ initial }: { initial: SearchParams }) {
             type="button"
             role="tab"
             aria-selected={draft.searchType === type.id}
+            disabled={inProject && NO_PROJECT_CONTEXT.includes(type.id)}
             onClick={() => setDraft({ searchType: type.id, name: draft.name })}
           >
             {type.label}
@@ -126,7 +132,7 @@ function SearchForm({ initial }: { initial: SearchParams }) {
         ))}
       </div>
       <div className="search-fields">
-        {['quick', 'trash', 'pkg'].includes(draft.searchType) && text('name', L.name)}
+        {['quick', 'trash', 'pkg', 'remote'].includes(draft.searchType) && text('name', L.name)}
         {draft.searchType === 'pkg' && text('version', L.version)}
         {draft.searchType === 'checksum' && text('checksum', L.checksum)}
         {draft.searchType === 'property' && text('properties', L.propertyKey)}
@@ -160,7 +166,7 @@ function SearchForm({ initial }: { initial: SearchParams }) {
             {text('classifier', L.classifier)}
           </>
         )}
-        {draft.searchType !== 'trash' && (
+        {!['trash', 'remote'].includes(draft.searchType) && (
           <label className="search-field">
             <span>{L.repositories}</span>
             <input
@@ -204,6 +210,7 @@ function RecentSearches() {
 
 function Results() {
   const navigate = useNavigate();
+  const unavailable = useUnit($unavailable);
   const [rows, continueState, loading, searched] = useUnit([
     $results,
     $continueState,
@@ -215,12 +222,24 @@ function Results() {
   const [confirming, setConfirming] = useState(false);
   const columnDefs = useMemo(columns, []);
   if (!searched) return null;
-  if (rows.length === 0) return <p className="empty-state">{M.noResults}</p>;
+  const notAnswered = unavailable.length > 0 && (
+    <p className="search-unavailable" role="note">
+      {M.unavailable(unavailable)}
+    </p>
+  );
+  if (rows.length === 0)
+    return (
+      <>
+        {notAnswered}
+        <p className="empty-state">{M.noResults}</p>
+      </>
+    );
   const download = () => {
     for (const row of selected) window.open(fileLink(row), '_blank', 'noopener');
   };
   return (
     <section className="search-results" aria-busy={loading}>
+      {notAnswered}
       <div className="search-results-bar">
         <p role="status">{continueState ? M.showingFirst(rows.length) : M.found(rows.length)}</p>
         <button type="button" className="btn" disabled={selected.length === 0} onClick={download}>

@@ -8,7 +8,8 @@ export interface SearchResult {
   name: string;
   type?: 'file' | 'folder';
   size?: number;
-  modifiedDate: number;
+  /** Absent for what a remote's upstream found (not cached yet). */
+  modifiedDate?: number;
   /** Class results: the entry inside the archive at `path`. */
   entryPath?: string;
   /** Package results. */
@@ -19,6 +20,8 @@ export interface SearchResult {
 export interface SearchPage {
   results: SearchResult[];
   hasMore: boolean;
+  /** The Remote search: remote repositories whose upstream did not answer. */
+  unavailable?: string[];
   continueState?: string;
 }
 
@@ -88,6 +91,8 @@ function request(params: SearchParams): { call: string; body: object } {
       ];
       return { call: 'pkg', body: { query: fields } };
     }
+    case 'remote':
+      return { call: 'remote', body: { searchKey: params.name } };
     default:
       return { call: 'quick', body: { query: params.name, selectedRepositories } };
   }

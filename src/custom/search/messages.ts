@@ -12,7 +12,12 @@ export const SEARCH_TYPES = [
   { id: 'class', label: 'Class' },
   { id: 'gavc', label: 'GAVC' },
   { id: 'trash', label: 'Trash' },
+  // Spec 02 §2: the Remote search shows under its own display name; no project context.
+  { id: 'remote', label: 'Upstreams' },
 ] as const;
+
+/** Types that cannot run inside a project context (spec 02 §4): disabled when one is selected. */
+export const NO_PROJECT_CONTEXT: readonly string[] = ['remote'];
 export type SearchType = (typeof SEARCH_TYPES)[number]['id'];
 
 export const SEARCH_MESSAGES = {
@@ -20,6 +25,7 @@ export const SEARCH_MESSAGES = {
   showingFirst: (count: number) => `Showing first ${count} matches found`,
   found: (count: number) => `${count} ${count === 1 ? 'Artifact' : 'Artifacts'}`,
   noResults: 'No Matching Results Found',
+  unavailable: (keys: string[]) => `These remote repositories did not answer: ${keys.join(', ')}`,
   deleted: (count: number) => `Deleted ${count} ${count === 1 ? 'artifact' : 'artifacts'}`,
 };
 

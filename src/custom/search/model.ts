@@ -58,6 +58,11 @@ export const $continueState = createStore<string | null>(null)
   .on(allFx.done, () => null)
   .on(searchFx.fail, () => null)
   .reset(projectSelected);
+/** Remote repositories whose upstream did not answer the last Remote search. */
+export const $unavailable = createStore<string[]>([])
+  .on(searchFx.doneData, (_, page) => page.unavailable ?? [])
+  .on(searchFx.fail, () => [])
+  .reset(projectSelected);
 /** Set during a fetch and cleared afterwards (spec 02 §4). */
 export const $loading = createStore(false)
   .on([searchFx, moreFx, allFx], () => true)

@@ -1,4 +1,4 @@
-import type { SearchType } from './messages';
+import { SEARCH_TYPES, type SearchType } from './messages';
 
 /**
  * A search as the results page's query string holds it (spec 02 §3: packageTypes becomes
@@ -34,15 +34,7 @@ const TEXT_KEYS = [
   'pkg',
 ] as const;
 const FLAG_KEYS = ['excludeInnerClasses', 'searchClassOnly'] as const;
-const TYPES: readonly SearchType[] = [
-  'quick',
-  'pkg',
-  'property',
-  'checksum',
-  'class',
-  'gavc',
-  'trash',
-];
+const TYPES: readonly SearchType[] = SEARCH_TYPES.map((type) => type.id);
 
 export function toQueryString(params: SearchParams): string {
   const query = new URLSearchParams({ searchType: params.searchType });
