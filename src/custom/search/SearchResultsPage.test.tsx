@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { Provider } from 'effector-react';
+import { fork } from 'effector';
+import { $projects, $selectedProjectKey } from '../../shell/project/model';
+import type { Project } from '../../api/projects';
+import SearchResultsPage from './SearchResultsPage';
+import { SEARCH_TYPES } from './messages';
+
+afterEach(cleanup);
+
+function renderPage(selectedProject: string) {
+  const scope = fork({
+    values: [
+      [$projects, [{ project_key: 'web', display_name: 'Web' } as Project]],
+      [$selectedProjectKey, selectedProject],
+    ],
+  });
+  const router = createMemoryRouter(
+    [{ path: '/artifactSearchResults', element: <SearchResultsPage /> }],
+    {
+      initialEntries: ['/artifactSearchResults'],
+    },
+  );
+  render(
+    <Provider value={scope}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+}
+
+describe('search types in a project context (spec 02 §4)', () => {
+  it('disables the Remote search (Upstreams) while a project is selected, and only it', () => {
+    renderPage('web');
+    const disabled = SEARCH_TYPES.filter(
+      (type) => (screen.getByRole('tab', { name: type.label }) as HTMLButtonElement).disabled,
+    );
+    expect(disabled.map((type) => type.id)).toEqual(['remote']);
+  });
+
+  it('offers every type in the default context', () => {
+    renderPage('default');
+    for (const type of SEARCH_TYPES)
+      expect((screen.getByRole('tab', { name: type.label }) as HTMLButtonElement).disabled).toBe(
+        false,
+      );
+  });
+});
