@@ -238,8 +238,17 @@ describe('bad queries', () => {
     ['items.find().offset(1.5)', /offset must be a whole number/],
     ['items.find().sort({"$asc":["colour"]})', /unknown field "colour"/],
     ['items.find().include("secret")', /unknown field "secret"/],
-    ['items.find({"size":"big"})', /expected a number for size/],
+    ['items.find({"size":"big"})', /expected a whole number with a comparison for size/],
+    ['items.find({"size":1e30})', /expected a whole number with a comparison for size/],
+    ['items.find({"size":1.5})', /expected a whole number/],
+    ['items.find({"size":{"$match":"1*"}})', /expected a whole number with a comparison/],
     ['items.find({"created":"yesterday"})', /expected a date/],
+    ['items.find({"created":{"$gt":100000000000000000000}})', /expected a date/],
+    [
+      'items.find({"created":{"$match":"2024*"}})',
+      /expected a date such as 2024-01-31 with a comparison/,
+    ],
+    ['items.find({"created":{"$last":"99999999999y"}})', /expected a period such as 3d/],
     ['items.find({"name":"unterminated})', /a string that is never closed at position 20$/],
     ['items.find() drop table nodes', /expected '.' or the end of the query but found 'drop'/],
   ];

@@ -430,6 +430,8 @@ describe('the scripted search API', () => {
     expect(unusedUris).toContain('docs-local/guide/Readme.md');
     expect(unusedUris).not.toContain('docs-local/guide/other.md');
     expect((await get('/artifactory/api/search/creation?from=yesterday')).status).toBe(400);
+    // Past the dates JavaScript can hold: a clear 400, not a failure mid-answer.
+    expect((await get('/artifactory/api/search/creation?from=9007199254740991')).status).toBe(400);
     expect((await get('/artifactory/api/search/dates?dateFields=colour&from=0')).status).toBe(400);
   });
 

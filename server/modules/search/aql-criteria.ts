@@ -119,15 +119,18 @@ function fieldCriterion(field: ItemField, op: Operator, operand: JsonNode): Crit
       throw expected('a period such as 3d, 2w, 1mo, 1y, 12h or 30minutes', operand);
     return { kind: 'field', field, op, value: String(value) };
   }
-  if (NUMERIC_FIELDS.has(field) && op !== '$match' && op !== '$nmatch') {
+  const isMatch = op === '$match' || op === '$nmatch';
+  if (NUMERIC_FIELDS.has(field)) {
+    // Sizes and depths are whole numbers in the database: anything else could not compare.
     const number = Number(value);
-    if (value === '' || !Number.isFinite(number)) throw expected(`a number for ${field}`, operand);
+    if (isMatch || value === '' || !Number.isSafeInteger(number))
+      throw expected(`a whole number with a comparison for ${field}`, operand);
     return { kind: 'field', field, op, value: number };
   }
   if (DATE_FIELDS.has(field)) {
-    if (op === '$match' || op === '$nmatch') throw expected(`a comparison for ${field}`, operand);
-    const time = typeof value === 'number' ? value : Date.parse(value);
-    if (!Number.isFinite(time)) throw expected(`a date such as 2024-01-31 for ${field}`, operand);
+    const time = new Date(typeof value === 'number' ? value : Date.parse(value)).getTime();
+    if (isMatch || Number.isNaN(time))
+      throw expected(`a date such as 2024-01-31 with a comparison for ${field}`, operand);
     return { kind: 'field', field, op, value: new Date(time).toISOString() };
   }
   if (field === 'type') {

@@ -18,24 +18,34 @@ async function* chunks<T>(rows: AsyncIterable<T>): AsyncGenerator<T[]> {
 /**
  * `{"results":[...], ...tail}` written as the rows arrive: a search has no result cap, so an
  * answer of a million items is streamed, never held whole in memory. `tail` gets the count
- * of results (AQL's range).
+ * of results (AQL's range). The first chunk is read before anything is sent, so that a
+ * failing query is still an ordinary error answer rather than a connection cut mid-body.
  */
-export function streamResults<T>(
+export async function streamResults<T>(
   rows: AsyncIterable<T>,
   render: (chunk: T[]) => Promise<object[]> | object[],
   tail: (count: number) => object = () => ({}),
-): Readable {
+): Promise<Readable> {
+  const pending = chunks(rows);
+  const first = await pending.next();
+  const firstText = first.done ? undefined : await renderChunk(first.value, render);
   async function* json() {
-    let count = 0;
+    let count = first.done ? 0 : first.value.length;
     yield '{"results":[';
-    for await (const chunk of chunks(rows)) {
-      const rendered = await render(chunk);
-      const text = rendered.map((entry) => JSON.stringify(entry)).join(',');
-      yield count === 0 ? text : `,${text}`;
+    if (firstText !== undefined) yield firstText;
+    for await (const chunk of pending) {
+      yield `,${await renderChunk(chunk, render)}`;
       count += chunk.length;
     }
     const rest = JSON.stringify(tail(count)).slice(1, -1);
     yield rest ? `],${rest}}` : ']}';
   }
   return Readable.from(json());
+}
+
+async function renderChunk<T>(
+  chunk: T[],
+  render: (chunk: T[]) => Promise<object[]> | object[],
+): Promise<string> {
+  return (await render(chunk)).map((entry) => JSON.stringify(entry)).join(',');
 }

@@ -16,9 +16,16 @@ const UNIT_MS: Record<string, number> = {
   years: 31_536_000_000,
 };
 
-/** A period such as `3d` or `12hours` in milliseconds, or undefined when unreadable. */
+/** The longest span a JavaScript date can reach back from now (about 275,000 years). */
+export const MAX_TIME_MS = 8.64e15;
+
+/**
+ * A period such as `3d` or `12hours` in milliseconds, or undefined when unreadable or longer
+ * than dates reach (it would make no date at all).
+ */
 export function parseRelativeTime(period: string): number | undefined {
   const match = /^(\d+)\s*([a-z]+)$/i.exec(period.trim());
   const unit = match && UNIT_MS[match[2].toLowerCase()];
-  return unit ? Number(match[1]) * unit : undefined;
+  const span = unit ? Number(match[1]) * unit : undefined;
+  return span !== undefined && span <= MAX_TIME_MS ? span : undefined;
 }

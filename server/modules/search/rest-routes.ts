@@ -7,6 +7,7 @@ import { checksumCriterion, gavcQuery, nameTerm, propertyQuery } from './builder
 import { all, field, FILES_ONLY, type Criterion, type ItemQuery } from './criteria.ts';
 import { streamResults } from './json-stream.ts';
 import { latestVersion } from './latest-version.ts';
+import { MAX_TIME_MS } from './relative-time.ts';
 import { SEARCH_MESSAGES as M } from './messages.ts';
 import type { ItemRow } from './queries.ts';
 import { storageUriRenderer } from './storage-uri.ts';
@@ -30,7 +31,8 @@ function timeParam(query: Record<string, string | undefined>, name: string, fall
     throw new BadRequest(M.dateRequired(name), name);
   }
   const time = Number(text);
-  if (!Number.isSafeInteger(time) || time < 0) throw new BadRequest(M.dateRequired(name), name);
+  if (!Number.isSafeInteger(time) || time < 0 || time > MAX_TIME_MS)
+    throw new BadRequest(M.dateRequired(name), name);
   return new Date(time).toISOString();
 }
 
@@ -60,7 +62,7 @@ export async function searchRestRoutes(app: FastifyInstance, { services }: { ser
       repos: listOf(request.query.repos),
     });
     const render = storageUriRenderer(request, search);
-    const body = streamResults(rows, async (chunk) => {
+    const body = await streamResults(rows, async (chunk) => {
       const rendered = await render(chunk);
       const added = extra ? await extra(chunk) : [];
       return rendered.map((entry, index) => ({ ...entry, ...added[index] }));
@@ -77,7 +79,7 @@ export async function searchRestRoutes(app: FastifyInstance, { services }: { ser
       skip: aql.offset,
       limit: aql.limit,
     });
-    const body = streamResults(
+    const body = await streamResults(
       rows,
       (chunk) => renderAqlItems(chunk, aql, search),
       (count) => ({
