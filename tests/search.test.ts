@@ -209,6 +209,11 @@ describe('checksum, property, GAVC, class, package and trash searches', () => {
     const bad = await post('checksum', { checksum: 'abc123' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].message).toBe('Invalid Checksum Length');
+    const notHex = await post('checksum', { checksum: 'z'.repeat(40) });
+    expect([notHex.status, notHex.body.errors[0].message]).toEqual([
+      400,
+      'A checksum has hexadecimal digits only (0-9, a-f)',
+    ]);
   });
 
   it('finds by properties: every key, any of its values, wildcards and any value', async () => {

@@ -42,8 +42,8 @@ export function checksumCriterion(checksum: string | undefined): Criterion {
   const value = (checksum ?? '').trim().toLowerCase();
   const column = { 40: 'actual_sha1', 32: 'actual_md5', 64: 'sha256' } as const;
   const kind = column[value.length as keyof typeof column];
-  if (!kind || !/^[0-9a-f]+$/.test(value))
-    throw new BadRequest(M.invalidChecksumLength, 'checksum');
+  if (!kind) throw new BadRequest(M.invalidChecksumLength, 'checksum');
+  if (!/^[0-9a-f]+$/.test(value)) throw new BadRequest(M.checksumNotHex, 'checksum');
   return field(kind, '$eq', value);
 }
 

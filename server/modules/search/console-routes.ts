@@ -19,7 +19,7 @@ import type { ItemRow } from './queries.ts';
 import { likePattern, withTrailingWildcard } from './wildcards.ts';
 
 /** Rows per page of the console's results; "load more" asks for the next page, to the end. */
-export const SEARCH_PAGE_SIZE = 500;
+const SEARCH_PAGE_SIZE = 500;
 const READER = { permission: 'reader' as const };
 
 interface Paging {

@@ -83,33 +83,38 @@ export function createSearchEngine(db: Database) {
     }
   }
 
-  /** Administrators read every row: their offset goes to the database instead of being counted. */
-  const skippingInSql = (access: AccessDecider, request: PageRequest): PageRequest =>
-    access.admin && request.skip
-      ? { ...request, resumeAt: (request.resumeAt ?? 0) + request.skip, skip: 0 }
-      : request;
-
   const itemsOf =
     (query: ItemQuery): BatchReader<ItemRow> =>
     (repoKeys, offset, limit) =>
       itemBatch(db, { query, repoKeys, offset, limit });
 
+  /**
+   * Readable rows after the first `skip` of them, with their positions; administrators'
+   * skip goes to the database instead of being counted.
+   */
+  async function* afterSkip<Row extends Locatable>(
+    read: BatchReader<Row>,
+    access: AccessDecider,
+    request: PageRequest,
+  ) {
+    const skipInSql = access.admin ? (request.skip ?? 0) : 0;
+    let toSkip = (request.skip ?? 0) - skipInSql;
+    const resumeAt = (request.resumeAt ?? 0) + skipInSql;
+    for await (const found of readableRows(read, access, { ...request, resumeAt, skip: toSkip })) {
+      if (toSkip > 0) toSkip--;
+      else yield found;
+    }
+  }
+
   /** One page of readable rows of any reader and where the next one starts. */
   async function pageOf<Row extends Locatable>(
     read: BatchReader<Row>,
     access: AccessDecider,
-    asked: PageRequest,
+    request: PageRequest,
   ): Promise<Page<Row>> {
-    const request = skippingInSql(access, asked);
     const items: Row[] = [];
-    let toSkip = request.skip ?? 0;
-    for await (const { row, position } of readableRows(read, access, request)) {
-      if (toSkip > 0) {
-        toSkip--;
-        continue;
-      }
-      if (request.limit !== undefined && items.length === request.limit)
-        return { items, resumeAt: position };
+    for await (const { row, position } of afterSkip(read, access, request)) {
+      if (items.length === request.limit) return { items, resumeAt: position };
       items.push(row);
     }
     return { items };
@@ -123,21 +128,13 @@ export function createSearchEngine(db: Database) {
       pageOf(itemsOf(query), access, request),
 
     /** Every readable row from `skip` on, up to `limit`, a batch at a time (for streaming). */
-    async *stream(query: ItemQuery, access: AccessDecider, asked: PageRequest) {
-      const request = skippingInSql(access, asked);
-      let toSkip = request.skip ?? 0;
+    async *stream(query: ItemQuery, access: AccessDecider, request: PageRequest) {
       let left = request.limit ?? Infinity;
       if (left === 0) return;
-      for await (const { row } of readableRows(itemsOf(query), access, request)) {
-        if (toSkip > 0) {
-          toSkip--;
-          continue;
-        }
+      for await (const { row } of afterSkip(itemsOf(query), access, request)) {
         yield row;
         if (--left === 0) return;
       }
     },
   };
 }
-
-export type SearchEngine = ReturnType<typeof createSearchEngine>;

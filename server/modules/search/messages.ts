@@ -1,6 +1,7 @@
 /** Search messages: the spec's words where it has them (02 §5, §8), ours otherwise. */
 export const SEARCH_MESSAGES = {
   invalidChecksumLength: 'Invalid Checksum Length',
+  checksumNotHex: 'A checksum has hexadecimal digits only (0-9, a-f)',
   termRequired: 'Enter a term to search for',
   wildcardOnly: 'A search term needs more than wildcards (* and ?)',
   packageTermTooShort: 'Enter at least 3 characters besides wildcards (* and ?)',

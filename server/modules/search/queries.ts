@@ -32,22 +32,24 @@ export interface ItemBatch {
   limit: number;
 }
 
+/** `r` (the repository) is one of `repoKeys` (lower-cased), or any when undefined. */
+function inRepositories(repoKeys: readonly string[] | undefined) {
+  if (repoKeys === undefined) return sql`true`;
+  return sql`lower(r.key) in (${sql.join(repoKeys.length > 0 ? repoKeys : [''])})`;
+}
+
 /** One batch of a search's rows, in the query's order, from `offset` on. */
 export async function itemBatch(db: Database, batch: ItemBatch): Promise<ItemRow[]> {
   const { query, repoKeys, offset, limit } = batch;
   const inScope =
     query.scope === 'trash' ? sql`r.key = ${TRASH_REPO_KEY}` : sql`r.key <> ${TRASH_REPO_KEY}`;
-  const inRepositories =
-    repoKeys === undefined
-      ? sql`true`
-      : sql`lower(r.key) in (${sql.join(repoKeys.length > 0 ? repoKeys : [''])})`;
   const { rows } = await sql<ItemRow>`
     select n.id, r.key as repo, n.path, n.parent_path, n.name, n.folder, n.size, n.mime_type,
            n.created_at, n.created_by, n.modified_at, n.modified_by, n.sha256, b.sha1, b.md5
     from nodes n
     join repositories r on r.id = n.repository_id
     left join blobs b on b.sha256 = n.sha256
-    where ${inScope} and ${inRepositories} and ${whereSql(query.where)}
+    where ${inScope} and ${inRepositories(repoKeys)} and ${whereSql(query.where)}
     order by ${orderSql(query.sort)}
     limit ${limit} offset ${offset}`.execute(db);
   return rows.map((row) => ({ ...row, id: Number(row.id), size: Number(row.size) }));
@@ -112,7 +114,7 @@ export async function archiveEntryBatch(
     join repositories r on r.id = n.repository_id
     where (${name} like ${search.namePattern} or ${name} like ${`${search.namePattern}.class`})
       and r.key <> ${TRASH_REPO_KEY}
-      and ${repoKeys === undefined ? sql`true` : sql`lower(r.key) in (${sql.join(repoKeys.length > 0 ? repoKeys : [''])})`}
+      and ${inRepositories(repoKeys)}
       and ${search.pathPattern === undefined ? sql`true` : sql`e.entry_path like ${search.pathPattern}`}
       and ${search.classesOnly ? sql`e.entry_name like '%.class'` : sql`true`}
       and ${search.excludeInnerClasses ? sql`e.entry_name not like '%$%'` : sql`true`}
@@ -157,7 +159,7 @@ export async function packageVersionBatch(
     join repositories r on r.id = p.repository_id
     where p.package_type = ${search.packageType}
       and r.key <> ${TRASH_REPO_KEY}
-      and ${repoKeys === undefined ? sql`true` : sql`lower(r.key) in (${sql.join(repoKeys.length > 0 ? repoKeys : [''])})`}
+      and ${inRepositories(repoKeys)}
       and ${search.namePattern === undefined ? sql`true` : sql`lower(p.name) like ${search.namePattern}`}
       and ${search.versionPattern === undefined ? sql`true` : sql`v.version like ${search.versionPattern}`}
     order by lower(p.name), v.id

@@ -21,11 +21,7 @@ const NPM_SEARCH_SIZE = 250;
 const ARTIFACTORY_REPOSITORY_URL = /\/artifactory\/([^/]+)\/?$/;
 
 /** How a remote repository's upstream can be searched, or undefined when it cannot. */
-export function upstreamSearchPath(
-  packageType: string,
-  url: string,
-  term: string,
-): string | undefined {
+function upstreamSearchPath(packageType: string, url: string, term: string): string | undefined {
   if (packageType === 'npm')
     return `-/v1/search?${new URLSearchParams({ text: term, size: String(NPM_SEARCH_SIZE) })}`;
   const upstreamKey = ARTIFACTORY_REPOSITORY_URL.exec(new URL(url).pathname)?.[1];

@@ -90,8 +90,6 @@ export function createSearchService(deps: {
   }
 
   return {
-    repositoryKeys,
-
     /** One page of what the caller may read, and where the next page resumes. */
     async page(principal: Principal, query: ItemQuery, options: SearchOptions) {
       const { access, request } = await prepare(principal, query, options);

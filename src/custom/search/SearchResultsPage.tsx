@@ -54,7 +54,7 @@ ModuleRegistry.registerModules([
 
 const fileLink = (row: SearchResult) =>
   `/artifactory/${encodeURIComponent(row.repoKey)}/${row.path.split('/').map(encodeURIComponent).join('/')}`;
-export const treeLink = (row: SearchResult) => `/repos/tree/General/${row.repoKey}/${row.path}`;
+const treeLink = (row: SearchResult) => `/repos/tree/General/${row.repoKey}/${row.path}`;
 
 function columns(): ColDef<SearchResult>[] {
   return [
@@ -104,6 +104,16 @@ function SearchForm({ initial }: { initial: SearchParams }) {
       />
     </label>
   );
+  const flag = (key: 'excludeInnerClasses' | 'searchClassOnly', label: string) => (
+    <label className="search-flag">
+      <input
+        type="checkbox"
+        checked={draft[key] ?? false}
+        onChange={(event) => set({ [key]: event.target.checked })}
+      />
+      {label}
+    </label>
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const checksum = draft.searchType === 'checksum' ? (draft.checksum ?? '') : undefined;
@@ -140,22 +150,8 @@ function SearchForm({ initial }: { initial: SearchParams }) {
           <>
             {text('name', L.className)}
             {text('path', L.classPath)}
-            <label className="search-flag">
-              <input
-                type="checkbox"
-                checked={draft.excludeInnerClasses ?? false}
-                onChange={(event) => set({ excludeInnerClasses: event.target.checked })}
-              />
-              {L.excludeInnerClasses}
-            </label>
-            <label className="search-flag">
-              <input
-                type="checkbox"
-                checked={draft.searchClassOnly ?? false}
-                onChange={(event) => set({ searchClassOnly: event.target.checked })}
-              />
-              {L.searchClassOnly}
-            </label>
+            {flag('excludeInnerClasses', L.excludeInnerClasses)}
+            {flag('searchClassOnly', L.searchClassOnly)}
           </>
         )}
         {draft.searchType === 'gavc' && (

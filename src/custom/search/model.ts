@@ -1,4 +1,4 @@
-import { createEffect, createEvent, createStore, sample } from 'effector';
+import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { errorMessage } from '../../api/errorMessage';
 import { notificationShown } from '../../shell/notifications/model';
 import { projectSelected } from '../../shell/project/model';
@@ -75,19 +75,21 @@ export const $searched = createStore(false)
 
 // When the route asks for a search, run it.
 sample({ clock: searchRouted, target: searchFx });
+/** Where the next page starts, while there is one. */
+const $nextPage = combine($params, $continueState, (params, continueState) =>
+  params && continueState ? { params, continueState } : null,
+);
 // When more (or everything) is asked for and there is more, fetch it.
 sample({
   clock: moreRequested,
-  source: { params: $params, continueState: $continueState },
-  filter: ({ params, continueState }) => params !== null && continueState !== null,
-  fn: ({ params, continueState }) => ({ params: params!, continueState: continueState! }),
+  source: $nextPage,
+  filter: Boolean,
   target: moreFx,
 });
 sample({
   clock: allRequested,
-  source: { params: $params, continueState: $continueState },
-  filter: ({ params, continueState }) => params !== null && continueState !== null,
-  fn: ({ params, continueState }) => ({ params: params!, continueState: continueState! }),
+  source: $nextPage,
+  filter: Boolean,
   target: allFx,
 });
 sample({ clock: deleteRequested, filter: (rows) => rows.length > 0, target: deleteFx });
