@@ -87,6 +87,28 @@ describe('projects in the console', () => {
     expect(members).toEqual({ members: [{ name: 'pia', roles: ['Project Admin'] }] });
   });
 
+  it('adds a custom role for one environment', async () => {
+    await sidebar().getByRole('link', { name: L.roles }).click();
+    await page.waitForURL(/\/ui\/admin\/projects\/roles$/);
+    // The predefined roles show where they act: Developer in DEV only.
+    await expect
+      .poll(() => page.getByRole('row', { name: /^Developer/ }).textContent())
+      .toContain('DEV');
+    expect(await page.getByRole('row', { name: /^Developer/ }).textContent()).not.toContain('PROD');
+    const form = page.getByRole('form', { name: L.addRole });
+    await form.getByLabel(new RegExp(`^${L.roleName}`)).fill('Releaser');
+    await form.getByRole('checkbox', { name: 'DEV' }).uncheck();
+    await form.getByRole('checkbox', { name: 'Deploy / cache' }).check();
+    await form.getByRole('button', { name: L.addRole }).click();
+    await page.getByText(L.roleCreated('Releaser')).waitFor();
+    await page.getByRole('row', { name: /^Releaser/ }).waitFor();
+    const roles = await (await asAdmin('GET', '/access/api/v1/projects/alpha/roles')).json();
+    expect(roles.find((role: { name: string }) => role.name === 'Releaser')).toMatchObject({
+      environments: ['PROD'],
+      actions: ['DEPLOY_CACHE_REPOSITORY'],
+    });
+  });
+
   it('creates a repository in the project, whose key gets the project prefix', async () => {
     await sidebar().getByRole('link', { name: L.repositories }).click();
     await page.waitForURL(/\/ui\/admin\/repositories\/local$/);
@@ -94,11 +116,18 @@ describe('projects in the console', () => {
     await page.getByRole('button', { name: 'Generic', exact: true }).click();
     await page.getByText('alpha-', { exact: true }).waitFor();
     await page.getByLabel(/Repository Key/).fill('files');
+    // A project's repository starts in DEV; this one is for releases.
+    expect(await page.getByLabel('Environment').inputValue()).toBe('DEV');
+    await page.getByLabel('Environment').selectOption('PROD');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText("Successfully created repository 'alpha-files'").waitFor();
     await page.locator('.ag-row', { hasText: 'alpha-files' }).waitFor();
     const config = await (await asAdmin('GET', '/artifactory/api/repositories/alpha-files')).json();
-    expect(config).toMatchObject({ key: 'alpha-files', projectKey: 'alpha' });
+    expect(config).toMatchObject({
+      key: 'alpha-files',
+      projectKey: 'alpha',
+      environments: ['PROD'],
+    });
 
     // Back in the default context, the admin menu returns and the list holds every repository.
     await selector().selectOption({ label: L.all });

@@ -165,6 +165,59 @@ describe('projects', () => {
     expect(members).toContainEqual({ name: 'out', roles: [] });
     expect((await deploy('out', 'alpha-libs/u2.txt')).statusCode).toBe(403);
   });
+
+  it('applies each role only on repositories in its environments', async () => {
+    const environments = await call('GET', '/access/api/v1/environments', as('dev'));
+    expect(environments.json()).toEqual([{ name: 'DEV' }, { name: 'PROD' }]);
+    // A new project repository sits in DEV; alpha-prod is moved to PROD.
+    expect((await createRepo('alpha-prod', 'alpha')).statusCode).toBe(200);
+    const config = await asAdmin('GET', '/artifactory/api/repositories/alpha-prod');
+    expect(config.json()).toMatchObject({ environments: ['DEV'] });
+    const unknown = await asAdmin('POST', '/artifactory/api/repositories/alpha-prod', {
+      environments: ['QA'],
+    });
+    expect(unknown.statusCode).toBe(400);
+    const toProd = await asAdmin('POST', '/artifactory/api/repositories/alpha-prod', {
+      environments: ['PROD'],
+    });
+    expect(toProd.statusCode).toBe(200);
+    await call('PUT', '/artifactory/alpha-prod/release.txt', adminAuth(), 'release');
+
+    // Developer is a DEV role: it deploys to DEV repositories and has nothing in PROD.
+    expect((await deploy('dev', 'alpha-libs/dev.txt')).statusCode).toBe(201);
+    expect((await deploy('dev', 'alpha-prod/dev.txt')).statusCode).toBe(403);
+    expect((await download('dev', 'alpha-prod/release.txt')).statusCode).toBe(403);
+    // Viewer spans DEV and PROD: it reads both.
+    expect((await download('vic', 'alpha-prod/release.txt')).statusCode).toBe(200);
+    // Adding Viewer to the developer gives read in PROD, and still no deploy there.
+    await asAdmin('PUT', `${PROJECTS}/alpha/users/dev`, { roles: ['Developer', 'Viewer'] });
+    expect((await download('dev', 'alpha-prod/release.txt')).statusCode).toBe(200);
+    expect((await deploy('dev', 'alpha-prod/dev.txt')).statusCode).toBe(403);
+
+    // A custom role names its environments, from the ones that exist.
+    const badRole = await asAdmin('POST', `${PROJECTS}/alpha/roles`, {
+      name: 'Releaser',
+      environments: ['STAGE'],
+      actions: ['READ_REPOSITORY'],
+    });
+    expect(badRole.statusCode).toBe(400);
+    const releaser = await asAdmin('POST', `${PROJECTS}/alpha/roles`, {
+      name: 'Releaser',
+      environments: ['PROD'],
+      actions: ['READ_REPOSITORY', 'DEPLOY_CACHE_REPOSITORY'],
+    });
+    expect(releaser.json()).toMatchObject({ environments: ['PROD'] });
+    await asAdmin('PUT', `${PROJECTS}/alpha/users/dev`, { roles: ['Developer', 'Releaser'] });
+    expect((await deploy('dev', 'alpha-prod/dev.txt')).statusCode).toBe(201);
+    expect((await call('DELETE', '/artifactory/alpha-prod/dev.txt', as('dev'))).statusCode).toBe(
+      403,
+    );
+    expect((await call('DELETE', '/artifactory/alpha-libs/dev.txt', as('dev'))).statusCode).toBe(
+      204,
+    );
+    await asAdmin('PUT', `${PROJECTS}/alpha/users/dev`, { roles: ['Developer'] });
+    await asAdmin('DELETE', '/artifactory/api/repositories/alpha-prod');
+  });
 });
 
 describe('project admins', () => {

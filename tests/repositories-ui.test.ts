@@ -58,6 +58,7 @@ describe('creating repositories from the form model', () => {
         internalDescription: '',
         includesPattern: '**/*',
         excludesPattern: '',
+        environments: ['DEV'],
       },
       advanced: { allowContentBrowsing: false },
     });
@@ -191,6 +192,7 @@ describe('listing repositories', () => {
       defaultDeploymentConfigured: false,
       description: 'Team files',
       layout: 'simple-default',
+      environments: ['DEV'],
       filesCount: 1,
       usedSpace: 11,
     });

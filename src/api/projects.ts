@@ -3,6 +3,8 @@ import type { Project, ProjectStorage } from '../../server/modules/projects/serv
 import type { ProjectRole } from '../../server/modules/projects/roles.ts';
 
 export type { Project, ProjectRole, ProjectStorage };
+/** The environments a repository or a role may name (docs/projects.md). */
+export { ENVIRONMENTS } from '../../server/modules/projects/environments.ts';
 export type MemberKind = 'users' | 'groups';
 export interface ProjectMember {
   name: string;

@@ -26,6 +26,8 @@ export interface RepositoryFormModel {
     internalDescription?: string;
     includesPattern?: string;
     excludesPattern?: string;
+    /** The environments it sits in: where the project's roles act on it. */
+    environments?: string[];
   };
   remote?: {
     url?: string;

@@ -1,3 +1,5 @@
+import type { Environment } from './environments.ts';
+
 /** What a role may do: JFrog Access's action names (docs/projects.md). */
 export const ROLE_ACTIONS = [
   'READ_REPOSITORY',
@@ -25,7 +27,10 @@ export interface ProjectRole {
   actions: RoleAction[];
 }
 
-const ENVIRONMENTS = ['DEV', 'PROD'];
+// JFrog's predefined roles: developers and contributors work in DEV, and only read PROD
+// through Viewer-like roles; admins and viewers span both.
+const EVERYWHERE: Environment[] = ['DEV', 'PROD'];
+const DEV_ONLY: Environment[] = ['DEV'];
 const READ: RoleAction[] = ['READ_REPOSITORY'];
 const CONTRIBUTE: RoleAction[] = [...READ, 'ANNOTATE_REPOSITORY', 'DEPLOY_CACHE_REPOSITORY'];
 const DEVELOP: RoleAction[] = [...CONTRIBUTE, 'DELETE_OVERWRITE_REPOSITORY'];
@@ -40,28 +45,28 @@ export const PREDEFINED_ROLES: ProjectRole[] = [
     name: PROJECT_ADMIN_ROLE,
     description: "Manages the project's members and resources, and may do everything in it",
     type: 'PREDEFINED',
-    environments: ENVIRONMENTS,
+    environments: EVERYWHERE,
     actions: [...DEVELOP, 'MANAGE_MEMBERS', 'MANAGE_RESOURCES'],
   },
   {
     name: 'Developer',
     description: 'Reads, deploys, annotates and deletes in the project repositories',
     type: 'PREDEFINED',
-    environments: ENVIRONMENTS,
+    environments: DEV_ONLY,
     actions: DEVELOP,
   },
   {
     name: 'Contributor',
     description: 'Reads, deploys and annotates in the project repositories',
     type: 'PREDEFINED',
-    environments: ENVIRONMENTS,
+    environments: DEV_ONLY,
     actions: CONTRIBUTE,
   },
   {
     name: DEFAULT_ROLE,
     description: 'Reads the project repositories',
     type: 'PREDEFINED',
-    environments: ENVIRONMENTS,
+    environments: EVERYWHERE,
     actions: READ,
   },
 ];

@@ -4,6 +4,7 @@ import type { Services } from '../../services.ts';
 import { PROJECT_MESSAGES as M } from './messages.ts';
 import type { MemberKind, Project } from './service.ts';
 import type { ProjectRole } from './roles.ts';
+import { ENVIRONMENTS } from './environments.ts';
 
 const BASE = '/access/api/v1/projects';
 const admin = { permission: 'admin' as const };
@@ -67,6 +68,11 @@ export async function projectRoutes(app: FastifyInstance, { services }: { servic
   const { projects } = services;
   const manager = (request: FastifyRequest, key: string, what: 'members' | 'resources') =>
     projects.requireManager(request.principal, key, what);
+
+  // JFrog Access's environments call: the environments a repository or role may name.
+  app.get('/access/api/v1/environments', { config: user }, async () =>
+    ENVIRONMENTS.map((name) => ({ name })),
+  );
 
   app.get(BASE, { config: user }, async (request) => {
     const visible = new Set(await projects.administeredBy(request.principal));

@@ -5,6 +5,7 @@ import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import { AUTH_MESSAGES } from '../auth/messages.ts';
+import { ENVIRONMENTS, isEnvironment, unknownEnvironment } from './environments.ts';
 import { PROJECT_MESSAGES as M } from './messages.ts';
 import { customRolesOf, projectMembershipsOf } from './queries.ts';
 import {
@@ -110,6 +111,8 @@ export function createProjectsService(deps: {
     for (const action of role.actions ?? []) {
       if (!ROLE_ACTIONS.includes(action)) throw new BadRequest(M.unknownAction(action), 'actions');
     }
+    const unknown = role.environments?.find((name) => !isEnvironment(name));
+    if (unknown !== undefined) throw new BadRequest(unknownEnvironment(unknown), 'environments');
   }
 
   const membershipsOf = (user: string, groups: readonly string[]) =>
@@ -207,7 +210,7 @@ export function createProjectsService(deps: {
           name: role.name!,
           description: role.description ?? '',
           actions: JSON.stringify(role.actions ?? []),
-          environments: JSON.stringify(role.environments ?? ['DEV', 'PROD']),
+          environments: JSON.stringify(role.environments ?? ENVIRONMENTS),
         })
         .execute();
       return (await allRoles(key)).find((r) => r.name === role.name)!;

@@ -7,6 +7,11 @@ import type { TableChanges } from '../../db/table-changes.ts';
 import { createReadCache, deepFreeze } from '../../cache/read-cache.ts';
 import { BadRequest, Conflict, NotFound } from '../../errors.ts';
 import { REPO_MESSAGES, RESERVED_KEYS } from './messages.ts';
+import {
+  DEFAULT_REPOSITORY_ENVIRONMENTS,
+  isEnvironment,
+  unknownEnvironment,
+} from '../projects/environments.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 
 export type RepositoryClass = RepositoriesTable['rclass'];
@@ -43,6 +48,8 @@ export interface RepositoryConfig {
   projectKey?: string;
   /** Projects that may read it ('*': all of them). */
   sharedWithProjects?: string[];
+  /** The environments it sits in (DEV, PROD): which project roles' actions hold on it. */
+  environments?: string[];
   /** Maven-layout repositories (docs/maven.md): which versions they take and serve. */
   handleReleases?: boolean;
   handleSnapshots?: boolean;
@@ -55,7 +62,7 @@ export interface RepositoryConfig {
 type Row = Awaited<ReturnType<ReturnType<typeof selectRepositories>['executeTakeFirstOrThrow']>>;
 
 // Kind-specific settings live in the config column; these are the ones each kind keeps.
-const PROJECT_FIELDS: (keyof RepositoryConfig)[] = ['projectKey', 'sharedWithProjects'];
+const PROJECT_FIELDS: (keyof RepositoryConfig)[] = ['projectKey', 'sharedWithProjects', 'environments'];
 const MAVEN_FIELDS: (keyof RepositoryConfig)[] = ['handleReleases', 'handleSnapshots'];
 const KIND_FIELDS: Record<RepositoryClass, (keyof RepositoryConfig)[]> = {
   local: [
@@ -92,6 +99,7 @@ const KIND_DEFAULTS: Partial<RepositoryConfig> = {
   unusedArtifactsCleanupPeriodHours: 0,
   repositories: [],
   allowContentBrowsing: false,
+  environments: DEFAULT_REPOSITORY_ENVIRONMENTS,
 };
 
 /** Settings stored but never answered: they are secrets. */
@@ -152,6 +160,13 @@ function checkKeyRules(config: RepositoryConfig): void {
   if (config.rclass === 'local' && config.key.toLowerCase().endsWith('-cache')) {
     throw new BadRequest(REPO_MESSAGES.localCacheSuffix, 'key');
   }
+}
+
+/** Every environment named exists; none named means the default one. */
+function checkEnvironments(config: RepositoryConfig): void {
+  const unknown = config.environments?.find((name) => !isEnvironment(name));
+  if (unknown !== undefined) throw new BadRequest(unknownEnvironment(unknown), 'environments');
+  if (config.environments?.length === 0) delete config.environments;
 }
 
 /** A repository made in a project: the project exists and the key carries its prefix. */
@@ -303,6 +318,7 @@ export function createRepositoriesService(
       config = { ...config, packageType: config.packageType.toLowerCase() };
       checkKeyRules(config);
       checkPackageType(config, catalogue);
+      checkEnvironments(config);
       await checkLayout(config);
       if (config.rclass === 'remote' && !config.url)
         throw new BadRequest(REPO_MESSAGES.urlRequired, 'url');
@@ -332,6 +348,7 @@ export function createRepositoriesService(
       next.packageType = next.packageType.toLowerCase();
       checkKeyRules(next);
       checkPackageType(next, catalogue);
+      checkEnvironments(next);
       await checkLayout(next);
       await checkVirtualMembers(next);
       await db

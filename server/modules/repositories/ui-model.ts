@@ -41,6 +41,7 @@ const FORM_FIELDS: {
   { rest: 'notes', section: 'basic', field: 'internalDescription' },
   { rest: 'includesPattern', section: 'basic', field: 'includesPattern' },
   { rest: 'excludesPattern', section: 'basic', field: 'excludesPattern' },
+  { rest: 'environments', section: 'basic', field: 'environments' },
   { rest: 'url', section: 'remote', field: 'url', kinds: ['remote'] },
   { rest: 'offline', section: 'remote', field: 'offline', kinds: ['remote'] },
   {
@@ -139,6 +140,8 @@ export interface RepositoryListItem {
   /** The project owning the repository (spec 03 §4 repository list item). */
   projectKey?: string;
   sharedWithProjects?: string[];
+  /** Where project roles act on it (spec 03 §4 repository list item). */
+  environments: string[];
 }
 
 export function toListItem(
@@ -158,6 +161,7 @@ export function toListItem(
     defaultDeploymentConfigured: kind === 'virtual' && Boolean(config.defaultDeploymentRepo),
     description: config.description ?? '',
     layout: config.repoLayoutRef ?? '',
+    environments: config.environments ?? [],
   };
   if (config.projectKey) item.projectKey = config.projectKey;
   if (config.sharedWithProjects?.length) item.sharedWithProjects = config.sharedWithProjects;

@@ -6,6 +6,10 @@ import { CheckboxField } from '../../design/components/CheckboxField';
 import { $roles, $settingsError, roleCreated, roleRemoved } from './model';
 import { ProjectSettingsPage } from './ProjectSettingsPage';
 import { PROJECT_LABELS as L, ROLE_ACTION_LABELS } from './messages';
+import { ENVIRONMENTS } from '../../api/projects';
+
+const toggled = (list: string[], item: string, on: boolean) =>
+  on ? [...list, item] : list.filter((entry) => entry !== item);
 
 /** Project Settings > Roles: the predefined roles and the project's own, with their actions. */
 export default function ProjectRolesPage() {
@@ -26,6 +30,7 @@ function Roles() {
           <tr>
             <th scope="col">{L.roleName}</th>
             <th scope="col">{L.roleType}</th>
+            <th scope="col">{L.environments}</th>
             <th scope="col">{L.actions}</th>
             <th scope="col">
               <span className="visually-hidden">{L.remove}</span>
@@ -37,6 +42,7 @@ function Roles() {
             <tr key={role.name}>
               <td title={role.description}>{role.name}</td>
               <td>{role.type === 'PREDEFINED' ? 'Predefined' : 'Custom'}</td>
+              <td>{role.environments.join(', ')}</td>
               <td>
                 {role.actions.map((action) => ROLE_ACTION_LABELS[action] ?? action).join(', ')}
               </td>
@@ -74,14 +80,23 @@ function RoleForm() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [actions, setActions] = useState<string[]>([]);
+  // A role acts only on repositories in its environments; both unless narrowed.
+  const [environments, setEnvironments] = useState<string[]>([...ENVIRONMENTS]);
   const [problem, setProblem] = useState<string | null>(null);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim()) return setProblem(L.required);
-    create({ name: name.trim(), description, type: 'CUSTOM', actions: actions as never });
+    create({
+      name: name.trim(),
+      description,
+      type: 'CUSTOM',
+      environments,
+      actions: actions as never,
+    });
     setName('');
     setDescription('');
     setActions([]);
+    setEnvironments([...ENVIRONMENTS]);
     setProblem(null);
   };
   return (
@@ -99,17 +114,24 @@ function RoleForm() {
         onChange={(e) => setDescription(e.target.value)}
       />
       <fieldset>
+        <legend>{L.environments}</legend>
+        {ENVIRONMENTS.map((environment) => (
+          <CheckboxField
+            key={environment}
+            label={environment}
+            checked={environments.includes(environment)}
+            onChange={(e) => setEnvironments(toggled(environments, environment, e.target.checked))}
+          />
+        ))}
+      </fieldset>
+      <fieldset>
         <legend>{L.actions}</legend>
         {Object.entries(ROLE_ACTION_LABELS).map(([action, label]) => (
           <CheckboxField
             key={action}
             label={label}
             checked={actions.includes(action)}
-            onChange={(e) =>
-              setActions(
-                e.target.checked ? [...actions, action] : actions.filter((a) => a !== action),
-              )
-            }
+            onChange={(e) => setActions(toggled(actions, action, e.target.checked))}
           />
         ))}
       </fieldset>

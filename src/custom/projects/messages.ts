@@ -46,6 +46,7 @@ export const PROJECT_LABELS = {
   roleName: 'Role Name',
   roleType: 'Type',
   actions: 'Actions',
+  environments: 'Environments',
   addRole: 'Add Role',
   used: 'Used',
   ofQuota: (used: string, quota: string) => `${used} of ${quota}`,

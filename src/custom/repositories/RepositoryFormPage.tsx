@@ -27,6 +27,7 @@ import { MembersEditor } from './MembersEditor';
 import { PackageTypePicker } from './PackageTypePicker';
 import { DISCARD_CHANGES_TEXT, KIND_LABELS, REPO_LABELS, listPath } from './messages';
 import { projectKeyPrefix } from './formRules';
+import { ENVIRONMENTS } from '../../api/projects';
 import './repositories.css';
 
 type Section = 'general' | 'basic' | 'remote' | 'virtual' | 'advanced';
@@ -167,6 +168,28 @@ function RepositoryForm({ model }: { model: RepositoryFormModel }) {
           error={errors['basic.excludesPattern']}
           onChange={(e) => set('basic', 'excludesPattern', e.target.value)}
         />
+        {projectKey && (
+          // Where the project's roles act on it: a role holds only in its environments.
+          <div className="field">
+            <label htmlFor={`${id}-environment`}>{REPO_LABELS.environment}</label>
+            <select
+              id={`${id}-environment`}
+              className="input"
+              value={model.basic.environments?.[0] ?? 'DEV'}
+              aria-invalid={errors['basic.environments'] ? true : undefined}
+              onChange={(e) => set('basic', 'environments', [e.target.value])}
+            >
+              {ENVIRONMENTS.map((environment) => (
+                <option key={environment} value={environment}>
+                  {environment}
+                </option>
+              ))}
+            </select>
+            {errors['basic.environments'] && (
+              <p className="field-error">{errors['basic.environments']}</p>
+            )}
+          </div>
+        )}
       </fieldset>
 
       {model.type === 'remote' && (

@@ -28,6 +28,8 @@ export function emptyModel(
       internalDescription: '',
       includesPattern: '**/*',
       excludesPattern: '',
+      // A project's repository starts in DEV, where its developers deploy (docs/projects.md).
+      ...(projectKey ? { environments: ['DEV'] } : {}),
     },
     ...(kind === 'remote'
       ? {

@@ -16,6 +16,7 @@ const item = (repoKey: string, repoType: 'local' | 'remote' = 'local'): Reposito
   defaultDeploymentConfigured: false,
   description: '',
   layout: 'simple-default',
+  environments: ['DEV'],
 });
 
 describe('repositories list model', () => {

@@ -51,6 +51,7 @@ export const REPO_LABELS = {
   internalDescription: 'Internal Description',
   includesPattern: 'Include Patterns',
   excludesPattern: 'Exclude Patterns',
+  environment: 'Environment',
   offline: 'Offline',
   missedRetrievalCachePeriodSecs: 'Missed Retrieval Cache Period (Sec)',
   socketTimeoutMillis: 'Socket Timeout (ms)',
