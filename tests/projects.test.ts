@@ -402,6 +402,43 @@ describe('the console’s repository calls in a project context', () => {
     expect(await keys('type=local', adminAuth())).toContain('quota-a');
   });
 
+  it('narrow the tree’s roots and the search to the project’s repositories', async () => {
+    await call('PUT', '/artifactory/alpha-libs/ctx-probe.txt', adminAuth(), 'in alpha');
+    await call('PUT', '/artifactory/quota-a/ctx-probe.txt', adminAuth(), 'in quota');
+    const roots = async (projectKey?: string) =>
+      (
+        await asAdmin('POST', '/ui/api/v1/ui/treebrowser', {
+          type: 'root',
+          sortBy: 'repoKey',
+          ...(projectKey ? { projectKey } : {}),
+        })
+      )
+        .json()
+        .data.map((node: { repoKey: string }) => node.repoKey);
+    expect(await roots('alpha')).toEqual(['alpha-libs', 'alpha-tools', 'beta-data']);
+    // "All" (the default context) is every repository, the trash can included.
+    for (const all of [undefined, 'default'])
+      expect(await roots(all)).toEqual(
+        expect.arrayContaining(['alpha-libs', 'quota-a', 'auto-trashcan']),
+      );
+
+    const found = async (body: object) =>
+      (await asAdmin('POST', '/ui/api/v1/ui/artifactsearch/quick', body))
+        .json()
+        .results.map((row: { repoKey: string }) => row.repoKey)
+        .sort();
+    expect(await found({ query: 'ctx-probe.txt', projectKey: 'alpha' })).toEqual(['alpha-libs']);
+    expect(await found({ query: 'ctx-probe.txt' })).toEqual(['alpha-libs', 'quota-a']);
+    // A repository outside the context is not searched, even when named.
+    expect(
+      await found({
+        query: 'ctx-probe.txt',
+        projectKey: 'alpha',
+        selectedRepositories: ['quota-a'],
+      }),
+    ).toEqual([]);
+  });
+
   it('tells an admin the project limit and how many exist', async () => {
     const limit = await asAdmin('GET', '/ui/api/v1/projects/limit');
     expect(limit.json()).toEqual({ limit: 3, count: 2 });

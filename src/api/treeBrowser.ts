@@ -42,6 +42,8 @@ export interface TreeFilters {
 
 export interface RootsRequest extends TreeFilters {
   sortBy: TreeSortBy;
+  /** The project context: the project's own and shared repositories only. */
+  projectKey?: string;
   /** Only these repositories (the favorites filter); absent for all. */
   repositoryKeys?: string[];
   mustInclude?: string;

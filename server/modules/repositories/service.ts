@@ -62,7 +62,11 @@ export interface RepositoryConfig {
 type Row = Awaited<ReturnType<ReturnType<typeof selectRepositories>['executeTakeFirstOrThrow']>>;
 
 // Kind-specific settings live in the config column; these are the ones each kind keeps.
-const PROJECT_FIELDS: (keyof RepositoryConfig)[] = ['projectKey', 'sharedWithProjects', 'environments'];
+const PROJECT_FIELDS: (keyof RepositoryConfig)[] = [
+  'projectKey',
+  'sharedWithProjects',
+  'environments',
+];
 const MAVEN_FIELDS: (keyof RepositoryConfig)[] = ['handleReleases', 'handleSnapshots'];
 const KIND_FIELDS: Record<RepositoryClass, (keyof RepositoryConfig)[]> = {
   local: [

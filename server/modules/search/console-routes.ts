@@ -24,12 +24,14 @@ const READER = { permission: 'reader' as const };
 
 interface Paging {
   selectedRepositories?: string[];
+  projectKey?: string;
   continueState?: string;
   limit?: number;
 }
 
 const paging = {
   selectedRepositories: { type: 'array', items: { type: 'string' } },
+  projectKey: { type: 'string', maxLength: 32 },
   continueState: { type: 'string', pattern: '^[0-9]{1,15}$' },
   limit: { type: 'integer', minimum: 1, maximum: 1000 },
   search: { type: 'string' },
@@ -51,6 +53,7 @@ const flag = { type: 'boolean' };
 
 const options = (request: Paging) => ({
   repos: request.selectedRepositories,
+  projectKey: request.projectKey,
   resumeAt: request.continueState === undefined ? undefined : Number(request.continueState),
   limit: request.limit ?? SEARCH_PAGE_SIZE,
 });

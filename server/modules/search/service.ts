@@ -9,6 +9,7 @@ import { searchRemotes } from './remote-search.ts';
 import { mentions, type ItemQuery } from './criteria.ts';
 import { createSearchEngine, type PageRequest } from './engine.ts';
 import { SEARCH_MESSAGES as M } from './messages.ts';
+import { inProjectContext } from '../projects/context.ts';
 import {
   archiveEntryBatch,
   packageVersionBatch,
@@ -21,6 +22,8 @@ import {
 export interface SearchOptions {
   /** Repository keys as the caller gave them; a virtual repository stands for its members. */
   repos?: readonly string[];
+  /** The console's project context: only its own and shared repositories are searched. */
+  projectKey?: string;
   resumeAt?: number;
   skip?: number;
   limit?: number;
@@ -43,11 +46,17 @@ export function createSearchService(deps: {
 }) {
   const engine = createSearchEngine(deps.db);
 
-  /** Lower-cased keys of the repositories holding the items: virtuals give their members. */
-  async function repositoryKeys(keys: readonly string[] | undefined) {
+  /**
+   * Lower-cased keys of the repositories holding the items: virtuals give their members. In
+   * a project context only the project's own and shared repositories count.
+   */
+  async function repositoryKeys(keys: readonly string[] | undefined, projectKey?: string) {
     const wanted = keys?.map((key) => key.trim()).filter(Boolean);
-    if (!wanted || wanted.length === 0) return undefined;
+    const inContext = inProjectContext(projectKey);
     const byKey = new Map((await deps.repositories.list()).map((r) => [r.key.toLowerCase(), r]));
+    const contextKeys = (found: Iterable<string>) =>
+      [...found].filter((key) => inContext(byKey.get(key)!));
+    if (!wanted || wanted.length === 0) return projectKey ? contextKeys(byKey.keys()) : undefined;
     const found = new Set<string>();
     const visit = (key: string) => {
       const repo = byKey.get(key.toLowerCase());
@@ -57,7 +66,7 @@ export function createSearchService(deps: {
       if (repo.rclass === 'virtual') for (const member of repo.repositories ?? []) visit(member);
     };
     wanted.forEach(visit);
-    return [...found];
+    return contextKeys(found);
   }
 
   async function prepare(
@@ -68,7 +77,11 @@ export function createSearchService(deps: {
     if (query && needsMd5(query)) await fillMissingMd5s();
     const access = await deps.access.forPrincipal(principal);
     const request: PageRequest = {
-      repoKeys: await repositoryKeys(options.repos),
+      // The trash can holds every repository's deletions: it has no project context.
+      repoKeys: await repositoryKeys(
+        options.repos,
+        query?.scope === 'trash' ? undefined : options.projectKey,
+      ),
       resumeAt: options.resumeAt,
       skip: options.skip,
       limit: options.limit,

@@ -5,6 +5,7 @@ import type { ArtifactsService } from '../artifacts/service.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import type { Watcher, WatchesService } from '../watches/service.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
+import { inProjectContext } from '../projects/context.ts';
 import { decodeContinueState, encodeContinueState } from './continue-state.ts';
 import { locateNode } from './locate-node.ts';
 import { TREE_MESSAGES } from './messages.ts';
@@ -37,6 +38,11 @@ export interface TreeNode {
 }
 
 export interface RootsQuery {
+  /**
+   * The project context: its own and shared repositories only. The trash can, which holds
+   * every repository's deletions, shows in the default context only.
+   */
+  projectKey?: string;
   packageTypes?: string[];
   repositoryTypes?: string[];
   repositoryKeys?: string[];
@@ -108,8 +114,10 @@ export function createTreeBrowserService(
       wanted(query.repositoryTypes),
       wanted(query.repositoryKeys),
     ];
+    const inContext = inProjectContext(query.projectKey);
     const all = (await repositories.list()).filter(
       (repo) =>
+        inContext(repo) &&
         (!types || types.has(repo.packageType)) &&
         (!kinds || kinds.has(repo.rclass)) &&
         (!keys || keys.has(repo.key.toLowerCase())) &&

@@ -31,12 +31,12 @@ function renderPage(selectedProject: string) {
 }
 
 describe('search types in a project context (spec 02 §4)', () => {
-  it('disables the Remote search (Upstreams) while a project is selected, and only it', () => {
+  it('disables the Remote (Upstreams) and Trash searches while a project is selected, and only them', () => {
     renderPage('web');
     const disabled = SEARCH_TYPES.filter(
       (type) => (screen.getByRole('tab', { name: type.label }) as HTMLButtonElement).disabled,
     );
-    expect(disabled.map((type) => type.id)).toEqual(['remote']);
+    expect(disabled.map((type) => type.id).sort()).toEqual(['remote', 'trash']);
   });
 
   it('offers every type in the default context', () => {

@@ -99,10 +99,19 @@ function request(params: SearchParams): { call: string; body: object } {
 }
 
 export const searchApi = {
-  search(params: SearchParams, continueState?: string) {
+  /** `projectKey`: the project context, whose repositories the search looks in. */
+  search(
+    params: SearchParams,
+    { continueState, projectKey }: { continueState?: string; projectKey?: string | null } = {},
+  ) {
     const { call: path, body } = request(params);
     return call<SearchPage>('POST', `/ui/artifactsearch/${path}`, {
-      json: { ...body, search: params.searchType, ...(continueState ? { continueState } : {}) },
+      json: {
+        ...body,
+        search: params.searchType,
+        ...(continueState ? { continueState } : {}),
+        ...(projectKey ? { projectKey } : {}),
+      },
     });
   },
 

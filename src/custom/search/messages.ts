@@ -17,7 +17,7 @@ export const SEARCH_TYPES = [
 ] as const;
 
 /** Types that cannot run inside a project context (spec 02 §4): disabled when one is selected. */
-export const NO_PROJECT_CONTEXT: readonly string[] = ['remote'];
+export const NO_PROJECT_CONTEXT: readonly string[] = ['remote', 'trash'];
 export type SearchType = (typeof SEARCH_TYPES)[number]['id'];
 
 export const SEARCH_MESSAGES = {

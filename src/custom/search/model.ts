@@ -1,7 +1,7 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { errorMessage } from '../../api/errorMessage';
 import { notificationShown } from '../../shell/notifications/model';
-import { projectSelected } from '../../shell/project/model';
+import { $contextProjectKey, projectSelected } from '../../shell/project/model';
 import { $currentUser } from '../../shell/session/model';
 import { searchApi, type SearchPage, type SearchResult } from './api';
 import { SEARCH_MESSAGES as M } from './messages';
@@ -20,24 +20,31 @@ export const moreRequested = createEvent();
 export const allRequested = createEvent();
 export const deleteRequested = createEvent<SearchResult[]>();
 
-export const searchFx = createEffect((params: SearchParams) => searchApi.search(params));
-export const moreFx = createEffect(
-  ({ params, continueState }: { params: SearchParams; continueState: string }) =>
-    searchApi.search(params, continueState),
+/** A search as sent: the route's parameters, where to resume, and the project context. */
+export interface SearchRequest {
+  params: SearchParams;
+  continueState?: string;
+  /** A project's search looks in its repositories; null in the default context. */
+  projectKey: string | null;
+}
+
+export const searchFx = createEffect(({ params, continueState, projectKey }: SearchRequest) =>
+  searchApi.search(params, { continueState, projectKey }),
+);
+export const moreFx = createEffect(({ params, continueState, projectKey }: SearchRequest) =>
+  searchApi.search(params, { continueState, projectKey }),
 );
 /** Pages to the end: Depot never caps results silently, so "all" really is all. */
-export const allFx = createEffect(
-  async ({ params, continueState }: { params: SearchParams; continueState: string }) => {
-    const results: SearchResult[] = [];
-    let next: string | undefined = continueState;
-    while (next) {
-      const page: SearchPage = await searchApi.search(params, next);
-      results.push(...page.results);
-      next = page.continueState;
-    }
-    return results;
-  },
-);
+export const allFx = createEffect(async ({ params, continueState, projectKey }: SearchRequest) => {
+  const results: SearchResult[] = [];
+  let next: string | undefined = continueState;
+  while (next) {
+    const page: SearchPage = await searchApi.search(params, { continueState: next, projectKey });
+    results.push(...page.results);
+    next = page.continueState;
+  }
+  return results;
+});
 export const deleteFx = createEffect((rows: SearchResult[]) =>
   searchApi.deleteArtifacts(rows.map(({ repoKey, path }) => ({ repoKey, path }))),
 );
@@ -74,10 +81,19 @@ export const $searched = createStore(false)
   .reset(projectSelected);
 
 // When the route asks for a search, run it.
-sample({ clock: searchRouted, target: searchFx });
+sample({
+  clock: searchRouted,
+  source: $contextProjectKey,
+  fn: (projectKey, params): SearchRequest => ({ params, projectKey }),
+  target: searchFx,
+});
 /** Where the next page starts, while there is one. */
-const $nextPage = combine($params, $continueState, (params, continueState) =>
-  params && continueState ? { params, continueState } : null,
+const $nextPage = combine(
+  $params,
+  $continueState,
+  $contextProjectKey,
+  (params, continueState, projectKey): SearchRequest | null =>
+    params && continueState ? { params, continueState, projectKey } : null,
 );
 // When more (or everything) is asked for and there is more, fetch it.
 sample({

@@ -1,7 +1,8 @@
 import { allSettled, fork } from 'effector';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { dismissLaterFx } from '../../shell/notifications/model';
-import { projectSelected } from '../../shell/project/model';
+import { $projects, $selectedProjectKey, projectSelected } from '../../shell/project/model';
+import type { Project } from '../../api/projects';
 import { $currentUser } from '../../shell/session/model';
 import type { SearchPage, SearchResult } from './api';
 import {
@@ -86,13 +87,34 @@ describe('the search model', () => {
     expect(scope.getState($results).map((r) => r.name)).toEqual(['a', 'b']);
     expect(scope.getState($continueState)).toBe('2');
     await allSettled(moreRequested, { scope });
+    expect(search).toHaveBeenCalledWith({
+      params: { searchType: 'quick', name: 'x' },
+      projectKey: null,
+    });
     expect(more).toHaveBeenCalledWith({
       params: { searchType: 'quick', name: 'x' },
       continueState: '2',
+      projectKey: null,
     });
     await allSettled(allRequested, { scope });
     expect(scope.getState($results).map((r) => r.name)).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(scope.getState($continueState)).toBeNull();
+  });
+
+  it('searches in the selected project’s context', async () => {
+    const search = vi.fn(async () => page(['a']));
+    const scope = fork({
+      handlers: [[searchFx, search]],
+      values: [
+        [$projects, [{ project_key: 'web', display_name: 'Web' } as Project]],
+        [$selectedProjectKey, 'web'],
+      ],
+    });
+    await allSettled(searchRouted, { scope, params: { searchType: 'quick', name: 'x' } });
+    expect(search).toHaveBeenCalledWith({
+      params: { searchType: 'quick', name: 'x' },
+      projectKey: 'web',
+    });
   });
 
   it('empties the results when a search fails, and clears the model on project change', async () => {

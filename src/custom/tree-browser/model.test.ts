@@ -17,7 +17,11 @@ import {
   rowOpened,
   rowToggled,
   saveSettingsFx,
+  treeMounted,
+  treeUnmounted,
 } from './model';
+import { $projects, $selectedProjectKey, projectSelected } from '../../shell/project/model';
+import type { Project } from '../../api/projects';
 import { TREE_MESSAGES } from './messages';
 import { nodeId } from './rows';
 
@@ -59,6 +63,8 @@ function scopeWith(
   overrides: {
     roots?: (r: RootsRequest) => Promise<TreePage>;
     children?: typeof fakeChildren;
+    /** The project context's key ('default' for All). */
+    project?: string;
   } = {},
 ) {
   const roots = vi.fn<(request: RootsRequest) => Promise<TreePage>>(
@@ -68,6 +74,10 @@ function scopeWith(
     (overrides.children ?? fakeChildren)(p),
   );
   const scope = fork({
+    values: [
+      [$projects, [{ project_key: 'web', display_name: 'Web' } as Project]],
+      [$selectedProjectKey, overrides.project ?? 'default'],
+    ],
     handlers: [
       [fetchRootsFx, roots],
       [fetchChildrenFx, children],
@@ -87,6 +97,19 @@ describe('tree model', () => {
     expect(ids(scope)).toEqual(['docs', 'libs', 'auto-trashcan']);
     expect(scope.getState($activeId)).toBe('docs');
     expect(scope.getState($fetching)).toBe(0);
+  });
+
+  it('asks for the project context’s roots, and starts again when another project is chosen', async () => {
+    const { scope, roots } = scopeWith({ project: 'web' });
+    await allSettled(treeMounted, { scope, params: '' });
+    expect(roots.mock.calls[0][0].projectKey).toBe('web');
+    await allSettled(projectSelected, { scope, params: 'default' });
+    expect(roots).toHaveBeenCalledTimes(2);
+    expect(roots.mock.calls[1][0].projectKey).toBeUndefined();
+    // Off screen, a change of context asks for nothing.
+    await allSettled(treeUnmounted, { scope });
+    await allSettled(projectSelected, { scope, params: 'web' });
+    expect(roots).toHaveBeenCalledTimes(2);
   });
 
   it('walks a deep link down to the node, asking for its repository first', async () => {

@@ -8,6 +8,7 @@ import {
   type TreePage,
 } from '../../api/treeBrowser';
 import { notificationShown } from '../../shell/notifications/model';
+import { $contextProjectKey } from '../../shell/project/model';
 import { TREE_MESSAGES as M } from './messages';
 import {
   appendChildren,
@@ -127,11 +128,19 @@ export const $filtered = $settings.map(filtersActive);
 
 // ---- roots ------------------------------------------------------------------------------
 
-const rootsRequest = (settings: TreeSettings, extra: Partial<RootsRequest>): RootsRequest => ({
+/** What the roots are asked with: the tree's settings, and the project context's key. */
+const $rootsQuery = combine({ settings: $settings, projectKey: $contextProjectKey });
+
+const rootsRequest = (
+  { settings, projectKey }: { settings: TreeSettings; projectKey: string | null },
+  extra: Partial<RootsRequest>,
+): RootsRequest => ({
   packageTypes: settings.filters.packageTypes,
   repositoryTypes: settings.filters.repositoryTypes,
   sortBy: settings.sortBy,
   repositoryKeys: settings.favoritesOnly ? settings.favorites : undefined,
+  // In a project's context the tree holds the project's repositories (spec 01 §3).
+  ...(projectKey ? { projectKey } : {}),
   ...extra,
 });
 
@@ -143,10 +152,10 @@ $pagingIds.on(rootsReloadRequested, () => ({}));
 $walkTarget.on(rootsReloadRequested, (_, { walkTo }) => walkTo);
 sample({
   clock: rootsReloadRequested,
-  source: $settings,
-  filter: (settings) => !(settings.favoritesOnly && settings.favorites.length === 0),
-  fn: (settings, { walkTo }) =>
-    rootsRequest(settings, { mustInclude: walkTo?.split('/')[0] || undefined }),
+  source: $rootsQuery,
+  filter: ({ settings }) => !(settings.favoritesOnly && settings.favorites.length === 0),
+  fn: (query, { walkTo }) =>
+    rootsRequest(query, { mustInclude: walkTo?.split('/')[0] || undefined }),
   target: fetchRootsFx,
 });
 
@@ -161,9 +170,9 @@ $rootsContinueState.on(rootsReloadRequested, () => null);
 // Root paging continues while a continue state exists and no fetch is running.
 sample({
   clock: fetchRootsFx.done,
-  source: { settings: $settings, continueState: $rootsContinueState },
+  source: { query: $rootsQuery, continueState: $rootsContinueState },
   filter: ({ continueState }) => continueState !== null,
-  fn: ({ settings, continueState }) => rootsRequest(settings, { continueState: continueState! }),
+  fn: ({ query, continueState }) => rootsRequest(query, { continueState: continueState! }),
   target: fetchRootsFx,
 });
 sample({
@@ -375,6 +384,17 @@ sample({
 sample({
   clock: [treeMounted, treeReloaded],
   fn: (path) => ({ walkTo: path }),
+  target: rootsReloadRequested,
+});
+/** Whether the screen shows the tree: a context change reloads only a tree on screen. */
+const $treeShown = createStore(false)
+  .on(treeMounted, () => true)
+  .on(treeUnmounted, () => false);
+// Another project chosen: its repositories, from the top.
+sample({
+  clock: $contextProjectKey.updates,
+  filter: $treeShown,
+  fn: () => ({ walkTo: '' }),
   target: rootsReloadRequested,
 });
 $activeId.reset(treeMounted, treeUnmounted);
