@@ -43,6 +43,7 @@ import { createMavenService } from './formats/maven/service.ts';
 import { combineIndexers } from './formats/indexers.ts';
 import { createPackagesService } from './modules/packages/service.ts';
 import { createSearchService } from './modules/search/service.ts';
+import { pypiDeployIndexer } from './formats/pypi/indexer.ts';
 import { archiveEntriesIndexer } from './modules/search/archive-entries-indexer.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
@@ -78,6 +79,7 @@ export function createServices(
     combineIndexers([
       npmDeployIndexer(createNpmStore(db)),
       maven.prepareIndex,
+      pypiDeployIndexer,
       archiveEntriesIndexer,
     ]),
   );

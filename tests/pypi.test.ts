@@ -8,6 +8,8 @@ import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 import { buildSdist, buildWheel } from './helpers/python-dists.ts';
 import { TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
+const adminBasic = () => `Basic ${Buffer.from(`admin:${TEST_ADMIN_PASSWORD}`).toString('base64')}`;
+
 const run = promisify(execFile);
 
 /**
@@ -159,6 +161,52 @@ describe('PyPI with twine and pip', () => {
     expect(other.headers.get('location')).toMatch(/\/simple\/depot-demo-py\/$/);
     const root = await (await depot.request('/artifactory/api/pypi/pypi-local/simple/')).text();
     expect(root).toContain('>depot-demo-py</a>');
+  });
+
+  it('indexes a distribution deployed by path as an upload, from the metadata inside it', async () => {
+    const meta = { name: 'path-put-py', version: '2.1.0', requiresPython: '>=3.9' };
+    const dists = [await buildWheel(meta), await buildSdist(meta)];
+    for (const dist of dists) {
+      const put = await depot.request(
+        `/artifactory/pypi-local/path-put-py/2.1.0/${dist.filename}`,
+        { method: 'PUT', body: dist.content, headers: { authorization: adminBasic() } },
+      );
+      expect(put.status).toBe(201);
+    }
+    const props = await depot.request(
+      `/artifactory/api/storage/pypi-local/path-put-py/2.1.0/${dists[1]!.filename}?properties`,
+    );
+    expect(((await props.json()) as { properties: object }).properties).toMatchObject({
+      'pypi.name': ['path-put-py'],
+      'pypi.version': ['2.1.0'],
+      'pypi.summary': ['The path-put-py test package'],
+      'pypi.requires_python': ['>=3.9'],
+    });
+    const page = await (
+      await depot.request('/artifactory/api/pypi/pypi-local/simple/path-put-py/')
+    ).text();
+    expect(page).toContain('data-requires-python="&gt;=3.9">path_put_py-2.1.0.tar.gz</a>');
+    // The package browser's index holds the version, with the description from the body.
+    const version = await depot.services.db
+      .selectFrom('package_versions as v')
+      .innerJoin('packages as p', 'p.id', 'v.package_id')
+      .select(['p.name', 'v.version', 'v.description', 'v.readme', 'v.readme_filename'])
+      .where('p.name', '=', 'path-put-py')
+      .executeTakeFirstOrThrow();
+    expect(version).toEqual({
+      name: 'path-put-py',
+      version: '2.1.0',
+      description: 'The path-put-py test package',
+      readme: '# path-put-py',
+      readme_filename: 'text/markdown',
+    });
+    // A file that is no distribution is stored as any file, unindexed.
+    const notes = await depot.request('/artifactory/pypi-local/path-put-py/NOTES.txt', {
+      method: 'PUT',
+      body: 'notes',
+      headers: { authorization: adminBasic() },
+    });
+    expect(notes.status).toBe(201);
   });
 
   it('installs with pip through the virtual, the dependency from the remote member', async () => {

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BadRequest, Conflict, NotFound } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
@@ -19,6 +18,7 @@ import {
   normalizeName,
   parseDistributionName,
 } from './names.ts';
+import { indexPypiVersion, pypiProperties, REQUIRES_PYTHON } from './indexer.ts';
 import { parseAnchors, type SimpleFile } from './simple-page.ts';
 import type { Upload } from './upload.ts';
 
@@ -29,7 +29,6 @@ interface Reading extends Caller {
   access: AccessDecider;
 }
 
-const REQUIRES_PYTHON = 'pypi.requires_python';
 // Spelled as PEP 440 compares them: case and separators do not matter.
 const sameVersion = (a: string, b: string) =>
   a.toLowerCase().replace(/[-_]/g, '.') === b.toLowerCase().replace(/[-_]/g, '.');
@@ -87,34 +86,16 @@ export function createPypiService(deps: {
         .filter(([key]) => !key.startsWith(':') && key !== 'content' && key !== 'description')
         .map(([key, values]) => [key, values.length > 1 ? values : values[0]]),
     );
-    return async (tx, file) => {
-      const pkg = await tx
-        .insertInto('packages')
-        .values({
-          repository_id: file.repositoryId,
-          package_type: 'pypi',
-          name: normalizeName(name),
-        })
-        .onConflict((c) =>
-          c.columns(['repository_id', 'name']).doUpdateSet({ modified_at: sql`now()` }),
-        )
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await tx
-        .insertInto('package_versions')
-        .values({
-          package_id: pkg.id,
-          version,
-          node_id: file.id,
-          manifest: JSON.stringify(metadata),
-          description: field(upload, 'summary'),
-          readme: field(upload, 'description') || null,
-          readme_filename: field(upload, 'description_content_type') || null,
-          created_by: user,
-        })
-        .onConflict((c) => c.columns(['package_id', 'version']).doNothing())
-        .execute();
-    };
+    return (tx, file) =>
+      indexPypiVersion(tx, file, {
+        name,
+        version,
+        metadata,
+        summary: field(upload, 'summary'),
+        readme: field(upload, 'description'),
+        readmeType: field(upload, 'description_content_type'),
+        user,
+      });
   }
 
   async function upload(repoKey: string, form: Upload, caller: Caller) {
@@ -126,7 +107,6 @@ export function createPypiService(deps: {
       await access.require(caller.principal, 'deploy', target.key, dist.path);
       if (await artifacts.findNode(target.id, dist.path))
         throw new Conflict(M.exists(dist.filename));
-      const requiresPython = field(form, 'requires_python');
       await artifacts.deploy({
         repoKey: target.key,
         path: dist.path,
@@ -134,13 +114,12 @@ export function createPypiService(deps: {
         staged: dist.staged,
         expected: {},
         byChecksum: false,
-        properties: {
-          'pypi.name': [dist.name],
-          'pypi.normalized.name': [normalizeName(dist.name)],
-          'pypi.version': [dist.version],
-          ...(field(form, 'summary') ? { 'pypi.summary': [field(form, 'summary')] } : {}),
-          ...(requiresPython ? { [REQUIRES_PYTHON]: [requiresPython] } : {}),
-        },
+        properties: pypiProperties(
+          dist.name,
+          dist.version,
+          field(form, 'summary'),
+          field(form, 'requires_python'),
+        ),
         user: caller.principal.name,
         index: indexUpload(form, dist.name, dist.version, caller.principal.name),
       });
