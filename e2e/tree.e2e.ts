@@ -322,6 +322,22 @@ describe('the artifact browser', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('recalculates a Maven repository’s index, saying what it read', async () => {
+    await page.goto(depot.ui('/repos/tree/General/libs-release-local'));
+    await expectActive('libs-release-local', 'libs-release-local');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.calculateIndex }).click();
+    await page
+      .getByText(/^Calculated the index of 'libs-release-local': \d+ files read, \d+ indexed$/)
+      .waitFor();
+    // A generic repository keeps no index: the action is not offered there.
+    await page.goto(depot.ui('/repos/tree/General/docs-local'));
+    await expectActive('docs-local', 'docs-local');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.watch }).waitFor();
+    expect(
+      await actions().getByRole('button', { name: ACTION_LABELS.names.calculateIndex }).count(),
+    ).toBe(0);
+  });
+
   it('sets a property recursively on a folder, and deletes it', async () => {
     await page.goto(depot.ui('/repos/tree/Properties/docs-local/guides'));
     await expectActiveOnTab('guides/intro', 'Properties', 'docs-local/guides/intro');

@@ -122,6 +122,11 @@ export const artifactActionsApi = {
     call<Info>('POST', `${ACTIONS}/${action}`, {
       json: { repoKey: node.repoKey, path: node.path },
     }),
+  /** Reads every file of a local repository into its format's index again (admins). */
+  calculateIndex: (node: Pick<TreeNode, 'repoKey' | 'repoPkgType'>) =>
+    call<Info>('POST', `${ACTIONS}/calculateIndex`, {
+      json: { repoKey: node.repoKey, type: node.repoPkgType },
+    }),
   downloadFolderInfo: (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
     call<FolderDownloadInfo>('GET', `${ACTIONS}/downloadfolderinfo`, {
       searchParams: { repoKey: node.repoKey, path: node.path },

@@ -1,3 +1,5 @@
+import type { IndexOutcome } from './calculate-index.ts';
+
 /**
  * What the console's artifact actions answer in `info`. Copy, move and restore answer with
  * the copy-and-move service's own messages (the same as the scripted calls); the spec quotes
@@ -11,6 +13,17 @@ export const ACTION_MESSAGES = {
   zapped: (where: string, files: number) =>
     `Zapped the cache of '${where}': ${files} cached ${files === 1 ? 'file' : 'files'} will be checked upstream on their next request`,
   notZappable: (repoKey: string, kind: string) => `'${repoKey}' is not a ${kind} repository`,
+  noIndex: (repoKey: string) =>
+    `'${repoKey}' has no index to calculate: only local Maven, Gradle, Ivy, SBT, npm and PyPI repositories keep one`,
+  indexCalculated: (
+    repoKey: string,
+    { files, indexed, refusedCount, refused }: IndexOutcome,
+  ): string => {
+    const done = `Calculated the index of '${repoKey}': ${files} ${files === 1 ? 'file' : 'files'} read, ${indexed} indexed`;
+    if (refusedCount === 0) return done;
+    const first = refused[0]!;
+    return `${done}, ${refusedCount} refused by their format (first: '${first.path}': ${first.reason})`;
+  },
   notInTrash: (repoKey: string) =>
     `Only items in the Trash Can can be restored; '${repoKey}' is not the Trash Can`,
 } as const;

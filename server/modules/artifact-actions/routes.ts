@@ -4,6 +4,7 @@ import type { Services } from '../../services.ts';
 import { transfer, type TransferKind } from '../artifacts/copy-move.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import { zapCache } from '../remote/zap.ts';
+import { calculateIndex, INDEXED_PACKAGE_TYPES } from './calculate-index.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { ACTION_MESSAGES } from './messages.ts';
 
@@ -180,4 +181,25 @@ export async function artifactActionsRoutes(
       },
     );
   }
+
+  // Spec 03 §7: /ui/artifactactions/calculateIndex (repoKey, type). Reads every file of the
+  // repository, so it runs for administrators only, and answers once it is done.
+  app.post<{ Body: { repoKey: string; type?: string } }>(
+    `${BASE}/calculateIndex`,
+    {
+      config: TRASH_AND_CACHES,
+      schema: bodySchema(['repoKey'], { repoKey, type: text }),
+    },
+    async (request) => {
+      const repo = await artifacts.repository(request.body.repoKey);
+      if (repo.rclass !== 'local' || !INDEXED_PACKAGE_TYPES.has(repo.package_type))
+        throw new BadRequest(ACTION_MESSAGES.noIndex(repo.key), 'repoKey');
+      const outcome = await calculateIndex(services.db, artifacts, repo, request.principal.name);
+      request.log.info(
+        { repository: repo.key, by: request.principal.name, ...outcome, refused: undefined },
+        'index calculated',
+      );
+      return { info: ACTION_MESSAGES.indexCalculated(repo.key, outcome), ...outcome };
+    },
+  );
 }

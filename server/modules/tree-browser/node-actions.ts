@@ -1,4 +1,5 @@
 import type { RepoAction } from '../access-control/decider.ts';
+import { INDEXED_PACKAGE_TYPES } from '../artifact-actions/calculate-index.ts';
 import { inTrash, nodeTabs, type TabNode } from './node-tabs.ts';
 
 /** What the console's node details and menus offer (spec 02 §3 tabs, §4 actions by name). */
@@ -70,12 +71,23 @@ function zapActions(node: Node): string[] {
   return [];
 }
 
+/** A local repository whose format keeps an index can have it calculated again (admins). */
+function indexActions(node: Node): string[] {
+  const indexed =
+    node.type === 'repository' &&
+    node.repo.rclass === 'local' &&
+    !inTrash(node) &&
+    INDEXED_PACKAGE_TYPES.has(node.repo.package_type);
+  return indexed ? ['calculateIndex'] : [];
+}
+
 /** The tabs of a node and the actions this caller may take on it. */
 export function nodeTabsAndActions(node: Node, caller: Caller): TabsAndActions {
   const actions = [
     ...readActions(node),
     ...watchActions(node, caller.watching),
     ...(caller.admin ? zapActions(node) : []),
+    ...(caller.admin ? indexActions(node) : []),
     ...writeActions(node, caller),
   ];
   const tabs: string[] = [...nodeTabs(node)];

@@ -12,8 +12,10 @@ import {
   transferFx,
   transferSubmitted,
   zapFx,
+  calculateIndexFx,
 } from './actions-model';
 import { $activeId, fetchChildrenFx, fetchRootsFx, pathRequested, saveSettingsFx } from './model';
+import { ACTION_LABELS } from './messages';
 
 const node = (repoKey: string, path: string, extra: Partial<TreeNode> = {}): TreeNode => ({
   type: path ? 'file' : 'repository',
@@ -124,5 +126,27 @@ describe('node actions', () => {
     expect(zap).toHaveBeenCalledWith({ name: 'zapVirtual', node: remote });
     expect(zapping.getState($dialog)).toBeNull();
     expect(texts(zapping)).toEqual(['zapped 3 files']);
+  });
+
+  it('calculates an index at once, saying it runs and then what it did', async () => {
+    let finish: (answer: { info: string }) => void = () => {};
+    const calculate = vi.fn(() => new Promise<{ info: string }>((resolve) => (finish = resolve)));
+    const scope = fork({
+      handlers: [
+        [calculateIndexFx, calculate],
+        [dismissLaterFx, vi.fn(async () => -1)],
+      ],
+    });
+    const repo = node('mvn-local', '', { repoPkgType: 'maven' });
+    const clicked = allSettled(actionClicked, {
+      scope,
+      params: { name: 'calculateIndex', node: repo },
+    });
+    await vi.waitFor(() => expect(calculate).toHaveBeenCalledWith(repo));
+    expect(texts(scope)).toEqual([ACTION_LABELS.calculatingIndex('mvn-local')]);
+    finish({ info: 'indexed 3 files' });
+    await clicked;
+    expect(texts(scope)).toEqual([ACTION_LABELS.calculatingIndex('mvn-local'), 'indexed 3 files']);
+    expect(scope.getState($dialog)).toBeNull();
   });
 });

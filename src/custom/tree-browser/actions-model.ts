@@ -63,6 +63,11 @@ export const zapFx = createEffect(({ name, node }: { name: string; node: TreeNod
   artifactActionsApi.zap(name === 'zapVirtual' ? 'zapVirtual' : 'zap', node),
 );
 
+/** Calculating an index reads every file of the repository: it runs while a note says so. */
+export const calculateIndexFx = createEffect((node: TreeNode) =>
+  artifactActionsApi.calculateIndex(node),
+);
+
 /** Bumped after a watch changes, so that the Watch tab reads its list again. */
 export const $watchesVersion = createStore(0).on(watchFx.done, (n) => n + 1);
 
@@ -121,6 +126,22 @@ sample({
   target: zapFx,
 });
 sample({ clock: zapFx.doneData, fn: ({ info }) => succeeded(info), target: notificationShown });
+sample({
+  clock: actionClicked,
+  filter: clicked('calculateIndex'),
+  fn: ({ node }) => node,
+  target: calculateIndexFx,
+});
+sample({
+  clock: calculateIndexFx,
+  fn: (node) => ({ kind: 'info' as const, text: A.calculatingIndex(node.repoKey) }),
+  target: notificationShown,
+});
+sample({
+  clock: calculateIndexFx.doneData,
+  fn: ({ info }) => succeeded(info),
+  target: notificationShown,
+});
 // The offer changes (watch becomes unwatch): read the node's tabs and actions again.
 sample({ clock: watchFx.done, fn: ({ params }) => params.node, target: fetchNodeInfoFx });
 sample({ clock: watchFx.doneData, fn: ({ info }) => succeeded(info), target: notificationShown });
@@ -230,6 +251,7 @@ sample({
     downloadFileFx.failData,
     watchFx.failData,
     zapFx.failData,
+    calculateIndexFx.failData,
   ],
   fn: failed,
   target: notificationShown,

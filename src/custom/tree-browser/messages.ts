@@ -88,7 +88,10 @@ export const ACTION_LABELS = {
     unwatch: 'Unwatch',
     zap: 'Zap Caches',
     zapVirtual: 'Zap Caches',
+    calculateIndex: 'Recalculate Index',
   } as Record<string, string>,
+  calculatingIndex: (repoKey: string) =>
+    `Calculating the index of '${repoKey}': every file is read again, which takes a while in a large repository`,
   cancel: 'Cancel',
   deleteTitle: 'Delete',
   deleteText: (where: string) =>
