@@ -169,7 +169,11 @@ describe('PyPI with twine and pip', () => {
     for (const dist of dists) {
       const put = await depot.request(
         `/artifactory/pypi-local/path-put-py/2.1.0/${dist.filename}`,
-        { method: 'PUT', body: new Uint8Array(dist.content), headers: { authorization: adminBasic() } },
+        {
+          method: 'PUT',
+          body: new Uint8Array(dist.content),
+          headers: { authorization: adminBasic() },
+        },
       );
       expect(put.status).toBe(201);
     }

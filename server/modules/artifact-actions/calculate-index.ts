@@ -17,7 +17,14 @@ export interface IndexOutcome {
 }
 
 type Repository = Awaited<ReturnType<ArtifactsService['repository']>>;
-type FileRow = { id: number; path: string; sha256: string; sha1: string; md5: string | null; size: number };
+type FileRow = {
+  id: number;
+  path: string;
+  sha256: string;
+  sha1: string;
+  md5: string | null;
+  size: number;
+};
 
 /**
  * Calculates a local repository's index again from its files: each file goes through the
@@ -39,7 +46,7 @@ export async function calculateIndex(
     if (outcome.refused.length < REASONS_KEPT)
       outcome.refused.push({ path, reason: (error as Error).message });
   };
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const files = await fileBatch(db, repo.id, after);
     if (files.length === 0) return outcome;
     after = files.at(-1)!.id;
