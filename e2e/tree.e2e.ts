@@ -338,6 +338,24 @@ describe('the artifact browser', () => {
     ).toBe(0);
   });
 
+  it('deletes a chosen version from the Delete Versions dialog, and keeps the others', async () => {
+    const next = 'libs-release-local/org/acme/app/2.0/app-2.0.pom';
+    await asScript('PUT', `/artifactory/${next}`, APP_POM.replace('1.0', '2.0'));
+    // Compacted, the single-child chain org/acme/app is one row.
+    await page.goto(depot.ui('/repos/tree/General/libs-release-local/org/acme/app'));
+    await expectActive('org/acme/app', 'libs-release-local/org/acme/app');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.deleteversions }).click();
+    const dialog = page.getByRole('dialog');
+    const table = dialog.getByRole('table', { name: ACTION_LABELS.names.deleteversions });
+    await table.getByRole('cell', { name: '2.0', exact: true }).waitFor();
+    await table.getByRole('cell', { name: '1.0', exact: true }).waitFor();
+    await dialog.getByRole('checkbox', { name: 'org.acme 2.0' }).check();
+    await dialog.getByRole('button', { name: ACTION_LABELS.deleteVersionsConfirm(1) }).click();
+    await page.getByText('Deleted 1 version (1 folder)').waitFor();
+    expect(await statusOf(`/artifactory/${next}`)).toBe(404);
+    expect(await statusOf(`/artifactory/${APP}.pom`)).toBe(200);
+  });
+
   it('sets a property recursively on a folder, and deletes it', async () => {
     await page.goto(depot.ui('/repos/tree/Properties/docs-local/guides'));
     await expectActiveOnTab('guides/intro', 'Properties', 'docs-local/guides/intro');

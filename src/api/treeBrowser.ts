@@ -1,3 +1,4 @@
+import type { VersionEntry } from '../../server/modules/artifact-actions/delete-versions.ts';
 // The server's own types for what it answers: one definition, checked on both sides.
 import type { ArchiveEntry } from '../../server/modules/archive-view/archive-entries.ts';
 import type { ArchiveSource } from '../../server/modules/archive-view/service.ts';
@@ -109,6 +110,7 @@ export interface FolderDownloadInfo {
   totalFiles: number;
 }
 type Info = { info: string };
+export type { VersionEntry };
 const ACTIONS = '/ui/artifactactions';
 
 /** The node actions' calls (server/modules/artifact-actions, server/modules/archives). */
@@ -121,6 +123,18 @@ export const artifactActionsApi = {
   zap: (action: 'zap' | 'zapVirtual', node: Pick<TreeNode, 'repoKey' | 'path'>) =>
     call<Info>('POST', `${ACTIONS}/${action}`, {
       json: { repoKey: node.repoKey, path: node.path },
+    }),
+  /** The versions below a folder of a Maven-layout repository (the Delete Versions dialog). */
+  versions: (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
+    call<{ versions: VersionEntry[] }>('GET', `${ACTIONS}/deleteversions`, {
+      searchParams: { repoKey: node.repoKey, path: node.path },
+    }),
+  deleteVersions: (
+    node: Pick<TreeNode, 'repoKey' | 'path'>,
+    versions: Pick<VersionEntry, 'groupId' | 'version'>[],
+  ) =>
+    call<Info>('POST', `${ACTIONS}/deleteversions`, {
+      json: { repoKey: node.repoKey, path: node.path, versions },
     }),
   /** Reads every file of a local repository into its format's index again (admins). */
   calculateIndex: (node: Pick<TreeNode, 'repoKey' | 'repoPkgType'>) =>

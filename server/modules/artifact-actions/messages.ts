@@ -24,6 +24,13 @@ export const ACTION_MESSAGES = {
     const first = refused[0]!;
     return `${done}, ${refusedCount} refused by their format (first: '${first.path}': ${first.reason})`;
   },
+  notVersioned: (repoKey: string) =>
+    `'${repoKey}' keeps no versions to delete: only local Maven, Gradle and SBT repositories do`,
+  noSuchVersion: (groupId: string, version: string) =>
+    `Version ${version} of ${groupId} could not be found here.`,
+  mayNotDelete: (where: string) => `You may not delete '${where}'; no version was deleted`,
+  versionsDeleted: (versions: number, folders: number) =>
+    `Deleted ${versions} ${versions === 1 ? 'version' : 'versions'} (${folders} ${folders === 1 ? 'folder' : 'folders'})`,
   notInTrash: (repoKey: string) =>
     `Only items in the Trash Can can be restored; '${repoKey}' is not the Trash Can`,
 } as const;

@@ -1,10 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BadRequest } from '../../errors.ts';
+import { BadRequest, Forbidden, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { transfer, type TransferKind } from '../artifacts/copy-move.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import { zapCache } from '../remote/zap.ts';
 import { calculateIndex, INDEXED_PACKAGE_TYPES } from './calculate-index.ts';
+import {
+  VERSIONED_PACKAGE_TYPES,
+  versionEntries,
+  versionFoldersBelow,
+  versionKey,
+} from './delete-versions.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { ACTION_MESSAGES } from './messages.ts';
 
@@ -202,4 +208,79 @@ export async function artifactActionsRoutes(
       return { info: ACTION_MESSAGES.indexCalculated(repo.key, outcome), ...outcome };
     },
   );
+
+  // Delete Versions (spec 02 §2, §4): the versions below a folder of a Maven-layout
+  // repository, then a chosen few of them deleted (into the trash can when it is on).
+  app.get<{ Querystring: { repoKey: string; path?: string } }>(
+    `${BASE}/deleteversions`,
+    {
+      config: PER_NODE,
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['repoKey'],
+          properties: { repoKey, path: text },
+        },
+      },
+    },
+    async (request) => {
+      const path = artifactPath(request.query.path);
+      const repo = await versionedRepository(request.query.repoKey);
+      await services.access.require(request.principal, 'read', repo.key, path, 'folder');
+      return { versions: versionEntries(await versionFoldersBelow(services.db, repo.id, path)) };
+    },
+  );
+
+  app.post<{
+    Body: { repoKey: string; path?: string; versions: { groupId: string; version: string }[] };
+  }>(
+    `${BASE}/deleteversions`,
+    {
+      config: PER_NODE,
+      schema: bodySchema(['repoKey', 'versions'], {
+        repoKey,
+        path: text,
+        versions: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 10_000,
+          items: {
+            type: 'object',
+            required: ['groupId', 'version'],
+            properties: { groupId: text, version: text, repoKey: text, directoriesCount: {} },
+          },
+        },
+      }),
+    },
+    async (request) => {
+      const path = artifactPath(request.body.path);
+      const repo = await versionedRepository(request.body.repoKey);
+      const found = await versionFoldersBelow(services.db, repo.id, path);
+      const folders = request.body.versions.flatMap(({ groupId, version }) => {
+        const known = found.get(versionKey(groupId, version));
+        if (!known) throw new NotFound(ACTION_MESSAGES.noSuchVersion(groupId, version));
+        return [...known.folders];
+      });
+      // All or nothing: every folder is checked before the first one goes.
+      const decider = await services.access.forPrincipal(request.principal);
+      const refused = folders.find((folder) => !decider.can('delete', repo.key, folder, 'folder'));
+      if (refused !== undefined)
+        throw new Forbidden(ACTION_MESSAGES.mayNotDelete(`${repo.key}/${refused}`));
+      for (const folder of folders) await trash.delete(repo.key, folder, request.principal.name);
+      request.log.info(
+        { repository: repo.key, folders: folders.length, by: request.principal.name },
+        'versions deleted',
+      );
+      return {
+        info: ACTION_MESSAGES.versionsDeleted(request.body.versions.length, folders.length),
+      };
+    },
+  );
+
+  async function versionedRepository(key: string) {
+    const repo = await artifacts.repository(key);
+    if (repo.rclass !== 'local' || !VERSIONED_PACKAGE_TYPES.has(repo.package_type))
+      throw new BadRequest(ACTION_MESSAGES.notVersioned(repo.key), 'repoKey');
+    return repo;
+  }
 }

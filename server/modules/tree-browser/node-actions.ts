@@ -1,5 +1,6 @@
 import type { RepoAction } from '../access-control/decider.ts';
 import { INDEXED_PACKAGE_TYPES } from '../artifact-actions/calculate-index.ts';
+import { VERSIONED_PACKAGE_TYPES } from '../artifact-actions/delete-versions.ts';
 import { inTrash, nodeTabs, type TabNode } from './node-tabs.ts';
 
 /** What the console's node details and menus offer (spec 02 §3 tabs, §4 actions by name). */
@@ -54,6 +55,11 @@ function writeActions(node: Node, caller: Caller): string[] {
       ...(caller.deploysSomewhere ? ['copy'] : []),
       ...(caller.deploysSomewhere && may('delete') ? ['move'] : []),
       ...deletes,
+      ...(node.type === 'folder' &&
+      may('delete') &&
+      VERSIONED_PACKAGE_TYPES.has(node.repo.package_type)
+        ? ['deleteversions']
+        : []),
     ];
   if (node.repo.rclass === 'remote')
     return [...(admin && node.type === 'folder' ? ['zap'] : []), ...deletes];

@@ -14,11 +14,14 @@ import {
   emptyTrashConfirmed,
   startDownload,
   transferSubmitted,
+  versionsDeleteConfirmed,
   type ActionDialog,
 } from './actions-model';
 import { ACTION_LABELS as A } from './messages';
 import { originalLocation } from './targets';
 import { RepositorySelect } from './RepositorySelect';
+
+const DANGEROUS = new Set(['delete', 'emptytrash', 'deleteversions']);
 
 /** The buttons of the actions the server offers for the node (spec 02 §4). */
 export function NodeActionsBar({ node, actions }: { node: TreeNode; actions: string[] }) {
@@ -31,7 +34,7 @@ export function NodeActionsBar({ node, actions }: { node: TreeNode; actions: str
         <button
           key={name}
           type="button"
-          className={name === 'delete' || name === 'emptytrash' ? 'btn btn-danger' : 'btn'}
+          className={DANGEROUS.has(name) ? 'btn btn-danger' : 'btn'}
           disabled={running}
           onClick={() => click({ name, node })}
         >
@@ -94,7 +97,95 @@ export function NodeActionDialogs() {
       );
     case 'transfer':
       return <TransferDialog dialog={dialog} />;
+    case 'deleteversions':
+      return <DeleteVersionsDialog dialog={dialog} />;
   }
+}
+
+/** Spec 02 §2 Delete versions modal: the versions below the folder, the chosen ones deleted. */
+function DeleteVersionsDialog({
+  dialog,
+}: {
+  dialog: Extract<ActionDialog, { kind: 'deleteversions' }>;
+}) {
+  const [running, confirm, close] = useUnit([
+    $actionRunning,
+    versionsDeleteConfirmed,
+    dialogClosed,
+  ]);
+  const { node, versions } = dialog;
+  const [chosen, setChosen] = useState<Set<number>>(new Set());
+  const toggle = (index: number, on: boolean) =>
+    setChosen((now) => {
+      const next = new Set(now);
+      if (on) next.add(index);
+      else next.delete(index);
+      return next;
+    });
+  const allChosen = versions.length > 0 && chosen.size === versions.length;
+  return (
+    <Dialog
+      title={A.deleteVersionsTitle(node.text)}
+      onClose={() => close()}
+      actions={
+        <>
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={running || chosen.size === 0}
+            onClick={() => confirm(versions.filter((_, index) => chosen.has(index)))}
+          >
+            {A.deleteVersionsConfirm(chosen.size)}
+          </button>
+          <button type="button" className="btn" onClick={() => close()}>
+            {A.cancel}
+          </button>
+        </>
+      }
+    >
+      {versions.length === 0 ? (
+        <p>{A.noVersions}</p>
+      ) : (
+        <table className="data-table" aria-label={A.names.deleteversions}>
+          <thead>
+            <tr>
+              <th scope="col">
+                <input
+                  type="checkbox"
+                  aria-label={A.selectAllVersions}
+                  checked={allChosen}
+                  onChange={(event) =>
+                    setChosen(event.target.checked ? new Set(versions.keys()) : new Set())
+                  }
+                />
+              </th>
+              <th scope="col">{A.groupId}</th>
+              <th scope="col">{A.version}</th>
+              <th scope="col">{A.directoriesCount}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {versions.map((entry, index) => (
+              <tr key={`${entry.groupId}:${entry.version}`}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`${entry.groupId} ${entry.version}`}
+                    checked={chosen.has(index)}
+                    onChange={(event) => toggle(index, event.target.checked)}
+                  />
+                </td>
+                <td>{entry.groupId}</td>
+                <td>{entry.version}</td>
+                <td>{entry.directoriesCount}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="hint">{A.deleteVersionsHint}</p>
+    </Dialog>
+  );
 }
 
 /** The target-path dialog of copy, move and restore, with its dry run. */

@@ -13,6 +13,9 @@ import {
   transferSubmitted,
   zapFx,
   calculateIndexFx,
+  versionsFx,
+  deleteVersionsFx,
+  versionsDeleteConfirmed,
 } from './actions-model';
 import { $activeId, fetchChildrenFx, fetchRootsFx, pathRequested, saveSettingsFx } from './model';
 import { ACTION_LABELS } from './messages';
@@ -126,6 +129,47 @@ describe('node actions', () => {
     expect(zap).toHaveBeenCalledWith({ name: 'zapVirtual', node: remote });
     expect(zapping.getState($dialog)).toBeNull();
     expect(texts(zapping)).toEqual(['zapped 3 files']);
+  });
+
+  it('lists the versions below a folder, deletes the chosen ones, and reads the folder again', async () => {
+    const versions = [
+      { groupId: 'org.acme', version: '2.0', directoriesCount: 2 },
+      { groupId: 'org.acme', version: '1.0', directoriesCount: 1 },
+    ];
+    const listing = vi.fn(async (folder: TreeNode) => ({ node: folder, versions }));
+    const removing = vi.fn(async () => ({ info: 'Deleted 1 version (2 folders)' }));
+    const folder = node('docs', 'a', { type: 'folder', hasChild: true });
+    const withVersions = fork({
+      values: [[$activeId, 'docs/a']],
+      handlers: [
+        [versionsFx, listing],
+        [deleteVersionsFx, removing],
+        [fetchRootsFx, async (): Promise<TreePage> => ({ data: [node('docs', '')] })],
+        [
+          fetchChildrenFx,
+          async ({ id }: { id: string }): Promise<TreePage> => ({ data: CHILDREN[id] ?? [] }),
+        ],
+        [dismissLaterFx, vi.fn(async () => -1)],
+        [saveSettingsFx, vi.fn()],
+      ],
+    });
+    await allSettled(actionClicked, {
+      scope: withVersions,
+      params: { name: 'deleteversions', node: folder },
+    });
+    expect(withVersions.getState($dialog)).toEqual({
+      kind: 'deleteversions',
+      node: folder,
+      versions,
+    });
+    // Nothing ticked: nothing is sent.
+    await allSettled(versionsDeleteConfirmed, { scope: withVersions, params: [] });
+    expect(removing).not.toHaveBeenCalled();
+    await allSettled(versionsDeleteConfirmed, { scope: withVersions, params: [versions[0]!] });
+    expect(removing).toHaveBeenCalledWith({ node: folder, versions: [versions[0]] });
+    expect(withVersions.getState($dialog)).toBeNull();
+    expect(texts(withVersions)).toEqual(['Deleted 1 version (2 folders)']);
+    expect(withVersions.getState($activeId)).toBe('docs/a');
   });
 
   it('calculates an index at once, saying it runs and then what it did', async () => {

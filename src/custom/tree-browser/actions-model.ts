@@ -8,6 +8,7 @@ import {
   type FolderDownloadInfo,
   type TransferRequest,
   type TreeNode,
+  type VersionEntry,
 } from '../../api/treeBrowser';
 import { notificationShown } from '../../shell/notifications/model';
 import { fetchNodeInfoFx } from './details-model';
@@ -25,13 +26,16 @@ export type ActionDialog =
   | { kind: 'delete'; node: TreeNode; permanent: boolean }
   | { kind: 'transfer'; action: TransferAction; node: TreeNode }
   | { kind: 'emptytrash' }
-  | { kind: 'downloadfolder'; node: TreeNode; info: FolderDownloadInfo };
+  | { kind: 'downloadfolder'; node: TreeNode; info: FolderDownloadInfo }
+  | { kind: 'deleteversions'; node: TreeNode; versions: VersionEntry[] };
 
 export const actionClicked = createEvent<{ name: string; node: TreeNode }>();
 export const dialogClosed = createEvent();
 export const deleteConfirmed = createEvent();
 export const emptyTrashConfirmed = createEvent();
 export const transferSubmitted = createEvent<Omit<TransferRequest, 'repoKey' | 'path'>>();
+/** The versions ticked in the Delete Versions dialog, to delete. */
+export const versionsDeleteConfirmed = createEvent<VersionEntry[]>();
 
 /** HEAD first (spec 02 §4 Downloads): 401 stops silently, 403 and 404 say so. */
 export const downloadFileFx = createEffect(async (node: TreeNode) => {
@@ -63,6 +67,17 @@ export const zapFx = createEffect(({ name, node }: { name: string; node: TreeNod
   artifactActionsApi.zap(name === 'zapVirtual' ? 'zapVirtual' : 'zap', node),
 );
 
+export const versionsFx = createEffect(async (node: TreeNode) => ({
+  node,
+  versions: (await artifactActionsApi.versions(node)).versions,
+}));
+export const deleteVersionsFx = createEffect(
+  ({ node, versions }: { node: TreeNode; versions: VersionEntry[] }) =>
+    artifactActionsApi.deleteVersions(
+      node,
+      versions.map(({ groupId, version }) => ({ groupId, version })),
+    ),
+);
 /** Calculating an index reads every file of the repository: it runs while a note says so. */
 export const calculateIndexFx = createEffect((node: TreeNode) =>
   artifactActionsApi.calculateIndex(node),
@@ -97,9 +112,16 @@ export const $transferTargets = sample({
     dialog?.kind === 'transfer' ? compatibleTargets(dialog.action, dialog.node, targets) : [],
 });
 export const $actionRunning = createStore(false)
-  .on([deleteFx, emptyTrashFx, transferFx, folderInfoFx], () => true)
+  .on([deleteFx, emptyTrashFx, transferFx, folderInfoFx, versionsFx, deleteVersionsFx], () => true)
   .on(
-    [deleteFx.finally, emptyTrashFx.finally, transferFx.finally, folderInfoFx.finally],
+    [
+      deleteFx.finally,
+      emptyTrashFx.finally,
+      transferFx.finally,
+      folderInfoFx.finally,
+      versionsFx.finally,
+      deleteVersionsFx.finally,
+    ],
     () => false,
   );
 
@@ -186,7 +208,43 @@ sample({
   target: fetchTargetsFx,
 });
 
+// Delete Versions lists what is below the folder first (spec 02 §2 modal: versions, node).
+sample({
+  clock: actionClicked,
+  filter: clicked('deleteversions'),
+  fn: ({ node }) => node,
+  target: versionsFx,
+});
+$dialog.on(versionsFx.doneData, (_, { node, versions }) => ({
+  kind: 'deleteversions',
+  node,
+  versions,
+}));
+
 // ---- running them -----------------------------------------------------------------------
+
+sample({
+  clock: versionsDeleteConfirmed,
+  source: $dialog,
+  filter: (dialog, versions) => dialog?.kind === 'deleteversions' && versions.length > 0,
+  fn: (dialog, versions) => ({
+    node: (dialog as Extract<ActionDialog, { kind: 'deleteversions' }>).node,
+    versions,
+  }),
+  target: deleteVersionsFx,
+});
+$dialog.reset(deleteVersionsFx.done);
+sample({
+  clock: deleteVersionsFx.doneData,
+  fn: ({ info }) => succeeded(info),
+  target: notificationShown,
+});
+// The folder stays (other versions may remain): the tree is read again where it was.
+sample({
+  clock: deleteVersionsFx.done,
+  fn: ({ params }) => nodeId(params.node),
+  target: treeReloaded,
+});
 
 sample({
   clock: deleteConfirmed,
@@ -252,6 +310,8 @@ sample({
     watchFx.failData,
     zapFx.failData,
     calculateIndexFx.failData,
+    versionsFx.failData,
+    deleteVersionsFx.failData,
   ],
   fn: failed,
   target: notificationShown,

@@ -89,7 +89,18 @@ export const ACTION_LABELS = {
     zap: 'Zap Caches',
     zapVirtual: 'Zap Caches',
     calculateIndex: 'Recalculate Index',
+    deleteversions: 'Delete Versions',
   } as Record<string, string>,
+  deleteVersionsTitle: (folder: string) => `Delete Versions of ${folder}`,
+  deleteVersionsConfirm: (count: number) =>
+    count === 0 ? 'Delete' : `Delete ${count} ${count === 1 ? 'Version' : 'Versions'}`,
+  deleteVersionsHint:
+    "Each version's folders go to the Trash Can when it is on, where they can be restored.",
+  noVersions: 'No versions were found below this folder.',
+  selectAllVersions: 'Select all versions',
+  groupId: 'Group ID',
+  version: 'Version',
+  directoriesCount: 'Folders',
   calculatingIndex: (repoKey: string) =>
     `Calculating the index of '${repoKey}': every file is read again, which takes a while in a large repository`,
   cancel: 'Cancel',

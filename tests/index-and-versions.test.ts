@@ -11,7 +11,8 @@ import {
 import { buildWheel } from './helpers/python-dists.ts';
 
 /**
- * The calculate-index action (spec 03 §7 /ui/artifactactions/calculateIndex): a local
+ * The repository actions of Maven-like repositories. Delete Versions lists the versions
+ * below a folder and deletes the chosen ones. The calculate-index action (spec 03 §7 /ui/artifactactions/calculateIndex): a local
  * repository's index rebuilt from its files, as if each were deployed again. The index is
  * wiped in the database first, as a bulk import or a restore from backup would leave it.
  */
@@ -166,5 +167,134 @@ describe('calculate index', () => {
     });
     expect(plain.statusCode).toBe(403);
     expect((await calculate('no-such-repo')).statusCode).toBe(404);
+  });
+});
+
+describe('delete versions', () => {
+  const versionsOf = async (path: string, headers: object = session.headers) =>
+    depot.app.inject({
+      method: 'GET',
+      url: `/ui/api/v1/ui/artifactactions/deleteversions?repoKey=ver-local&path=${path}`,
+      headers: headers as Record<string, string>,
+    });
+  const deleteVersions = (payload: object, headers: object = session.headers) =>
+    depot.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/artifactactions/deleteversions',
+      headers: headers as Record<string, string>,
+      payload,
+    });
+  const exists = async (path: string) =>
+    (
+      await depot.app.inject({
+        url: `/artifactory/api/storage/ver-local/${path}`,
+        headers: adminAuth(),
+      })
+    ).statusCode === 200;
+
+  beforeAll(async () => {
+    await depot.services.repositories.create({
+      key: 'ver-local',
+      rclass: 'local',
+      packageType: 'maven',
+    });
+    for (const [artifact, version] of [
+      ['core', '1.0'],
+      ['core', '2.0'],
+      ['api', '2.0'],
+      ['core', '2.1-SNAPSHOT'],
+    ])
+      await put(
+        `ver-local/org/acme/${artifact}/${version}/${artifact}-${version}.pom`,
+        pom('org.acme', artifact!, version!),
+      );
+    await put('ver-local/org/acme/README.txt', 'not a version');
+  });
+
+  it('lists the versions below a folder, by group, newest first, with their folder counts', async () => {
+    const listed = await versionsOf('org/acme');
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual({
+      versions: [
+        { groupId: 'org.acme', version: '2.1-SNAPSHOT', directoriesCount: 1 },
+        { groupId: 'org.acme', version: '2.0', directoriesCount: 2 },
+        { groupId: 'org.acme', version: '1.0', directoriesCount: 1 },
+      ],
+    });
+    expect((await versionsOf('org/acme/api')).json().versions).toEqual([
+      { groupId: 'org.acme', version: '2.0', directoriesCount: 1 },
+    ]);
+    expect((await versionsOf('')).json().versions).toHaveLength(3);
+  });
+
+  it('deletes the chosen versions into the trash can, all of their folders, and nothing else', async () => {
+    const answer = await deleteVersions({
+      repoKey: 'ver-local',
+      path: 'org/acme',
+      versions: [{ groupId: 'org.acme', version: '2.0', repoKey: 'ver-local' }],
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ info: ACTION_MESSAGES.versionsDeleted(1, 2) });
+    expect(await exists('org/acme/core/2.0')).toBe(false);
+    expect(await exists('org/acme/api/2.0')).toBe(false);
+    expect(await exists('org/acme/core/1.0')).toBe(true);
+    expect(await exists('org/acme/README.txt')).toBe(true);
+    const trashed = await depot.app.inject({
+      url: '/artifactory/api/storage/auto-trashcan/ver-local/org/acme/core/2.0/core-2.0.pom',
+      headers: adminAuth(),
+    });
+    expect(trashed.statusCode).toBe(200);
+  });
+
+  it('refuses an unknown version, a user without delete, and a repository of another layout, deleting nothing', async () => {
+    const unknown = await deleteVersions({
+      repoKey: 'ver-local',
+      path: 'org/acme',
+      versions: [
+        { groupId: 'org.acme', version: '1.0' },
+        { groupId: 'org.acme', version: '9.9' },
+      ],
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().errors[0].message).toBe(ACTION_MESSAGES.noSuchVersion('org.acme', '9.9'));
+    expect(await exists('org/acme/core/1.0')).toBe(true);
+
+    const plain = { authorization: basic('plain', 'plain-pass-1') };
+    expect((await versionsOf('org/acme', plain)).statusCode).toBe(403);
+    const refused = await deleteVersions(
+      {
+        repoKey: 'ver-local',
+        path: 'org/acme',
+        versions: [{ groupId: 'org.acme', version: '1.0' }],
+      },
+      plain,
+    );
+    expect(refused.statusCode).toBe(403);
+    expect(await exists('org/acme/core/1.0')).toBe(true);
+
+    // A folder holding no version lists none.
+    expect((await versionsOf('org/acme/README.txt')).json()).toEqual({ versions: [] });
+    const files = await depot.app.inject({
+      url: '/ui/api/v1/ui/artifactactions/deleteversions?repoKey=files',
+      headers: session.headers as Record<string, string>,
+    });
+    expect(files.statusCode).toBe(400);
+    expect(files.json().errors[0].message).toBe(ACTION_MESSAGES.notVersioned('files'));
+  });
+
+  it('is offered on folders of Maven-layout repositories to those who may delete', async () => {
+    const actionsOf = async (repoKey: string, path: string) =>
+      (
+        await depot.app.inject({
+          method: 'POST',
+          url: '/ui/api/v1/ui/treebrowser/tabsAndActions',
+          headers: session.headers as Record<string, string>,
+          payload: { type: 'folder', repoKey, path },
+        })
+      )
+        .json()
+        .actions.map((a: { name: string }) => a.name);
+    expect(await actionsOf('ver-local', 'org/acme')).toContain('deleteversions');
+    expect(await actionsOf('py-local', 'reindexed')).not.toContain('deleteversions');
   });
 });
