@@ -471,6 +471,39 @@ describe('the artifact browser', () => {
     expect(await statusOf('/artifactory/docs-local/site/site.zip')).toBe(404);
   });
 
+  it('resizes the panes by keyboard and by dragging, within 15 to 90 percent, and remembers it', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local'));
+    await expectActive('docs-local', 'docs-local');
+    const splitter = page.getByRole('separator', { name: TREE_LABELS.resizePanes });
+    const share = async () => Number(await splitter.getAttribute('aria-valuenow'));
+    await expect.poll(share).toBe(30);
+    await splitter.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(share).toBeGreaterThan(30);
+    // Dragged far to the left, the tree keeps its 15 percent.
+    const box = (await splitter.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(5, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(share).toBe(15);
+    const treeWidth = (await mainTree().boundingBox())!.width;
+    expect(treeWidth).toBeLessThan(1280 * 0.2);
+    // The split is saved a moment after the drag ends.
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          Object.keys(localStorage).some((key) => key.includes('depot.tree.panes')),
+        ),
+      )
+      .toBe(true);
+    await page.reload();
+    await expectActive('docs-local', 'docs-local');
+    await expect.poll(share).toBe(15);
+    // Back to the default split for the tests after this one.
+    await page.evaluate(() => localStorage.clear());
+  });
+
   it('raised no page errors', () => {
     expect(pageErrors).toEqual([]);
   });

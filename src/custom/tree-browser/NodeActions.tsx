@@ -146,42 +146,44 @@ function DeleteVersionsDialog({
       {versions.length === 0 ? (
         <p>{A.noVersions}</p>
       ) : (
-        <table className="data-table" aria-label={A.names.deleteversions}>
-          <thead>
-            <tr>
-              <th scope="col">
-                <input
-                  type="checkbox"
-                  aria-label={A.selectAllVersions}
-                  checked={allChosen}
-                  onChange={(event) =>
-                    setChosen(event.target.checked ? new Set(versions.keys()) : new Set())
-                  }
-                />
-              </th>
-              <th scope="col">{A.groupId}</th>
-              <th scope="col">{A.version}</th>
-              <th scope="col">{A.directoriesCount}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {versions.map((entry, index) => (
-              <tr key={`${entry.groupId}:${entry.version}`}>
-                <td>
+        <div className="tree-versions-scroll">
+          <table className="data-table tree-versions" aria-label={A.names.deleteversions}>
+            <thead>
+              <tr>
+                <th scope="col">
                   <input
                     type="checkbox"
-                    aria-label={`${entry.groupId} ${entry.version}`}
-                    checked={chosen.has(index)}
-                    onChange={(event) => toggle(index, event.target.checked)}
+                    aria-label={A.selectAllVersions}
+                    checked={allChosen}
+                    onChange={(event) =>
+                      setChosen(event.target.checked ? new Set(versions.keys()) : new Set())
+                    }
                   />
-                </td>
-                <td>{entry.groupId}</td>
-                <td>{entry.version}</td>
-                <td>{entry.directoriesCount}</td>
+                </th>
+                <th scope="col">{A.groupId}</th>
+                <th scope="col">{A.version}</th>
+                <th scope="col">{A.directoriesCount}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {versions.map((entry, index) => (
+                <tr key={`${entry.groupId}:${entry.version}`}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`${entry.groupId} ${entry.version}`}
+                      checked={chosen.has(index)}
+                      onChange={(event) => toggle(index, event.target.checked)}
+                    />
+                  </td>
+                  <td>{entry.groupId}</td>
+                  <td>{entry.version}</td>
+                  <td>{entry.directoriesCount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <p className="hint">{A.deleteVersionsHint}</p>
     </Dialog>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useUnit } from 'effector-react';
+import { Panel, PanelGroup, PanelResizeHandle } from 'react-resizable-panels';
 import { isAnonymous } from '../../shell/access';
 import { notificationShown } from '../../shell/notifications/model';
 import { $currentUser } from '../../shell/session/model';
@@ -39,6 +40,10 @@ import { TreeRowView, rowElementId } from './TreeRowView';
 import { TreeToolbar } from './TreeToolbar';
 import { VirtualRows } from './VirtualRows';
 import './tree-browser.css';
+
+/** Where the panes' split is remembered (the library keeps it in local storage). */
+const PANES_KEY = 'depot.tree.panes';
+const TRASH_SPLIT_KEY = 'depot.tree.trashSplit';
 
 /** Row heights of spec 02 §9: 30 px, 26 px in the compact view. */
 const ROW_HEIGHT = { normal: 30, compact: 26 };
@@ -131,13 +136,31 @@ function TreeBrowser({ location }: { location: TreeLocation }) {
           </button>
         )}
       </header>
-      <div className="tree-browser-panes">
-        <div className="tree-pane card">
+      {/* Spec 02 §2 panel sizes: 30 and 70 percent, each 15 to 90; the split is remembered. */}
+      <PanelGroup direction="horizontal" autoSaveId={PANES_KEY} className="tree-browser-panes">
+        <Panel
+          id="tree"
+          order={1}
+          defaultSize={30}
+          minSize={15}
+          maxSize={90}
+          className="tree-pane card"
+        >
           <TreeToolbar />
           {noFavorites ? <EmptyFavorites /> : <Trees />}
-        </div>
-        <DetailsPanel row={activeRow} tab={tab} onTab={onTab} />
-      </div>
+        </Panel>
+        <PanelResizeHandle className="pane-resize-handle" aria-label={L.resizePanes} />
+        <Panel
+          id="details"
+          order={2}
+          defaultSize={70}
+          minSize={15}
+          maxSize={90}
+          className="details-pane"
+        >
+          <DetailsPanel row={activeRow} tab={tab} onTab={onTab} />
+        </Panel>
+      </PanelGroup>
       <NodeActionDialogs />
       {deploying && (
         <DeployDialog active={activeRow?.node ?? null} onClose={() => setDeploying(false)} />
@@ -182,12 +205,32 @@ function Trees() {
   }
   if (!loaded && rows.length === 0) return <p role="status">{L.loading}</p>;
   return (
-    <>
-      <TreeRows start={0} end={trashStart} label={L.tree} className="tree-main" autoFocus />
+    // Spec 02 §2: the trash can's tree takes 12.5 percent below the main tree's 87.5 (12.5 to 90).
+    <PanelGroup direction="vertical" autoSaveId={TRASH_SPLIT_KEY} className="tree-trees">
+      <Panel
+        id="main"
+        order={1}
+        defaultSize={87.5}
+        minSize={12.5}
+        maxSize={90}
+        className="tree-main"
+      >
+        <TreeRows start={0} end={trashStart} label={L.tree} className="tree-rows" autoFocus />
+      </Panel>
       {trashStart < rows.length && (
-        <TreeRows start={trashStart} end={rows.length} label={L.trashTree} className="tree-trash" />
+        <>
+          <PanelResizeHandle className="pane-resize-handle" aria-label={L.resizeTrash} />
+          <Panel id="trash" order={2} defaultSize={12.5} minSize={10} className="tree-trash">
+            <TreeRows
+              start={trashStart}
+              end={rows.length}
+              label={L.trashTree}
+              className="tree-rows"
+            />
+          </Panel>
+        </>
       )}
-    </>
+    </PanelGroup>
   );
 }
 

@@ -21,6 +21,8 @@ export const TREE_MESSAGES = {
 };
 
 export const TREE_LABELS = {
+  resizePanes: 'Resize the tree and the details',
+  resizeTrash: 'Resize the tree and the trash can',
   title: 'Artifacts',
   menuGroup: 'Artifactory',
   tree: 'Repository tree',
