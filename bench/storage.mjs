@@ -3,7 +3,8 @@
 // (this script runs scripts/prepare-start.mjs first). Prints medians and ratios:
 // - download of one large artifact: Depot against nginx serving the same file (goal >= 0.8);
 // - upload of it: Depot's time against `sha256sum` of the file, the hashing limit (goal <= 1.5);
-// - 10 KiB downloads per second with wrk, 32 connections: Depot against nginx (goal >= 0.5).
+// - 10 KiB downloads per second with wrk, 32 connections: Depot against nginx (goal >= 0.5),
+//   beside bare Fastify answering the same bytes from memory: what one Node process reaches.
 // BENCH_SIZE_MB (default 1024) sets the large file's size; BENCH_RUNS (default 3) the runs.
 import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,6 +64,24 @@ function wrkRate(url, headers = []) {
     url,
   ]).toString();
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
+}
+
+/** Runs `measure` while bench/bare-fastify.mjs listens on `port`. */
+async function withBareFastify(port, measure) {
+  const child = spawn(process.execPath, [join(ROOT, 'bench/bare-fastify.mjs'), String(port)], {
+    stdio: 'ignore',
+  });
+  children.push(child);
+  for (let i = 0; i < 100; i++) {
+    const answer = await fetch(`http://127.0.0.1:${port}/small.bin`).catch(() => undefined);
+    if (answer?.ok) break;
+    await sleep(100);
+  }
+  try {
+    return measure();
+  } finally {
+    child.kill('SIGTERM');
+  }
 }
 
 async function startDepot(port) {
@@ -126,6 +145,10 @@ async function main() {
   }
   const depotRate = wrkRate(`${depot}/artifactory/bench/small.bin`, [`Authorization: ${AUTH}`]);
   const nginxRate = wrkRate(`http://127.0.0.1:${nginxPort}/small.bin`);
+  const barePort = 20082 + (process.pid % 1000);
+  const bareRate = await withBareFastify(barePort, () =>
+    wrkRate(`http://127.0.0.1:${barePort}/small.bin`),
+  );
 
   const mbps = (s) => (SIZE_MB / s).toFixed(0);
   const download = median(results.nginxDownload) / median(results.depotDownload);
@@ -139,6 +162,9 @@ async function main() {
   );
   console.log(
     `10 KiB    Depot ${depotRate.toFixed(0)} req/s, nginx ${nginxRate.toFixed(0)} req/s: ratio ${(depotRate / nginxRate).toFixed(2)} (goal >= 0.5) ${depotRate / nginxRate >= 0.5 ? 'OK' : 'UNDER'}`,
+  );
+  console.log(
+    `          bare Fastify from memory ${bareRate.toFixed(0)} req/s: ratio ${(bareRate / nginxRate).toFixed(2)} to nginx, Depot at ${(depotRate / bareRate).toFixed(2)} of it`,
   );
 }
 

@@ -95,6 +95,26 @@ describe('repositories in the console', () => {
     expect(await row('e2e-local').textContent()).toContain('Generic');
   });
 
+  it('creates a snapshot-only Maven repository with its Maven settings', async () => {
+    await startNew('Local', 'Maven');
+    await keyField().fill('e2e-snapshots');
+    const maven = page.getByRole('group', { name: 'Maven Settings' });
+    expect(await maven.getByLabel('Handle Releases').isChecked()).toBe(true);
+    await maven.getByLabel('Handle Releases').uncheck();
+    await maven.getByLabel('Max Unique Snapshots').fill('3');
+    await save("Successfully created repository 'e2e-snapshots'");
+    const config = await (
+      await asScript('GET', '/artifactory/api/repositories/e2e-snapshots')
+    ).json();
+    expect(config).toMatchObject({
+      packageType: 'maven',
+      handleReleases: false,
+      handleSnapshots: true,
+      maxUniqueSnapshots: 3,
+      suppressPomConsistencyChecks: false,
+    });
+  });
+
   it('wants Docker keys in lowercase, and asks before discarding the form', async () => {
     await startNew('Local', 'Docker');
     await keyField().fill('Images');

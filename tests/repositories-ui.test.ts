@@ -64,6 +64,63 @@ describe('creating repositories from the form model', () => {
     });
   });
 
+  it('takes and answers a Maven repository’s settings in its type section, defaults filled', async () => {
+    const created = await api('POST', '', {
+      type: 'local',
+      general: { repoKey: 'mvn-snapshots' },
+      typeSpecific: {
+        repoType: 'maven',
+        handleReleases: false,
+        handleSnapshots: true,
+        maxUniqueSnapshots: 5,
+        suppressPomConsistencyChecks: true,
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    expect((await api('GET', '/local/mvn-snapshots')).json().typeSpecific).toEqual({
+      repoType: 'maven',
+      handleReleases: false,
+      handleSnapshots: true,
+      maxUniqueSnapshots: 5,
+      suppressPomConsistencyChecks: true,
+    });
+    const rest = await depot.app.inject({
+      url: '/artifactory/api/repositories/mvn-snapshots',
+      headers: adminAuth(),
+    });
+    expect(rest.json()).toMatchObject({ handleReleases: false, maxUniqueSnapshots: 5 });
+    // A release snapshot is refused by the settings just saved.
+    const release = await depot.app.inject({
+      method: 'PUT',
+      url: '/artifactory/mvn-snapshots/org/acme/lib/1.0/lib-1.0.jar',
+      headers: adminAuth(),
+      payload: 'jar',
+    });
+    expect(release.statusCode).toBe(409);
+
+    // Unset, they answer what applies: Artifactory's defaults.
+    await api('POST', '', {
+      type: 'remote',
+      general: { repoKey: 'mvn-remote' },
+      typeSpecific: { repoType: 'maven' },
+      remote: { url: 'https://repo.example.test/maven2' },
+    });
+    expect((await api('GET', '/remote/mvn-remote')).json().typeSpecific).toEqual({
+      repoType: 'maven',
+      handleReleases: true,
+      handleSnapshots: true,
+    });
+    const negative = await api('PUT', '', {
+      type: 'local',
+      general: { repoKey: 'mvn-snapshots' },
+      typeSpecific: { repoType: 'maven', maxUniqueSnapshots: -1 },
+    });
+    expect(negative.statusCode).toBe(400);
+    expect(firstError(negative)).toMatchObject({ field: 'typeSpecific.maxUniqueSnapshots' });
+    await api('DELETE', '/local/mvn-snapshots');
+    await api('DELETE', '/remote/mvn-remote');
+  });
+
   it('creates remote and virtual repositories with their own sections', async () => {
     const remote = await api('POST', '', {
       type: 'remote',

@@ -19,7 +19,14 @@ export interface RepositoryFormModel {
   type: RepoKind;
   /** projectKey: the project the repository belongs to (its key starts with `{projectKey}-`). */
   general: { repoKey: string; projectKey?: string };
-  typeSpecific: { repoType: string };
+  typeSpecific: {
+    repoType: string;
+    /** Maven-layout types (docs/maven.md): which versions the repository takes and serves. */
+    handleReleases?: boolean;
+    handleSnapshots?: boolean;
+    maxUniqueSnapshots?: number;
+    suppressPomConsistencyChecks?: boolean;
+  };
   basic: {
     layout?: string;
     publicDescription?: string;

@@ -12,6 +12,8 @@ import {
   isEnvironment,
   unknownEnvironment,
 } from '../projects/environments.ts';
+import { MAVEN_TYPES } from '../../formats/maven/layout.ts';
+import { mavenPolicy } from '../../formats/maven/policy.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 
 export type RepositoryClass = RepositoriesTable['rclass'];
@@ -135,10 +137,14 @@ function selectRepositories(db: Database) {
 
 export function toRepositoryConfig(row: Row): RepositoryConfig {
   const config = row.config as Partial<RepositoryConfig>;
+  // A Maven-layout repository answers its Maven settings as they apply, defaults included.
+  const defaults = MAVEN_TYPES.has(row.package_type)
+    ? { ...KIND_DEFAULTS, ...mavenPolicy(row) }
+    : KIND_DEFAULTS;
   const kindFields = Object.fromEntries(
     KIND_FIELDS[row.rclass]
       .filter((field) => !WRITE_ONLY_FIELDS.includes(field))
-      .map((field) => [field, config[field] ?? KIND_DEFAULTS[field]]),
+      .map((field) => [field, config[field] ?? defaults[field]]),
   );
   return {
     key: row.key,

@@ -36,6 +36,31 @@ const FORM_FIELDS: {
   { rest: 'key', section: 'general', field: 'repoKey' },
   { rest: 'projectKey', section: 'general', field: 'projectKey' },
   { rest: 'packageType', section: 'typeSpecific', field: 'repoType' },
+  // Maven-layout settings (docs/maven.md), in the type's own section as Artifactory has them.
+  {
+    rest: 'handleReleases',
+    section: 'typeSpecific',
+    field: 'handleReleases',
+    kinds: ['local', 'remote'],
+  },
+  {
+    rest: 'handleSnapshots',
+    section: 'typeSpecific',
+    field: 'handleSnapshots',
+    kinds: ['local', 'remote'],
+  },
+  {
+    rest: 'maxUniqueSnapshots',
+    section: 'typeSpecific',
+    field: 'maxUniqueSnapshots',
+    kinds: ['local'],
+  },
+  {
+    rest: 'suppressPomConsistencyChecks',
+    section: 'typeSpecific',
+    field: 'suppressPomConsistencyChecks',
+    kinds: ['local'],
+  },
   { rest: 'repoLayoutRef', section: 'basic', field: 'layout' },
   { rest: 'description', section: 'basic', field: 'publicDescription' },
   { rest: 'notes', section: 'basic', field: 'internalDescription' },

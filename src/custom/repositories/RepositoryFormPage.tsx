@@ -26,11 +26,11 @@ import {
 import { MembersEditor } from './MembersEditor';
 import { PackageTypePicker } from './PackageTypePicker';
 import { DISCARD_CHANGES_TEXT, KIND_LABELS, REPO_LABELS, listPath } from './messages';
-import { projectKeyPrefix } from './formRules';
+import { MAVEN_LAYOUT_TYPES, projectKeyPrefix } from './formRules';
 import { ENVIRONMENTS } from '../../api/projects';
 import './repositories.css';
 
-type Section = 'general' | 'basic' | 'remote' | 'virtual' | 'advanced';
+type Section = 'general' | 'typeSpecific' | 'basic' | 'remote' | 'virtual' | 'advanced';
 
 /** A new repository (package type first, then the form) or an existing one's form. */
 export default function RepositoryFormPage({
@@ -191,6 +191,40 @@ function RepositoryForm({ model }: { model: RepositoryFormModel }) {
           </div>
         )}
       </fieldset>
+
+      {MAVEN_LAYOUT_TYPES.has(model.typeSpecific.repoType) && model.type !== 'virtual' && (
+        <fieldset disabled={saving}>
+          <legend>{REPO_LABELS.maven}</legend>
+          <CheckboxField
+            label={REPO_LABELS.handleReleases}
+            checked={model.typeSpecific.handleReleases !== false}
+            onChange={(e) => set('typeSpecific', 'handleReleases', e.target.checked)}
+          />
+          <CheckboxField
+            label={REPO_LABELS.handleSnapshots}
+            checked={model.typeSpecific.handleSnapshots !== false}
+            onChange={(e) => set('typeSpecific', 'handleSnapshots', e.target.checked)}
+          />
+          {model.type === 'local' && (
+            <>
+              <NumberField
+                label={REPO_LABELS.maxUniqueSnapshots}
+                value={model.typeSpecific.maxUniqueSnapshots}
+                error={errors['typeSpecific.maxUniqueSnapshots']}
+                onChange={(value) => set('typeSpecific', 'maxUniqueSnapshots', value)}
+              />
+              <p className="field-help">{REPO_LABELS.maxUniqueSnapshotsHelp}</p>
+              <CheckboxField
+                label={REPO_LABELS.suppressPomConsistencyChecks}
+                checked={model.typeSpecific.suppressPomConsistencyChecks === true}
+                onChange={(e) =>
+                  set('typeSpecific', 'suppressPomConsistencyChecks', e.target.checked)
+                }
+              />
+            </>
+          )}
+        </fieldset>
+      )}
 
       {model.type === 'remote' && (
         <fieldset disabled={saving}>

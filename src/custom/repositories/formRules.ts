@@ -21,7 +21,7 @@ export function emptyModel(
   return {
     type: kind,
     general: projectKey ? { repoKey: projectKeyPrefix(projectKey), projectKey } : { repoKey: '' },
-    typeSpecific: { repoType: packageType.value },
+    typeSpecific: { repoType: packageType.value, ...mavenDefaults(kind, packageType.value) },
     basic: {
       layout: packageType.defaultLayout,
       publicDescription: '',
@@ -68,4 +68,16 @@ export function sameModel(a: RepositoryFormModel | null, b: RepositoryFormModel 
   const normal = (value: unknown) =>
     JSON.stringify(value, (_, v: unknown) => (v === '' || v === null ? undefined : v));
   return normal(a) === normal(b);
+}
+
+/** Package types laid out as Maven repositories, whose form has the Maven settings. */
+export const MAVEN_LAYOUT_TYPES = new Set(['maven', 'gradle', 'ivy', 'sbt']);
+
+/** Artifactory's defaults of the Maven settings a new repository of this kind has. */
+function mavenDefaults(kind: RepoKind, packageType: string) {
+  if (!MAVEN_LAYOUT_TYPES.has(packageType) || kind === 'virtual') return {};
+  const handling = { handleReleases: true, handleSnapshots: true };
+  return kind === 'local'
+    ? { ...handling, maxUniqueSnapshots: 0, suppressPomConsistencyChecks: false }
+    : handling;
 }

@@ -52,6 +52,13 @@ export const REPO_LABELS = {
   includesPattern: 'Include Patterns',
   excludesPattern: 'Exclude Patterns',
   environment: 'Environment',
+  maven: 'Maven Settings',
+  handleReleases: 'Handle Releases',
+  handleSnapshots: 'Handle Snapshots',
+  maxUniqueSnapshots: 'Max Unique Snapshots',
+  maxUniqueSnapshotsHelp:
+    'Snapshot builds kept per version; older ones go at the next deploy. 0 keeps them all.',
+  suppressPomConsistencyChecks: 'Suppress POM Consistency Checks',
   offline: 'Offline',
   missedRetrievalCachePeriodSecs: 'Missed Retrieval Cache Period (Sec)',
   socketTimeoutMillis: 'Socket Timeout (ms)',
