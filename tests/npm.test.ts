@@ -144,6 +144,14 @@ describe('npm with the real npm CLI', () => {
     const tags = await cli.npm(['dist-tag', 'ls', 'depot-demo']);
     expect(tags.stdout).toContain('stable: 1.0.0');
     expect(tags.stdout).toContain('latest: 1.1.0');
+    // The local repository answers from its package row, the virtual from its packument.
+    const local = await depot.request(
+      '/artifactory/api/npm/npm-local/-/package/depot-demo/dist-tags',
+      {
+        headers: { authorization: basic('admin', TEST_ADMIN_PASSWORD) },
+      },
+    );
+    expect(await local.json()).toEqual({ latest: '1.1.0', stable: '1.0.0' });
     await cli.npm(['dist-tag', 'rm', 'depot-demo', 'stable']);
     expect((await cli.npm(['dist-tag', 'ls', 'depot-demo'])).stdout).not.toContain('stable');
 
@@ -160,8 +168,14 @@ describe('npm with the real npm CLI', () => {
 
   it('searches the packages of the repository', async () => {
     const { stdout } = await cli.npm(['search', 'demo', '--json']);
-    const names = (JSON.parse(stdout) as { name: string }[]).map((p) => p.name);
-    expect(names).toEqual(['depot-demo']);
+    const found = JSON.parse(stdout) as { name: string; version: string; description: string }[];
+    expect(found).toEqual([
+      expect.objectContaining({
+        name: 'depot-demo',
+        version: '1.1.0',
+        description: 'A demo package',
+      }),
+    ]);
   });
 
   it('unpublishes one version, then the whole package', async () => {

@@ -268,6 +268,13 @@ export function createNpmService(deps: {
   }
 
   async function distTags(repoKey: string, name: string, caller: FormatCaller) {
+    // A local repository's tags are its package row's: no packument is built for them.
+    const repo = await npmRepository(repoKey);
+    if (repo.rclass === 'local') {
+      await access.require(caller.principal, 'read', repo.key, name, 'folder');
+      const pkg = await existingPackage(repo, name);
+      return liveTags(pkg.tags, await store.versionNames(pkg.id, repo.id));
+    }
     const document = await packument(repoKey, name, caller);
     return (JSON.parse(documentText(document.full)) as Manifest)['dist-tags'] as Record<
       string,
@@ -314,14 +321,25 @@ export function createNpmService(deps: {
     const decider = await access.forPrincipal(caller.principal);
     const locals = (await artifacts.readOrder(repo, '')).filter((r) => r.rclass === 'local');
     const keyOf = new Map(locals.map((r) => [r.id, r.key]));
-    const rows = await store.search([...keyOf.keys()], text, page.size, page.from);
+    const rows = (await store.search([...keyOf.keys()], text, page.size, page.from)).filter((row) =>
+      decider.can('read', keyOf.get(row.repository_id)!, row.name, 'folder'),
+    );
+    // Three queries a page, whatever its size: the rows, their versions, the latest manifests.
+    const versionsOf = await store.versionNamesOf(rows);
+    const latestOf = new Map(
+      rows.map((row) => [row.id, liveTags(row.tags, versionsOf.get(Number(row.id)) ?? []).latest]),
+    );
+    const manifests = await store.manifestsOf(
+      rows.flatMap((row) => {
+        const version = latestOf.get(row.id);
+        return version ? [{ packageId: row.id, version }] : [];
+      }),
+    );
     const objects = [];
     for (const row of rows) {
-      if (!decider.can('read', keyOf.get(row.repository_id)!, row.name, 'folder')) continue;
-      const versions = await store.versionNames(row.id, row.repository_id);
-      const latest = liveTags(row.tags, versions).latest;
+      const latest = latestOf.get(row.id);
       if (!latest) continue;
-      const stored = await store.versionManifest(row.id, latest);
+      const stored = manifests.get(`${row.id}@${latest}`);
       const manifest = stored ? (JSON.parse(stored.manifest) as Manifest) : {};
       const publisher = stored?.created_by ?? '';
       objects.push({

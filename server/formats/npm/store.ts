@@ -178,6 +178,48 @@ export function createNpmStore(db: Database) {
     },
 
     /** The stored document of one version (search results and single-version answers). */
+    /** The version names of many packages at once (a search page), by package id. */
+    async versionNamesOf(
+      packages: { id: number; repository_id: number }[],
+    ): Promise<Map<number, string[]>> {
+      const names = new Map<number, string[]>(packages.map((p) => [Number(p.id), []]));
+      if (packages.length === 0) return names;
+      const rows = await db
+        .selectFrom('package_versions as v')
+        .innerJoin('packages as p', 'p.id', 'v.package_id')
+        .innerJoin('nodes as n', 'n.id', 'v.node_id')
+        .select(['v.package_id', 'v.version'])
+        .where(
+          'v.package_id',
+          'in',
+          packages.map((p) => p.id),
+        )
+        .whereRef('n.repository_id', '=', 'p.repository_id')
+        .orderBy('v.id')
+        .execute();
+      for (const row of rows) names.get(Number(row.package_id))?.push(row.version);
+      return names;
+    },
+
+    /** The stored manifests of chosen versions, keyed `packageId@version`. */
+    async manifestsOf(wanted: { packageId: number; version: string }[]) {
+      const found = new Map<string, { manifest: string; created_by: string }>();
+      if (wanted.length === 0) return found;
+      const rows = await db
+        .selectFrom('package_versions')
+        .select(['package_id', 'version', 'manifest', 'created_by'])
+        .where((eb) =>
+          eb.or(
+            wanted.map((w) =>
+              eb.and([eb('package_id', '=', w.packageId), eb('version', '=', w.version)]),
+            ),
+          ),
+        )
+        .execute();
+      for (const row of rows) found.set(`${row.package_id}@${row.version}`, row);
+      return found;
+    },
+
     versionManifest(packageId: number, version: string) {
       return db
         .selectFrom('package_versions')
