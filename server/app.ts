@@ -140,7 +140,11 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(searchRestRoutes, { services });
   await app.register(copyMoveRoutes, { services });
   await app.register(trashRoutes, { services });
-  await app.register(npmRoutes, { services, filestore });
+  await app.register(npmRoutes, {
+    services,
+    filestore,
+    metadataMaxAgeSeconds: config.npmMetadataMaxAgeSeconds,
+  });
   await app.register(pypiRoutes, { services, filestore });
   await app.register(artifactsRoutes, {
     services,

@@ -40,6 +40,11 @@ export interface DepotConfig {
   trustedProxies: string[];
   /** How many projects may exist (DEPOT_PROJECTS_LIMIT, 300 by default). */
   projectsLimit: number;
+  /**
+   * How long npm clients may reuse a package document without asking again
+   * (DEPOT_NPM_METADATA_MAX_AGE, seconds, 60 by default; 0 makes them revalidate each time).
+   */
+  npmMetadataMaxAgeSeconds: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -79,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     gcGraceSeconds: graceSeconds(env),
     trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),
     projectsLimit: positiveInteger(env, 'DEPOT_PROJECTS_LIMIT', 300),
+    npmMetadataMaxAgeSeconds: wholeNumber(env, 'DEPOT_NPM_METADATA_MAX_AGE', 60),
   };
 }
 
@@ -99,6 +105,16 @@ function graceSeconds(env: NodeJS.ProcessEnv): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) {
     throw new Error(`DEPOT_GC_GRACE_SECONDS must be a whole number of seconds, got '${raw}'`);
+  }
+  return value;
+}
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be a whole number of at least 0, got '${raw}'`);
   }
   return value;
 }

@@ -137,6 +137,28 @@ describe('npm with the real npm CLI', () => {
     expect(cached.status).toBe(200);
   });
 
+  it('lets npm reuse a document for a minute, and still finds a version published meanwhile', async () => {
+    const fresh = cli.packageDir({ name: 'fresh-pkg', version: '1.0.0' });
+    await cli.npm(['publish'], fresh);
+    const project = cli.packageDir({ name: 'fresh-consumer', version: '0.0.0', private: true });
+    await cli.npm(['install', 'fresh-pkg@1.0.0'], project);
+    const answer = await depot.request('/artifactory/api/npm/npm/fresh-pkg', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(answer.headers.get('cache-control')).toBe('private, max-age=60');
+    // 1.1.0 appears while npm's cached document still lacks it: npm asks again for it.
+    writeFileSync(
+      join(fresh, 'package.json'),
+      JSON.stringify({ name: 'fresh-pkg', version: '1.1.0' }),
+    );
+    await cli.npm(['publish'], fresh);
+    await cli.npm(['install', 'fresh-pkg@1.1.0'], project);
+    const installed = JSON.parse(
+      readFileSync(join(project, 'node_modules', 'fresh-pkg', 'package.json'), 'utf8'),
+    );
+    expect(installed.version).toBe('1.1.0');
+  });
+
   it('views versions, moves dist-tags and deprecates', async () => {
     const versions = await cli.npm(['view', 'depot-demo', 'versions', '--json']);
     expect(JSON.parse(versions.stdout)).toEqual(['1.0.0', '1.1.0']);

@@ -40,9 +40,18 @@ const caller = (request: FastifyRequest) => ({ principal: request.principal, log
  */
 export async function npmRoutes(
   app: FastifyInstance,
-  { services, filestore }: { services: Services; filestore: Filestore },
+  {
+    services,
+    filestore,
+    metadataMaxAgeSeconds,
+  }: { services: Services; filestore: Filestore; metadataMaxAgeSeconds: number },
 ) {
   const { npm } = services;
+  // npm's own cache reuses a document this long without asking (docs/npm.md, "Caching"): a
+  // warm install asks nothing; a version published meanwhile makes npm ask again at once.
+  // Private: a shared cache must not keep what a signed-in user was answered.
+  const cacheControl =
+    metadataMaxAgeSeconds > 0 ? `private, max-age=${metadataMaxAgeSeconds}` : 'no-cache';
   const download = createDownloadHandler({ services, filestore });
   const reader = { config: { permission: 'reader' as const } };
   const publishing = { ...reader, bodyLimit: PUBLISH_BODY_LIMIT };
@@ -53,7 +62,7 @@ export async function npmRoutes(
     const abbreviated =
       String(request.headers.accept ?? '').includes(ABBREVIATED) && Boolean(document.abbreviated);
     const etag = abbreviated ? `W/${document.etag}` : document.etag;
-    reply.header('ETag', etag).header('Vary', 'Accept');
+    reply.header('ETag', etag).header('Vary', 'Accept').header('Cache-Control', cacheControl);
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
     const base = tarballBase(request, (await npm.npmRepository(repoKey)).key);
     return reply
