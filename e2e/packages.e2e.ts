@@ -114,6 +114,25 @@ describe('the package browser', () => {
     await expect.poll(() => versions.allTextContents()).toEqual(['1.0.0']);
   });
 
+  it('filters the versions by version, repository and license', async () => {
+    await page.getByLabel(L.onlyReleases).uncheck();
+    const versions = grid(L.versions).getByRole('link');
+    await expect.poll(() => versions.allTextContents()).toEqual(['1.1.0-beta.1', '1.0.0']);
+    const filters = page.getByRole('form', { name: L.versionFilters });
+    await filters.getByLabel(L.versionFilter).fill('beta');
+    await filters.getByLabel(L.versionFilter).press('Enter');
+    await expect.poll(() => versions.allTextContents()).toEqual(['1.1.0-beta.1']);
+    await filters.getByLabel(L.versionFilter).fill('');
+    await filters.getByLabel(L.versionFilter).press('Enter');
+    await filters.getByLabel(L.licenseFilter).selectOption('MIT');
+    await filters.getByLabel(L.repositoryFilter).selectOption('npm-local');
+    await expect.poll(() => versions.allTextContents()).toEqual(['1.1.0-beta.1', '1.0.0']);
+    expect(await filters.getByLabel(L.licenseFilter).locator('option').allTextContents()).toEqual([
+      L.anyLicense,
+      'MIT',
+    ]);
+  });
+
   it('opens an npm version on its readme, with its files and their checksums', async () => {
     await grid(L.versions).getByRole('link', { name: '1.0.0' }).click();
     await page.waitForURL(/\/ui\/packages\/npm%3A%2F%2Fdepot-e2e-lib\/1\.0\.0$/);

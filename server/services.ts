@@ -127,7 +127,7 @@ export function createServices(
     npm: createNpmService({ db, filestore, artifacts, remote, trash, access, changes }),
     pypi: createPypiService({ db, filestore, artifacts, remote, access }),
     maven,
-    packages: createPackagesService({ db, access }),
+    packages: createPackagesService({ db, access, repositories }),
     search: createSearchService({ db, access, repositories, artifacts, remote }),
     garbageCollector: createGarbageCollector(db, filestore),
     maintenanceSettings,

@@ -156,6 +156,54 @@ describe('the package browser calls', () => {
     );
   });
 
+  it('filters versions by license, and reads a POM’s licenses', async () => {
+    const { body } = await graphQl('versions', VERSIONS, {
+      filter: { packageId: 'npm://left-pad', licenses: ['mit'] },
+    });
+    expect(body.data.versions.edges.map((e: { node: { name: string } }) => e.node.name)).toEqual([
+      '1.0.0',
+    ]);
+    await depot.services.repositories.create({
+      key: 'mvn-lic',
+      rclass: 'local',
+      packageType: 'maven',
+    });
+    const pom = `<project><groupId>org.acme</groupId><artifactId>lic</artifactId><version>1.0</version>
+      <licenses><license><name>Apache-2.0</name></license><license><name>MIT</name></license></licenses></project>`;
+    const put = await depot.app.inject({
+      method: 'PUT',
+      url: '/artifactory/mvn-lic/org/acme/lic/1.0/lic-1.0.pom',
+      headers: adminAuth(),
+      payload: pom,
+    });
+    expect(put.statusCode).toBe(201);
+    const maven = await graphQl(
+      'package',
+      'query($id: ID!) { package(id: $id) { licenses { name } } }',
+      { id: 'maven://org.acme:lic' },
+    );
+    expect(maven.body.data.package.licenses).toEqual([{ name: 'Apache-2.0' }, { name: 'MIT' }]);
+  });
+
+  it('narrows the list to a project’s repositories in its context', async () => {
+    await depot.services.projects.create({ project_key: 'pbr', display_name: 'Browser' });
+    await depot.services.repositories.create({
+      key: 'pbr-npm',
+      rclass: 'local',
+      packageType: 'npm',
+      projectKey: 'pbr',
+    } as never);
+    await publishNpm('pbr-npm', 'project-only', '1.0.0');
+    const names = async (filter: object) =>
+      (await graphQl('packages', PACKAGES, { filter })).body.data.packages.edges.map(
+        (e: { node: { name: string } }) => e.node.name,
+      );
+    expect(await names({ projectKey: 'pbr' })).toEqual(['project-only']);
+    expect(await names({ projectKey: 'default' })).toEqual(
+      expect.arrayContaining(['project-only', 'left-pad']),
+    );
+  });
+
   it('counts a download of a version for the package and the version', async () => {
     const download = await depot.app.inject({
       method: 'GET',

@@ -8,6 +8,8 @@ export interface PomCoordinates {
   packaging: string;
   name?: string;
   description?: string;
+  /** `<licenses><license><name>`: what the package browser shows and filters by. */
+  licenses?: { name: string }[];
 }
 
 // A POM's coordinates are a few elements deep; its size is bounded by the caller.
@@ -45,5 +47,16 @@ export function readPom(content: string): PomCoordinates {
     packaging: text(project.packaging) ?? 'jar',
     name: text(project.name),
     description: text(project.description),
+    ...licensesOf(project),
   };
+}
+
+/** The names in `<licenses>`: one `<license>` parses as an object, several as a list. */
+function licensesOf(project: Record<string, unknown>): Pick<PomCoordinates, 'licenses'> {
+  const listed = (project.licenses as { license?: unknown } | undefined)?.license;
+  const entries = Array.isArray(listed) ? listed : listed ? [listed] : [];
+  const names = entries
+    .map((entry) => text((entry as Record<string, unknown>)?.name))
+    .filter((name): name is string => Boolean(name));
+  return names.length > 0 ? { licenses: names.map((name) => ({ name })) } : {};
 }

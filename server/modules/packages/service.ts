@@ -4,6 +4,8 @@ import { BadRequest } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { AccessDecider } from '../access-control/decider.ts';
 import type { createAccessService } from '../access-control/service.ts';
+import { DEFAULT_CONTEXT_KEY, inProjectContext } from '../projects/context.ts';
+import type { RepositoriesService } from '../repositories/service.ts';
 import {
   compareVersions,
   createPackageQueries,
@@ -26,7 +28,13 @@ const SCHEMA = `
     package(id: ID!): Package
     versions(filter: VersionFilter!, first: Int, after: String, orderBy: VersionOrder): VersionConnection!
   }
-  input PackageFilter { name: String, packageTypeIn: [String!], description: String }
+  input PackageFilter {
+    name: String
+    packageTypeIn: [String!]
+    description: String
+    "The console's project context: the project's own and shared repositories only."
+    projectKey: String
+  }
   enum SortDirection { ASC, DESC }
   enum PackageOrderField { NAME }
   input PackageOrder { field: PackageOrderField = NAME, direction: SortDirection = ASC }
@@ -48,7 +56,14 @@ const SCHEMA = `
     tags: [String!]!
     licenses: [License!]!
   }
-  input VersionFilter { packageId: ID!, name: String, repos: [String!], ignorePreRelease: Boolean }
+  input VersionFilter {
+    packageId: ID!
+    name: String
+    repos: [String!]
+    ignorePreRelease: Boolean
+    "Versions under any of these licenses (names, any case)."
+    licenses: [String!]
+  }
   enum VersionOrderField { NAME, CREATED }
   input VersionOrder { field: VersionOrderField = NAME, direction: SortDirection = DESC }
   type VersionConnection { edges: [VersionEdge!]!, pageInfo: PageInfo! }
@@ -100,10 +115,13 @@ function pageSize(first: number | undefined, fallback: number): number {
 
 type Manifest = Record<string, unknown>;
 
+/** npm's `license` (or the old `licenses` list), PyPI's `license`, a POM's `<licenses>`. */
 function licensesOf(manifest: Manifest) {
   const license = manifest.license ?? manifest.licenses;
   const names = Array.isArray(license)
-    ? license.map((l) => (typeof l === 'string' ? l : String((l as Manifest).type ?? '')))
+    ? license.map((l) =>
+        typeof l === 'string' ? l : String((l as Manifest).type ?? (l as Manifest).name ?? ''),
+      )
     : typeof license === 'string' && license
       ? [license]
       : [];
@@ -117,8 +135,21 @@ interface Context {
   access: AccessDecider;
 }
 
-export function createPackagesService(deps: { db: Database; access: AccessService }) {
+export function createPackagesService(deps: {
+  db: Database;
+  access: AccessService;
+  repositories: RepositoriesService;
+}) {
   const queries = createPackageQueries(deps.db);
+
+  /** The readable repositories narrowed to a project's context (docs/projects.md). */
+  async function inContext(readable: Readable, projectKey: string | undefined): Promise<Readable> {
+    if (!projectKey || projectKey === DEFAULT_CONTEXT_KEY) return readable;
+    const shown = inProjectContext(projectKey);
+    const keys = new Set((await deps.repositories.list()).filter(shown).map((repo) => repo.key));
+    const ids = readable.ids.filter((id) => keys.has(readable.keyOf.get(id)!));
+    return { ids, keyOf: readable.keyOf };
+  }
 
   async function readableFor(access: AccessDecider): Promise<Readable> {
     const keys = access.readableRepoKeys();
@@ -208,7 +239,12 @@ export function createPackagesService(deps: { db: Database; access: AccessServic
   const root = {
     async packages(
       args: {
-        filter?: { name?: string; packageTypeIn?: string[]; description?: string };
+        filter?: {
+          name?: string;
+          packageTypeIn?: string[];
+          description?: string;
+          projectKey?: string;
+        };
         first?: number;
         after?: string;
         orderBy?: { direction?: 'ASC' | 'DESC' };
@@ -218,7 +254,7 @@ export function createPackagesService(deps: { db: Database; access: AccessServic
       const first = pageSize(args.first, 100);
       const offset = offsetOf(args.after);
       const { packages, hasNextPage } = await queries.packages(
-        context.readable,
+        await inContext(context.readable, args.filter?.projectKey),
         {
           name: args.filter?.name,
           packageTypes: args.filter?.packageTypeIn,
@@ -250,7 +286,13 @@ export function createPackagesService(deps: { db: Database; access: AccessServic
 
     async versions(
       args: {
-        filter: { packageId: string; name?: string; repos?: string[]; ignorePreRelease?: boolean };
+        filter: {
+          packageId: string;
+          name?: string;
+          repos?: string[];
+          ignorePreRelease?: boolean;
+          licenses?: string[];
+        };
         first?: number;
         after?: string;
         orderBy?: { field?: 'NAME' | 'CREATED'; direction?: 'ASC' | 'DESC' };
@@ -269,6 +311,9 @@ export function createPackagesService(deps: { db: Database; access: AccessServic
       if (name) nodes = nodes.filter((n) => n.name.toLowerCase().includes(name.toLowerCase()));
       if (repos?.length) nodes = nodes.filter((n) => n.repos.some((r) => repos.includes(r.name)));
       if (ignorePreRelease) nodes = nodes.filter((n) => !isPreRelease(key.type, n.name));
+      const licenses = new Set(args.filter.licenses?.map((l) => l.trim().toLowerCase()));
+      if (licenses.size > 0)
+        nodes = nodes.filter((n) => n.licenses.some((l) => licenses.has(l.name.toLowerCase())));
       const byCreated = args.orderBy?.field === 'CREATED';
       const direction = args.orderBy?.direction === 'ASC' ? 1 : -1;
       nodes.sort(

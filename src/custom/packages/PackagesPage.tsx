@@ -9,7 +9,7 @@ import {
   type ICellRendererParams,
 } from 'ag-grid-community';
 import { depotGridTheme } from '../../design/agGridTheme';
-import type { PackageNode, VersionNode } from './api';
+import type { PackageNode, VersionFilters, VersionNode } from './api';
 import {
   $endCursor,
   $onlyReleases,
@@ -21,6 +21,8 @@ import {
   $readme,
   $search,
   $version,
+  $versionChoices,
+  $versionFilters,
   $versionLoading,
   $versions,
   listOpened,
@@ -29,6 +31,7 @@ import {
   packageOpened,
   parsePackageId,
   searchSubmitted,
+  versionFiltersChanged,
   versionOpened,
 } from './model';
 import {
@@ -229,6 +232,7 @@ function PackageDetails({ packageId }: { packageId: string }) {
         {L.onlyReleases}
       </label>
       {onlyReleases && <p className="note">{M.semverOnly}</p>}
+      <VersionFilterBar />
       {versions.length === 0 ? (
         <p className="empty-state">{M.noVersions}</p>
       ) : (
@@ -238,11 +242,71 @@ function PackageDetails({ packageId }: { packageId: string }) {
             rowData={versions}
             columnDefs={columns}
             domLayout="autoHeight"
+            // Rows keep their DOM order when the data changes: screen readers read that order.
+            ensureDomOrder
             getRowId={({ data }) => data.id}
           />
         </div>
       )}
     </>
+  );
+}
+
+/** Spec 02 §2 version filters: version, repository and license, sent to the server. */
+function VersionFilterBar() {
+  const [filters, choices, change] = useUnit([
+    $versionFilters,
+    $versionChoices,
+    versionFiltersChanged,
+  ]);
+  const [name, setName] = useState(filters.name ?? '');
+  const apply = (next: VersionFilters) => change({ ...filters, ...next });
+  return (
+    <form
+      className="version-filters"
+      aria-label={L.versionFilters}
+      onSubmit={(event) => {
+        event.preventDefault();
+        apply({ name: name.trim() });
+      }}
+    >
+      <label>
+        {L.versionFilter}
+        <input
+          className="input"
+          type="search"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          onBlur={() => apply({ name: name.trim() })}
+        />
+      </label>
+      <label>
+        {L.repositoryFilter}
+        <select
+          className="input"
+          value={filters.repo ?? ''}
+          onChange={(event) => apply({ repo: event.target.value })}
+        >
+          <option value="">{L.anyRepository}</option>
+          {choices.repos.map((repo) => (
+            <option key={repo}>{repo}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        {L.licenseFilter}
+        <select
+          className="input"
+          value={filters.license ?? ''}
+          onChange={(event) => apply({ license: event.target.value })}
+        >
+          <option value="">{L.anyLicense}</option>
+          {choices.licenses.map((license) => (
+            <option key={license}>{license}</option>
+          ))}
+        </select>
+      </label>
+    </form>
   );
 }
 

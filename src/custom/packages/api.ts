@@ -32,6 +32,7 @@ export interface VersionNode {
   size: number;
   repos: { name: string; leadFilePath: string }[];
   stats: { downloadCount: number };
+  licenses: { name: string }[];
   files?: VersionFile[];
 }
 
@@ -43,7 +44,7 @@ interface Connection<T> {
 const PACKAGE_FIELDS =
   'id name packageType description created modified versionsCount latestVersion stats { downloads } licenses { name }';
 const VERSION_FIELDS =
-  'id name created modified size repos { name leadFilePath } stats { downloadCount }';
+  'id name created modified size repos { name leadFilePath } stats { downloadCount } licenses { name }';
 
 async function graphQl<T>(call_: string, query: string, variables: object): Promise<T> {
   const answer = await call<{ data: T }>('POST', `/mds/${call_}`, {
@@ -55,6 +56,15 @@ async function graphQl<T>(call_: string, query: string, variables: object): Prom
 export interface PackageSearch {
   name?: string;
   packageType?: string;
+  /** The project context: its own and shared repositories only. */
+  projectKey?: string;
+}
+
+/** Spec 02 §2 version filters (CVEs and severities need a scanning service: not offered). */
+export interface VersionFilters {
+  name?: string;
+  repo?: string;
+  license?: string;
 }
 
 /** The package browser's calls (server/modules/packages, spec 02 §7 Packages). */
@@ -63,6 +73,7 @@ export const packagesApi = {
     const filter = {
       ...(search.name ? { name: search.name } : {}),
       ...(search.packageType ? { packageTypeIn: [search.packageType] } : {}),
+      ...(search.projectKey ? { projectKey: search.projectKey } : {}),
     };
     const data = await graphQl<{ packages: Connection<PackageNode> }>(
       'packages',
@@ -81,11 +92,18 @@ export const packagesApi = {
     return data.package;
   },
 
-  async versions(packageId: string, ignorePreRelease: boolean) {
+  async versions(packageId: string, ignorePreRelease: boolean, filters: VersionFilters = {}) {
+    const filter = {
+      packageId,
+      ignorePreRelease,
+      ...(filters.name ? { name: filters.name } : {}),
+      ...(filters.repo ? { repos: [filters.repo] } : {}),
+      ...(filters.license ? { licenses: [filters.license] } : {}),
+    };
     const data = await graphQl<{ versions: Connection<VersionNode> }>(
       'versions',
       `query($filter: VersionFilter!) { versions(filter: $filter, first: 1000) { edges { node { ${VERSION_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
-      { filter: { packageId, ignorePreRelease } },
+      { filter },
     );
     return data.versions.edges.map((edge) => edge.node);
   },

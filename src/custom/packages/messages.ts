@@ -47,6 +47,12 @@ export const PACKAGE_LABELS = {
   back: 'All packages',
   loadMore: 'Load more',
   licenses: 'Licenses',
+  versionFilters: 'Version filters',
+  versionFilter: 'Version',
+  repositoryFilter: 'Repository',
+  anyRepository: 'Any repository',
+  licenseFilter: 'License',
+  anyLicense: 'Any license',
   loading: 'Loading…',
 };
 

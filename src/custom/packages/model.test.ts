@@ -5,6 +5,7 @@ import {
   $endCursor,
   $packages,
   $packagesFetched,
+  $versionChoices,
   $versions,
   listFx,
   listOpened,
@@ -14,8 +15,11 @@ import {
   packageFx,
   packageOpened,
   searchSubmitted,
+  versionFiltersChanged,
   versionsFx,
 } from './model';
+import { $projects, $selectedProjectKey, projectSelected } from '../../shell/project/model';
+import type { Project } from '../../api/projects';
 import { defaultVersionTab, installCommand, packagePath } from './messages';
 
 const pkg = (name: string): PackageNode => ({
@@ -65,7 +69,9 @@ describe('package browser model', () => {
   });
 
   it('fetches a package and its versions, again when only releases are asked for', async () => {
-    const versions = vi.fn().mockResolvedValue([{ name: '1.0.0' } as VersionNode]);
+    const versions = vi
+      .fn()
+      .mockResolvedValue([{ name: '1.0.0', repos: [], licenses: [] } as unknown as VersionNode]);
     const scope = fork({
       handlers: [
         [packageFx, vi.fn().mockResolvedValue(pkg('left-pad'))],
@@ -77,6 +83,52 @@ describe('package browser model', () => {
     await allSettled(onlyReleasesToggled, { scope, params: true });
     expect(versions).toHaveBeenLastCalledWith({ id: 'npm://left-pad', onlyReleases: true });
     expect(scope.getState($versions)).toHaveLength(1);
+  });
+});
+
+describe('package browser filters', () => {
+  it('lists a project’s packages in its context, and again when another project is chosen', async () => {
+    const list = vi.fn().mockResolvedValue(page(['a'], null));
+    const scope = fork({
+      values: [
+        [$projects, [{ project_key: 'web', display_name: 'Web' } as Project]],
+        [$selectedProjectKey, 'web'],
+      ],
+      handlers: [[listFx, list]],
+    });
+    await allSettled(listOpened, { scope });
+    expect(list).toHaveBeenLastCalledWith({ projectKey: 'web' });
+    await allSettled(projectSelected, { scope, params: 'default' });
+    expect(list).toHaveBeenLastCalledWith({});
+  });
+
+  it('sends the version filters, and offers the repositories and licenses of every version', async () => {
+    const version = (name: string, repo: string, license: string) =>
+      ({ name, repos: [{ name: repo }], licenses: [{ name: license }] }) as VersionNode;
+    const versions = vi
+      .fn()
+      .mockResolvedValueOnce([version('1.0.0', 'npm-a', 'MIT'), version('2.0.0', 'npm-b', 'ISC')])
+      .mockResolvedValueOnce([version('1.0.0', 'npm-a', 'MIT')]);
+    const scope = fork({
+      handlers: [
+        [packageFx, vi.fn().mockResolvedValue(pkg('left-pad'))],
+        [versionsFx, versions],
+      ],
+    });
+    await allSettled(packageOpened, { scope, params: 'npm://left-pad' });
+    expect(scope.getState($versionChoices)).toEqual({
+      repos: ['npm-a', 'npm-b'],
+      licenses: ['ISC', 'MIT'],
+    });
+    await allSettled(versionFiltersChanged, { scope, params: { license: 'MIT' } });
+    expect(versions).toHaveBeenLastCalledWith({
+      id: 'npm://left-pad',
+      onlyReleases: false,
+      filters: { license: 'MIT' },
+    });
+    expect(scope.getState($versions)).toHaveLength(1);
+    // The choices stay those of every version while a filter narrows the list.
+    expect(scope.getState($versionChoices).licenses).toEqual(['ISC', 'MIT']);
   });
 });
 

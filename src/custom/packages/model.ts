@@ -1,5 +1,12 @@
-import { createEffect, createEvent, createStore, sample } from 'effector';
-import { packagesApi, type PackageNode, type PackageSearch, type VersionNode } from './api';
+import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import { $contextProjectKey } from '../../shell/project/model';
+import {
+  packagesApi,
+  type PackageNode,
+  type PackageSearch,
+  type VersionFilters,
+  type VersionNode,
+} from './api';
 
 const parseId = (id: string) => {
   const match = /^([a-z0-9]+):\/\/(.+)$/.exec(id);
@@ -29,13 +36,24 @@ export const $endCursor = createStore<string | null>(null)
 /** False until a fetch completes (spec 02 §4: packagesFetched). */
 export const $packagesFetched = createStore(false).on(listFx.finally, () => true);
 
-// When the list opens or a search is made, fetch the first page for the current search.
-sample({ clock: listOpened, source: $search, target: listFx });
-sample({ clock: searchSubmitted, target: listFx });
+/** The search as sent: in a project's context, the project's repositories only (spec 01 §3). */
+const $searchInContext = combine($search, $contextProjectKey, (search, projectKey) =>
+  projectKey ? { ...search, projectKey } : search,
+);
+
+// When the list opens, a search is made or another project is chosen, fetch the first page.
+sample({ clock: [listOpened, searchSubmitted], source: $searchInContext, target: listFx });
+sample({
+  clock: $contextProjectKey.updates,
+  source: { search: $searchInContext, fetched: $packagesFetched },
+  filter: ({ fetched }) => fetched,
+  fn: ({ search }) => search,
+  target: listFx,
+});
 // When more is asked for and there is more, fetch the next page.
 sample({
   clock: moreRequested,
-  source: { search: $search, after: $endCursor },
+  source: { search: $searchInContext, after: $endCursor },
   filter: ({ after }) => after !== null,
   fn: ({ search, after }) => ({ search, after: after! }),
   target: moreFx,
@@ -44,11 +62,19 @@ sample({
 // ---- A package ----
 export const packageOpened = createEvent<string>();
 export const onlyReleasesToggled = createEvent<boolean>();
+export const versionFiltersChanged = createEvent<VersionFilters>();
 
 export const packageFx = createEffect((id: string) => packagesApi.get(id));
 export const versionsFx = createEffect(
-  ({ id, onlyReleases }: { id: string; onlyReleases: boolean }) =>
-    packagesApi.versions(id, onlyReleases),
+  ({
+    id,
+    onlyReleases,
+    filters,
+  }: {
+    id: string;
+    onlyReleases: boolean;
+    filters?: VersionFilters;
+  }) => packagesApi.versions(id, onlyReleases, filters),
 );
 
 export const $packageId = createStore<string | null>(null).on(packageOpened, (_, id) => id);
@@ -66,13 +92,39 @@ export const $versions = createStore<VersionNode[]>([])
   .on(versionsFx.fail, () => [])
   .reset(packageOpened);
 
-// When a package opens, fetch it and its versions.
+export const $versionFilters = createStore<VersionFilters>({})
+  .on(versionFiltersChanged, (_, filters) => filters)
+  .reset(packageOpened);
+const filtered = (filters: VersionFilters) =>
+  Boolean(filters.name || filters.repo || filters.license);
+/** The repositories and licenses the filters offer: of every version, read while unfiltered. */
+export const $versionChoices = createStore<{ repos: string[]; licenses: string[] }>({
+  repos: [],
+  licenses: [],
+})
+  .on(versionsFx.done, (choices, { params, result }) =>
+    params.filters && filtered(params.filters)
+      ? choices
+      : {
+          repos: [...new Set(result.flatMap((v) => v.repos.map((r) => r.name)))].sort(),
+          licenses: [
+            ...new Set(result.flatMap((v) => (v.licenses ?? []).map((l) => l.name))),
+          ].sort(),
+        },
+  )
+  .reset(packageOpened);
+
+// When a package opens, fetch it and its versions; again when a version filter changes.
 sample({ clock: packageOpened, target: packageFx });
 sample({
-  clock: [packageOpened, onlyReleasesToggled],
-  source: { id: $packageId, onlyReleases: $onlyReleases },
+  clock: [packageOpened, onlyReleasesToggled, versionFiltersChanged],
+  source: { id: $packageId, onlyReleases: $onlyReleases, filters: $versionFilters },
   filter: ({ id }) => id !== null,
-  fn: ({ id, onlyReleases }) => ({ id: id!, onlyReleases }),
+  fn: ({ id, onlyReleases, filters }) => ({
+    id: id!,
+    onlyReleases,
+    ...(filtered(filters) ? { filters } : {}),
+  }),
   target: versionsFx,
 });
 
