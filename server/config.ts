@@ -81,7 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       maxSizeMb: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_SIZE_MB', 1024),
       maxRatio: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_RATIO', 100),
     },
-    gcGraceSeconds: graceSeconds(env),
+    // 0 (tests) and up; an hour when unset.
+    gcGraceSeconds: wholeNumber(env, 'DEPOT_GC_GRACE_SECONDS', 3600),
     trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),
     projectsLimit: positiveInteger(env, 'DEPOT_PROJECTS_LIMIT', 300),
     npmMetadataMaxAgeSeconds: wholeNumber(env, 'DEPOT_NPM_METADATA_MAX_AGE', 60),
@@ -98,33 +99,23 @@ function trustedProxies(raw: string | undefined): string[] {
   return entries;
 }
 
-/** DEPOT_GC_GRACE_SECONDS: 0 (tests) and up; an hour when unset. */
-function graceSeconds(env: NodeJS.ProcessEnv): number {
-  const raw = env.DEPOT_GC_GRACE_SECONDS;
-  if (raw === undefined || raw === '') return 3600;
+/** A whole number of at least `min` from the environment; `fallback` when unset. */
+function integerAtLeast(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: 0 | 1,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new Error(`DEPOT_GC_GRACE_SECONDS must be a whole number of seconds, got '${raw}'`);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be a whole number of at least ${min}, got '${raw}'`);
   }
   return value;
 }
 
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new Error(`${name} must be a whole number of at least 0, got '${raw}'`);
-  }
-  return value;
-}
-
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new Error(`${name} must be a whole number of at least 1, got '${raw}'`);
-  }
-  return value;
-}
+const positiveInteger = (env: NodeJS.ProcessEnv, name: string, fallback: number) =>
+  integerAtLeast(env, name, fallback, 1);
+const wholeNumber = (env: NodeJS.ProcessEnv, name: string, fallback: number) =>
+  integerAtLeast(env, name, fallback, 0);

@@ -280,33 +280,46 @@ function VersionFilterBar() {
           onBlur={() => apply({ name: name.trim() })}
         />
       </label>
-      <label>
-        {L.repositoryFilter}
-        <select
-          className="input"
-          value={filters.repo ?? ''}
-          onChange={(event) => apply({ repo: event.target.value })}
-        >
-          <option value="">{L.anyRepository}</option>
-          {choices.repos.map((repo) => (
-            <option key={repo}>{repo}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        {L.licenseFilter}
-        <select
-          className="input"
-          value={filters.license ?? ''}
-          onChange={(event) => apply({ license: event.target.value })}
-        >
-          <option value="">{L.anyLicense}</option>
-          {choices.licenses.map((license) => (
-            <option key={license}>{license}</option>
-          ))}
-        </select>
-      </label>
+      <ChoiceFilter
+        label={L.repositoryFilter}
+        anyLabel={L.anyRepository}
+        choices={choices.repos}
+        value={filters.repo}
+        onChange={(repo) => apply({ repo })}
+      />
+      <ChoiceFilter
+        label={L.licenseFilter}
+        anyLabel={L.anyLicense}
+        choices={choices.licenses}
+        value={filters.license}
+        onChange={(license) => apply({ license })}
+      />
     </form>
+  );
+}
+
+/** A select of one filter's choices, with "any" first. */
+function ChoiceFilter(props: {
+  label: string;
+  anyLabel: string;
+  choices: string[];
+  value: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select
+        className="input"
+        value={props.value ?? ''}
+        onChange={(event) => props.onChange(event.target.value)}
+      >
+        <option value="">{props.anyLabel}</option>
+        {props.choices.map((choice) => (
+          <option key={choice}>{choice}</option>
+        ))}
+      </select>
+    </label>
   );
 }
 
