@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 import { npmCli, npmrc, packTarball, publishDocument, type NpmCli } from './helpers/npm-cli.ts';
+import { startScriptedUpstream } from './helpers/scripted-upstream.ts';
 import { basic, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
 /**
@@ -377,5 +378,64 @@ describe('npm documents', () => {
     expect(document.versions['3.1.4']!.dist.tarball).toBe(
       `${registry(depot, 'npm-copy')}by-path/-/by-path-3.1.4.tgz`,
     );
+  });
+});
+
+describe('a remote npm repository whose upstream keeps tarballs on another host', () => {
+  it('fetches the tarball where the document links it, without the upstream’s credentials', async () => {
+    const [registryHost, filesHost] = await Promise.all([
+      startScriptedUpstream(),
+      startScriptedUpstream(),
+    ]);
+    const consumer = npmCli(
+      npmrc(registry(depot, 'npm-cdn'), { [registry(depot, 'npm-cdn')]: `_authToken=${token}` }),
+    );
+    try {
+      const tarball = await packTarball({
+        'package.json': JSON.stringify({ name: 'cdn-pkg', version: '1.0.0' }),
+        'index.js': 'module.exports = "from the cdn";\n',
+      });
+      const dist = publishDocument('cdn-pkg', '1.0.0', tarball).versions['1.0.0'].dist;
+      registryHost.file(
+        '/cdn-pkg',
+        JSON.stringify({
+          name: 'cdn-pkg',
+          'dist-tags': { latest: '1.0.0' },
+          versions: {
+            '1.0.0': {
+              name: 'cdn-pkg',
+              version: '1.0.0',
+              dist: { ...dist, tarball: `${filesHost.base}/blobs/cdn-pkg-1.0.0.tgz` },
+            },
+          },
+        }),
+      );
+      filesHost.file('/blobs/cdn-pkg-1.0.0.tgz', tarball);
+      await npmRepository(depot, 'npm-cdn', 'remote', {
+        url: `${registryHost.base}/`,
+        username: 'mirror',
+        password: 'mirror-secret',
+      });
+
+      const project = consumer.packageDir({
+        name: 'cdn-consumer',
+        version: '0.0.0',
+        private: true,
+      });
+      await consumer.npm(['install', 'cdn-pkg'], project);
+      const installed = readFileSync(join(project, 'node_modules', 'cdn-pkg', 'index.js'), 'utf8');
+      expect(installed).toContain('from the cdn');
+      expect(filesHost.hits('/blobs/cdn-pkg-1.0.0.tgz')).toBe(1);
+      expect(filesHost.requests[0]!.headers.authorization).toBeUndefined();
+      expect(registryHost.requests.every((r) => r.headers.authorization)).toBe(true);
+      // Cached where any npm tarball is: the next install asks no upstream for it.
+      const cached = await depot.request(
+        '/artifactory/api/storage/npm-cdn/cdn-pkg/-/cdn-pkg-1.0.0.tgz',
+      );
+      expect(cached.status).toBe(200);
+    } finally {
+      consumer.close();
+      await Promise.all([registryHost.close(), filesHost.close()]);
+    }
   });
 });

@@ -87,8 +87,10 @@ export async function npmRoutes(
     const { name, rest } = parseNpmPath(restOf(request));
     if (rest.length === 0) return sendDocument(request, reply, name);
     if (rest[0] === '-' && rest.length >= 2) {
-      await npm.npmRepository(request.params.repoKey);
-      return download(request, reply, request.params.repoKey, tarballPathOf(name, rest.at(-1)!));
+      const file = rest.at(-1)!;
+      // A remote member whose upstream keeps tarballs elsewhere fetches it from there first.
+      await npm.fetchLinkedTarball(request.params.repoKey, name, file, caller(request));
+      return download(request, reply, request.params.repoKey, tarballPathOf(name, file));
     }
     if (rest.length === 1) return sendVersion(request, reply, name, rest[0]!);
     throw new NotFound(`The path ${request.url.split('?')[0]} could not be found.`);

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import semver from 'semver';
 import type { Database } from '../../db/database.ts';
@@ -7,13 +8,19 @@ import type { Filestore } from '../../storage/filestore.ts';
 import type { createAccessService } from '../../modules/access-control/service.ts';
 import type { AccessDecider } from '../../modules/access-control/decider.ts';
 import type { ArtifactsService, Tx } from '../../modules/artifacts/service.ts';
-import type { RemoteService } from '../../modules/remote/service.ts';
+import { upstreamUrl, type RemoteService } from '../../modules/remote/service.ts';
 import type { RepositoriesService } from '../../modules/repositories/service.ts';
 import type { TrashService } from '../../modules/trash/service.ts';
 import type { FormatCaller } from '../caller.ts';
 import { createNpmDocuments, documentText, type PackageDocument } from './documents.ts';
 import { NPM_MESSAGES as M } from './messages.ts';
-import { assertPublishableName, tarballPath, tarballPathOf, versionOfTarball } from './names.ts';
+import {
+  assertPublishableName,
+  cachedDocumentPath,
+  tarballPath,
+  tarballPathOf,
+  versionOfTarball,
+} from './names.ts';
 import { liveTags, versionDocuments, type Manifest } from './packument.ts';
 import { createNpmStore } from './store.ts';
 import { readPackageTarball } from './tarball.ts';
@@ -65,6 +72,63 @@ export function createNpmService(deps: {
     const target = await artifacts.deployTarget(key);
     if (target.package_type !== 'npm') throw new BadRequest(M.notNpm(target.key));
     return target;
+  }
+
+  /**
+   * A tarball a remote member's upstream keeps somewhere other than the standard
+   * `{upstream}/{name}/-/{file}` (another host or path, as the upstream's document links it):
+   * fetched into the member's cache from there, so the download that follows finds it. The
+   * upstream's credentials go to its own host only (docs/remote-repositories.md).
+   */
+  async function fetchLinkedTarball(
+    repoKey: string,
+    name: string,
+    file: string,
+    caller: FormatCaller,
+  ) {
+    const repo = await npmRepository(repoKey);
+    const path = tarballPathOf(name, file);
+    const decider = await access.forPrincipal(caller.principal);
+    for (const member of await artifacts.readOrder(repo, path)) {
+      if (member.rclass !== 'remote') continue;
+      if (!decider.can('read', member.key, path) || !decider.can('deploy', member.key, path))
+        continue;
+      if (await artifacts.findNodeForDownload(member.id, path)) return;
+      const link = await linkedTarball(member, name, file);
+      if (!link) continue;
+      try {
+        const answer = await deps.remote.resolve(member, path, undefined, {
+          user: caller.principal.name,
+          log: caller.log,
+          streaming: false,
+          upstreamPath: link,
+        });
+        if (answer.kind === 'cached') return;
+      } catch (error) {
+        caller.log.warn(
+          { repository: member.key, link, reason: (error as Error).message },
+          'npm: the tarball the upstream links to could not be fetched',
+        );
+      }
+    }
+  }
+
+  /** Where a remote's cached document links `file`, when that is not the standard place. */
+  async function linkedTarball(member: RepositoryRow, name: string, file: string) {
+    const cached = await artifacts.findNode(member.id, cachedDocumentPath(name));
+    if (!cached?.sha256) return undefined;
+    // Scanned, not parsed: a document of many megabytes must not hold the event loop.
+    const text = await readFile(deps.filestore.pathOf(cached.sha256), 'utf8');
+    const link = [...text.matchAll(/"tarball"\s*:\s*"([^"]*)"/g)]
+      .map((match) => JSON.parse(`"${match[1]}"`) as string)
+      .find((url) => url.split('/').at(-1) === file);
+    if (!link || !/^https?:\/\//.test(link)) return undefined;
+    const standard = upstreamUrl((member.config as { url: string }).url, tarballPathOf(name, file));
+    const linked = new URL(link);
+    const same =
+      linked.origin === standard.origin &&
+      decodeURIComponent(linked.pathname) === decodeURIComponent(standard.pathname);
+    return same ? undefined : link;
   }
 
   async function existingPackage(repo: RepositoryRow, name: string) {
@@ -371,6 +435,7 @@ export function createNpmService(deps: {
     unpublishPackage,
     deleteTarball,
     distTags,
+    fetchLinkedTarball,
     setDistTag,
     removeDistTag,
     search,
