@@ -1,9 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 import { npmCli, npmrc, packTarball, publishDocument, type NpmCli } from './helpers/npm-cli.ts';
 import { startScriptedUpstream } from './helpers/scripted-upstream.ts';
+import { NPM_MESSAGES } from '../server/formats/npm/messages.ts';
 import { basic, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
 /**
@@ -381,8 +383,28 @@ describe('npm documents', () => {
   });
 });
 
-describe('a remote npm repository whose upstream keeps tarballs on another host', () => {
-  it('fetches the tarball where the document links it, without the upstream’s credentials', async () => {
+describe('npm audit without an upstream to ask', () => {
+  it('is a 404 that says why, for a local repository', async () => {
+    const answer = await depot.request(
+      '/artifactory/api/npm/npm-local/-/npm/v1/security/advisories/bulk',
+      {
+        method: 'POST',
+        headers: {
+          authorization: basic('admin', TEST_ADMIN_PASSWORD),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ 'depot-demo': ['1.1.0'] }),
+      },
+    );
+    expect(answer.status).toBe(404);
+    expect(((await answer.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe(
+      NPM_MESSAGES.noAdvisories('npm-local'),
+    );
+  });
+});
+
+describe('a remote npm repository of a scripted upstream', () => {
+  it('fetches a tarball from another host without the upstream’s credentials, and asks the upstream for npm audit', async () => {
     const [registryHost, filesHost] = await Promise.all([
       startScriptedUpstream(),
       startScriptedUpstream(),
@@ -433,6 +455,41 @@ describe('a remote npm repository whose upstream keeps tarballs on another host'
         '/artifactory/api/storage/npm-cdn/cdn-pkg/-/cdn-pkg-1.0.0.tgz',
       );
       expect(cached.status).toBe(200);
+
+      // npm audit: its request goes to the upstream as npm sent it, the answer comes back.
+      let asked: Record<string, string[]> = {};
+      registryHost.handle('/-/npm/v1/security/advisories/bulk', (request, response) => {
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          const body = request.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+          asked = JSON.parse(body.toString('utf8'));
+          response.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              'cdn-pkg': [
+                {
+                  id: 1001,
+                  url: 'https://advisories.example/GHSA-test',
+                  title: 'Prototype pollution in cdn-pkg',
+                  severity: 'high',
+                  vulnerable_versions: '<2.0.0',
+                  cwe: ['CWE-1321'],
+                  cvss: { score: 7.5, vectorString: null },
+                },
+              ],
+            }),
+          );
+        });
+      });
+      const audit = await consumer.npm(['audit', '--json'], project).catch(
+        (failure: { stdout: string }) => failure, // npm audit exits 1 when it finds something
+      );
+      expect(asked).toEqual({ 'cdn-pkg': ['1.0.0'] });
+      const report = JSON.parse(audit.stdout) as {
+        vulnerabilities: Record<string, { severity: string }>;
+      };
+      expect(report.vulnerabilities['cdn-pkg']).toMatchObject({ severity: 'high' });
     } finally {
       consumer.close();
       await Promise.all([registryHost.close(), filesHost.close()]);

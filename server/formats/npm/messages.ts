@@ -24,4 +24,6 @@ export const NPM_MESSAGES = {
   pathMismatch: (path: string, found: string) =>
     `The tarball at '${path}' holds ${found}, which belongs at another path`,
   loginNeedsPassword: 'npm login sends a name and a password',
+  noAdvisories: (key: string) =>
+    `Repository '${key}' has no upstream that answered for security advisories: npm audit asks a remote npm repository's upstream, or a virtual repository's remote members`,
 } as const;

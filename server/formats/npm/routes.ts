@@ -9,6 +9,7 @@ import { NPM_MESSAGES as M } from './messages.ts';
 import { parseNpmPath, tarballPathOf } from './names.ts';
 import { withTarballBase, type Manifest } from './packument.ts';
 import { documentText } from './documents.ts';
+import { ADVISORIES_PATH } from './service.ts';
 
 type NpmRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 
@@ -16,6 +17,8 @@ const PREFIX = '/artifactory/api/npm/:repoKey';
 const ABBREVIATED = 'application/vnd.npm.install-v1+json';
 // A publish carries its tarball base64-encoded in the JSON document.
 const PUBLISH_BODY_LIMIT = 256 * 1024 * 1024;
+/** An audit lists every package of a project with its versions: a few MB at the most. */
+const AUDIT_BODY_LIMIT = 16 * 1024 * 1024;
 
 /**
  * The raw, still-encoded path after `/artifactory/api/npm/{repoKey}/`: names arrive escaped
@@ -112,6 +115,29 @@ export async function npmRoutes(
     if (rest[0] === '-' && rest[1])
       return npm.deleteTarball(repoKey, name, rest[1], caller(request));
     throw new BadRequest('Unknown npm request');
+  });
+
+  // npm audit: its request passed to the upstream as it came (npm gzips it), so the body is
+  // taken as bytes here, never parsed, and its size is bounded.
+  await app.register(async (audit) => {
+    audit.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: AUDIT_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+    audit.post(
+      `${PREFIX}/${ADVISORIES_PATH}`,
+      { ...reader, bodyLimit: AUDIT_BODY_LIMIT },
+      async (request: FastifyRequest<{ Params: { repoKey: string }; Body: Buffer }>) => {
+        const encoding = request.headers['content-encoding'];
+        const headers: Record<string, string> = {
+          'content-type': 'application/json',
+          ...(typeof encoding === 'string' ? { 'content-encoding': encoding } : {}),
+        };
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        return npm.advisories(request.params.repoKey, body, headers, caller(request));
+      },
+    );
   });
 
   registerDistTagRoutes(app, services);

@@ -47,6 +47,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * repositories, dist-tags, deprecate and unpublish, search. A version is indexed in the
  * transaction that stores its tarball, so a refused publish leaves neither.
  */
+/** Where npm (7 and later) asks for the advisories of the packages a project installs. */
+export const ADVISORIES_PATH = '-/npm/v1/security/advisories/bulk';
+
 export function createNpmService(deps: {
   db: Database;
   filestore: Filestore;
@@ -129,6 +132,36 @@ export function createNpmService(deps: {
       linked.origin === standard.origin &&
       decodeURIComponent(linked.pathname) === decodeURIComponent(standard.pathname);
     return same ? undefined : link;
+  }
+
+  /**
+   * npm audit's advisories request, asked of the upstream: a remote repository's own, or a
+   * virtual repository's remote members in order, the first that answers. Depot keeps no
+   * advisory data; a local repository has nobody to ask (404, and npm says so).
+   */
+  async function advisories(
+    repoKey: string,
+    body: Buffer,
+    headers: Record<string, string>,
+    caller: FormatCaller,
+  ) {
+    const repo = await npmRepository(repoKey);
+    const decider = await access.forPrincipal(caller.principal);
+    const remotes = (await artifacts.readOrder(repo, '')).filter(
+      (member) => member.rclass === 'remote' && decider.can('read', member.key, '', 'folder'),
+    );
+    for (const member of remotes) {
+      try {
+        const answer = await deps.remote.askJson(member, ADVISORIES_PATH, { body, headers });
+        if (answer !== undefined) return answer;
+      } catch (error) {
+        caller.log.warn(
+          { repository: member.key, reason: (error as Error).message },
+          'npm: an upstream did not answer the audit',
+        );
+      }
+    }
+    throw new NotFound(M.noAdvisories(repo.key));
   }
 
   async function existingPackage(repo: RepositoryRow, name: string) {
@@ -434,6 +467,7 @@ export function createNpmService(deps: {
     publish,
     unpublishPackage,
     deleteTarball,
+    advisories,
     distTags,
     fetchLinkedTarball,
     setDistTag,

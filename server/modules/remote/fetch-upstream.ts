@@ -11,6 +11,8 @@ export interface UpstreamOptions {
   credentials?: { username: string; password: string };
   /** Extra request headers (conditional ones: If-None-Match, If-Modified-Since). */
   headers?: Record<string, string>;
+  /** A POST with this body (npm audit's advisories); GET when absent. */
+  body?: Buffer;
 }
 
 export class UpstreamFailure extends Error {
@@ -22,7 +24,7 @@ export class UpstreamFailure extends Error {
   }
 }
 
-function get(
+function send(
   url: URL,
   options: UpstreamOptions,
   authorization: string | undefined,
@@ -37,10 +39,10 @@ function get(
       ),
     );
   }
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const requestOf = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const request = send(url, {
-      method: 'GET',
+    const request = requestOf(url, {
+      method: options.body ? 'POST' : 'GET',
       lookup: guardedLookup(options.allowList) as never,
       headers: {
         'user-agent': 'Depot',
@@ -67,7 +69,7 @@ function get(
         new UpstreamFailure(`${url.host} could not be reached: ${error.message}`, 'unreachable'),
       );
     });
-    request.end();
+    request.end(options.body);
   });
 }
 
@@ -75,7 +77,7 @@ const basicAuth = ({ username, password }: { username: string; password: string 
   `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
 /**
- * GET an upstream URL, following redirects (each target is checked against the address
+ * GET (or POST) an upstream URL, following a GET's redirects (each target is checked against the address
  * rules again). Only http and https. Answers the final response, body unread. Credentials
  * go only to the upstream's own origin: a redirect to a storage host or CDN elsewhere must
  * not receive them.
@@ -90,13 +92,15 @@ export async function fetchUpstream(url: URL, options: UpstreamOptions): Promise
         'blocked',
       );
     }
-    const response = await get(
+    const response = await send(
       current,
       options,
       current.origin === url.origin ? authorization : undefined,
     );
     const location = response.headers.location;
-    if (!location || ![301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) return response;
+    // A POST is answered where it was sent: its body is not sent on to another place.
+    if (options.body || !location || ![301, 302, 303, 307, 308].includes(response.statusCode ?? 0))
+      return response;
     response.resume(); // discard the redirect's body
     current = new URL(location, current);
   }

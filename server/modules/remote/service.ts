@@ -115,6 +115,7 @@ export function createRemoteService(
     path: string,
     cached?: Validators,
     upstreamPath?: string,
+    post?: { body: Buffer; headers: Record<string, string> },
   ) {
     const { remoteAllowList } = await securityConfig.get();
     const conditional: Record<string, string> = {};
@@ -128,7 +129,8 @@ export function createRemoteService(
         // A file an index links to on another host (PyPI's file host) gets no credentials.
         credentials:
           url.origin === new URL(config.url!).origin ? credentialsOf(repo, config) : undefined,
-        headers: conditional,
+        headers: { ...conditional, ...post?.headers },
+        body: post?.body,
       });
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw error;
@@ -308,12 +310,17 @@ export function createRemoteService(
     /**
      * A JSON answer of the upstream at `upstreamPath` (relative to its URL, in the
      * upstream's own escaping, query included): the remote search asks upstream search APIs
-     * this way. Undefined when the repository is offline or the answer is not a JSON 200.
+     * this way, and npm audit posts its advisories request (`post`). Undefined when the
+     * repository is offline or the answer is not a JSON 200.
      */
-    async askJson(repo: RepositoryRow, upstreamPath: string): Promise<unknown> {
+    async askJson(
+      repo: RepositoryRow,
+      upstreamPath: string,
+      post?: { body: Buffer; headers: Record<string, string> },
+    ): Promise<unknown> {
       const config = toRepositoryConfig(repo);
       if (await offlineReason(repo, config, upstreamPath)) return undefined;
-      const response = await ask(repo, config, upstreamPath, undefined, upstreamPath);
+      const response = await ask(repo, config, upstreamPath, undefined, upstreamPath, post);
       if (response.statusCode !== 200) {
         response.resume();
         return undefined;
