@@ -9,6 +9,7 @@ import {
   type TestDepot,
 } from './helpers/test-app.ts';
 import { buildWheel } from './helpers/python-dists.ts';
+import { packTarball, publishDocument } from './helpers/npm-cli.ts';
 
 /**
  * The repository actions of Maven-like repositories. Delete Versions lists the versions
@@ -142,6 +143,50 @@ describe('calculate index', () => {
       "1 refused by their format (first: 'org/acme/other/2.0/other-2.0.pom'",
     );
     expect(await indexed('mvn-local')).toEqual(['org.acme:demo@1.0', 'org.acme:demo@1.1']);
+  });
+
+  it('keeps npm version documents edited after publish, and restores missing ones', async () => {
+    await depot.services.repositories.create({
+      key: 'npm-idx',
+      rclass: 'local',
+      packageType: 'npm',
+    });
+    for (const version of ['1.0.0', '1.1.0']) {
+      const tarball = await packTarball({
+        'package.json': JSON.stringify({ name: 'keep-me', version }),
+      });
+      const published = await depot.app.inject({
+        method: 'PUT',
+        url: '/artifactory/api/npm/npm-idx/keep-me',
+        headers: { ...adminAuth(), 'content-type': 'application/json' },
+        payload: publishDocument('keep-me', version, tarball),
+      });
+      expect(published.statusCode).toBe(201);
+    }
+    const versionRow = (version: string) =>
+      depot.services.db
+        .selectFrom('package_versions as v')
+        .innerJoin('packages as p', 'p.id', 'v.package_id')
+        .select(['v.id', 'v.manifest'])
+        .where('p.name', '=', 'keep-me')
+        .where('v.version', '=', version)
+        .executeTakeFirst();
+    // 1.0.0 was deprecated after publish (its document says so); 1.1.0 lost its row.
+    const first = (await versionRow('1.0.0'))!;
+    const deprecated = { ...JSON.parse(first.manifest), deprecated: 'use 1.1.0' };
+    await depot.services.db
+      .updateTable('package_versions')
+      .set({ manifest: JSON.stringify(deprecated) })
+      .where('id', '=', first.id)
+      .execute();
+    await depot.services.db
+      .deleteFrom('package_versions')
+      .where('id', '=', (await versionRow('1.1.0'))!.id)
+      .execute();
+
+    expect((await calculate('npm-idx')).json()).toMatchObject({ files: 2, indexed: 1 });
+    expect(JSON.parse((await versionRow('1.0.0'))!.manifest).deprecated).toBe('use 1.1.0');
+    expect(await versionRow('1.1.0')).toBeDefined();
   });
 
   it('is offered on indexed local repositories to admins only, and refused elsewhere', async () => {

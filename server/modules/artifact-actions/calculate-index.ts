@@ -52,7 +52,11 @@ export async function calculateIndex(
     after = files.at(-1)!.id;
     outcome.files += files.length;
     const hooks: { file: FileRow; hook: IndexHook }[] = [];
+    const indexed = KEEPS_EDITED_DOCUMENTS.has(repo.package_type)
+      ? await alreadyIndexed(db, files)
+      : new Set<number>();
     for (const file of files) {
+      if (indexed.has(Number(file.id))) continue;
       try {
         const hook = await artifacts.indexStored(repo, file.path, blobOf(file), user);
         if (hook) hooks.push({ file, hook });
@@ -62,6 +66,26 @@ export async function calculateIndex(
     }
     outcome.indexed += await writeIndex(db, repo.id, hooks, refuse);
   }
+}
+
+/**
+ * Formats whose stored version documents are edited after the file arrived (npm's
+ * deprecations live in them): an indexed file keeps its document, and only files with no
+ * version row are indexed again. The others' rows are derived from the file alone.
+ */
+const KEEPS_EDITED_DOCUMENTS = new Set(['npm']);
+
+async function alreadyIndexed(db: Database, files: FileRow[]): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom('package_versions')
+    .select('node_id')
+    .where(
+      'node_id',
+      'in',
+      files.map((file) => file.id),
+    )
+    .execute();
+  return new Set(rows.map((row) => Number(row.node_id)));
 }
 
 function fileBatch(db: Database, repositoryId: number, after: number): Promise<FileRow[]> {
