@@ -93,10 +93,10 @@ export function createNpmService(deps: {
     const path = tarballPathOf(name, file);
     const decider = await access.forPrincipal(caller.principal);
     for (const member of await artifacts.readOrder(repo, path)) {
-      if (member.rclass !== 'remote') continue;
-      if (!decider.can('read', member.key, path) || !decider.can('deploy', member.key, path))
-        continue;
+      if (!decider.can('read', member.key, path)) continue;
+      // A member that has it (stored or cached) serves it: nothing to fetch.
       if (await artifacts.findNodeForDownload(member.id, path)) return;
+      if (member.rclass !== 'remote' || !decider.can('deploy', member.key, path)) continue;
       const link = await linkedTarball(member, name, file);
       if (!link) continue;
       try {
