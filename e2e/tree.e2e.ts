@@ -489,14 +489,17 @@ describe('the artifact browser', () => {
     await expect.poll(share).toBe(15);
     const treeWidth = (await mainTree().boundingBox())!.width;
     expect(treeWidth).toBeLessThan(1280 * 0.2);
-    // The split is saved a moment after the drag ends.
+    // The split is saved a moment after the drag ends: wait until the saved layout is it.
     await expect
       .poll(() =>
         page.evaluate(() =>
-          Object.keys(localStorage).some((key) => key.includes('depot.tree.panes')),
+          Object.entries(localStorage)
+            .filter(([key]) => key.includes('depot.tree.panes'))
+            .map(([, value]) => value)
+            .join(''),
         ),
       )
-      .toBe(true);
+      .toMatch(/"layout":\[15[,.]/);
     await page.reload();
     await expectActive('docs-local', 'docs-local');
     await expect.poll(share).toBe(15);
