@@ -51,7 +51,7 @@ export function projectTargets(
       ...[...reposByActions(own, roles)].map(([actions, keys]) =>
         target(`${base}:${actions}`, keys, actions.split(',')),
       ),
-      ...(shared.length > 0 && roles.some((role) => targetActions([role]).length > 0)
+      ...(shared.length > 0 && targetActions(roles).length > 0
         ? [target(`${base}:shared`, shared, ['read'])]
         : []),
     ];
