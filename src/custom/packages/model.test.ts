@@ -5,6 +5,7 @@ import {
   $endCursor,
   $packages,
   $packagesFetched,
+  $search,
   $versionChoices,
   $versions,
   listFx,
@@ -20,6 +21,7 @@ import {
 } from './model';
 import { $projects, $selectedProjectKey, projectSelected } from '../../shell/project/model';
 import type { Project } from '../../api/projects';
+import { fetchCurrentUserFx, logoutFx } from '../../shell/session/model';
 import { defaultVersionTab, installCommand, packagePath } from './messages';
 
 const pkg = (name: string): PackageNode => ({
@@ -129,6 +131,39 @@ describe('package browser filters', () => {
     expect(scope.getState($versions)).toHaveLength(1);
     // The choices stay those of every version while a filter narrows the list.
     expect(scope.getState($versionChoices).licenses).toEqual(['ISC', 'MIT']);
+  });
+});
+
+describe('package browser state across sessions', () => {
+  it('asks once when the list opens twice while its first page is on its way', async () => {
+    type Page = ReturnType<typeof page>;
+    let finish: (answer: Page) => void = () => {};
+    const list = vi.fn(() => new Promise<Page>((resolve) => (finish = resolve)));
+    const scope = fork({ handlers: [[listFx, list]] });
+    const opened = [allSettled(listOpened, { scope }), allSettled(listOpened, { scope })];
+    await vi.waitFor(() => expect(list).toHaveBeenCalled());
+    finish(page(['a'], null));
+    await Promise.all(opened);
+    expect(list).toHaveBeenCalledTimes(1);
+    expect(scope.getState($packages).map((p) => p.name)).toEqual(['a']);
+  });
+
+  it('clears everything on logout (spec 02 §4)', async () => {
+    const scope = fork({
+      values: [
+        [$packages, [pkg('secret-lib')]],
+        [$search, { name: 'secret' }],
+        [$packagesFetched, true],
+      ],
+      handlers: [
+        [logoutFx, vi.fn(async () => undefined)],
+        [fetchCurrentUserFx, vi.fn(async () => null)],
+      ],
+    });
+    await allSettled(logoutFx, { scope });
+    expect(scope.getState($packages)).toEqual([]);
+    expect(scope.getState($search)).toEqual({});
+    expect(scope.getState($packagesFetched)).toBe(false);
   });
 });
 

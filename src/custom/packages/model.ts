@@ -1,5 +1,13 @@
-import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import {
+  combine,
+  createEffect,
+  createEvent,
+  createStore,
+  sample,
+  type StoreWritable,
+} from 'effector';
 import { $contextProjectKey } from '../../shell/project/model';
+import { logoutFx, sessionExpired } from '../../shell/session/model';
 import {
   packagesApi,
   type PackageNode,
@@ -42,7 +50,15 @@ const $searchInContext = combine($search, $contextProjectKey, (search, projectKe
 );
 
 // When the list opens, a search is made or another project is chosen, fetch the first page.
-sample({ clock: [listOpened, searchSubmitted], source: $searchInContext, target: listFx });
+// A guard against concurrent initialisations (spec 02 §4): opening the list while its first
+// page is on its way asks nothing more; a new search always asks.
+sample({
+  clock: listOpened,
+  source: $searchInContext,
+  filter: listFx.pending.map((pending) => !pending),
+  target: listFx,
+});
+sample({ clock: searchSubmitted, source: $searchInContext, target: listFx });
 sample({
   clock: $contextProjectKey.updates,
   source: { search: $searchInContext, fetched: $packagesFetched },
@@ -166,3 +182,25 @@ export const $properties = createStore<{ key: string; values: string[] }[]>([])
 sample({ clock: versionOpened, target: [versionFx, readmeFx, propertiesFx] });
 
 export { parseId as parsePackageId };
+
+// ---- Signing out ----
+// Spec 02 §4: on logout all package state is cleared; the next user starts afresh.
+const sessionEnded = [logoutFx.done, sessionExpired];
+for (const store of [
+  $search,
+  $packages,
+  $endCursor,
+  $packagesFetched,
+  $packageId,
+  $package,
+  $packageLoading,
+  $onlyReleases,
+  $versions,
+  $versionFilters,
+  $versionChoices,
+  $version,
+  $versionLoading,
+  $readme,
+  $properties,
+])
+  (store as StoreWritable<unknown>).reset(sessionEnded);
