@@ -70,6 +70,9 @@ describe('MFA from the user profile', () => {
 
     await page.goto(depot.ui('/logout'));
     await page.waitForURL(/\/ui\/login/);
+    // Signing out ends with the console asking who is signed in now; signing in before
+    // that answer arrives would race it (CI failed here once).
+    await page.waitForLoadState('networkidle');
     await signIn(page, 'mina', 'mina-pass-1');
     await page.waitForURL(/\/ui\/login\/otp-login$/);
     await page.getByRole('heading', { name: PAGE_TITLES.otpLogin }).waitFor();
