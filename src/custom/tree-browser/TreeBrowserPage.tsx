@@ -35,7 +35,8 @@ import {
   treeUnmounted,
 } from './model';
 import { DEFAULT_BROWSER, DEFAULT_TAB, TREE_LABELS as L, TREE_MESSAGES as M } from './messages';
-import { parseTreeSplat, routeUpdate, treeHref, type TreeLocation } from './location';
+import { parseTreeSplat, treeHref, type TreeLocation } from './location';
+import { useRouteFollowsActiveNode } from './route-sync';
 import { TreeRowView, rowElementId } from './TreeRowView';
 import { TreeToolbar } from './TreeToolbar';
 import { VirtualRows } from './VirtualRows';
@@ -84,29 +85,11 @@ function TreeBrowser({ location }: { location: TreeLocation }) {
     return () => unmounted();
   }, [mounted, unmounted]);
 
-  // Back, Forward or a link to another node: walk there.
-  const seenPath = useRef(location.path);
-  useEffect(() => {
-    if (seenPath.current === location.path) return;
-    seenPath.current = location.path;
-    if (location.path !== activeId) requestPath(location.path);
-    // Only a change of the route's path is a request; the active node following it is not.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [location.path]);
-
   // The active node and tab are written back to the route (spec 02 §2).
   const tabs = availableTabs(nodeInfo, activeRow);
   const tabFellBack = nodeInfo?.id === activeId && !tabs.includes(location.tab);
   const tab = tabFellBack ? DEFAULT_TAB : location.tab;
-  useEffect(() => {
-    if (!activeId) return;
-    const next = { ...location, path: activeId, tab };
-    const how = routeUpdate(location, next);
-    if (how === 'skip') return;
-    seenPath.current = activeId;
-    navigate(treeHref(next), { replace: how === 'replace' || tabFellBack });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [activeId, tab]);
+  useRouteFollowsActiveNode({ location, activeId, tab, tabFellBack, requestPath });
 
   // No repository at all: nothing to browse here.
   useEffect(
