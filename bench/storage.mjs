@@ -5,6 +5,7 @@
 // - upload of it: Depot's time against `sha256sum` of the file, the hashing limit (goal <= 1.5);
 // - 10 KiB downloads per second with wrk, 32 connections: Depot against nginx (goal >= 0.5),
 //   beside bare Fastify answering the same bytes from memory: what one Node process reaches.
+//   The three take turns, BENCH_RUNS rounds of 5 s after a 2 s warm-up each.
 // BENCH_SIZE_MB (default 1024) sets the large file's size; BENCH_RUNS (default 3) the runs.
 import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,11 +56,11 @@ function upload(port, path, file) {
   });
 }
 
-function wrkRate(url, headers = []) {
+function wrkRate(url, headers = [], seconds = 10) {
   const out = execFileSync('wrk', [
     '-t2',
     '-c32',
-    '-d10s',
+    `-d${seconds}s`,
     ...headers.flatMap((h) => ['-H', h]),
     url,
   ]).toString();
@@ -143,12 +144,29 @@ async function main() {
       `run ${run}: upload ${results.upload.at(-1).toFixed(2)} s, sha256sum ${results.sha256sum.at(-1).toFixed(2)} s, download Depot ${results.depotDownload.at(-1).toFixed(2)} s, nginx ${results.nginxDownload.at(-1).toFixed(2)} s`,
     );
   }
-  const depotRate = wrkRate(`${depot}/artifactory/bench/small.bin`, [`Authorization: ${AUTH}`]);
-  const nginxRate = wrkRate(`http://127.0.0.1:${nginxPort}/small.bin`);
+  // Each server warms up for 2 s, then the three take turns, 5 s each, BENCH_RUNS times: a
+  // passing disturbance on this shared machine touches every peer alike, and medians are read.
   const barePort = 20082 + (process.pid % 1000);
-  const bareRate = await withBareFastify(barePort, () =>
-    wrkRate(`http://127.0.0.1:${barePort}/small.bin`),
-  );
+  const smallRates = await withBareFastify(barePort, () => {
+    const peers = {
+      depot: [`${depot}/artifactory/bench/small.bin`, [`Authorization: ${AUTH}`]],
+      nginx: [`http://127.0.0.1:${nginxPort}/small.bin`, []],
+      bare: [`http://127.0.0.1:${barePort}/small.bin`, []],
+    };
+    for (const [url, headers] of Object.values(peers)) wrkRate(url, headers, 2);
+    const rates = { depot: [], nginx: [], bare: [] };
+    for (let run = 1; run <= RUNS; run++)
+      for (const [name, [url, headers]] of Object.entries(peers))
+        rates[name].push(wrkRate(url, headers, 5));
+    const listed = (name) => rates[name].map(Math.round).join(', ');
+    console.log(
+      `10 KiB req/s per run: Depot ${listed('depot')}; nginx ${listed('nginx')}; bare Fastify ${listed('bare')}`,
+    );
+    return rates;
+  });
+  const depotRate = median(smallRates.depot);
+  const nginxRate = median(smallRates.nginx);
+  const bareRate = median(smallRates.bare);
 
   const mbps = (s) => (SIZE_MB / s).toFixed(0);
   const download = median(results.nginxDownload) / median(results.depotDownload);

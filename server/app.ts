@@ -1,3 +1,4 @@
+import { createServer, type RequestListener } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -7,6 +8,11 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { startChangeListener } from './db/change-listener.ts';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { identityPlugin } from './http/identity.ts';
+import { KnownCallers } from './http/known-callers.ts';
+import {
+  createDownloadFastPath,
+  type DownloadFastPath,
+} from './modules/artifacts/download-fast-path.ts';
 import { mfaRoutes } from './modules/mfa/routes.ts';
 import { projectConsoleRoutes, projectRoutes } from './modules/projects/routes.ts';
 import { profileRoutes } from './modules/users/profile-routes.ts';
@@ -65,6 +71,33 @@ export interface DepotApp {
   app: FastifyInstance;
   services: Services;
   db: Database;
+  downloadFastPath: DownloadFastPath;
+}
+
+/**
+ * Fastify's own HTTP server, with the download fast path in front of it: a request it
+ * answers never reaches Fastify (server/modules/artifacts/download-fast-path.ts).
+ */
+function serverWithFastPath(fastPath: DownloadFastPath) {
+  return (
+    handler: RequestListener,
+    options: {
+      keepAliveTimeout?: number;
+      requestTimeout?: number;
+      connectionTimeout?: number;
+      maxRequestsPerSocket?: number;
+    },
+  ) => {
+    const server = createServer((request, response) => {
+      if (!fastPath.answer(request, response)) handler(request, response);
+    });
+    // What Fastify's default factory sets from its options.
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    server.setTimeout(options.connectionTimeout ?? 0);
+    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    return server;
+  };
 }
 
 /**
@@ -97,7 +130,10 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     logger.warn({ err: error }, 'writing download statistics failed; kept for the next try'),
   );
 
+  const knownCallers = new KnownCallers(services.tableChanges);
+  const downloadFastPath = createDownloadFastPath({ services, filestore, knownCallers, logger });
   const app: FastifyInstance = Fastify({
+    serverFactory: serverWithFastPath(downloadFastPath),
     loggerInstance: logger as FastifyBaseLogger,
     // Forwarded headers only from configured proxies (docs/security-config.md).
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -123,6 +159,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
 
   await app.register(fastifyCookie);
   await app.register(identityPlugin, {
+    knownCallers,
     auth: services.auth,
     securityConfig: services.securityConfig,
     tokens: services.tokens,
@@ -201,5 +238,5 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     await db.destroy();
   });
   // Writes through the returned db clear the read caches, as the services' own do.
-  return { app, services, db: services.db };
+  return { app, services, db: services.db, downloadFastPath };
 }

@@ -11,7 +11,13 @@ export function createReadCache<K, V>({
   ttlMs: number;
   maxEntries: number;
 }) {
-  const entries = new Map<K, { value: Promise<V>; expiresAt: number }>();
+  interface Entry {
+    value: Promise<V>;
+    expiresAt: number;
+    /** Set once the load succeeded, for `peek`. */
+    settled?: { value: V };
+  }
+  const entries = new Map<K, Entry>();
 
   return {
     get(key: K, load: () => Promise<V>): Promise<V> {
@@ -20,12 +26,25 @@ export function createReadCache<K, V>({
       if (cached && cached.expiresAt > now) return cached.value;
       const value = load();
       if (entries.size >= maxEntries) entries.clear();
-      entries.set(key, { value, expiresAt: now + ttlMs });
-      // A failed load is not remembered: the next caller tries again.
-      value.catch(() => {
-        if (entries.get(key)?.value === value) entries.delete(key);
-      });
+      const entry: Entry = { value, expiresAt: now + ttlMs };
+      entries.set(key, entry);
+      value.then(
+        (loaded) => (entry.settled = { value: loaded }),
+        // A failed load is not remembered: the next caller tries again.
+        () => {
+          if (entries.get(key) === entry) entries.delete(key);
+        },
+      );
       return value;
+    },
+
+    /**
+     * The value `get` would answer, when it is loaded and still fresh; undefined otherwise.
+     * For callers that must not wait (the download fast path): they take the long way then.
+     */
+    peek(key: K): V | undefined {
+      const cached = entries.get(key);
+      return cached && cached.expiresAt > Date.now() ? cached.settled?.value : undefined;
     },
 
     clear(): void {

@@ -8,6 +8,7 @@ import type { SecurityConfigService } from '../modules/security-config/service.t
 import type { ApiKeysService } from '../modules/access-tokens/api-keys.ts';
 import type { AccessTokensService } from '../modules/access-tokens/service.ts';
 import type { SignInThrottle } from '../modules/auth/sign-in-throttle.ts';
+import type { KnownCallers } from './known-callers.ts';
 import {
   ANONYMOUS,
   holdsPermission,
@@ -38,6 +39,8 @@ declare module 'fastify' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 interface IdentityOptions {
+  /** Headers proved here, for the download fast path (server/modules/artifacts/download-fast-path.ts). */
+  knownCallers: KnownCallers;
   auth: AuthService;
   securityConfig: SecurityConfigService;
   tokens: AccessTokensService;
@@ -66,7 +69,10 @@ function parseBasic(header: string): { name: string; password: string } | undefi
  * cookie-authenticated calls, and checks the permission the route declared.
  */
 export const identityPlugin = fp<IdentityOptions>(
-  async (app: FastifyInstance, { auth, securityConfig, tokens, apiKeys, throttle }) => {
+  async (
+    app: FastifyInstance,
+    { knownCallers, auth, securityConfig, tokens, apiKeys, throttle },
+  ) => {
     app.decorateRequest('principal', null as unknown as Principal);
     app.decorateRequest('holds', function (this: FastifyRequest, permission: RoutePermission) {
       return holds(permission, this.principal);
@@ -85,7 +91,13 @@ export const identityPlugin = fp<IdentityOptions>(
 
     /** A token or key stands in for the user it belongs to; a name given with it must match. */
     function standIn(
-      identity: { userId?: number; name: string; admin: boolean; groups?: string[] },
+      identity: {
+        userId?: number;
+        name: string;
+        admin: boolean;
+        groups?: string[];
+        expiresAt?: number;
+      },
       via: 'token' | 'apiKey',
       claimedName?: string,
     ): Principal {
@@ -98,6 +110,7 @@ export const identityPlugin = fp<IdentityOptions>(
         anonymous: false,
         via,
         ...(identity.groups ? { groups: identity.groups } : {}),
+        ...(identity.expiresAt ? { expiresAt: identity.expiresAt } : {}),
       };
     }
 
@@ -179,6 +192,9 @@ export const identityPlugin = fp<IdentityOptions>(
         if (!(error instanceof DepotError) || permission !== 'public') throw error;
       }
       const principal = request.principal;
+      const { authorization } = request.headers;
+      if (authorization && (principal.via === 'basic' || principal.via === 'token'))
+        knownCallers.remember(authorization, principal, principal.expiresAt);
       if (principal.via === 'session' && !SAFE_METHODS.has(request.method)) {
         if (!sameToken(request.headers[CSRF_HEADER], principal.csrfToken)) {
           throw new Forbidden(AUTH_MESSAGES.csrf);

@@ -25,6 +25,8 @@ export interface Principal {
   groups?: readonly string[];
   csrfToken?: string;
   sessionToken?: string;
+  /** When the token it proved itself with expires (ms since the epoch), for a token. */
+  expiresAt?: number;
 }
 
 /**

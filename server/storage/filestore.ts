@@ -138,6 +138,11 @@ export class Filestore {
     return this.smallBlobs.get(sha256, this.pathOf(sha256));
   }
 
+  /** A small blob's content if it is in memory now (see `readSmall`), else undefined. */
+  peekSmall(sha256: string): Buffer | undefined {
+    return this.smallBlobs.peek(sha256);
+  }
+
   /** MD5 of a stored blob, streamed from disk (for blobs deployed without one). */
   async md5Of(sha256: string): Promise<string> {
     const hash = createHash('md5');

@@ -35,6 +35,11 @@ export class SmallBlobCache {
     return loading;
   }
 
+  /** The blob's content if it is in memory now; a reader that must not wait asks this. */
+  peek(sha256: string): Buffer | undefined {
+    return this.#entries.get(sha256);
+  }
+
   /** Drops a blob that was removed from the filestore. */
   forget(sha256: string): void {
     const content = this.#entries.get(sha256);

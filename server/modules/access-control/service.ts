@@ -104,6 +104,12 @@ export function createAccessService(deps: {
 
   const allTargets = () => targets.get('all', () => listPermissionTargets(db));
 
+  /** A group-scoped token has its groups' permissions only, none granted to a user by name. */
+  const grantedName = (principal: Principal) =>
+    principal.groups ? '' : principal.anonymous ? ANONYMOUS_USER : principal.name;
+  const deciderKey = (name: string, groups: readonly string[]) =>
+    `${name}\u0000${groups.join('\u0000')}`;
+
   async function forPrincipal(principal: Principal): Promise<AccessDecider> {
     if (principal.admin) return ADMIN_ACCESS;
     if (principal.anonymous) {
@@ -116,9 +122,8 @@ export function createAccessService(deps: {
       (principal.userId === undefined
         ? []
         : await memberships.get(principal.userId, () => groupNamesOf(db, principal.userId!)));
-    // A group-scoped token has its groups' permissions only, none granted to a user by name.
-    const name = principal.groups ? '' : principal.anonymous ? ANONYMOUS_USER : principal.name;
-    return deciders.get(`${name}\u0000${groups.join('\u0000')}`, async () => {
+    const name = grantedName(principal);
+    return deciders.get(deciderKey(name, groups), async () => {
       // Only the targets naming this user or its groups: there may be tens of thousands.
       const [naming, memberships, repos] = await Promise.all([
         permissionTargetsNaming(db, name, groups),
@@ -131,6 +136,23 @@ export function createAccessService(deps: {
     });
   }
 
+  /**
+   * The decider `forPrincipal` would answer from memory right now, if everything it needs is
+   * there; undefined otherwise. For the download fast path, which must not wait.
+   */
+  function peekForPrincipal(principal: Principal): AccessDecider | undefined {
+    if (principal.admin) return ADMIN_ACCESS;
+    if (principal.anonymous) {
+      const settings = deps.securityConfig.peek();
+      if (!settings) return undefined;
+      if (!settings.anonAccessEnabled) return NO_ACCESS;
+    }
+    const groups =
+      principal.groups ??
+      (principal.userId === undefined ? [] : memberships.peek(principal.userId));
+    return groups && deciders.peek(deciderKey(grantedName(principal), groups));
+  }
+
   async function find(name: string): Promise<PermissionTarget> {
     const found = (await allTargets()).find((target) => target.name === name);
     if (!found) throw new NotFound(M.notFound(name));
@@ -139,6 +161,7 @@ export function createAccessService(deps: {
 
   return {
     forPrincipal,
+    peekForPrincipal,
 
     /** Throws 403 unless the caller may do `action` on the node: for routes that act on one. */
     async require(

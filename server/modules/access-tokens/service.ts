@@ -53,6 +53,8 @@ export interface TokenIdentity {
   admin: boolean;
   /** Set for a group-scoped token: its permissions are these groups' only. */
   groups?: string[];
+  /** When the token expires (ms since the epoch); undefined when it does not. */
+  expiresAt?: number;
 }
 
 const looksLikeJwt = (value: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/.test(value);
@@ -223,7 +225,8 @@ export function createAccessTokensService(deps: {
         return found && { revoked: found.revoked_at !== null };
       });
       if (!row || row.revoked) throw new Unauthorized(M.invalidToken);
-      return identityOf(claims.sub, parseScope(claims.scp));
+      const identity = await identityOf(claims.sub, parseScope(claims.scp));
+      return claims.exp === undefined ? identity : { ...identity, expiresAt: claims.exp * 1000 };
     },
   };
 }

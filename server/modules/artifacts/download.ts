@@ -69,6 +69,32 @@ export function allowsContentBrowsing(repositories: { config: unknown }[]): bool
 }
 
 /**
+ * The headers every answer with a stored file carries (the download fast path sends the
+ * same): validators, checksums, the name, and the sandbox for active content. nosniff is
+ * added app-wide.
+ */
+export function storedFileHeaders(
+  file: StoredFile,
+  allowContentBrowsing: boolean,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    etag: etagOf(file),
+    'last-modified': file.modifiedAt.toUTCString(),
+    'accept-ranges': 'bytes',
+    'x-checksum-sha1': file.sha1,
+    'x-checksum-sha256': file.sha256,
+    'x-artifactory-filename': encodeURIComponent(file.name),
+  };
+  if (!allowContentBrowsing) headers['content-security-policy'] = 'sandbox';
+  if (file.md5) headers['x-checksum-md5'] = file.md5;
+  if (!allowContentBrowsing && ACTIVE_TYPES.test(file.mimeType)) {
+    headers['content-disposition'] =
+      `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`;
+  }
+  return headers;
+}
+
+/**
  * Sends a stored file with ETag, Last-Modified, checksums and single byte ranges: a small
  * one from memory, a large one streamed from disk.
  */
@@ -79,22 +105,7 @@ export async function sendStoredFile(
   filestore: Filestore,
   { allowContentBrowsing = false }: { allowContentBrowsing?: boolean } = {},
 ) {
-  reply
-    .header('ETag', etagOf(file))
-    .header('Last-Modified', file.modifiedAt.toUTCString())
-    .header('Accept-Ranges', 'bytes')
-    .header('X-Checksum-Sha1', file.sha1)
-    .header('X-Checksum-Sha256', file.sha256)
-    .header('X-Artifactory-Filename', encodeURIComponent(file.name));
-  // nosniff stays either way (an app-wide hook sets it).
-  if (!allowContentBrowsing) reply.header('Content-Security-Policy', 'sandbox');
-  if (file.md5) reply.header('X-Checksum-Md5', file.md5);
-  if (!allowContentBrowsing && ACTIVE_TYPES.test(file.mimeType)) {
-    reply.header(
-      'Content-Disposition',
-      `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-    );
-  }
+  reply.headers(storedFileHeaders(file, allowContentBrowsing));
   if (notModified(request, file)) return reply.status(304).send();
 
   reply.type(file.mimeType);

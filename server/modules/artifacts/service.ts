@@ -313,6 +313,11 @@ export function createArtifactsService(
       );
     },
 
+    /** What `findNodeForDownload` would answer from memory right now, if it has it. */
+    peekNodeForDownload(repositoryId: number, path: string) {
+      return downloadNodes.peek(`${repositoryId}/${path}`);
+    },
+
     /**
      * Records a file fetched from a remote repository's upstream into its cache. A project's
      * quota counts cached files but never refuses one: a build's read must not fail on it.

@@ -221,6 +221,9 @@ export function createRepositoriesService(
     );
   }
 
+  /** The row `findRow` would answer from memory right now, if it has it (see ReadCache.peek). */
+  const peekRow = (key: string) => (changes ? rows.peek(key.toLowerCase()) : undefined);
+
   /** Virtual repositories aggregate existing local and remote ones, never themselves. */
   async function checkVirtualMembers(config: RepositoryConfig) {
     if (config.rclass !== 'virtual') return;
@@ -278,6 +281,8 @@ export function createRepositoriesService(
   }
 
   return {
+    peekRow,
+
     async list(filter: { rclass?: RepositoryClass; packageType?: string } = {}) {
       let query = selectRepositories(db).orderBy('key');
       if (filter.rclass) query = query.where('rclass', '=', filter.rclass);

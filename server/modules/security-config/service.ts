@@ -93,6 +93,11 @@ export function createSecurityConfigService(db: Database, changes?: TableChanges
       return changes ? cache.get(KEY, read) : read();
     },
 
+    /** The settings `get` would answer from memory right now, if it has them. */
+    peek(): SecurityConfig | undefined {
+      return cache.peek(KEY);
+    },
+
     async update(change: SecurityConfigChange): Promise<SecurityConfig> {
       const next = merged(await this.get(), change);
       await db
