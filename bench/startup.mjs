@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureVerdaccio } from './peers.mjs';
+import { NODE_FLAGS } from './depot.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const IDLE_MS = 3000;
@@ -78,7 +79,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const depot = {
   name: 'Depot',
   command: process.execPath,
-  args: () => ['--enable-source-maps', 'dist/server/main.mjs'],
+  args: () => [...NODE_FLAGS, '--enable-source-maps', 'dist/server/main.mjs'],
   env: (port, home) => ({
     DEPOT_PORT: String(port),
     DEPOT_HOME: home,
