@@ -194,7 +194,7 @@ export const identityPlugin = fp<IdentityOptions>(
       const principal = request.principal;
       const { authorization } = request.headers;
       if (authorization && (principal.via === 'basic' || principal.via === 'token'))
-        knownCallers.remember(authorization, principal, principal.expiresAt);
+        knownCallers.remember(authorization, principal);
       if (principal.via === 'session' && !SAFE_METHODS.has(request.method)) {
         if (!sameToken(request.headers[CSRF_HEADER], principal.csrfToken)) {
           throw new Forbidden(AUTH_MESSAGES.csrf);

@@ -25,7 +25,7 @@ describe('known callers', () => {
   it('never recalls a token past its expiry', () => {
     vi.useFakeTimers({ now: 1_000_000 });
     const callers = new KnownCallers(new TableChanges());
-    callers.remember('Bearer t', { ...kim, via: 'token' }, 1_000_000 + 1000);
+    callers.remember('Bearer t', { ...kim, via: 'token', expiresAt: 1_000_000 + 1000 });
     vi.advanceTimersByTime(999);
     expect(callers.recall('Bearer t')).toBeDefined();
     vi.advanceTimersByTime(1);

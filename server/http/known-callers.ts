@@ -31,10 +31,10 @@ export class KnownCallers {
     return createHash('sha256').update(this.#key).update(authorization).digest('base64');
   }
 
-  /** Records a header the identity plugin just proved; `expiresAt` is a token's end. */
-  remember(authorization: string, principal: Principal, expiresAt?: number): void {
+  /** Records a header the identity plugin just proved (a token's principal carries its end). */
+  remember(authorization: string, principal: Principal): void {
     if (this.#callers.size >= MAX_CALLERS) this.#callers.clear();
-    const until = Math.min(Date.now() + KNOWN_FOR_MS, expiresAt ?? Infinity);
+    const until = Math.min(Date.now() + KNOWN_FOR_MS, principal.expiresAt ?? Infinity);
     this.#callers.set(this.#digest(authorization), { principal, until });
   }
 
