@@ -5,7 +5,7 @@ import type { KnownCallers } from '../../http/known-callers.ts';
 import { ANONYMOUS, type Principal } from '../../http/permissions.ts';
 import type { Services } from '../../services.ts';
 import type { Filestore } from '../../storage/filestore.ts';
-import { allowsContentBrowsing, storedFileHeaders } from './download.ts';
+import { allowsContentBrowsing, storedFileHeaders, storedFileOf } from './download.ts';
 
 /**
  * `/artifactory/{repoKey}/{path}` with nothing to decode or interpret: no query, no matrix
@@ -68,19 +68,10 @@ export function createDownloadFastPath({
   function headersFor(node: StoredNode, browsing: boolean) {
     const prepared = preparedHeaders.get(node);
     if (prepared?.browsing === browsing) return prepared.headers;
-    const mimeType = node.mime_type ?? 'application/octet-stream';
-    const file = {
-      name: node.name,
-      sha256: node.sha256,
-      sha1: node.sha1,
-      md5: node.md5,
-      size: Number(node.size),
-      mimeType,
-      modifiedAt: new Date(node.modified_at),
-    };
+    const file = storedFileOf(node);
     const headers = Object.entries({
       ...storedFileHeaders(file, browsing),
-      'content-type': mimeType,
+      'content-type': file.mimeType,
       'content-length': String(file.size),
       'x-content-type-options': 'nosniff',
     }).flat();

@@ -3,7 +3,7 @@ import { NotFound } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { Services } from '../../services.ts';
 import type { AccessDecider } from '../access-control/decider.ts';
-import { allowsContentBrowsing, sendStoredFile, type StoredFile } from './download.ts';
+import { allowsContentBrowsing, sendStoredFile, storedFileOf } from './download.ts';
 import { folderListingHtml } from './listing.ts';
 import { servesByPolicy } from '../../formats/maven/policy.ts';
 import type { RemoteAnswer } from '../remote/service.ts';
@@ -11,17 +11,9 @@ import { sendStreamingAnswer } from '../remote/send-streaming.ts';
 
 type FoundNode = NonNullable<Awaited<ReturnType<Services['artifacts']['findNodeForDownload']>>>;
 
-function storedFile(node: FoundNode): StoredFile {
-  return {
-    name: node.name,
-    sha256: node.sha256!,
-    sha1: node.sha1!,
-    md5: node.md5,
-    size: Number(node.size),
-    mimeType: node.mime_type ?? 'application/octet-stream',
-    modifiedAt: new Date(node.modified_at),
-  };
-}
+/** Only files with stored content reach `serveFile`: a found node's checksums are set. */
+const storedFile = (node: FoundNode) =>
+  storedFileOf({ ...node, sha256: node.sha256!, sha1: node.sha1! });
 
 const LISTING_LIMIT = 10000;
 const CHECKSUM_SUFFIXES = { '.sha1': 'sha1', '.sha256': 'sha256', '.md5': 'md5' } as const;

@@ -19,6 +19,30 @@ export interface StoredFile {
 export const ACTIVE_TYPES =
   /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/pdf)/;
 
+/** A file's row as the download path reads it, with its content stored. */
+export interface StoredFileRow {
+  name: string;
+  sha256: string;
+  sha1: string;
+  md5: string | null;
+  size: number | string;
+  mime_type: string | null;
+  modified_at: Date;
+}
+
+/** What a download sends about a file, from its row. */
+export function storedFileOf(row: StoredFileRow): StoredFile {
+  return {
+    name: row.name,
+    sha256: row.sha256,
+    sha1: row.sha1,
+    md5: row.md5,
+    size: Number(row.size),
+    mimeType: row.mime_type ?? 'application/octet-stream',
+    modifiedAt: new Date(row.modified_at),
+  };
+}
+
 type ByteRange = { start: number; end: number };
 
 /** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; undefined when absent, 'invalid' when unusable. */
