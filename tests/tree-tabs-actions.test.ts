@@ -146,6 +146,36 @@ describe('an admin', () => {
     ]);
   });
 
+  it('says on each delete whether it is permanent: in the trash can, a cache, or with the trash can off', async () => {
+    const deleteOf = async (type: string, repoKey: string, path: string) => {
+      const response = await tabsAndActions({ type, repoKey, path });
+      const answer: TabsAndActions = response.json();
+      return answer.actions.find((action) => action.name === 'delete');
+    };
+    const file = 'org/acme/app/1.0/app-1.0.jar';
+    expect(await deleteOf('file', 'libs-local', file)).toEqual({
+      name: 'delete',
+      permanent: false,
+    });
+    expect(await deleteOf('file', 'auto-trashcan', 'libs-local/gone/old.txt')).toEqual({
+      name: 'delete',
+      permanent: true,
+    });
+    expect(await deleteOf('file', 'cache-remote', 'pkg/tool-1.0.tgz')).toEqual({
+      name: 'delete',
+      permanent: true,
+    });
+    await depot.services.trash.updateConfig({ enabled: false });
+    try {
+      expect(await deleteOf('file', 'libs-local', file)).toEqual({
+        name: 'delete',
+        permanent: true,
+      });
+    } finally {
+      await depot.services.trash.updateConfig({ enabled: true });
+    }
+  });
+
   it('gets the same list through a console session', async () => {
     const session = await consoleSession(depot, 'admin', 'admin-secret-1');
     expect(await actionsOf('folder', 'libs-local', 'org', session.headers)).toEqual([

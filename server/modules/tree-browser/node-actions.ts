@@ -6,7 +6,8 @@ import { inTrash, nodeTabs, type TabNode } from './node-tabs.ts';
 /** What the console's node details and menus offer (spec 02 §3 tabs, §4 actions by name). */
 export interface TabsAndActions {
   tabs: { name: string }[];
-  actions: { name: string }[];
+  /** `permanent` on delete: whether it skips the trash can (off, in it, or not a local repository). */
+  actions: { name: string; permanent?: boolean }[];
 }
 
 type Node = TabNode;
@@ -23,6 +24,13 @@ export interface Caller {
   seesPermissions?: boolean;
   /** Whether a signed-in user watches this very node; undefined for anonymous callers. */
   watching?: boolean;
+  /** Whether deletes go to the trash can (its setting), so the delete dialog says where. */
+  trashOn: boolean;
+}
+
+/** Spec 02 §4: a delete is permanent when the trash can is off or the node is already in it. */
+function deletesForGood(node: Node, trashOn: boolean): boolean {
+  return !trashOn || inTrash(node) || node.repo.rclass !== 'local';
 }
 
 /** Reading actions: anyone who may see a node may download it. */
@@ -101,6 +109,8 @@ export function nodeTabsAndActions(node: Node, caller: Caller): TabsAndActions {
   if (caller.seesPermissions) tabs.splice(1, 0, 'EffectivePermission');
   return {
     tabs: tabs.map((name) => ({ name })),
-    actions: actions.map((name) => ({ name })),
+    actions: actions.map((name) =>
+      name === 'delete' ? { name, permanent: deletesForGood(node, caller.trashOn) } : { name },
+    ),
   };
 }

@@ -128,6 +128,7 @@ export async function treeBrowserRoutes(
           // the Effective Permissions call lists every user: admins only, as its route says
           seesPermissions: await request.holds('admin'),
           user: request.principal,
+          trashOn: (await services.trash.config()).enabled,
         },
       ),
   );

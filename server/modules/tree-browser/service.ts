@@ -278,7 +278,7 @@ export function createTreeBrowserService(
   async function tabsAndActions(
     repoKey: string,
     path: string,
-    caller: { access: AccessDecider; seesPermissions: boolean; user: Watcher },
+    caller: { access: AccessDecider; seesPermissions: boolean; user: Watcher; trashOn: boolean },
   ): Promise<TabsAndActions> {
     const node = await withTabFacts(artifacts, await locateNode(artifacts, repoKey, path));
     const kind = node.type === 'file' ? 'file' : 'folder';
@@ -294,6 +294,7 @@ export function createTreeBrowserService(
       deploysSomewhere: access.deploysSomewhere,
       seesPermissions: caller.seesPermissions,
       watching,
+      trashOn: caller.trashOn,
     });
   }
 

@@ -43,12 +43,7 @@ export function DetailsPanel({ row, tab, onTab }: DetailsPanelProps) {
   return (
     <section className="tree-details card" aria-label={L.details} aria-busy={loading}>
       <h2 className="tree-details-title">{row.node.text}</h2>
-      {current && (
-        <NodeActionsBar
-          node={row.node}
-          actions={current.offer.actions.map((action) => action.name)}
-        />
-      )}
+      {current && <NodeActionsBar node={row.node} actions={current.offer.actions} />}
       <TabButtons
         names={tabs}
         selected={tab}

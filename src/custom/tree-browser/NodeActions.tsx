@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useUnit } from 'effector-react';
-import { folderDownloadHref, type TreeNode } from '../../api/treeBrowser';
+import { folderDownloadHref, type TabsAndActions, type TreeNode } from '../../api/treeBrowser';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { Dialog } from '../../design/components/Dialog';
 import {
@@ -21,22 +21,24 @@ import { ACTION_LABELS as A } from './messages';
 import { originalLocation } from './targets';
 import { RepositorySelect } from './RepositorySelect';
 
+type NodeAction = TabsAndActions['actions'][number];
+
 const DANGEROUS = new Set(['delete', 'emptytrash', 'deleteversions']);
 
 /** The buttons of the actions the server offers for the node (spec 02 §4). */
-export function NodeActionsBar({ node, actions }: { node: TreeNode; actions: string[] }) {
+export function NodeActionsBar({ node, actions }: { node: TreeNode; actions: NodeAction[] }) {
   const [click, running] = useUnit([actionClicked, $actionRunning]);
-  const known = actions.filter((name) => A.names[name] !== undefined);
+  const known = actions.filter(({ name }) => A.names[name] !== undefined);
   if (known.length === 0) return null;
   return (
     <div className="tree-actions" role="toolbar" aria-label="Actions">
-      {known.map((name) => (
+      {known.map(({ name, permanent }) => (
         <button
           key={name}
           type="button"
           className={DANGEROUS.has(name) ? 'btn btn-danger' : 'btn'}
           disabled={running}
-          onClick={() => click({ name, node })}
+          onClick={() => click({ name, node, permanent })}
         >
           {A.names[name]}
         </button>

@@ -75,22 +75,36 @@ describe('node actions', () => {
     expect(scope.getState($activeId)).toBe('docs/a');
   });
 
-  it('deletes for good in the trash can, and when there is no trash can', async () => {
+  it('deletes for good in the trash can, and where the server says the delete is permanent', async () => {
     const inTrash = node('auto-trashcan', 'docs/x.txt', { trash: true });
-    const withTrash = scopeWith([node('docs', ''), TRASH]);
-    await allSettled(pathRequested, { scope: withTrash.scope, params: '' });
+    const { scope, remove } = scopeWith([node('docs', ''), TRASH]);
+    await allSettled(pathRequested, { scope, params: '' });
+    await allSettled(actionClicked, { scope, params: { name: 'delete', node: inTrash } });
+    expect(scope.getState($dialog)).toMatchObject({ permanent: true });
+    // the trash can is off: the server's offer says so, whatever the tree shows
+    const file = node('docs', 'a/x.txt');
     await allSettled(actionClicked, {
-      scope: withTrash.scope,
-      params: { name: 'delete', node: inTrash },
+      scope,
+      params: { name: 'delete', node: file, permanent: true },
     });
-    expect(withTrash.scope.getState($dialog)).toMatchObject({ permanent: true });
-    const noTrash = scopeWith([node('docs', '')]);
-    await allSettled(pathRequested, { scope: noTrash.scope, params: '' });
+    expect(scope.getState($dialog)).toMatchObject({ permanent: true });
+    await allSettled(deleteConfirmed, { scope });
+    expect(remove).toHaveBeenLastCalledWith(
+      expect.objectContaining({ node: file, permanent: true }),
+    );
+  });
+
+  it('deletes into the trash can when the tree shows none (a first delete, or a reader who may not see it)', async () => {
+    const { scope, remove } = scopeWith([node('docs', '')]);
+    await allSettled(pathRequested, { scope, params: 'docs/a/x.txt' });
+    const file = node('docs', 'a/x.txt');
     await allSettled(actionClicked, {
-      scope: noTrash.scope,
-      params: { name: 'delete', node: node('docs', 'a/x.txt') },
+      scope,
+      params: { name: 'delete', node: file, permanent: false },
     });
-    expect(noTrash.scope.getState($dialog)).toMatchObject({ permanent: true });
+    expect(scope.getState($dialog)).toMatchObject({ kind: 'delete', permanent: false });
+    await allSettled(deleteConfirmed, { scope });
+    expect(remove).toHaveBeenCalledWith(expect.objectContaining({ node: file, permanent: false }));
   });
 
   it('answers a dry run in the dialog; the real run closes it and walks to the target', async () => {

@@ -13,7 +13,7 @@ import {
 import { notificationShown } from '../../shell/notifications/model';
 import { fetchNodeInfoFx } from './details-model';
 import { ACTION_LABELS as A } from './messages';
-import { $rows, $trashStart, treeReloaded } from './model';
+import { treeReloaded } from './model';
 import { nodeId } from './rows';
 import { compatibleTargets, parentPathOf, transferDestination } from './targets';
 
@@ -29,7 +29,8 @@ export type ActionDialog =
   | { kind: 'downloadfolder'; node: TreeNode; info: FolderDownloadInfo }
   | { kind: 'deleteversions'; node: TreeNode; versions: VersionEntry[] };
 
-export const actionClicked = createEvent<{ name: string; node: TreeNode }>();
+/** An action of the server's offer clicked; `permanent` is the server's word on a delete. */
+export const actionClicked = createEvent<{ name: string; node: TreeNode; permanent?: boolean }>();
 export const dialogClosed = createEvent();
 export const deleteConfirmed = createEvent();
 export const emptyTrashConfirmed = createEvent();
@@ -174,15 +175,16 @@ sample({
   target: folderInfoFx,
 });
 $dialog.on(folderInfoFx.doneData, (_, { node, info }) => ({ kind: 'downloadfolder', node, info }));
-// Permanent when the trash can is off (no trash can in the tree) or the node is in it.
+// Whether a delete is permanent (the trash can is off, or the node is in it) is the server's
+// word, sent with the action: the tree cannot tell, since it may not show the trash can.
+// The dialog says which, and the confirmed delete asks for exactly that.
 sample({
   clock: actionClicked,
-  source: { rows: $rows, trashStart: $trashStart },
-  filter: (_, click) => click.name === 'delete',
-  fn: ({ rows, trashStart }, { node }): ActionDialog => ({
+  filter: clicked('delete'),
+  fn: ({ node, permanent }): ActionDialog => ({
     kind: 'delete',
     node,
-    permanent: node.trash === true || trashStart >= rows.length,
+    permanent: permanent === true || node.trash === true,
   }),
   target: $dialog,
 });
