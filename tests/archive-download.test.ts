@@ -57,6 +57,9 @@ afterAll(() => depot?.close());
 const download = (path: string, query = 'archiveType=zip') =>
   depot.request(`/artifactory/api/archive/download/${path}?${query}`);
 
+/** The console's check before it lets the browser save a folder (spec 02 §4 Downloads). */
+const consoleCheck = (query: string) =>
+  depot.request(`/ui/api/v1/ui/artifactactions/downloadfolder?${query}`, { method: 'HEAD' });
 const body = async (response: Response) => Buffer.from(await response.arrayBuffer());
 const sha = (kind: string, text: string | Buffer) => createHash(kind).update(text).digest('hex');
 const relativeToApp = () =>
@@ -186,6 +189,28 @@ describe('the console calls', () => {
     expect(asText(await unzip(await body(got)))).toEqual(relativeToApp());
   });
 
+  it('checks a download with a HEAD: its answer, nothing built, and the refusals of a GET', async () => {
+    const ok = await consoleCheck('repoKey=libs&path=app&archiveType=zip');
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('');
+    expect(openBlobHandles()).toBe(0);
+    const refusals: [string, number][] = [
+      ['repoKey=libs&path=many&archiveType=zip', 400],
+      ['repoKey=libs&path=oversize&archiveType=zip', 400],
+      ['repoKey=libs&path=nothing/here&archiveType=zip', 404],
+      ['repoKey=libs&path=app&archiveType=rar', 400],
+      ['path=app', 400],
+    ];
+    for (const [query, status] of refusals) {
+      expect((await consoleCheck(query)).status, query).toBe(status);
+    }
+    const anonymous = await fetch(
+      `${depot.base}/ui/api/v1/ui/artifactactions/downloadfolder?repoKey=libs&path=app`,
+      { method: 'HEAD' },
+    );
+    expect(anonymous.status).toBe(401);
+  });
+
   it('refuses a body with unknown fields or no repository', async () => {
     for (const payload of [{ path: 'app' }, { repoKey: 'libs', path: 'app', extra: 1 }]) {
       const response = await depot.request('/ui/api/v1/ui/artifactactions/downloadfolder', {
@@ -242,6 +267,8 @@ describe('the concurrency limit', () => {
       expect(await refused.json()).toEqual({
         errors: [{ status: 429, message: ARCHIVE_MESSAGES.tooManyDownloads }],
       });
+      // The console's check before a download says the same, without a body or a slot.
+      expect((await consoleCheck('repoKey=libs&path=app&archiveType=zip')).status).toBe(429);
       expect(openBlobHandles()).toBeGreaterThan(0);
 
       // One client goes away mid-stream: its slot comes back.

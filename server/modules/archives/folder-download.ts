@@ -138,8 +138,26 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
     }));
   }
 
+  /** Every check of a download but the slot's: its type, the folder, the caller, the limits. */
+  async function prepare(request: FolderDownloadRequest) {
+    const type = parseArchiveType(request.archiveType);
+    const { repo, sources, where } = await sourcesOf(request.repoKey, request.path);
+    const files = await collectFiles(request.path, sources, where, request.access);
+    return { type, repo, files };
+  }
+
   return {
     slots,
+
+    /**
+     * Whether `open` would start this download now: the console asks first (a HEAD), since
+     * a browser saving a refused download straight to disk shows no message (spec 02 §4).
+     * A slot is not held: the download that follows takes its own, or is refused.
+     */
+    async check(request: FolderDownloadRequest): Promise<void> {
+      await prepare(request);
+      if (slots.inUse >= slots.limit) throw new TooManyDownloads();
+    },
 
     /** The console's "download folder" dialog: how much a download would hold. */
     async info(repoKey: string, path: string, access: AccessDecider) {
@@ -163,9 +181,7 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
      * back when the stream closes: finished, failed or abandoned by the client.
      */
     async open(request: FolderDownloadRequest): Promise<FolderArchive> {
-      const type = parseArchiveType(request.archiveType);
-      const { repo, sources, where } = await sourcesOf(request.repoKey, request.path);
-      const files = await collectFiles(request.path, sources, where, request.access);
+      const { type, repo, files } = await prepare(request);
       const release = slots.tryAcquire();
       if (!release) throw new TooManyDownloads();
       const stream = writeArchive(

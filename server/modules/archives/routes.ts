@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import type { AccessService } from '../access-control/service.ts';
-import type { FolderArchive, FolderDownloads } from './folder-download.ts';
+import type { FolderArchive, FolderDownloadRequest, FolderDownloads } from './folder-download.ts';
 
 type FolderQuery = { archiveType?: string; includeChecksumFiles?: boolean };
 type ConsoleFolderRequest = { repoKey: string; path?: string } & FolderQuery;
@@ -70,19 +70,27 @@ export async function archiveDownloadRoutes(
     );
   }
 
-  async function downloadFolder(
+  /** A console call's parameters as a download request, once the caller may read the folder. */
+  async function consoleFolderRequest(
     request: FastifyRequest,
     params: ConsoleFolderRequest,
-    reply: FastifyReply,
-  ) {
+  ): Promise<FolderDownloadRequest> {
     const path = parseArtifactPath(params.path ?? '').path;
-    const archive = await folderDownloads.open({
+    return {
       repoKey: params.repoKey,
       path,
       archiveType: params.archiveType,
       includeChecksumFiles: params.includeChecksumFiles === true,
       access: await folderAccess(request, params.repoKey, path),
-    });
+    };
+  }
+
+  async function downloadFolder(
+    request: FastifyRequest,
+    params: ConsoleFolderRequest,
+    reply: FastifyReply,
+  ) {
+    const archive = await folderDownloads.open(await consoleFolderRequest(request, params));
     return sendArchive(reply, archive);
   }
 
@@ -96,6 +104,21 @@ export async function archiveDownloadRoutes(
       },
     },
     (request, reply) => downloadFolder(request, request.query, reply),
+  );
+  // The console asks with a HEAD before it lets the browser save the archive: a refusal (for
+  // load, limits or access) can then be told in the page. Checks only; no archive is built.
+  app.head<{ Querystring: ConsoleFolderRequest }>(
+    consoleUrl,
+    {
+      config: reader,
+      schema: {
+        querystring: { type: 'object', required: ['repoKey'], properties: consoleFolderProperties },
+      },
+    },
+    async (request, reply) => {
+      await folderDownloads.check(await consoleFolderRequest(request, request.query));
+      return reply.header('Cache-Control', 'no-store').code(200).send();
+    },
   );
   app.post<{ Body: ConsoleFolderRequest }>(
     consoleUrl,

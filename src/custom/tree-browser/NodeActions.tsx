@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useUnit } from 'effector-react';
-import { folderDownloadHref, type TabsAndActions, type TreeNode } from '../../api/treeBrowser';
+import type { TabsAndActions, TreeNode } from '../../api/treeBrowser';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { Dialog } from '../../design/components/Dialog';
 import {
@@ -11,8 +11,8 @@ import {
   actionClicked,
   deleteConfirmed,
   dialogClosed,
+  downloadFolderConfirmed,
   emptyTrashConfirmed,
-  startDownload,
   transferSubmitted,
   versionsDeleteConfirmed,
   type ActionDialog,
@@ -49,11 +49,12 @@ export function NodeActionsBar({ node, actions }: { node: TreeNode; actions: Nod
 
 /** Whichever action dialog is open. */
 export function NodeActionDialogs() {
-  const [dialog, close, confirmDelete, confirmEmpty] = useUnit([
+  const [dialog, close, confirmDelete, confirmEmpty, confirmFolderDownload] = useUnit([
     $dialog,
     dialogClosed,
     deleteConfirmed,
     emptyTrashConfirmed,
+    downloadFolderConfirmed,
   ]);
   if (!dialog) return null;
   switch (dialog.kind) {
@@ -90,10 +91,7 @@ export function NodeActionDialogs() {
           text={A.downloadFolderText(dialog.info.totalFiles, dialog.info.sizeMB)}
           confirmLabel={A.names.download}
           cancelLabel={A.cancel}
-          onConfirm={() => {
-            startDownload(folderDownloadHref(dialog.node));
-            close();
-          }}
+          onConfirm={() => confirmFolderDownload()}
           onCancel={() => close()}
         />
       );

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { allSettled, fork } from 'effector';
 import type { TreeNode, TreePage } from '../../api/treeBrowser';
 import { $notifications, dismissLaterFx } from '../../shell/notifications/model';
@@ -8,6 +8,8 @@ import {
   actionClicked,
   deleteConfirmed,
   deleteFx,
+  downloadFolderConfirmed,
+  folderInfoFx,
   fetchTargetsFx,
   transferFx,
   transferSubmitted,
@@ -206,5 +208,85 @@ describe('node actions', () => {
     await clicked;
     expect(texts(scope)).toEqual([ACTION_LABELS.calculatingIndex('mvn-local'), 'indexed 3 files']);
     expect(scope.getState($dialog)).toBeNull();
+  });
+});
+
+describe('downloads (spec 02 §4: HEAD, then GET)', () => {
+  /** The server's answer to the HEAD, and the links the page clicked to save a download. */
+  function stubServer(status: number) {
+    const heads: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        heads.push(`${init.method} ${url}`);
+        return new Response(null, { status });
+      }),
+    );
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.getAttribute('href')!);
+    });
+    return { heads, saved };
+  }
+  const folder = node('docs', 'a', { type: 'folder', hasChild: true, text: 'a' });
+  const file = node('docs', 'a/x.txt');
+  const folderScope = () =>
+    fork({
+      handlers: [
+        [folderInfoFx, async (n: TreeNode) => ({ node: n, info: { sizeMB: 1, totalFiles: 2 } })],
+        [dismissLaterFx, vi.fn(async () => -1)],
+      ],
+    });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('saves a folder once its HEAD is answered, after the size confirmation', async () => {
+    const { heads, saved } = stubServer(200);
+    const scope = folderScope();
+    await allSettled(actionClicked, { scope, params: { name: 'downloadfolder', node: folder } });
+    expect(scope.getState($dialog)).toMatchObject({ kind: 'downloadfolder' });
+    expect(heads).toEqual([]);
+    await allSettled(downloadFolderConfirmed, { scope });
+    const href = '/ui/api/v1/ui/artifactactions/downloadfolder?';
+    expect(heads).toEqual([expect.stringMatching(/^HEAD \/ui\/api\/v1\/ui\/artifactactions\//)]);
+    expect(saved).toEqual([expect.stringContaining(href)]);
+    expect(saved[0]).toContain('repoKey=docs&path=a');
+    expect(scope.getState($dialog)).toBeNull();
+    expect(texts(scope)).toEqual([]);
+  });
+
+  it("tells a folder download refused for load in the spec's words, and saves nothing", async () => {
+    const { saved } = stubServer(429);
+    const scope = folderScope();
+    await allSettled(actionClicked, { scope, params: { name: 'downloadfolder', node: folder } });
+    await allSettled(downloadFolderConfirmed, { scope });
+    expect(saved).toEqual([]);
+    expect(texts(scope)).toEqual([
+      'There are too many folder download requests currently running, try again later.',
+    ]);
+  });
+
+  it('stops silently on 401, and tells 403, 404 and a folder past the limits', async () => {
+    const cases: [number, TreeNode, string[]][] = [
+      [401, file, []],
+      [403, file, ['Could not download x.txt: access denied']],
+      [404, file, ['Could not download x.txt: it is not there any more']],
+      [400, folder, ['Could not download a: it holds more files or bytes than one archive may']],
+    ];
+    for (const [status, target, expected] of cases) {
+      const { saved } = stubServer(status);
+      const scope = folderScope();
+      const name = target.type === 'file' ? 'download' : 'downloadfolder';
+      await allSettled(actionClicked, { scope, params: { name, node: target } });
+      if (name === 'downloadfolder') await allSettled(downloadFolderConfirmed, { scope });
+      expect(saved, String(status)).toEqual([]);
+      expect(texts(scope), String(status)).toEqual(expected);
+      vi.restoreAllMocks();
+    }
   });
 });

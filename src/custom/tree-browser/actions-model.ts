@@ -3,6 +3,7 @@ import { errorMessage } from '../../api/errorMessage';
 import {
   artifactActionsApi,
   artifactHref,
+  folderDownloadHref,
   treeBrowserApi,
   treeTabsApi,
   type FolderDownloadInfo,
@@ -34,6 +35,7 @@ export const actionClicked = createEvent<{ name: string; node: TreeNode; permane
 export const dialogClosed = createEvent();
 export const deleteConfirmed = createEvent();
 export const emptyTrashConfirmed = createEvent();
+export const downloadFolderConfirmed = createEvent();
 export const transferSubmitted = createEvent<Omit<TransferRequest, 'repoKey' | 'path'>>();
 /** The versions ticked in the Delete Versions dialog, to delete. */
 export const versionsDeleteConfirmed = createEvent<VersionEntry[]>();
@@ -42,6 +44,25 @@ export const versionsDeleteConfirmed = createEvent<VersionEntry[]>();
 export const downloadFileFx = createEffect(async (node: TreeNode) => {
   const href = artifactHref(node.repoKey, node.path);
   const response = await fetch(href, { method: 'HEAD', credentials: 'same-origin' });
+  if (response.status === 401) return;
+  if (!response.ok) throw new Error(A.downloadFailed(node.text, response.status));
+  startDownload(href);
+});
+/** Spec 02 §4 Downloads: how long a folder download may take to answer. */
+export const FOLDER_DOWNLOAD_TIMEOUT_MS = 600000;
+
+/**
+ * A folder is asked about with a HEAD first, as a file is: the browser saves the archive
+ * straight to disk and would show nothing of a refusal (too many downloads running, the
+ * folder past the limits). 401 stops silently, as for a file.
+ */
+export const downloadFolderFx = createEffect(async (node: TreeNode) => {
+  const href = folderDownloadHref(node);
+  const response = await fetch(href, {
+    method: 'HEAD',
+    credentials: 'same-origin',
+    signal: AbortSignal.timeout(FOLDER_DOWNLOAD_TIMEOUT_MS),
+  });
   if (response.status === 401) return;
   if (!response.ok) throw new Error(A.downloadFailed(node.text, response.status));
   startDownload(href);
@@ -255,6 +276,15 @@ sample({
   fn: (dialog) => dialog as Extract<ActionDialog, { kind: 'delete' }>,
   target: deleteFx,
 });
+// The dialog closes at once; the check and the download's start go on behind it.
+sample({
+  clock: downloadFolderConfirmed,
+  source: $dialog,
+  filter: (dialog) => dialog?.kind === 'downloadfolder',
+  fn: (dialog) => (dialog as Extract<ActionDialog, { kind: 'downloadfolder' }>).node,
+  target: downloadFolderFx,
+});
+$dialog.reset(downloadFolderFx);
 sample({
   clock: emptyTrashConfirmed,
   source: $dialog,
@@ -309,6 +339,7 @@ sample({
     emptyTrashFx.failData,
     folderInfoFx.failData,
     downloadFileFx.failData,
+    downloadFolderFx.failData,
     watchFx.failData,
     zapFx.failData,
     calculateIndexFx.failData,

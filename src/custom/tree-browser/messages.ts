@@ -121,8 +121,19 @@ export const ACTION_LABELS = {
   downloadFolderTitle: 'Download Folder',
   downloadFolderText: (files: number, sizeMb: number) =>
     `${files.toLocaleString('en-US')} files, ${sizeMb.toLocaleString('en-US')} MB, as one zip archive.`,
-  downloadFailed: (name: string, status: number) =>
-    `Could not download ${name}: ${status === 404 ? 'it is not there any more' : 'access denied'}`,
+  /** Spec 02 §4 Downloads: the server refused a folder download for load. */
+  tooManyFolderDownloads:
+    'There are too many folder download requests currently running, try again later.',
+  /** Why a download's HEAD was refused (a 401 stops silently before this). */
+  downloadFailed: (name: string, status: number): string => {
+    const why: Record<number, string> = {
+      400: 'it holds more files or bytes than one archive may',
+      403: 'access denied',
+      404: 'it is not there any more',
+    };
+    if (status === 429) return ACTION_LABELS.tooManyFolderDownloads;
+    return `Could not download ${name}: ${why[status] ?? `the server answered ${status}`}`;
+  },
 };
 
 /** The detail tabs' own texts (Depot's wording; the spec names the tabs only). */
