@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import {
   ACTION_LABELS,
   TAB_LABELS,
@@ -271,6 +272,36 @@ describe('the artifact browser', () => {
     ]);
     expect(download.suggestedFilename()).toBe('readme.txt');
     expect(readFileSync(await download.path()).toString()).toBe('content of docs-local/readme.txt');
+  });
+
+  it("shows a file's downloads, saves it by its link, and fixes its checksums", async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local/guides/intro/start.md'));
+    await expectActive('start.md', 'docs-local/guides/intro/start.md');
+    const general = page.locator('.tree-general');
+    const downloads = () =>
+      general
+        .locator('div', { has: page.getByText(TREE_LABELS.info.downloadCount, { exact: true }) })
+        .locator('dd');
+    const before = Number(await downloads().textContent());
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      general.getByRole('link', { name: 'start.md' }).click(),
+    ]);
+    expect(readFileSync(await download.path()).toString()).toBe(
+      'content of docs-local/guides/intro/start.md',
+    );
+    // Deployed without an MD5: the fix computes it, and the tab is read again.
+    const checksums = page.getByRole('region', { name: TREE_LABELS.checksums });
+    await checksums.getByRole('button', { name: TREE_LABELS.fixChecksums }).click();
+    const md5 = createHash('md5')
+      .update('content of docs-local/guides/intro/start.md')
+      .digest('hex');
+    await checksums.getByText(md5).waitFor();
+    await expect
+      .poll(() => checksums.getByRole('button', { name: TREE_LABELS.fixChecksums }).count())
+      .toBe(0);
+    await expect.poll(async () => Number(await downloads().textContent())).toBe(before + 1);
+    await general.getByText('admin', { exact: true }).first().waitFor();
   });
 
   it('downloads a folder as a zip after showing its size', async () => {

@@ -108,6 +108,7 @@ export function createServices(
     secrets,
   });
   const trash = createTrashService(db, artifacts);
+  const downloadStats = createDownloadStats(db);
   return {
     /** Announces writes to the read caches; the change listener feeds it other nodes' too. */
     tableChanges: changes,
@@ -119,7 +120,7 @@ export function createServices(
     artifacts,
     treeBrowser,
     watches,
-    artifactGeneral: createArtifactGeneralService(db, artifacts),
+    artifactGeneral: createArtifactGeneralService({ db, artifacts, filestore, downloadStats }),
     artifactProperties: createArtifactPropertiesService(db, artifacts),
     remote,
     generalConfig,
@@ -131,7 +132,7 @@ export function createServices(
     search: createSearchService({ db, access, repositories, artifacts, remote }),
     garbageCollector: createGarbageCollector(db, filestore),
     maintenanceSettings,
-    downloadStats: createDownloadStats(db),
+    downloadStats,
     storageQuota: createStorageQuota(filestore.root, maintenanceSettings),
     storageSummary: createStorageSummaryService(db, filestore, catalogue),
     db,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArtifactGeneral } from '../server/modules/artifact-general/general-info.ts';
@@ -158,6 +159,81 @@ describe('the General tab of a file', () => {
       downloadPath: '/artifactory/all-virtual/org/other/x.txt',
     });
     expect(answer.checksums?.sha1).toBe(digest('sha1', 'xyz'));
+  });
+});
+
+describe('download statistics and the checksum fix', () => {
+  // A repository of its own: the counting tests below count libs-local's files.
+  beforeAll(() => createRepository('fix-local', 'local', { packageType: 'generic' }));
+
+  it("shows a file's downloads: how many, when last and by whom", async () => {
+    const before = (await general('libs-local', JAR)).info.downloadCount!;
+    for (let i = 0; i < 2; i++) {
+      const download = await depot.app.inject({
+        url: `/artifactory/libs-local/${JAR}`,
+        headers: readerAuth(),
+      });
+      expect(download.statusCode).toBe(200);
+    }
+    const { info } = await general('libs-local', JAR);
+    expect(info.downloadCount).toBe(before + 2);
+    expect(info.lastDownloadedBy).toBe('reader');
+    expect(Date.now() - Date.parse(info.lastDownloaded!)).toBeLessThan(60_000);
+    const folder = await general('libs-local', 'org/acme');
+    expect(folder.info.downloadCount).toBeUndefined();
+  });
+
+  it('offers the fix to those who may deploy while the MD5 is unknown, and the fix computes it', async () => {
+    const path = 'checks/a.txt';
+    await deploy('fix-local', path, 'fix me');
+    const asAdmin = async () => {
+      const response = await post('artifactgeneral', { repoKey: 'fix-local', path });
+      return (response.json() as ArtifactGeneral).checksums!;
+    };
+    expect(await asAdmin()).toMatchObject({ md5: null, showFixChecksums: true });
+    expect((await general('fix-local', path)).checksums?.showFixChecksums).toBe(false);
+
+    const byReader = await post('checksums/fix', { repoKey: 'fix-local', path }, readerAuth());
+    expect(byReader.statusCode).toBe(403);
+    expect((await asAdmin()).md5).toBeNull();
+
+    const fixed = await post('checksums/fix', { repoKey: 'fix-local', path });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(fixed.json()).toEqual({ info: GENERAL_MESSAGES.checksumsFixed(`fix-local/${path}`) });
+    expect(await asAdmin()).toEqual({
+      sha256: digest('sha256', 'fix me'),
+      sha1: digest('sha1', 'fix me'),
+      md5: digest('md5', 'fix me'),
+      showFixChecksums: false,
+    });
+  });
+
+  it('finds content damaged on disk, says so and writes nothing', async () => {
+    const damaged = 'checks/damaged.txt';
+    const gone = 'checks/gone.txt';
+    await deploy('fix-local', damaged, 'bytes as deployed');
+    await deploy('fix-local', gone, 'bytes soon lost');
+    const { filestore } = depot.services;
+    writeFileSync(filestore.pathOf(digest('sha256', 'bytes as deployed')), 'bytes rotted');
+    rmSync(filestore.pathOf(digest('sha256', 'bytes soon lost')));
+    for (const path of [damaged, gone]) {
+      const response = await post('checksums/fix', { repoKey: 'fix-local', path });
+      expect(response.statusCode, path).toBe(409);
+      expect(response.json().errors[0].message).toBe(
+        GENERAL_MESSAGES.contentDamaged(`fix-local/${path}`),
+      );
+      expect((await general('fix-local', path)).checksums?.md5).toBeNull();
+    }
+  });
+
+  it('refuses a folder with 400 and a missing file with 404', async () => {
+    const folder = await post('checksums/fix', { repoKey: 'libs-local', path: 'org/acme' });
+    expect(folder.statusCode).toBe(400);
+    expect(folder.json().errors[0].message).toBe(
+      GENERAL_MESSAGES.notAFile('libs-local', 'org/acme'),
+    );
+    const missing = await post('checksums/fix', { repoKey: 'fix-local', path: 'org/none.txt' });
+    expect(missing.statusCode).toBe(404);
   });
 });
 

@@ -143,6 +143,23 @@ export class Filestore {
     return this.smallBlobs.peek(sha256);
   }
 
+  /** A blob's three checksums, read again from disk in one pass (what the name promises or not). */
+  async checksumsOf(sha256: string): Promise<{ sha256: string; sha1: string; md5: string }> {
+    const hashes = {
+      sha256: createHash('sha256'),
+      sha1: createHash('sha1'),
+      md5: createHash('md5'),
+    };
+    for await (const chunk of this.read(sha256)) {
+      for (const hash of Object.values(hashes)) hash.update(chunk as Buffer);
+    }
+    return {
+      sha256: hashes.sha256.digest('hex'),
+      sha1: hashes.sha1.digest('hex'),
+      md5: hashes.md5.digest('hex'),
+    };
+  }
+
   /** MD5 of a stored blob, streamed from disk (for blobs deployed without one). */
   async md5Of(sha256: string): Promise<string> {
     const hash = createHash('md5');

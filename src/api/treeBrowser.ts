@@ -95,6 +95,11 @@ export const treeBrowserApi = {
     call<ArtifactsCount>('POST', '/ui/artifactgeneral/artifactsCount', {
       json: { repoKey: node.repoKey, path: node.path },
     }),
+  /** Reads the file again and completes its checksums (spec 02 §7 /ui/checksums/fix). */
+  fixChecksums: (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
+    call<{ info: string }>('POST', '/ui/checksums/fix', {
+      json: { repoKey: node.repoKey, path: node.path },
+    }),
 };
 
 /** Copy, move and restore (spec 02 §3 Action payloads); a trailing '/' puts the node into a folder. */

@@ -1,3 +1,4 @@
+import type { DownloadStats } from '../maintenance/download-stats.ts';
 import type { LocatedNode } from '../tree-browser/locate-node.ts';
 
 type RepositoryRow = LocatedNode['repo'];
@@ -20,6 +21,10 @@ export interface GeneralInfo {
   modifiedBy?: string;
   /** Where the console GETs the file: `/artifactory/{repoKey}/{path}`, each segment encoded. */
   downloadPath?: string;
+  /** Files only: how often the file was downloaded, when last and by whom (issue 6, item 7). */
+  downloadCount?: number;
+  lastDownloaded?: string;
+  lastDownloadedBy?: string;
   description?: string;
   url?: string;
   includesPattern?: string;
@@ -34,7 +39,11 @@ export interface GeneralChecksums {
   md5: string | null;
   /** What the client sent at deploy: Depot verifies it then and keeps no copy, so never answered. */
   original?: { sha1?: string; md5?: string; sha256?: string };
-  /** Always false: a deploy whose checksums differ is refused, so none is stored to fix. */
+  /**
+   * Whether the caller is offered the checksum fix: the MD5 is not known yet, and the caller
+   * may deploy the file. A deploy whose sent checksums differ is refused, so a missing MD5 is
+   * the one thing to fix; the fix also proves the content on disk still matches.
+   */
   showFixChecksums: boolean;
 }
 
@@ -100,14 +109,37 @@ function nodeInfo(repo: RepositoryRow, node: NodeRow): GeneralInfo {
   };
 }
 
-/** The General tab of a located node: checksums for files only. */
-export function artifactGeneral(located: LocatedNode): ArtifactGeneral {
+/** What the General tab adds to a file's row: its download statistics, the caller's rights. */
+export interface FileFacts {
+  stats?: DownloadStats;
+  mayFix: boolean;
+}
+
+function statsInfo(stats: DownloadStats | undefined): Partial<GeneralInfo> {
+  if (!stats) return {};
+  return {
+    downloadCount: stats.downloadCount,
+    ...(stats.lastDownloaded ? { lastDownloaded: iso(stats.lastDownloaded) } : {}),
+    ...(stats.lastDownloadedBy ? { lastDownloadedBy: stats.lastDownloadedBy } : {}),
+  };
+}
+
+/** The General tab of a located node: checksums and download statistics for files only. */
+export function artifactGeneral(
+  located: LocatedNode,
+  facts: FileFacts = { mayFix: false },
+): ArtifactGeneral {
   const { repo, node, type } = located;
   if (!node) return { type, info: repositoryInfo(repo) };
   if (node.folder) return { type, info: nodeInfo(repo, node) };
   return {
     type,
-    info: nodeInfo(repo, node),
-    checksums: { sha256: node.sha256!, sha1: node.sha1!, md5: node.md5, showFixChecksums: false },
+    info: { ...nodeInfo(repo, node), ...statsInfo(facts.stats) },
+    checksums: {
+      sha256: node.sha256!,
+      sha1: node.sha1!,
+      md5: node.md5,
+      showFixChecksums: facts.mayFix && node.md5 === null,
+    },
   };
 }

@@ -48,8 +48,26 @@ export async function artifactGeneralRoutes(
     '/ui/artifactgeneral',
     // `type` is accepted as the console sends it; the node is looked up, not taken on trust.
     { config: reader, schema: nodeBody({ type: { enum: ['repository', 'folder', 'file'] } }) },
-    async (request) =>
-      artifactGeneral.general(request.body.repoKey, await readable(request, request.body)),
+    async (request) => {
+      const { repoKey: key } = request.body;
+      const path = await readable(request, request.body);
+      const access = await services.access.forPrincipal(request.principal);
+      return artifactGeneral.general(key, path, access.can('deploy', key, path));
+    },
+  );
+
+  // Spec 02 §7 `/ui/checksums/fix` (payload not shown: the node's repoKey and path). It
+  // reads the whole file again, so it is for those who may deploy it.
+  app.post<{ Body: NodeBody }>(
+    '/ui/checksums/fix',
+    { config: reader, schema: nodeBody() },
+    async (request) => {
+      const path = await readable(request, request.body);
+      // Deploy is checked where the file is stored: a virtual repository's member.
+      return artifactGeneral.fixChecksums(request.body.repoKey, path, (storedIn) =>
+        services.access.requireOn(request.principal, 'deploy', storedIn, path),
+      );
+    },
   );
 
   app.post<{ Body: NodeBody }>(

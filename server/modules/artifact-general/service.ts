@@ -1,5 +1,7 @@
 import type { Database } from '../../db/database.ts';
-import { BadRequest, NotFound } from '../../errors.ts';
+import { BadRequest, Conflict, NotFound } from '../../errors.ts';
+import type { Filestore } from '../../storage/filestore.ts';
+import type { DownloadStatsService } from '../maintenance/download-stats.ts';
 import { folderTotals } from '../archives/folder-queries.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import { locateNode } from '../tree-browser/locate-node.ts';
@@ -13,11 +15,63 @@ export interface ArtifactsCount {
   artifactSize: number;
 }
 
+interface Dependencies {
+  db: Database;
+  artifacts: ArtifactsService;
+  filestore: Filestore;
+  downloadStats: DownloadStatsService;
+}
+
 /** The tree browser's General tab: a node's facts, what lies below a folder, how to depend on a file. */
-export function createArtifactGeneralService(db: Database, artifacts: ArtifactsService) {
+export function createArtifactGeneralService({
+  db,
+  artifacts,
+  filestore,
+  downloadStats,
+}: Dependencies) {
+  /** The file at a path, where it is stored (a virtual repository's member), or a 400. */
+  async function locateFile(repoKey: string, path: string) {
+    const located = await locateNode(artifacts, repoKey, path);
+    if (located.type !== 'file' || !located.node)
+      throw new BadRequest(GENERAL_MESSAGES.notAFile(located.repo.key, path));
+    return { ...located, node: located.node };
+  }
+
   return {
-    async general(repoKey: string, path: string): Promise<ArtifactGeneral> {
-      return artifactGeneral(await locateNode(artifacts, repoKey, path));
+    /** `mayFix`: whether the caller may fix the file's checksums (deploy on its path). */
+    async general(repoKey: string, path: string, mayFix = false): Promise<ArtifactGeneral> {
+      const located = await locateNode(artifacts, repoKey, path);
+      const stats = located.type === 'file' ? await downloadStats.get(located.node!.id) : undefined;
+      return artifactGeneral(located, { stats, mayFix });
+    },
+
+    /**
+     * The checksum fix (spec 02 §7 `/ui/checksums/fix`): reads the file's content again and
+     * computes all three checksums. When they match what is stored, a missing MD5 is kept;
+     * when they do not, the content on disk was damaged or changed: a 409 says so and nothing
+     * is written, since only a new deploy can bring the right bytes back.
+     */
+    async fixChecksums(
+      repoKey: string,
+      path: string,
+      mayDeployIn: (storedIn: string) => Promise<unknown>,
+    ): Promise<{ info: string }> {
+      const { repo, node, source } = await locateFile(repoKey, path);
+      await mayDeployIn((source ?? repo).key);
+      const where = `${repo.key}/${node.path}`;
+      const computed = await filestore.checksumsOf(node.sha256!).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // gone from disk
+        throw error;
+      });
+      if (!computed || computed.sha256 !== node.sha256 || computed.sha1 !== node.sha1)
+        throw new Conflict(GENERAL_MESSAGES.contentDamaged(where));
+      await db
+        .updateTable('blobs')
+        .set({ md5: computed.md5 })
+        .where('sha256', '=', computed.sha256)
+        .where('md5', 'is', null)
+        .execute();
+      return { info: GENERAL_MESSAGES.checksumsFixed(where) };
     },
 
     /**

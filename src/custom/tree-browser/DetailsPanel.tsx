@@ -7,11 +7,14 @@ import {
   $nodeInfo,
   $nodeInfoError,
   $nodeInfoLoading,
+  $fixingChecksums,
   countRequested,
+  fixChecksumsClicked,
   type NodeInfo,
 } from './details-model';
 import { DEFAULT_TAB, TREE_LABELS as L } from './messages';
 import type { TreeRow } from './rows';
+import { actionClicked } from './actions-model';
 import { NodeActionsBar } from './NodeActions';
 import { TabButtons } from './TabButtons';
 import { DependencyDeclaration } from './tabs/DependencyDeclaration';
@@ -110,6 +113,12 @@ function GeneralTab({ general, node }: { general: ArtifactGeneral; node: TreeNod
     [L.info.modifiedBy, info.modifiedBy],
     [L.info.created, info.created && formatDate(info.created)],
     [L.info.lastModified, info.lastModified && formatDate(info.lastModified)],
+    [
+      L.info.downloadCount,
+      info.downloadCount === undefined ? undefined : formatCount(info.downloadCount),
+    ],
+    [L.info.lastDownloaded, info.lastDownloaded && formatDate(info.lastDownloaded)],
+    [L.info.lastDownloadedBy, info.lastDownloadedBy],
   ];
   return (
     <div className="tree-general">
@@ -122,23 +131,64 @@ function GeneralTab({ general, node }: { general: ArtifactGeneral; node: TreeNod
               <dd>{value}</dd>
             </div>
           ))}
+        {info.downloadPath && (
+          <div>
+            <dt>{L.info.downloadPath}</dt>
+            <dd>
+              <DownloadLink href={info.downloadPath} node={node} name={info.name} />
+            </dd>
+          </div>
+        )}
         {general.type !== 'file' && <ArtifactCount />}
       </dl>
-      {checksums && (
-        <section aria-label={L.checksums}>
-          <h3>{L.checksums}</h3>
-          <dl className="tree-info tree-checksums">
-            {(['sha256', 'sha1', 'md5'] as const).map((algorithm) => (
-              <div key={algorithm}>
-                <dt>{algorithm.toUpperCase()}</dt>
-                <dd>{checksums[algorithm] ?? '—'}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
-      )}
+      {checksums && <Checksums checksums={checksums} />}
       <DependencyDeclaration node={node} />
     </div>
+  );
+}
+
+/**
+ * The file's address, to copy or to follow: a click downloads as the Download action does
+ * (HEAD first, spec 02 §4), so a refusal is told in the page.
+ */
+function DownloadLink({ href, node, name }: { href: string; node: TreeNode; name: string }) {
+  const click = useUnit(actionClicked);
+  return (
+    <a
+      href={href}
+      download
+      onClick={(event) => {
+        event.preventDefault();
+        click({ name: 'download', node });
+      }}
+    >
+      {name}
+    </a>
+  );
+}
+
+function Checksums({ checksums }: { checksums: NonNullable<ArtifactGeneral['checksums']> }) {
+  const [fix, fixing] = useUnit([fixChecksumsClicked, $fixingChecksums]);
+  return (
+    <section aria-label={L.checksums}>
+      <h3>{L.checksums}</h3>
+      <dl className="tree-info tree-checksums">
+        {(['sha256', 'sha1', 'md5'] as const).map((algorithm) => (
+          <div key={algorithm}>
+            <dt>{algorithm.toUpperCase()}</dt>
+            <dd>{checksums[algorithm] ?? '—'}</dd>
+          </div>
+        ))}
+      </dl>
+      {checksums.showFixChecksums && (
+        <p className="tree-checksum-fix">
+          <span>{L.fixChecksumsHint}</span>{' '}
+          <button type="button" className="btn" disabled={fixing} onClick={() => fix()}>
+            {L.fixChecksums}
+          </button>
+        </p>
+      )}
+    </section>
   );
 }
 

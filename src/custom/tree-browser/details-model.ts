@@ -7,6 +7,7 @@ import {
   type TabsAndActions,
   type TreeNode,
 } from '../../api/treeBrowser';
+import { notificationShown } from '../../shell/notifications/model';
 import { TREE_MESSAGES as M } from './messages';
 import { $activeRow, refreshClicked } from './model';
 import { nodeId } from './rows';
@@ -16,6 +17,7 @@ import { nodeId } from './rows';
  * Fetched again only when the active path changes or on refresh (spec 02 §4).
  */
 export const countRequested = createEvent();
+export const fixChecksumsClicked = createEvent();
 
 export const fetchNodeInfoFx = createEffect(async (node: TreeNode) => {
   const [offer, general] = await Promise.all([
@@ -25,6 +27,8 @@ export const fetchNodeInfoFx = createEffect(async (node: TreeNode) => {
   return { id: nodeId(node), offer, general };
 });
 export const fetchCountFx = createEffect((node: TreeNode) => treeBrowserApi.artifactsCount(node));
+export const fixChecksumsFx = createEffect((node: TreeNode) => treeBrowserApi.fixChecksums(node));
+export const $fixingChecksums = fixChecksumsFx.pending;
 
 export interface NodeInfo {
   id: string;
@@ -71,3 +75,23 @@ sample({
   fn: (row) => row!.node,
   target: fetchCountFx,
 });
+
+// The checksum fix says what it found, then the General tab is read again (the MD5 is known).
+sample({
+  clock: fixChecksumsClicked,
+  source: $activeRow,
+  filter: (row) => row !== null && row.node.type === 'file',
+  fn: (row) => row!.node,
+  target: fixChecksumsFx,
+});
+sample({
+  clock: fixChecksumsFx.doneData,
+  fn: ({ info }) => ({ kind: 'success' as const, text: info }),
+  target: notificationShown,
+});
+sample({
+  clock: fixChecksumsFx.failData,
+  fn: (error) => ({ kind: 'error' as const, text: errorMessage(error) }),
+  target: notificationShown,
+});
+sample({ clock: fixChecksumsFx.done, fn: ({ params }) => params, target: fetchNodeInfoFx });

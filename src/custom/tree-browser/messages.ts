@@ -71,8 +71,15 @@ export const TREE_LABELS = {
     repositories: 'Included Repositories',
     artifactsCount: 'Artifact Count',
     artifactSize: 'Artifacts Size',
+    downloadCount: 'Downloads',
+    lastDownloaded: 'Last Downloaded',
+    lastDownloadedBy: 'Last Downloaded By',
+    downloadPath: 'Download',
   },
   checksums: 'Checksums',
+  fixChecksums: 'Fix Checksum',
+  fixChecksumsHint:
+    'The MD5 is not known yet: Fix Checksum reads the file again to compute it and to check the others.',
   countArtifacts: 'Show',
 };
 
