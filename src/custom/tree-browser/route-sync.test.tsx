@@ -22,17 +22,21 @@ interface Written {
 function Probe({
   activeId,
   requestPath,
+  offeredTabs,
 }: {
   activeId: string | null;
   requestPath: (path: string) => void;
+  /** The tabs the server offers for the active node, as the page reads them. */
+  offeredTabs?: string[];
 }) {
   const { pathname } = useLocation();
   const location = parseTreeSplat('tree', decodeURI(pathname).replace('/repos/tree/', ''));
+  const tabFellBack = offeredTabs !== undefined && !offeredTabs.includes(location.tab);
   useRouteFollowsActiveNode({
     location,
     activeId,
-    tab: location.tab,
-    tabFellBack: false,
+    tab: tabFellBack ? 'General' : location.tab,
+    tabFellBack,
     requestPath,
   });
   return null;
@@ -42,7 +46,7 @@ function Probe({
  * A router whose rendered location changes only when the test says so, the way React Router
  * renders a navigation later, in a transition, than the keystroke that caused it.
  */
-function laggingRouter(firstPath: string) {
+function laggingRouter(firstPath: string, offeredTabs?: string[]) {
   const written: Written[] = [];
   const pathOf = (to: To) => (typeof to === 'string' ? to : createPath(to));
   const navigator: Navigator = {
@@ -65,7 +69,7 @@ function laggingRouter(firstPath: string) {
   let activeId: string | null = null;
   const tree = () => (
     <Router location={location} navigator={navigator} navigationType={navigationType}>
-      <Probe activeId={activeId} requestPath={requestPath} />
+      <Probe activeId={activeId} requestPath={requestPath} offeredTabs={offeredTabs} />
     </Router>
   );
   const view = render(tree());
@@ -124,6 +128,17 @@ describe('the route following the active node', () => {
     router.activate('libs-local/x.jar');
     // the walks' ends are the routes already shown: nothing more is written
     expect(router.written).toHaveLength(1);
+  });
+
+  it('replaces a tab the node does not have with General', () => {
+    const router = laggingRouter('/repos/tree/PomView/docs-local/readme.txt', [
+      'General',
+      'Properties',
+    ]);
+    router.activate('docs-local/readme.txt');
+    expect(router.written.map(({ how, to }) => [how, to])).toEqual([
+      ['replace', '/repos/tree/General/docs-local/readme.txt'],
+    ]);
   });
 
   it('replaces a route that had no path yet', () => {
