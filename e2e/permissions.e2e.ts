@@ -126,6 +126,22 @@ describe('the permissions editor', () => {
   });
 
   it('edits a target in its By Name mode, and the implications drop later actions', async () => {
+    // A release-bundle section, which the console does not show, set by a script: a save
+    // from the console keeps it.
+    const scripted = await (
+      await asScript('GET', '/artifactory/api/v2/security/permissions/team')
+    ).json();
+    const releaseBundle = {
+      'include-patterns': ['**'],
+      'exclude-patterns': [],
+      repositories: ['release-bundles'],
+      actions: { users: {}, groups: { qa: ['read'] } },
+    };
+    const put = await asScript('PUT', '/artifactory/api/v2/security/permissions/team', {
+      ...scripted,
+      releaseBundle,
+    });
+    expect(put.status).toBeLessThan(300);
     await page.goto(depot.ui('/admin/management/permissions'));
     await page.getByRole('link', { name: 'team', exact: true }).click();
     await page.getByRole('heading', { name: L.editTitle('team') }).waitFor();
@@ -138,6 +154,7 @@ describe('the permissions editor', () => {
       await asScript('GET', '/artifactory/api/v2/security/permissions/team')
     ).json();
     expect(stored.repo.actions.users.dev).toEqual(['read']);
+    expect(stored.releaseBundle).toEqual(releaseBundle);
     expect((await asScript('PUT', '/artifactory/team-local/org/b.txt', 'b', 'dev')).status).toBe(
       403,
     );

@@ -31,6 +31,20 @@ describe('the permissions editor form', () => {
     expect(toggleAction('repo', ['read'], 'read', false)).toEqual([]);
   });
 
+  it('saves back the sections it does not show (release bundles set by a script) as they were', () => {
+    const releaseBundle = {
+      'include-patterns': ['**'],
+      'exclude-patterns': [],
+      repositories: ['release-bundles'],
+      actions: { users: { dev: ['read'] }, groups: {} },
+    };
+    const form = fromTarget({ name: 'team', releaseBundle });
+    form.resources.repo = { ...EMPTY_RESOURCE, repositories: ['team-local'] };
+    form.grants.users.dev = { repo: ['read'] };
+    expect(toTarget(form)).toMatchObject({ name: 'team', releaseBundle });
+    expect(toTarget(emptyForm())).toEqual({ name: '' });
+  });
+
   it('turns the form into a target and back, leaving out resources without data', () => {
     const form = emptyForm();
     form.name = ' team ';

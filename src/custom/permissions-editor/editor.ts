@@ -40,6 +40,11 @@ export interface EditorForm {
   name: string;
   resources: Partial<Record<Resource, ResourceForm>>;
   grants: Grants;
+  /**
+   * The loaded target's sections this editor does not show (release bundles, set over the
+   * REST API): saved back as they were, since a save replaces the whole target.
+   */
+  otherSections: Omit<PermissionTarget, 'name' | Resource>;
 }
 
 export const EMPTY_RESOURCE: ResourceForm = {
@@ -56,6 +61,7 @@ export const emptyForm = (): EditorForm => ({
   name: '',
   resources: {},
   grants: { users: {}, groups: {} },
+  otherSections: {},
 });
 
 const PLAIN_NAME = /^[^*?]+\/\*\*$/;
@@ -132,7 +138,7 @@ export function principalsWithoutPermissions(form: EditorForm): string[] {
 
 /** The target the form describes: resources without data left out, with them their grants. */
 export function toTarget(form: EditorForm): PermissionTarget {
-  const target: PermissionTarget = { name: form.name.trim() };
+  const target: PermissionTarget = { ...form.otherSections, name: form.name.trim() };
   for (const resource of RESOURCES) {
     const resourceForm = form.resources[resource];
     if (!resourceForm || !hasData(resource, resourceForm)) continue;
@@ -176,7 +182,9 @@ function resourceFormOf(resource: Resource, section: PermissionSection): Resourc
 /** The form for a stored target. */
 export function fromTarget(target: PermissionTarget): EditorForm {
   const form = emptyForm();
-  form.name = target.name;
+  const { name, repo: _repo, build: _build, ...otherSections } = target;
+  form.name = name;
+  form.otherSections = otherSections;
   for (const resource of RESOURCES) {
     const section = resource === 'repo' ? target.repo : target.build;
     if (!section) continue;
