@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_MESSAGES } from '../server/modules/access-tokens/messages.ts';
 import {
@@ -165,6 +167,31 @@ describe('access tokens', () => {
     const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${payload}.`;
     expect((await call('GET', TOKENS, bearer(unsigned))).statusCode).toBe(401);
     expect((await call('GET', TOKENS, bearer('not-a-token'))).statusCode).toBe(401);
+  });
+});
+
+describe('expired and foreign tokens', () => {
+  it('refuses a token once it has expired, as Bearer and as a password', async () => {
+    const { access_token: token } = await createToken(DEV, { expires_in: 1 });
+    expect((await call('GET', '/artifactory/team-local/a.txt', bearer(token))).statusCode).toBe(
+      200,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect((await call('GET', '/artifactory/team-local/a.txt', bearer(token))).statusCode).toBe(
+      401,
+    );
+    const asPassword = { authorization: basic('dev', token) };
+    expect((await call('GET', '/artifactory/team-local/a.txt', asPassword)).statusCode).toBe(401);
+  });
+
+  it('refuses a token signed with another key, whatever it claims', async () => {
+    const { access_token: token } = await createToken(DEV);
+    const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+    const foreign = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(randomBytes(32));
+    expect((await call('GET', TOKENS, bearer(foreign))).statusCode).toBe(401);
+    expect((await call('GET', TOKENS, bearer(token))).statusCode).toBe(200);
   });
 });
 
