@@ -84,6 +84,44 @@ describe('npm with the real npm CLI', () => {
     expect(refused.status).toBe(401);
   });
 
+  it('signs in with `npm login` itself, its prompts answered, and the token it keeps works', async () => {
+    const fresh = npmCli(npmrc(registry(depot, 'npm'), {}));
+    try {
+      // npm asks for the web login first; Depot has none, so npm falls back to its prompts.
+      const wrong = await fresh.npmAnswering(['login'], {
+        'Username:': 'admin',
+        'Password:': 'wrong-password',
+      });
+      expect(wrong.code).not.toBe(0);
+      expect(wrong.output).toContain('401');
+      const signedIn = await fresh.npmAnswering(['login'], {
+        'Username:': 'admin',
+        'Password:': TEST_ADMIN_PASSWORD,
+      });
+      expect(signedIn.code, signedIn.output).toBe(0);
+      expect(signedIn.output).toContain('Logged in');
+      const kept = readFileSync(join(fresh.home, '.npmrc'), 'utf8');
+      expect(kept).toMatch(/:_authToken=eyJ/);
+      expect(kept).not.toContain(TEST_ADMIN_PASSWORD);
+      expect((await fresh.npm(['whoami'])).stdout.trim()).toBe('admin');
+      // `npm adduser` of an existing user signs in the same way; Depot makes no users for npm.
+      const added = await fresh.npmAnswering(['adduser'], {
+        'Username:': 'admin',
+        'Password:': TEST_ADMIN_PASSWORD,
+        'Email (this will be public):': 'admin@example.com',
+      });
+      expect(added.code, added.output).toBe(0);
+      const stranger = await fresh.npmAnswering(['adduser'], {
+        'Username:': 'newcomer',
+        'Password:': 'newcomer-pass-1',
+        'Email (this will be public):': 'newcomer@example.com',
+      });
+      expect(stranger.code).not.toBe(0);
+    } finally {
+      fresh.close();
+    }
+  });
+
   it('publishes plain and scoped packages through the virtual into its local member', async () => {
     const demo = cli.packageDir(
       { name: 'depot-demo', version: '1.0.0', description: 'A demo package', keywords: ['demo'] },

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,14 @@ export interface NpmCli {
   home: string;
   /** Runs npm in `cwd`; answers stdout and stderr. Rejects on a non-zero exit. */
   npm(args: string[], cwd?: string): Promise<{ stdout: string; stderr: string }>;
+  /**
+   * Runs npm and answers its prompts, each when it appears (npm reads one line per prompt,
+   * and drops what it read ahead); answers its exit code and everything it printed.
+   */
+  npmAnswering(
+    args: string[],
+    answers: Record<string, string>,
+  ): Promise<{ code: number | null; output: string }>;
   /** Writes a package folder with package.json, index.js and a README; answers its path. */
   packageDir(manifest: Record<string, unknown>, readme?: string): string;
   close(): void;
@@ -51,6 +59,25 @@ export function npmCli(userconfig: string): NpmCli {
   return {
     home,
     npm: (args, cwd = home) => run('npm', args, { cwd, env, timeout: 120_000 }),
+    npmAnswering: (args, answers) =>
+      new Promise((resolve, reject) => {
+        const child = spawn('npm', args, { cwd: home, env, timeout: 120_000 });
+        const pending = Object.entries(answers);
+        let output = '';
+        const hear = (chunk: Buffer) => {
+          output += chunk.toString();
+          const [prompt, answer] = pending[0] ?? [];
+          if (prompt !== undefined && output.endsWith(`${prompt} `)) {
+            pending.shift();
+            child.stdin.write(`${answer}\n`);
+            if (pending.length === 0) child.stdin.end();
+          }
+        };
+        child.stdout.on('data', hear);
+        child.stderr.on('data', hear);
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, output }));
+      }),
     packageDir(manifest, readme = `# ${String(manifest.name)}\n`) {
       const dir = join(home, `package-${++packages}`);
       mkdirSync(dir);
