@@ -94,6 +94,20 @@ describe('the package browser', () => {
     await page.getByRole('button', { name: L.searchButton }).click();
     await grid(L.title).getByRole('link', { name: 'depot-e2e-py' }).waitFor();
     expect(await grid(L.title).getByRole('link', { name: 'depot-e2e-lib' }).count()).toBe(0);
+
+    // The further filters: nothing was published after tomorrow; both were after yesterday.
+    const day = (offset: number) =>
+      new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
+    await page.getByLabel(L.search).fill('');
+    await page.getByText(L.moreFilters).click();
+    await page.getByLabel(L.createdAfter).fill(day(1));
+    await page.getByRole('button', { name: L.searchButton }).click();
+    await page.getByText(M.noneFound).waitFor();
+    await page.getByLabel(L.createdAfter).fill(day(-1));
+    await page.getByRole('button', { name: L.searchButton }).click();
+    await grid(L.title).getByRole('link', { name: 'depot-e2e-lib' }).waitFor();
+    await grid(L.title).getByRole('link', { name: 'depot-e2e-py' }).waitFor();
+    await page.getByLabel(L.createdAfter).fill('');
   });
 
   it('shows a package with its versions, newest first, and its install command', async () => {

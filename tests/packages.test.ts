@@ -105,6 +105,30 @@ describe('the package browser calls', () => {
     expect(second.body.data.packages.pageInfo.hasNextPage).toBe(false);
   });
 
+  it('filters by scope, by tags and by when the package first appeared', async () => {
+    await publishNpm('npm-b', 'tagged-pad', '1.0.0', { keywords: ['Padding', 'strings'] });
+    const names = async (filter: object) => {
+      const { status, body } = await graphQl('packages', PACKAGES, { filter });
+      expect(status, JSON.stringify(body)).toBe(200);
+      return body.data.packages.edges.map((e: { node: { name: string } }) => e.node.name);
+    };
+    expect(await names({ scope: '@acme' })).toEqual(['@acme/right-pad']);
+    expect(await names({ scope: 'acme' })).toEqual(['@acme/right-pad']);
+    expect(await names({ scope: 'other' })).toEqual([]);
+    expect(await names({ tags: ['padding'] })).toEqual(['tagged-pad']);
+    expect(await names({ tags: ['nothing', 'STRINGS'] })).toEqual(['tagged-pad']);
+    expect(await names({ tags: ['nothing'] })).toEqual([]);
+    const hourAgo = new Date(Date.now() - 3600_000).toISOString();
+    const inAnHour = new Date(Date.now() + 3600_000).toISOString();
+    expect(await names({ createdAfter: hourAgo })).toHaveLength(3);
+    expect(await names({ createdAfter: inAnHour })).toEqual([]);
+    expect(await names({ createdBefore: hourAgo })).toEqual([]);
+    expect(await names({ createdBefore: inAnHour, scope: 'acme' })).toEqual(['@acme/right-pad']);
+    const bad = await graphQl('packages', PACKAGES, { filter: { createdAfter: 'yesterday' } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('createdAfter must be an ISO 8601 date');
+  });
+
   it('gives versions newest first in semver order, each with its repositories and files', async () => {
     const { body } = await graphQl('versions', VERSIONS, {
       filter: { packageId: 'npm://left-pad' },

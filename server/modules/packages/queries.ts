@@ -16,6 +16,13 @@ export interface PackageFilter {
   exactName?: string;
   packageTypes?: string[];
   description?: string;
+  /** npm scopes (`@acme` or `acme`): packages named `@acme/...`. */
+  scope?: string;
+  /** Packages any of whose versions carries one of these tags (npm keywords), any case. */
+  tags?: string[];
+  /** When the package first appeared, at or after / before these instants. */
+  createdAfter?: Date;
+  createdBefore?: Date;
 }
 
 /** A package across the repositories the caller may read (spec 02 §3, Package). */
@@ -62,6 +69,21 @@ function latestOf(type: string, versions: string[]): string | undefined {
   const releases = versions.filter((v) => !isPreRelease(type, v));
   const pool = releases.length ? releases : versions;
   return [...pool].sort((a, b) => compareVersions(type, b, a))[0];
+}
+
+/**
+ * Tags are the keywords of a version's document (npm's package.json; every format keeps its
+ * document as JSON): the version matches when its keywords hold one of the tags, any case.
+ */
+function hasAnyTag(tags: string[]) {
+  const wanted = tags.map((tag) => tag.toLowerCase());
+  return sql<boolean>`exists (
+    select 1 from jsonb_array_elements_text(
+      case when jsonb_typeof(v.manifest::jsonb -> 'keywords') = 'array'
+        then v.manifest::jsonb -> 'keywords' else '[]'::jsonb end
+    ) as keyword
+    where lower(keyword) in (${sql.join(wanted)})
+  )`;
 }
 
 /** A name filter as people type it: `*` and `?` are wildcards, otherwise a substring. */
@@ -127,7 +149,17 @@ export function createPackageQueries(db: Database) {
         .$if(Boolean(filter.description), (q) =>
           q.where(sql`lower(v.description)`, 'like', namePattern(filter.description!)),
         )
+        .$if(Boolean(filter.scope), (q) =>
+          q.where('p.name', 'like', `@${escapeLike(filter.scope!.replace(/^@/, ''))}/%`),
+        )
+        .$if(Boolean(filter.tags?.length), (q) => q.where(hasAnyTag(filter.tags!)))
         .groupBy(['p.package_type', 'p.name'])
+        .$if(filter.createdAfter !== undefined, (q) =>
+          q.having(sql`min(p.created_at)`, '>=', filter.createdAfter!),
+        )
+        .$if(filter.createdBefore !== undefined, (q) =>
+          q.having(sql`min(p.created_at)`, '<', filter.createdBefore!),
+        )
         .orderBy('p.name', page.descending ? 'desc' : 'asc')
         .orderBy('p.package_type')
         .limit(page.first + 1)

@@ -32,6 +32,13 @@ const SCHEMA = `
     name: String
     packageTypeIn: [String!]
     description: String
+    "npm scope, with or without its @: packages named @scope/..."
+    scope: String
+    "Packages with any of these tags (npm keywords), any case."
+    tags: [String!]
+    "ISO 8601 instants: packages that first appeared at or after, or before, them."
+    createdAfter: String
+    createdBefore: String
     "The console's project context: the project's own and shared repositories only."
     projectKey: String
   }
@@ -225,6 +232,15 @@ export function createPackagesService(deps: {
     };
   }
 
+  /** An ISO 8601 instant of a filter, or a 400 that names the field. */
+  function instantOf(field: string, value: string | undefined): Date | undefined {
+    if (value === undefined || value === '') return undefined;
+    const instant = new Date(value);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(instant.getTime()))
+      throw new BadRequest(`${field} must be an ISO 8601 date or instant, not '${value}'`);
+    return instant;
+  }
+
   function packageNode(summary: PackageSummary, manifest: Manifest = {}) {
     return {
       ...summary,
@@ -244,6 +260,10 @@ export function createPackagesService(deps: {
           packageTypeIn?: string[];
           description?: string;
           projectKey?: string;
+          scope?: string;
+          tags?: string[];
+          createdAfter?: string;
+          createdBefore?: string;
         };
         first?: number;
         after?: string;
@@ -259,6 +279,10 @@ export function createPackagesService(deps: {
           name: args.filter?.name,
           packageTypes: args.filter?.packageTypeIn,
           description: args.filter?.description,
+          scope: args.filter?.scope,
+          tags: args.filter?.tags,
+          createdAfter: instantOf('createdAfter', args.filter?.createdAfter),
+          createdBefore: instantOf('createdBefore', args.filter?.createdBefore),
         },
         { first, offset, descending: args.orderBy?.direction === 'DESC' },
       );

@@ -9,9 +9,10 @@ import {
   type ICellRendererParams,
 } from 'ag-grid-community';
 import { depotGridTheme } from '../../design/agGridTheme';
-import type { PackageNode, VersionFilters, VersionNode } from './api';
+import type { PackageNode, PackageSearch, VersionFilters, VersionNode } from './api';
 import {
   $endCursor,
+  $listFailed,
   $onlyReleases,
   $package,
   $packageLoading,
@@ -101,24 +102,89 @@ function packageColumns(): ColDef<PackageNode>[] {
   ];
 }
 
+/** The list's further filters (spec 02 §7: scope, tags, created before and after), as typed. */
+interface MoreFilters {
+  scope: string;
+  tags: string;
+  createdAfter: string;
+  createdBefore: string;
+}
+
+const moreFiltersOf = (search: PackageSearch): MoreFilters => ({
+  scope: search.scope ?? '',
+  tags: search.tags?.join(', ') ?? '',
+  createdAfter: search.createdAfter ?? '',
+  createdBefore: search.createdBefore ?? '',
+});
+
+function searchOfMoreFilters(more: MoreFilters): Partial<PackageSearch> {
+  const tags = more.tags
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+  return {
+    scope: more.scope.trim() || undefined,
+    tags: tags.length > 0 ? tags : undefined,
+    createdAfter: more.createdAfter || undefined,
+    createdBefore: more.createdBefore || undefined,
+  };
+}
+
+function MoreFiltersFields({
+  value,
+  onChange,
+}: {
+  value: MoreFilters;
+  onChange: (next: MoreFilters) => void;
+}) {
+  const field = (key: keyof MoreFilters, label: string, type: 'text' | 'date', hint?: string) => (
+    <label>
+      {label}
+      <input
+        type={type}
+        placeholder={hint}
+        value={value[key]}
+        onChange={(event) => onChange({ ...value, [key]: event.target.value })}
+      />
+    </label>
+  );
+  return (
+    <details className="package-more-filters" open={Object.values(value).some(Boolean)}>
+      <summary>{L.moreFilters}</summary>
+      {field('scope', L.scope, 'text', L.scopeHint)}
+      {field('tags', L.tags, 'text', L.tagsHint)}
+      {field('createdAfter', L.createdAfter, 'date')}
+      {field('createdBefore', L.createdBefore, 'date')}
+    </details>
+  );
+}
+
 function PackageList() {
-  const [packages, fetched, search, endCursor] = useUnit([
+  const [packages, fetched, search, endCursor, failed] = useUnit([
     $packages,
     $packagesFetched,
     $search,
     $endCursor,
+    $listFailed,
   ]);
   const [name, setName] = useState(search.name ?? '');
   const [packageType, setPackageType] = useState(search.packageType ?? '');
+  const [more, setMore] = useState<MoreFilters>(() => moreFiltersOf(search));
   const columns = useMemo(packageColumns, []);
   useEffect(() => {
     listOpened();
   }, []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    searchSubmitted({ name: name.trim() || undefined, packageType: packageType || undefined });
+    searchSubmitted({
+      name: name.trim() || undefined,
+      packageType: packageType || undefined,
+      ...searchOfMoreFilters(more),
+    });
   };
-  const searching = Boolean(search.name || search.packageType);
+  const searching = Object.values(search).some((value) =>
+    Array.isArray(value) ? value.length > 0 : Boolean(value),
+  );
   return (
     <>
       <form className="package-search" role="search" onSubmit={submit}>
@@ -144,8 +210,14 @@ function PackageList() {
         <button type="submit" className="btn btn-primary">
           {L.searchButton}
         </button>
+        <MoreFiltersFields value={more} onChange={setMore} />
       </form>
-      {fetched && packages.length === 0 ? (
+      {failed ? (
+        <div className="empty-state" role="status">
+          <p>{M.notYetAvailable}</p>
+          <p>{M.tryLater}</p>
+        </div>
+      ) : fetched && packages.length === 0 ? (
         <p className="empty-state">{searching ? M.noneFound : M.useSearch}</p>
       ) : (
         <div className="packages-grid" aria-label={L.title}>

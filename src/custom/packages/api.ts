@@ -56,6 +56,13 @@ async function graphQl<T>(call_: string, query: string, variables: object): Prom
 export interface PackageSearch {
   name?: string;
   packageType?: string;
+  /** npm scope (`@acme`). */
+  scope?: string;
+  /** Any of these tags (npm keywords). */
+  tags?: string[];
+  /** Days (`YYYY-MM-DD`): first published on or after, or before. */
+  createdAfter?: string;
+  createdBefore?: string;
   /** The project context: its own and shared repositories only. */
   projectKey?: string;
 }
@@ -74,6 +81,10 @@ export const packagesApi = {
       ...(search.name ? { name: search.name } : {}),
       ...(search.packageType ? { packageTypeIn: [search.packageType] } : {}),
       ...(search.projectKey ? { projectKey: search.projectKey } : {}),
+      ...(search.scope ? { scope: search.scope } : {}),
+      ...(search.tags?.length ? { tags: search.tags } : {}),
+      ...(search.createdAfter ? { createdAfter: search.createdAfter } : {}),
+      ...(search.createdBefore ? { createdBefore: search.createdBefore } : {}),
     };
     const data = await graphQl<{ packages: Connection<PackageNode> }>(
       'packages',

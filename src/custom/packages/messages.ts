@@ -9,6 +9,8 @@ export const PACKAGE_MESSAGES = {
   useSearch: 'Find your packages using the Search Bar',
   semverOnly: 'Only semver release versions will be shown',
   loadFailed: 'Could not load the packages',
+  notYetAvailable: 'Package will be available in a few minutes',
+  tryLater: 'Please try again later',
   noVersions: 'This package has no versions you may see.',
   noReadme: 'This version has no readme.',
   noProperties: 'This version has no properties.',
@@ -54,6 +56,13 @@ export const PACKAGE_LABELS = {
   licenseFilter: 'License',
   anyLicense: 'Any license',
   loading: 'Loading…',
+  moreFilters: 'More filters',
+  scope: 'Scope',
+  scopeHint: '@scope',
+  tags: 'Tags',
+  tagsHint: 'comma-separated',
+  createdAfter: 'Created on or after',
+  createdBefore: 'Created before',
 };
 
 /** The package types the browser lists, as the index knows them. */

@@ -3,6 +3,7 @@ import { allSettled, fork } from 'effector';
 import type { PackageNode, VersionNode } from './api';
 import {
   $endCursor,
+  $listFailed,
   $packages,
   $packagesFetched,
   $search,
@@ -131,6 +132,25 @@ describe('package browser filters', () => {
     expect(scope.getState($versions)).toHaveLength(1);
     // The choices stay those of every version while a filter narrows the list.
     expect(scope.getState($versionChoices).licenses).toEqual(['ISC', 'MIT']);
+  });
+});
+
+describe('package browser list failures (spec 02 §2 empty states)', () => {
+  it('marks the list failed when its call fails, until a search answers again', async () => {
+    let failing = true;
+    const list = vi.fn(async () => {
+      if (failing) throw new Error('the package index is not ready');
+      return page(['a'], null);
+    });
+    const scope = fork({ handlers: [[listFx, list]] });
+    await allSettled(listOpened, { scope });
+    expect(scope.getState($listFailed)).toBe(true);
+    expect(scope.getState($packages)).toEqual([]);
+    failing = false;
+    await allSettled(searchSubmitted, { scope, params: { tags: ['padding'], scope: '@acme' } });
+    expect(list).toHaveBeenLastCalledWith({ tags: ['padding'], scope: '@acme' });
+    expect(scope.getState($listFailed)).toBe(false);
+    expect(scope.getState($packages).map((p) => p.name)).toEqual(['a']);
   });
 });
 

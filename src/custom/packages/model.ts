@@ -41,6 +41,10 @@ export const $endCursor = createStore<string | null>(null)
     page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null,
   )
   .on(listFx.fail, () => null);
+/** Whether the last list fetch failed: the list then says to try again later (spec 02 §2). */
+export const $listFailed = createStore(false)
+  .on(listFx.fail, () => true)
+  .on(listFx.done, () => false);
 /** False until a fetch completes (spec 02 §4: packagesFetched). */
 export const $packagesFetched = createStore(false).on(listFx.finally, () => true);
 
