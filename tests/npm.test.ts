@@ -442,6 +442,85 @@ describe('npm audit without an upstream to ask', () => {
 });
 
 describe('a remote npm repository of a scripted upstream', () => {
+  it("keeps the upstream's document for the retrieval cache period, and merges it under a local member's in a virtual", async () => {
+    const upstreamHost = await startScriptedUpstream();
+    try {
+      const document = (versions: string[], latest: string, extraTags = {}) =>
+        JSON.stringify({
+          name: 'merged-pkg',
+          'dist-tags': { latest, ...extraTags },
+          versions: Object.fromEntries(
+            versions.map((version) => [
+              version,
+              {
+                name: 'merged-pkg',
+                version,
+                description: `upstream ${version}`,
+                dist: { tarball: `${upstreamHost.base}/merged-pkg/-/merged-pkg-${version}.tgz` },
+              },
+            ]),
+          ),
+        });
+      upstreamHost.file('/merged-pkg', document(['1.0.0', '2.0.0'], '2.0.0', { beta: '2.0.0' }));
+      await npmRepository(depot, 'npm-cached', 'remote', {
+        url: `${upstreamHost.base}/`,
+        retrievalCachePeriodSecs: 3600,
+      });
+      await npmRepository(depot, 'npm-own', 'local');
+      await npmRepository(depot, 'npm-merged', 'virtual', {
+        repositories: ['npm-own', 'npm-cached'],
+      });
+      // the local member has 2.0.0 too (its own build) and a 1.5.0 the upstream lacks
+      for (const version of ['1.5.0', '2.0.0']) {
+        const tarball = await packTarball({
+          'package.json': JSON.stringify({
+            name: 'merged-pkg',
+            version,
+            description: `own ${version}`,
+          }),
+        });
+        const published = await depot.request('/artifactory/api/npm/npm-own/merged-pkg', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(
+            publishDocument('merged-pkg', version, tarball, { description: `own ${version}` }),
+          ),
+        });
+        expect(published.status, await published.text()).toBe(201);
+      }
+
+      const read = async (key: string) =>
+        (await depot.request(`/artifactory/api/npm/${key}/merged-pkg`)).json();
+      await read('npm-cached');
+      await read('npm-cached');
+      // within the period the document is answered from the cache: asked upstream once
+      expect(upstreamHost.hits('/merged-pkg')).toBe(1);
+
+      const merged = await read('npm-merged');
+      expect(Object.keys(merged.versions).sort()).toEqual(['1.0.0', '1.5.0', '2.0.0']);
+      // a version both have comes from the first member; the upstream's own tag is kept
+      expect(merged.versions['2.0.0'].description).toBe('own 2.0.0');
+      expect(merged.versions['1.0.0'].description).toBe('upstream 1.0.0');
+      expect(merged['dist-tags']).toEqual({ latest: '2.0.0', beta: '2.0.0' });
+      expect(merged.versions['1.0.0'].dist.tarball).toBe(
+        `${registry(depot, 'npm-merged')}merged-pkg/-/merged-pkg-1.0.0.tgz`,
+      );
+      expect(upstreamHost.hits('/merged-pkg')).toBe(1);
+
+      // a zapped cache asks the upstream again at the next read
+      const zapped = await depot.request('/ui/api/v1/ui/artifactactions/zap', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ repoKey: 'npm-cached', path: '' }),
+      });
+      expect(zapped.status, await zapped.text()).toBe(200);
+      await read('npm-cached');
+      expect(upstreamHost.hits('/merged-pkg')).toBe(2);
+    } finally {
+      await upstreamHost.close();
+    }
+  });
+
   it('fetches a tarball from another host without the upstream’s credentials, and asks the upstream for npm audit', async () => {
     const [registryHost, filesHost] = await Promise.all([
       startScriptedUpstream(),
