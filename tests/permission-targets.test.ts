@@ -135,6 +135,87 @@ describe('permission targets over the v2 REST API', () => {
     await refused('bad', { name: 'other', ...target }, ACCESS_MESSAGES.nameDiffers('other', 'bad'));
   });
 
+  it('keeps destinations, pipeline sources and Xray sources, each with its own actions', async () => {
+    const sections = {
+      destination: {
+        destinationRules: [
+          { siteName: 'edge-eu', cityName: '*', countryCodes: ['de', 'FR', 'de'] },
+          { siteName: '', countryCodes: [] },
+        ],
+        actions: { users: { dev: ['delete'] }, groups: {} },
+      },
+      pipelineSource: {
+        'include-patterns': ['team/**'],
+        actions: { users: {}, groups: { team: ['trigger'] } },
+      },
+      xraySource: {
+        targets: ['git-repo-a', ' git-repo-a '],
+        actions: { users: { dev: ['managedXrayMeta'] }, groups: {} },
+      },
+    };
+    const put = await rest('PUT', `${BASE}/distribution`, sections);
+    expect(put.statusCode, put.body).toBe(201);
+    const stored = (await rest('GET', `${BASE}/distribution`)).json();
+    expect(stored).toEqual({
+      name: 'distribution',
+      destination: {
+        destinationRules: [
+          { siteName: 'edge-eu', cityName: '*', countryCodes: ['DE', 'FR'] },
+          { siteName: '*', cityName: '*', countryCodes: ['*'] },
+        ],
+        // each action implies those before it in its section's list (spec 01 §3)
+        actions: { users: { dev: ['distribute', 'delete'] }, groups: {} },
+      },
+      pipelineSource: {
+        'include-patterns': ['team/**'],
+        'exclude-patterns': [],
+        actions: { users: {}, groups: { team: ['read', 'trigger'] } },
+      },
+      xraySource: {
+        targets: ['git-repo-a'],
+        actions: { users: { dev: ['read', 'managedXrayMeta'] }, groups: {} },
+      },
+    });
+    // the principals they name are listed with the target
+    const search = await rest('POST', '/ui/api/v1/access/permissions/search', {
+      searchStr: 'distri',
+    });
+    expect(search.json()).toEqual([
+      { name: 'distribution', repositories: [], users: ['dev'], groups: ['team'] },
+    ]);
+    // an action of another section, and a country not on the list, are refused
+    const wrongAction = await rest('PUT', `${BASE}/distribution`, {
+      pipelineSource: { actions: { users: { dev: ['distribute'] }, groups: {} } },
+    });
+    expect(wrongAction.json().errors[0].message).toBe(ACCESS_MESSAGES.unknownAction('distribute'));
+    const wrongCountry = await rest('PUT', `${BASE}/distribution`, {
+      destination: {
+        destinationRules: [{ countryCodes: ['EU'] }],
+        actions: { users: {}, groups: {} },
+      },
+    });
+    expect(wrongCountry.statusCode).toBe(400);
+    expect(wrongCountry.json().errors[0].message).toBe(ACCESS_MESSAGES.unknownCountry('EU'));
+    expect((await rest('GET', `${BASE}/distribution`)).json().xraySource.targets).toEqual([
+      'git-repo-a',
+    ]);
+    expect((await rest('DELETE', `${BASE}/distribution`)).statusCode).toBeLessThan(300);
+  });
+
+  it('offers the country list for destination rules', async () => {
+    const response = await rest('GET', '/ui/api/v1/ui/permissiontargets/countries');
+    expect(response.statusCode).toBe(200);
+    const countries: { name: string; code: string }[] = response.json();
+    expect(countries.length).toBeGreaterThan(240);
+    expect(countries).toContainEqual({ name: 'Germany', code: 'DE' });
+    expect(countries).toContainEqual({ name: 'Japan', code: 'JP' });
+    expect(countries.map((c) => c.code)).not.toContain('EU');
+    expect(countries.every((c) => /^[A-Z]{2}$/.test(c.code))).toBe(true);
+    expect(
+      (await rest('GET', '/ui/api/v1/ui/permissiontargets/countries', undefined, DEV)).statusCode,
+    ).toBe(403);
+  });
+
   it('is for admins only', async () => {
     expect((await rest('GET', BASE, undefined, DEV)).statusCode).toBe(403);
     expect((await rest('PUT', `${BASE}/mine`, target, DEV)).statusCode).toBe(403);

@@ -261,6 +261,9 @@ export interface PermissionTargetsTable {
   repo: ColumnType<PermissionSectionJson | null, string | null, string | null>;
   build: ColumnType<PermissionSectionJson | null, string | null, string | null>;
   release_bundle: ColumnType<PermissionSectionJson | null, string | null, string | null>;
+  destination: ColumnType<DestinationSectionJson | null, string | null, string | null>;
+  pipeline_source: ColumnType<PipelineSectionJson | null, string | null, string | null>;
+  xray_source: ColumnType<XraySectionJson | null, string | null, string | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }
@@ -272,11 +275,40 @@ export interface PermissionTargetPrincipalsTable {
   target_name: string;
 }
 
+export interface PermissionActionsJson {
+  users: Record<string, string[]>;
+  groups: Record<string, string[]>;
+}
+
 export interface PermissionSectionJson {
   'include-patterns': string[];
   'exclude-patterns': string[];
   repositories: string[];
-  actions: { users: Record<string, string[]>; groups: Record<string, string[]> };
+  actions: PermissionActionsJson;
+}
+
+/** Spec 01 §3 destinations: rules of site, city and countries; `*` stands for all. */
+export interface DestinationRuleJson {
+  siteName: string;
+  cityName: string;
+  countryCodes: string[];
+}
+export interface DestinationSectionJson {
+  destinationRules: DestinationRuleJson[];
+  actions: PermissionActionsJson;
+}
+
+/** Spec 01 §3 pipeline sources, chosen by Ant patterns over their names. */
+export interface PipelineSectionJson {
+  'include-patterns': string[];
+  'exclude-patterns': string[];
+  actions: PermissionActionsJson;
+}
+
+/** Spec 01 §3 Xray sources: the targets named. */
+export interface XraySectionJson {
+  targets: string[];
+  actions: PermissionActionsJson;
 }
 
 export interface AccessTokensTable {

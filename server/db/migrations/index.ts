@@ -18,6 +18,7 @@ import * as userTokens from './0017-user-tokens.ts';
 import * as projects from './0018-projects.ts';
 import * as packages from './0019-packages.ts';
 import * as search from './0020-search.ts';
+import * as permissionSections from './0021-permission-sections.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0018-projects': projects,
   '0019-packages': packages,
   '0020-search': search,
+  '0021-permission-sections': permissionSections,
 };
 
 /**

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { ACCESS_MESSAGES as M } from './messages.ts';
-import type { PermissionTarget } from './permission-target.ts';
+import { presentSections, type PermissionTarget } from './permission-target.ts';
+import { COUNTRIES } from './countries.ts';
 import { permissionTargetBody } from './rest-routes.ts';
 
 const admin = { permission: 'admin' as const };
@@ -28,7 +29,7 @@ export interface PrincipalChoice {
 }
 
 function rowOf(target: PermissionTarget): PermissionTargetRow {
-  const sections = [target.repo, target.build, target.releaseBundle].filter((s) => s !== undefined);
+  const sections = presentSections(target);
   const names = (kind: 'users' | 'groups') =>
     [...new Set(sections.flatMap((section) => Object.keys(section.actions[kind])))].sort();
   return {
@@ -127,6 +128,9 @@ export async function permissionTargetConsoleRoutes(
       return { info: M.deletedMany(request.body.names.length) };
     },
   );
+
+  // Spec 01 §3: the country list that feeds destination rules (name and two-letter code).
+  app.get('/ui/permissiontargets/countries', { config: admin }, async () => COUNTRIES);
 
   app.get('/ui/permissiontargets/allUsersGroups', { config: admin }, async () => {
     const [users, groups] = await Promise.all([services.users.list(), services.groups.list()]);

@@ -15,6 +15,8 @@ export const ACCESS_MESSAGES = {
   adminPrincipal: (name: string) => `Admin users and groups cannot be added ('${name}')`,
   unknownAction: (action: string) => `Unknown permission action '${action}'`,
   leadingSlash: (pattern: string) => `A pattern cannot start with a slash ('${pattern}')`,
+  unknownCountry: (code: string) =>
+    `'${code}' is not a country code of the list (two letters, as ISO 3166-1 has them), nor *`,
   /** What a hidden refusal says: the words of any missing artifact. */
   hidden: (repoKey: string, path: string) =>
     `Could not find resource '${path ? `${repoKey}/${path}` : repoKey}'.`,

@@ -1,38 +1,58 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { PermissionSection, PermissionTarget } from './permission-target.ts';
+import {
+  presentSections,
+  type DestinationSection,
+  type PermissionSection,
+  type PermissionTarget,
+  type PipelineSection,
+  type SectionName,
+  type XraySection,
+} from './permission-target.ts';
 
 type Row = {
   name: string;
   repo: PermissionSection | null;
   build: PermissionSection | null;
   release_bundle: PermissionSection | null;
+  destination: DestinationSection | null;
+  pipeline_source: PipelineSection | null;
+  xray_source: XraySection | null;
 };
 
+/** The target's section names and their columns. */
+const COLUMNS = {
+  repo: 'repo',
+  build: 'build',
+  releaseBundle: 'release_bundle',
+  destination: 'destination',
+  pipelineSource: 'pipeline_source',
+  xraySource: 'xray_source',
+} as const satisfies Record<SectionName, keyof Row>;
+const SELECTED = ['name', ...Object.values(COLUMNS)] as const;
+
 function toTarget(row: Row): PermissionTarget {
-  return {
-    name: row.name,
-    ...(row.repo ? { repo: row.repo } : {}),
-    ...(row.build ? { build: row.build } : {}),
-    ...(row.release_bundle ? { releaseBundle: row.release_bundle } : {}),
-  };
+  const target: PermissionTarget = { name: row.name };
+  for (const [section, column] of Object.entries(COLUMNS) as [SectionName, keyof Row][]) {
+    if (row[column]) Object.assign(target, { [section]: row[column] });
+  }
+  return target;
 }
 
-const json = (section: PermissionSection | undefined) => (section ? JSON.stringify(section) : null);
+const json = (section: object | undefined) => (section ? JSON.stringify(section) : null);
 
 const toRow = (target: PermissionTarget) => ({
   name: target.name,
   repo: json(target.repo),
   build: json(target.build),
   release_bundle: json(target.releaseBundle),
+  destination: json(target.destination),
+  pipeline_source: json(target.pipelineSource),
+  xray_source: json(target.xraySource),
 });
 
 export async function listPermissionTargets(db: Database): Promise<PermissionTarget[]> {
-  const rows = await db
-    .selectFrom('permission_targets')
-    .select(['name', 'repo', 'build', 'release_bundle'])
-    .orderBy('name')
-    .execute();
+  const rows = await db.selectFrom('permission_targets').select(SELECTED).orderBy('name').execute();
   return rows.map(toTarget);
 }
 
@@ -42,9 +62,9 @@ function principalRows(target: PermissionTarget) {
     string,
     { kind: 'users' | 'groups'; principal: string; target_name: string }
   >();
-  for (const section of [target.repo, target.build, target.releaseBundle]) {
+  for (const section of presentSections(target)) {
     for (const kind of ['users', 'groups'] as const)
-      for (const principal of Object.keys(section?.actions[kind] ?? {}))
+      for (const principal of Object.keys(section.actions[kind]))
         rows.set(`${kind}\u0000${principal}`, { kind, principal, target_name: target.name });
   }
   return [...rows.values()];
@@ -74,7 +94,7 @@ export async function permissionTargetsNaming(
 ): Promise<PermissionTarget[]> {
   const rows = await db
     .selectFrom('permission_targets')
-    .select(['name', 'repo', 'build', 'release_bundle'])
+    .select(SELECTED)
     .where('name', 'in', (eb) =>
       eb
         .selectFrom('permission_target_principals')
@@ -110,14 +130,7 @@ async function replaceRow(db: Database, row: ReturnType<typeof toRow>): Promise<
   const result = await db
     .insertInto('permission_targets')
     .values(row)
-    .onConflict((c) =>
-      c.column('name').doUpdateSet({
-        repo: row.repo,
-        build: row.build,
-        release_bundle: row.release_bundle,
-        updated_at: new Date(),
-      }),
-    )
+    .onConflict((c) => c.column('name').doUpdateSet({ ...row, updated_at: new Date() }))
     // xmax is 0 for a freshly inserted row, the updating transaction's id otherwise.
     .returning(sql<boolean>`xmax = 0`.as('inserted'))
     .executeTakeFirstOrThrow();

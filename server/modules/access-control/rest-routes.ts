@@ -19,6 +19,11 @@ const grantedActions = {
   maxProperties: 1000,
   additionalProperties: { type: 'array', maxItems: 10, items: { type: 'string' } },
 };
+const actions = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { users: grantedActions, groups: grantedActions },
+};
 const section = {
   type: 'object',
   additionalProperties: false,
@@ -26,12 +31,39 @@ const section = {
     'include-patterns': stringList,
     'exclude-patterns': stringList,
     repositories: stringList,
-    actions: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { users: grantedActions, groups: grantedActions },
-    },
+    actions,
   },
+};
+const name = { type: 'string', maxLength: 256 };
+const destinationSection = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    destinationRules: {
+      type: 'array',
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          siteName: name,
+          cityName: name,
+          countryCodes: { type: 'array', maxItems: 300, items: { type: 'string', maxLength: 2 } },
+        },
+      },
+    },
+    actions,
+  },
+};
+const pipelineSection = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { 'include-patterns': stringList, 'exclude-patterns': stringList, actions },
+};
+const xraySection = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { targets: stringList, actions },
 };
 /** A permission target's body, for the scripted API and the console alike. */
 export const permissionTargetBody = {
@@ -42,6 +74,9 @@ export const permissionTargetBody = {
     repo: section,
     build: section,
     releaseBundle: section,
+    destination: destinationSection,
+    pipelineSource: pipelineSection,
+    xraySource: xraySection,
   },
 };
 

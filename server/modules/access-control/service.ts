@@ -17,7 +17,7 @@ import { deciderFromGrants, grantsFor } from './grants.ts';
 import { projectMembershipsOf } from '../projects/queries.ts';
 import { projectTargets } from '../projects/project-targets.ts';
 import { ACCESS_MESSAGES as M } from './messages.ts';
-import type { PermissionTarget } from './permission-target.ts';
+import { ALL_SECTIONS, type PermissionTarget } from './permission-target.ts';
 import {
   deletePermissionTarget,
   groupNamesOf,
@@ -233,7 +233,7 @@ export function createAccessService(deps: {
     /** The targets that name a user or a group, each section with that principal's actions. */
     async grantedTo(kind: 'users' | 'groups', name: string) {
       return (await allTargets()).flatMap((target) => {
-        const sections = (['repo', 'build', 'releaseBundle'] as const).flatMap((section) => {
+        const sections = ALL_SECTIONS.flatMap((section) => {
           const part = target[section];
           const actions = part?.actions[kind][name];
           if (!part || !actions) return [];

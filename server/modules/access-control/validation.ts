@@ -1,12 +1,15 @@
 import { BadRequest, NotFound } from '../../errors.ts';
+import { COUNTRY_CODES } from './countries.ts';
 import { ACCESS_MESSAGES as M } from './messages.ts';
 import {
   CACHE_SUFFIX,
   REPOSITORY_MARKERS,
   SECTION_ACTIONS,
   SECTION_DEFAULT_REPOSITORIES,
+  OTHER_SECTIONS,
   SECTIONS,
   withImpliedActions,
+  type DestinationRule,
   type PermissionSection,
   type PermissionTarget,
   type SectionName,
@@ -68,8 +71,66 @@ async function checkPrincipals(
   return checked;
 }
 
-async function checkSection(
+/** Every principal's actions, each user and group checked, as every section grants them. */
+async function checkActions(
   name: SectionName,
+  actions: Partial<PermissionSection['actions']> | undefined,
+  checks: TargetChecks,
+): Promise<PermissionSection['actions']> {
+  return {
+    users: await checkPrincipals(
+      name,
+      actions?.users ?? {},
+      async (user) => (user === 'anonymous' ? false : checks.userIsAdmin(user)),
+      M.unknownUser,
+    ),
+    groups: await checkPrincipals(name, actions?.groups ?? {}, checks.groupIsAdmin, M.unknownGroup),
+  };
+}
+
+/** A rule's site and city are names or `*`; its countries are codes of the list, or `*`. */
+function checkDestinationRule(rule: Partial<DestinationRule>): DestinationRule {
+  const siteName = rule.siteName?.trim() || '*';
+  const cityName = rule.cityName?.trim() || '*';
+  const codes = (rule.countryCodes ?? []).map((code) => code.trim().toUpperCase());
+  const unknown = codes.find((code) => code !== '*' && !COUNTRY_CODES.has(code));
+  if (unknown !== undefined) throw new BadRequest(M.unknownCountry(unknown), 'destinationRules');
+  return { siteName, cityName, countryCodes: codes.length > 0 ? [...new Set(codes)] : ['*'] };
+}
+
+async function checkOtherSection(
+  target: PermissionTarget,
+  name: (typeof OTHER_SECTIONS)[number],
+  checks: TargetChecks,
+): Promise<Partial<PermissionTarget>> {
+  const given = target[name];
+  if (!given) return {};
+  const actions = await checkActions(name, given.actions, checks);
+  switch (name) {
+    case 'destination': {
+      const rules = (target.destination?.destinationRules ?? []).map(checkDestinationRule);
+      return { destination: { destinationRules: rules, actions } };
+    }
+    case 'pipelineSource': {
+      const includes = checkPatterns(target.pipelineSource?.['include-patterns'] ?? ['**']);
+      const excludes = checkPatterns(target.pipelineSource?.['exclude-patterns'] ?? []);
+      return {
+        pipelineSource: {
+          'include-patterns': includes.length > 0 ? includes : ['**'],
+          'exclude-patterns': excludes,
+          actions,
+        },
+      };
+    }
+    case 'xraySource': {
+      const targets = (target.xraySource?.targets ?? []).map((t) => t.trim()).filter(Boolean);
+      return { xraySource: { targets: [...new Set(targets)], actions } };
+    }
+  }
+}
+
+async function checkSection(
+  name: (typeof SECTIONS)[number],
   section: Partial<PermissionSection>,
   checks: TargetChecks,
 ): Promise<PermissionSection> {
@@ -80,20 +141,7 @@ async function checkSection(
     'exclude-patterns': checkPatterns(section['exclude-patterns'] ?? []),
     repositories:
       name === 'repo' ? await checkRepositories(section.repositories ?? [], checks) : fixed,
-    actions: {
-      users: await checkPrincipals(
-        name,
-        section.actions?.users ?? {},
-        async (user) => (user === 'anonymous' ? false : checks.userIsAdmin(user)),
-        M.unknownUser,
-      ),
-      groups: await checkPrincipals(
-        name,
-        section.actions?.groups ?? {},
-        checks.groupIsAdmin,
-        M.unknownGroup,
-      ),
-    },
+    actions: await checkActions(name, section.actions, checks),
   };
 }
 
@@ -114,6 +162,8 @@ export async function checkTarget(
     const given = target[section];
     if (given) checked[section] = await checkSection(section, given, checks);
   }
+  for (const section of OTHER_SECTIONS)
+    Object.assign(checked, await checkOtherSection(target, section, checks));
   return checked;
 }
 
