@@ -201,6 +201,18 @@ describe('sessions, CSRF, lockout and anonymous access', () => {
     });
     expect(unlock.statusCode).toBe(200);
     expect((await attempt('victim-pass-1')).statusCode).toBe(200);
+
+    // locked again, then unlocked through the access entities' call
+    for (const guess of ['wrong-4', 'wrong-5', 'wrong-6']) await attempt(guess);
+    expect((await depot.services.users.get('victim')).locked).toBe(true);
+    const byEntities = await depot.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/access/entities/users/unlockUsers',
+      headers: adminAuth(),
+      payload: ['victim'],
+    });
+    expect(byEntities.statusCode).toBe(200);
+    expect((await attempt('victim-pass-1')).statusCode).toBe(200);
   });
 
   it('answers reader routes anonymously only when anonymous access is on', async () => {

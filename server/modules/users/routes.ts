@@ -100,15 +100,21 @@ export async function usersRoutes(app: FastifyInstance, { services }: { services
     async (request) => securityConfig.update(request.body),
   );
 
-  app.post<{ Body: string[] }>(
-    '/ui/securityconfig/unlockUsers',
-    {
-      config: admin,
-      schema: { body: { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 64 } } },
-    },
-    async (request) => {
-      await users.unlock(request.body);
-      return { unlocked: request.body };
-    },
-  );
+  // Spec 01 §7 names both calls (the security configuration's and the access entities');
+  // each takes the user names to unlock.
+  for (const url of ['/ui/securityconfig/unlockUsers', '/access/entities/users/unlockUsers']) {
+    app.post<{ Body: string[] }>(
+      url,
+      {
+        config: admin,
+        schema: {
+          body: { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 64 } },
+        },
+      },
+      async (request) => {
+        await users.unlock(request.body);
+        return { unlocked: request.body };
+      },
+    );
+  }
 }
