@@ -1,4 +1,7 @@
+import fastifyCookie from '@fastify/cookie';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityPlugin } from '../server/http/identity.ts';
 import {
   adminAuth,
   basic,
@@ -69,6 +72,18 @@ const concrete = (url: string) =>
     .replace('*', 'x');
 
 describe('route permission matrix', () => {
+  it('refuses to register a route that declares no permission, or one it does not know', async () => {
+    const app = Fastify();
+    await app.register(fastifyCookie);
+    await app.register(identityPlugin, {} as never);
+    const add = (config?: object) => () =>
+      app.get(`/x${Math.random()}`, config ? { config } : {}, async () => 'ok');
+    expect(add()).toThrow(/declares no permission/);
+    expect(add({ permission: 'everyone' })).toThrow(/declares no permission/);
+    expect(add({ permission: 'reader' })).not.toThrow();
+    await app.close();
+  });
+
   it('has routes of every kind to check', () => {
     const permissions = new Set(depot.app.routeCatalog.map((r) => r.permission));
     expect([...permissions].sort()).toEqual(['admin', 'public', 'reader', 'user']);
