@@ -15,12 +15,14 @@ import { join, normalize, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
+import { SNIPPET_SECRET, SNIPPET_USERNAME } from '../server/modules/set-me-up/placeholders.ts';
 import { TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
 /**
- * Maven against Depot with `mvn` itself: a project deployed (release and snapshot) into
- * local repositories, then a second project that depends on it built with an empty local
- * repository, resolving everything through a virtual repository. The virtual's remote
+ * Maven against Depot with `mvn` itself, configured with what Set Me Up generates: a project
+ * deployed (release and snapshot) into local repositories, then a second project that
+ * depends on it built with an empty local repository, resolving everything through a
+ * virtual repository. The virtual's remote
  * member plays Maven Central: it proxies, on loopback, the machine's own Maven repository
  * (~/.m2/repository, which holds the plugins), so nothing leaves the machine and the
  * machine's repository is only read.
@@ -65,7 +67,7 @@ const pluginManagement = Object.entries(PLUGINS)
   )
   .join('\n      ');
 
-/** A jar project's pom: its coordinates, dependencies and where `mvn deploy` sends it. */
+/** A jar project's pom: its coordinates, dependencies, and Set Me Up's distributionManagement. */
 function projectPom(artifactId: string, version: string, dependencies = '') {
   return `<project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
@@ -78,10 +80,7 @@ function projectPom(artifactId: string, version: string, dependencies = '') {
     <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
   </properties>
   <dependencies>${dependencies}</dependencies>
-  <distributionManagement>
-    <repository><id>depot</id><url>${depot.base}/artifactory/libs-release-local</url></repository>
-    <snapshotRepository><id>depot</id><url>${depot.base}/artifactory/libs-snapshot-local</url></snapshotRepository>
-  </distributionManagement>
+  ${generated.distributionManagement}
   <build><pluginManagement><plugins>
       ${pluginManagement}
   </plugins></pluginManagement></build>
@@ -89,17 +88,46 @@ function projectPom(artifactId: string, version: string, dependencies = '') {
 `;
 }
 
-/** settings.xml: everything resolved through Depot's virtual repository, as Set Me Up says. */
-function settings(localRepository: string) {
-  const server = (id: string) =>
-    `<server><id>${id}</id><username>admin</username><password>${TEST_ADMIN_PASSWORD}</password></server>`;
-  return `<settings>
-  <localRepository>${localRepository}</localRepository>
-  <servers>${server('depot')}${server('central')}</servers>
-  <mirrors><mirror><id>central</id><mirrorOf>*</mirrorOf><url>${depot.base}/artifactory/maven</url></mirror></mirrors>
-</settings>
-`;
+/**
+ * What Set Me Up generates for Maven, as a user copies it: settings.xml resolving everything
+ * through the virtual repository (its mirror of `*`), and the pom's distributionManagement
+ * deploying releases and snapshots to their local repositories. The user's credentials go
+ * where the placeholders are, as the console puts them in once the user unlocks them.
+ */
+const generated = { settings: '', distributionManagement: '' };
+
+async function readSetMeUp() {
+  const answer = await depot.request('/ui/api/v1/ui/mavenSettings', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      release: 'maven',
+      snapshot: 'maven',
+      pluginRelease: 'maven',
+      pluginSnapshot: 'maven',
+      useMirror: true,
+      mirror: 'maven',
+    }),
+  });
+  expect(answer.status).toBe(200);
+  generated.settings = ((await answer.json()) as { settings: string }).settings
+    .replaceAll(SNIPPET_USERNAME, 'admin')
+    .replaceAll(SNIPPET_SECRET, TEST_ADMIN_PASSWORD);
+  const deploy = await depot.request(
+    '/ui/api/v1/ui/mavenDistributionManagement?repoKey=libs-release-local&snapshotRepoKey=libs-snapshot-local',
+  );
+  expect(deploy.status).toBe(200);
+  generated.distributionManagement = (
+    (await deploy.json()) as { distributionManagement: string }
+  ).distributionManagement;
 }
+
+/** Set Me Up's settings.xml with a local repository of the project's own. */
+const settings = (localRepository: string) =>
+  generated.settings.replace(
+    '<servers>',
+    `<localRepository>${localRepository}</localRepository>\n  <servers>`,
+  );
 
 /** Writes a project with one class and runs `mvn` on it with a local repository of its own. */
 async function mvn(name: string, pom: string, javaSource: string, goals: string[]) {
@@ -148,6 +176,7 @@ beforeAll(async () => {
   await create('maven', 'virtual', {
     repositories: ['libs-release-local', 'libs-snapshot-local', 'maven-central'],
   });
+  await readSetMeUp();
 }, 60_000);
 
 afterAll(async () => {
