@@ -180,6 +180,36 @@ describe('the package browser calls', () => {
     );
   });
 
+  it("answers a version's documents by its lead file's path, as spec 02 §7 asks them", async () => {
+    const native = (document: string, query: string, headers = adminAuth()) =>
+      depot.app.inject({
+        url: `/ui/api/v1/ui/v1/native/versions/npm/${document}?${query}`,
+        headers,
+      });
+    const { body } = await graphQl('versions', VERSIONS, {
+      filter: { packageId: 'npm://left-pad' },
+    });
+    const version = body.data.versions.edges
+      .map(
+        (e: { node: { name: string; repos: { name: string; leadFilePath: string }[] } }) => e.node,
+      )
+      .find((node: { name: string }) => node.name === '1.0.0');
+    const path = `${version.repos[0].name}/${version.repos[0].leadFilePath}`;
+    const query = new URLSearchParams({ path }).toString();
+    expect((await native('readme', query)).json()).toEqual({ readme: '# left-pad 1.0.0' });
+    const dependencies = await native('dependencies', query);
+    expect(dependencies.statusCode).toBe(200);
+    expect(dependencies.json()).toEqual({ dependencies: {}, devDependencies: {} });
+    expect((await native('props', query)).json().properties).toEqual(
+      expect.arrayContaining([{ key: 'npm.version', values: ['1.0.0'] }]),
+    );
+    // no version's file there, or one the caller may not read: the same 404
+    expect((await native('readme', 'path=npm-a/left-pad/-/nothing.tgz')).statusCode).toBe(404);
+    const outsider = { authorization: basic('outsider', 'outsider-pass-1') };
+    expect((await native('readme', query, outsider)).statusCode).toBe(404);
+    expect((await native('readme', '')).statusCode).toBe(400);
+  });
+
   it('filters versions by license, and reads a POM’s licenses', async () => {
     const { body } = await graphQl('versions', VERSIONS, {
       filter: { packageId: 'npm://left-pad', licenses: ['mit'] },

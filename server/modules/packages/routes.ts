@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import type { Principal } from '../../http/permissions.ts';
 
 interface GraphQlBody {
   /** The query, as text or with its variables (spec 02 §7: "wrapped in the field graphQL"). */
@@ -25,6 +26,26 @@ const DOCUMENTS = new Set(['readme', 'dependencies', 'props']);
  * `/mds/versions` run a GraphQL query as the caller; `/ui/v1/native/versions/{type}/{doc}`
  * answers a version's readme, dependencies or properties.
  */
+/**
+ * The version a document is asked of: spec 02 §7's `path` query (`{repoKey}/{lead file}`, as
+ * a version's repos list it), or the package's `name` and `version`.
+ */
+async function versionAsked(
+  services: Services,
+  principal: Principal,
+  type: string,
+  query: { path?: string; name?: string; version?: string },
+): Promise<{ name: string; version: string }> {
+  if (query.path) {
+    const found = await services.packages.versionAt(principal, type, query.path);
+    if (!found) throw new NotFound(`No ${type} version has its file at '${query.path}'`);
+    return found;
+  }
+  if (!query.name || !query.version)
+    throw new BadRequest('path, or name and version, are required');
+  return { name: query.name, version: query.version };
+}
+
 export async function packagesRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const reader = { config: { permission: 'reader' as const } };
   for (const call of ['packages', 'package', 'versions']) {
@@ -50,13 +71,17 @@ export async function packagesRoutes(app: FastifyInstance, { services }: { servi
     async (
       request: FastifyRequest<{
         Params: { type: string; document: string };
-        Querystring: { name?: string; version?: string };
+        Querystring: { path?: string; name?: string; version?: string };
       }>,
     ) => {
       const { type, document } = request.params;
-      const { name, version } = request.query;
       if (!DOCUMENTS.has(document)) throw new NotFound(`Unknown version document '${document}'`);
-      if (!name || !version) throw new BadRequest('name and version are required');
+      const { name, version } = await versionAsked(
+        services,
+        request.principal,
+        type,
+        request.query,
+      );
       const details = await services.packages.versionDetails(
         request.principal,
         type,

@@ -1,4 +1,5 @@
 import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BadRequest } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
@@ -379,6 +380,28 @@ export function createPackagesService(deps: {
     },
 
     /** The documents the version tabs show: readme, dependencies, properties of the lead file. */
+    /**
+     * The package and version whose lead file is at `{repoKey}/{path}` (a version's
+     * `repos[].leadFilePath` under its repository), for a reader of it; else undefined.
+     */
+    async versionAt(principal: Principal, type: string, fullPath: string) {
+      const [repoKey, ...rest] = fullPath.replace(/^\//, '').split('/');
+      const path = rest.join('/');
+      if (!repoKey || !path) return undefined;
+      const access = await deps.access.forPrincipal(principal);
+      if (!access.can('read', repoKey, path)) return undefined;
+      return deps.db
+        .selectFrom('package_versions as v')
+        .innerJoin('packages as p', 'p.id', 'v.package_id')
+        .innerJoin('nodes as n', 'n.id', 'v.node_id')
+        .innerJoin('repositories as r', 'r.id', 'n.repository_id')
+        .select(['p.name', 'v.version'])
+        .where('p.package_type', '=', type)
+        .where(sql`lower(r.key)`, '=', repoKey.toLowerCase())
+        .where('n.path', '=', path)
+        .executeTakeFirst();
+    },
+
     async versionDetails(principal: Principal, type: string, name: string, version: string) {
       const access = await deps.access.forPrincipal(principal);
       const context: Context = { readable: await readableFor(access), access };
