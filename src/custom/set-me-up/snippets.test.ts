@@ -42,4 +42,30 @@ describe('Set Me Up snippets', () => {
     );
     expect(read[0]!.text).toBe('<password>KEY</password>');
   });
+
+  it('gives SBT, Ivy and generic their resolve and deploy sections, credentials put in', () => {
+    const credentials = { userName: 'jo', secret: 'KEY' };
+    const sbt = snippetsFor('sbt', { ...context, repoKey: 'sbt' }, credentials);
+    expect(sbt.read.map((s) => s.text)).toEqual([
+      '[repositories]\nlocal\ndepot: http://depot.test:8082/artifactory/sbt/\n',
+      'realm=Depot\nhost=depot.test\nuser=jo\npassword=KEY\n',
+    ]);
+    expect(sbt.deploy[0]!.text).toContain(
+      'publishTo := Some("Depot" at "http://depot.test:8082/artifactory/sbt")',
+    );
+    const ivy = snippetsFor(
+      'ivy',
+      { ...context, repoKey: 'ivy', server: { ivySettings: `passwd="${SNIPPET_SECRET}"` } },
+      credentials,
+    );
+    expect(ivy.read[0]!.text).toBe('passwd="KEY"');
+    expect(ivy.deploy[0]!.text).toContain('<ivy:publish resolver="main"');
+    const generic = snippetsFor('generic', { ...context, repoKey: 'files' }, credentials);
+    expect(generic.read[0]!.text).toBe(
+      'curl -ujo:KEY -O "http://depot.test:8082/artifactory/files/<TARGET_FILE_PATH>"',
+    );
+    expect(generic.deploy[0]!.text).toBe(
+      'curl -ujo:KEY -T <PATH_TO_FILE> "http://depot.test:8082/artifactory/files/<TARGET_FILE_PATH>"',
+    );
+  });
 });

@@ -144,9 +144,20 @@ function serverSnippets(
   return {
     general: [{ title: 'The repository URL', text: url }],
     read: [{ title: 'ivysettings.xml', text: server.ivySettings ?? '' }],
-    deploy: [],
+    // The same resolver publishes: Ivy's url resolver PUTs each file to its pattern.
+    deploy: [{ title: 'build.xml (Ant)', text: IVY_PUBLISH }],
   };
 }
+
+const IVY_PUBLISH = [
+  '<target name="publish" depends="jar">',
+  '  <ivy:resolve/>',
+  '  <ivy:publish resolver="main" pubrevision="${version}" overwrite="true">',
+  '    <artifacts pattern="build/[artifact]-[revision].[ext]"/>',
+  '  </ivy:publish>',
+  '</target>',
+  '',
+].join('\n');
 
 /** The General, Resolve and Deploy snippets of a tool for a repository. */
 export function snippetsFor(
