@@ -25,8 +25,13 @@ if (builtAt === 0 || Math.max(...consoleSources.map(newestChange)) > builtAt) {
 }
 
 await build({
-  // The embedded database runs in a worker thread: its module is a second entry.
-  entryPoints: { main: 'server/main.ts', 'pglite-worker': 'server/db/pglite-worker.ts' },
+  // Worker threads' modules are entries of their own: the embedded database, and the merge
+  // of a virtual npm repository's documents (server/workers/module-worker.ts finds them).
+  entryPoints: {
+    main: 'server/main.ts',
+    'pglite-worker': 'server/db/pglite-worker.ts',
+    'npm-merge-worker': 'server/formats/npm/npm-merge-worker.ts',
+  },
   outdir: 'dist/server',
   outExtension: { '.js': '.mjs' },
   bundle: true,

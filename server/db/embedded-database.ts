@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../workers/module-worker.ts';
 
 export type WorkerRequest =
   { type: 'query'; id: number; sql: string; parameters: unknown[] } | { type: 'close' };
@@ -17,26 +18,14 @@ function toError(fields: ErrorFields): Error {
   return Object.assign(new Error(fields.message), fields);
 }
 
-/**
- * Starts the worker. From the bundle (npm start) its module is dist/server/pglite-worker.mjs;
- * from the TypeScript sources (tsx, vitest) a two-line bootstrap registers tsx in the new
- * thread first, since Node 20 does not pass `--import` hooks on to workers.
- */
+/** Starts the database's worker thread (pglite-worker.ts). */
 function startWorker(home: string): Worker {
-  const workerData = { home };
   // The thread's own objects are small and short-lived (one query's rows): a small young
   // generation keeps its idle memory down by some tens of MB at no measurable cost.
-  const resourceLimits = { maxYoungGenerationSizeMb: 4 };
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData,
-      resourceLimits,
-    });
-  }
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./pglite-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
+  return startModuleWorker(import.meta.url, 'pglite-worker', {
+    workerData: { home },
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
+  });
 }
 
 /**

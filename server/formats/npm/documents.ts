@@ -9,14 +9,12 @@ import type { ArtifactsService } from '../../modules/artifacts/service.ts';
 import type { RemoteService } from '../../modules/remote/service.ts';
 import type { RepositoriesService } from '../../modules/repositories/service.ts';
 import { cachedDocumentPath, escapedName } from './names.ts';
+import { createDocumentMerger } from './merge.ts';
 import {
-  abbreviateDocument,
   abbreviatedPackument,
   fullPackument,
-  mergePackuments,
   rewriteUpstreamTarballs,
   withTarballBase,
-  type Manifest,
 } from './packument.ts';
 import type { NpmStore } from './store.ts';
 
@@ -91,6 +89,8 @@ export function createNpmDocuments(deps: {
   changes?: TableChanges;
 }) {
   const { store, artifacts, remote, filestore } = deps;
+  // Merging members' documents of megabytes runs in a worker thread (merge.ts).
+  const merger = createDocumentMerger();
   const localDocuments = createReadCache<string, PackageDocument | undefined>({
     ttlMs: 60_000,
     maxEntries: 200,
@@ -153,11 +153,7 @@ export function createNpmDocuments(deps: {
       }
     }
     if (found.length <= 1) return found[0];
-    const document = mergePackuments(
-      found.map((d) => JSON.parse(documentText(d.full)) as Manifest),
-    );
-    const full = [JSON.stringify(document)];
-    const abbreviated = [JSON.stringify(abbreviateDocument(document))];
+    const { full, abbreviated } = await merger.merge(found.map((d) => documentText(d.full)));
     return { full, abbreviated, etag: await etagOf(full) };
   }
 
