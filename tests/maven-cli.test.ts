@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 import { SNIPPET_SECRET, SNIPPET_USERNAME } from '../server/modules/set-me-up/placeholders.ts';
-import { TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
+import { createMavenRepository, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
 /**
  * Maven against Depot with `mvn` itself, configured with what Set Me Up generates: a project
@@ -160,13 +160,7 @@ beforeAll(async () => {
   central = await serveFolder(SEED);
   depot = await startHttpDepot();
   const create = (key: string, rclass: string, extra = {}) =>
-    depot.services.repositories.create({
-      key,
-      rclass,
-      packageType: 'maven',
-      repoLayoutRef: 'maven-2-default',
-      ...extra,
-    } as never);
+    createMavenRepository(depot, key, rclass, extra);
   await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
   await create('libs-release-local', 'local', { handleSnapshots: false });
   await create('libs-snapshot-local', 'local', { handleReleases: false, maxUniqueSnapshots: 2 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
-import { TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
+import { createMavenRepository, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
 /**
  * Maven repositories, driven by the exact requests Maven 3's deploy and resolve send (GET
@@ -25,16 +25,6 @@ function pom(groupId: string, artifactId: string, version: string) {
   <description>The ${artifactId} library</description>
 </project>
 `;
-}
-
-async function mavenRepository(server: HttpDepot, key: string, rclass: string, extra = {}) {
-  await server.services.repositories.create({
-    key,
-    rclass,
-    packageType: 'maven',
-    repoLayoutRef: 'maven-2-default',
-    ...extra,
-  } as never);
 }
 
 /** A PUT as the deploy plugin sends it; the test fails on anything but 2xx. */
@@ -81,15 +71,15 @@ async function mavenDeploy(
 
 beforeAll(async () => {
   [depot, upstream] = await Promise.all([startHttpDepot(), startHttpDepot()]);
-  await mavenRepository(upstream, 'maven-upstream', 'local');
-  await mavenRepository(depot, 'libs-local', 'local', { maxUniqueSnapshots: 2 });
-  await mavenRepository(depot, 'libs-release-local', 'local', { handleSnapshots: false });
-  await mavenRepository(depot, 'maven-remote', 'remote', {
+  await createMavenRepository(upstream, 'maven-upstream', 'local');
+  await createMavenRepository(depot, 'libs-local', 'local', { maxUniqueSnapshots: 2 });
+  await createMavenRepository(depot, 'libs-release-local', 'local', { handleSnapshots: false });
+  await createMavenRepository(depot, 'maven-remote', 'remote', {
     url: `${upstream.base}/artifactory/maven-upstream/`,
     username: 'admin',
     password: TEST_ADMIN_PASSWORD,
   });
-  await mavenRepository(depot, 'maven', 'virtual', {
+  await createMavenRepository(depot, 'maven', 'virtual', {
     repositories: ['libs-local', 'maven-remote'],
     defaultDeploymentRepo: 'libs-local',
   });

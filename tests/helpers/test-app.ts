@@ -85,6 +85,19 @@ export async function createRepository(
   } as never);
 }
 
+/** A Maven repository in the Maven 2 layout, as Maven's clients expect it. */
+export const createMavenRepository = (
+  depot: DepotApp,
+  key: string,
+  rclass: string,
+  extra: Record<string, unknown> = {},
+) =>
+  createRepository(depot, key, rclass, {
+    packageType: 'maven',
+    repoLayoutRef: 'maven-2-default',
+    ...extra,
+  });
+
 /**
  * Deploys a file as the admin, as a client would (each path segment URL-encoded): its
  * content is its own path unless given. The test fails on anything but 201.
