@@ -20,7 +20,7 @@ const PART_CHARS = 256 * 1024;
  * Cuts a document's text into parts, each ending at a comma: the tarball marker holds none,
  * so no part splits one (documents.ts rewrites the marker part by part).
  */
-export function inParts(text: string): string[] {
+function inParts(text: string): string[] {
   const parts: string[] = [];
   let start = 0;
   while (text.length - start > PART_CHARS) {
@@ -101,4 +101,3 @@ export function createDocumentMerger(callerUrl = import.meta.url) {
   };
 }
 
-export type DocumentMerger = ReturnType<typeof createDocumentMerger>;
