@@ -134,13 +134,25 @@ export const $transferTargets = sample({
     dialog?.kind === 'transfer' ? compatibleTargets(dialog.action, dialog.node, targets) : [],
 });
 export const $actionRunning = createStore(false)
-  .on([deleteFx, emptyTrashFx, transferFx, folderInfoFx, versionsFx, deleteVersionsFx], () => true)
+  .on(
+    [
+      deleteFx,
+      emptyTrashFx,
+      transferFx,
+      folderInfoFx,
+      downloadFolderFx,
+      versionsFx,
+      deleteVersionsFx,
+    ],
+    () => true,
+  )
   .on(
     [
       deleteFx.finally,
       emptyTrashFx.finally,
       transferFx.finally,
       folderInfoFx.finally,
+      downloadFolderFx.finally,
       versionsFx.finally,
       deleteVersionsFx.finally,
     ],
