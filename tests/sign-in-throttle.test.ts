@@ -58,6 +58,30 @@ describe('sign-in throttle with no trusted proxy', () => {
     depot.services.signInThrottle.succeeded('127.0.0.1');
     expect((await login(depot, 'target', 'target-pass-1')).statusCode).toBe(200);
   });
+
+  it('makes guesses through the change-password call wait as sign-in guesses do', async () => {
+    depot.services.signInThrottle.succeeded('127.0.0.1');
+    const change = (oldPassword: string) =>
+      depot.app.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/auth/changePassword',
+        payload: {
+          userName: 'bystander',
+          oldPassword,
+          newPassword1: 'brand-new-pass-9',
+          newPassword2: 'brand-new-pass-9',
+        },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await change(`guess-${i}`)).statusCode);
+    expect(statuses.slice(0, 11).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(11).every((status) => status === 429)).toBe(true);
+    // the right password waits too, and changes nothing
+    expect((await change('bystander-pass-1')).statusCode).toBe(429);
+    depot.services.signInThrottle.succeeded('127.0.0.1');
+    await depot.services.users.unlock(['bystander']);
+    expect((await login(depot, 'bystander', 'bystander-pass-1')).statusCode).toBe(200);
+  });
 });
 
 describe('sign-in throttle behind a trusted proxy', () => {

@@ -139,7 +139,10 @@ export async function authRoutes(
     { config: { permission: 'public' }, schema: { body: changePasswordBody } },
     async (request) => {
       const { userName, oldPassword, newPassword1, newPassword2 } = request.body;
-      await auth.changePassword(userName, oldPassword, newPassword1, newPassword2);
+      // It checks a password anyone may send: guesses here wait as sign-in's do.
+      await app.signInThrottled(request.ip, () =>
+        auth.changePassword(userName, oldPassword, newPassword1, newPassword2),
+      );
       request.log.info({ user: userName }, 'password changed');
       return { passwordChanged: true };
     },
