@@ -115,6 +115,13 @@ describe('routes and guards', () => {
     expect(pathOf(router)).toBe('/login/change-password/jo');
   });
 
+  it('sends a visitor browsing anonymously who opens the profile to / (spec 01 §2)', async () => {
+    const withAnonymousAccess = { ...anonymous, anonAccessEnabled: true };
+    const { router } = await start('/admin/artifactory/user_profile', withAnonymousAccess);
+    // `/` is the home of a visitor when anonymous access is on
+    await waitFor(() => expect(pathOf(router)).toBe(USER_HOME_PATH));
+  });
+
   it('sends a signed-in user who opens /login home', async () => {
     const { router } = await start('/login', jo);
     await waitFor(() => expect(pathOf(router)).toBe(USER_HOME_PATH));

@@ -13,7 +13,8 @@ const UserProfilePage = lazy(() => import('./UserProfilePage'));
 export const userProfileRoute: RouteObject = {
   path: PROFILE_PATH.slice(1),
   element: (
-    <RequireAccess permission="user">
+    // Spec 01 §2: non-anonymous users only, otherwise to /.
+    <RequireAccess permission="user" anonymousTo="/">
       <Suspense fallback={<FullPageLoading />}>
         <UserProfilePage />
       </Suspense>

@@ -15,14 +15,18 @@ import type { ReturnState } from '../navigation/model';
  */
 export function RequireAccess({
   permission,
+  anonymousTo,
   children,
 }: {
   permission: Permission;
+  /** Where a visitor not signed in goes instead of login (the profile: `/`, spec 01 §2). */
+  anonymousTo?: string;
   children: ReactNode;
 }) {
   const [user, anonAccessEnabled] = useUnit([$currentUser, $anonAccessEnabled]);
   const location = useLocation();
   if (canAccess(user, permission, anonAccessEnabled)) return children;
+  if (isAnonymous(user) && anonymousTo !== undefined) return <Navigate to={anonymousTo} replace />;
   if (isAnonymous(user)) {
     const state: ReturnState = { from: location.pathname + location.search };
     return <Navigate to={LOGIN_PATH} replace state={state} />;
