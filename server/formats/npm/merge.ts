@@ -100,4 +100,3 @@ export function createDocumentMerger(callerUrl = import.meta.url) {
     },
   };
 }
-
