@@ -212,8 +212,8 @@ describe('permission targets over the v2 REST API', () => {
     expect(countries.map((c) => c.code)).not.toContain('EU');
     expect(countries.every((c) => /^[A-Z]{2}$/.test(c.code))).toBe(true);
     expect(
-      (await rest('GET', '/ui/api/v1/ui/permissiontargets/countries', undefined, DEV)).statusCode,
-    ).toBe(403);
+      (await rest('GET', '/ui/api/v1/ui/permissiontargets/countries', undefined, {})).statusCode,
+    ).toBe(401);
   });
 
   it('is for admins only', async () => {
@@ -301,5 +301,141 @@ describe('the permissions editor calls', () => {
       'libs-local',
     ]);
     expect((await rest('GET', `${UI}/ui/repodata`, undefined, DEV)).statusCode).toBe(403);
+  });
+});
+
+describe('a manager of a target who is not an admin (spec 01 §6)', () => {
+  const UI = '/ui/api/v1';
+  const MGR = { authorization: basic('mgr', 'mgr-password-1') };
+  const LEAD = { authorization: basic('lead', 'lead-password-1') };
+  const managed = {
+    name: 'team-managed',
+    repo: {
+      'include-patterns': ['org/**'],
+      repositories: ['libs-local'],
+      actions: { users: { mgr: ['manage'], dev: ['read'] }, groups: { leads: ['manage'] } },
+    },
+  };
+  const stored = async () => (await rest('GET', `${BASE}/team-managed`)).json();
+
+  beforeAll(async () => {
+    const { users, groups } = depot.services;
+    await users.create({ name: 'mgr', email: 'mgr@example.com', password: 'mgr-password-1' });
+    await users.create({ name: 'lead', email: 'lead@example.com', password: 'lead-password-1' });
+    await groups.create({ name: 'leads', usersInGroup: ['lead'] });
+    expect((await rest('POST', `${BASE}/team-managed`, managed)).statusCode).toBe(201);
+  });
+
+  it('lists and opens only the targets it manages, by name or through a group', async () => {
+    for (const headers of [MGR, LEAD]) {
+      const rows = await rest('POST', `${UI}/access/permissions/search`, {}, headers);
+      expect(rows.json().map((row: { name: string }) => row.name)).toEqual(['team-managed']);
+    }
+    const opened = (
+      await rest('GET', `${UI}/access/permissions/team-managed`, undefined, MGR)
+    ).json();
+    expect(opened.repo.repositories).toEqual(['libs-local']);
+    expect(opened.loggedInAsManager).toEqual({ users: ['mgr'], groups: ['readers'] });
+    const asAdmin = (await rest('GET', `${UI}/access/permissions/team-managed`)).json();
+    expect(asAdmin.loggedInAsManager).toBeUndefined();
+    // Another target and a missing one answer alike: nothing is learnt of either.
+    for (const name of ['Anything', 'no-such-target']) {
+      const refused = await rest('GET', `${UI}/access/permissions/${name}`, undefined, MGR);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().errors[0].message).toBe(ACCESS_MESSAGES.notManaged(name));
+    }
+    const plain = await rest('POST', `${UI}/access/permissions/search`, {}, DEV);
+    expect(plain.json()).toEqual([]);
+  });
+
+  it("changes other principals' actions, and adds principals", async () => {
+    const edited = structuredClone(managed);
+    const users: Record<string, string[]> = edited.repo.actions.users;
+    Object.assign(users, { dev: ['write'], other: ['read'] });
+    await depot.services.users.create({
+      name: 'other',
+      email: 'other@example.com',
+      password: 'other-password-1',
+    });
+    const saved = await rest('PUT', `${UI}/access/permissions/team-managed`, edited, MGR);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await stored()).repo.actions.users).toEqual({
+      mgr: ['read', 'annotate', 'write', 'delete', 'managedXrayMeta', 'manage'],
+      dev: ['read', 'annotate', 'write'],
+      other: ['read'],
+    });
+  });
+
+  it('may not add or remove resources, nor change its own rows or its groups', async () => {
+    const before = await stored();
+    const attempts: Array<[string, (t: typeof before) => void, string]> = [
+      ['adds a repository', (t) => t.repo.repositories.push('central'), 'resources'],
+      ['changes a pattern', (t) => (t.repo['include-patterns'] = ['**']), 'resources'],
+      ['adds a section', (t) => (t.build = { actions: { users: {}, groups: {} } }), 'resources'],
+      ['drops its own manage', (t) => (t.repo.actions.users.mgr = ['read']), 'own-rows'],
+      [
+        'grants a group of its own',
+        (t) => (t.repo.actions.groups.readers = ['delete']),
+        'own-rows',
+      ],
+    ];
+    for (const [what, change, problem] of attempts) {
+      const proposed = structuredClone(before);
+      change(proposed);
+      const refused = await rest('PUT', `${UI}/access/permissions/team-managed`, proposed, MGR);
+      expect(refused.statusCode, what).toBe(403);
+      expect(refused.json().errors[0].message, what).toBe(
+        problem === 'resources'
+          ? ACCESS_MESSAGES.managerResources('team-managed')
+          : ACCESS_MESSAGES.managerOwnRows('team-managed'),
+      );
+      expect(await stored(), what).toEqual(before);
+    }
+    // A lead manages through the leads group: that row is theirs, mgr's is not.
+    const leadsChange = structuredClone(before);
+    leadsChange.repo.actions.groups.leads = ['read'];
+    const byLead = await rest('PUT', `${UI}/access/permissions/team-managed`, leadsChange, LEAD);
+    expect(byLead.json().errors[0].message).toBe(ACCESS_MESSAGES.managerOwnRows('team-managed'));
+  });
+
+  it('may not create or delete targets, nor edit one it does not manage', async () => {
+    const create = await rest('POST', `${UI}/access/permissions`, { name: 'by-mgr' }, MGR);
+    expect(create.statusCode).toBe(403);
+    const remove = await rest(
+      'POST',
+      `${UI}/access/permissions/delete`,
+      { names: ['team-managed'] },
+      MGR,
+    );
+    expect(remove.statusCode).toBe(403);
+    const anything = (await rest('GET', `${BASE}/Anything`)).json();
+    const other = await rest('PUT', `${UI}/access/permissions/Anything`, anything, MGR);
+    expect(other.statusCode).toBe(403);
+    expect(other.json().errors[0].message).toBe(ACCESS_MESSAGES.notManaged('Anything'));
+    expect((await stored()).name).toBe('team-managed');
+  });
+
+  it("offers the editor's choices to managers only, and tells the console who manages", async () => {
+    const principals = await rest(
+      'GET',
+      `${UI}/ui/permissiontargets/allUsersGroups`,
+      undefined,
+      MGR,
+    );
+    expect(principals.statusCode).toBe(200);
+    expect(principals.json().users).toContainEqual({ name: 'dev', admin: false });
+    const repos = await rest('GET', `${UI}/ui/repodata?permission=true`, undefined, MGR);
+    expect(repos.json().map((r: { repoKey: string }) => r.repoKey)).toEqual(['libs-local']);
+    for (const url of ['/ui/permissiontargets/allUsersGroups', '/ui/repodata']) {
+      const refused = await rest('GET', `${UI}${url}`, undefined, DEV);
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json().errors[0].message).toBe(ACCESS_MESSAGES.notAManager);
+    }
+    const current = async (headers: object) =>
+      (await rest('GET', `${UI}/ui/auth/current`, undefined, headers)).json().canManagePermissions;
+    expect(await current(MGR)).toBe(true);
+    expect(await current(LEAD)).toBe(true);
+    expect(await current(DEV)).toBe(false);
+    expect(await current(adminAuth())).toBe(true);
   });
 });

@@ -4,15 +4,28 @@ import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { ACCESS_MESSAGES as M } from './messages.ts';
 import { presentSections, type PermissionTarget } from './permission-target.ts';
 import { COUNTRIES } from './countries.ts';
+import { lockedRows, managerChangeProblem } from './managers.ts';
+import { Forbidden } from '../../errors.ts';
+import type { Principal } from '../../http/permissions.ts';
 import { permissionTargetBody } from './rest-routes.ts';
 
 const admin = { permission: 'admin' as const };
+/** Admins, and users who manage a target: each route narrows to what the caller manages. */
+const signedIn = { permission: 'user' as const };
 const nameParams = {
   type: 'object',
   required: ['name'],
   properties: { name: { type: 'string', minLength: 1, maxLength: 128 } },
 };
 type NameParams = { Params: { name: string } };
+
+/**
+ * A target as the editor gets it. For a manager who is not an admin, the rows that are
+ * theirs (spec 01 §3 isLoggedInAsManager): not editable, and neither are the resources.
+ */
+type EditorTarget = PermissionTarget & {
+  loggedInAsManager?: { users: string[]; groups: string[] };
+};
 
 /** One row of the permissions list (spec 01 §2 Permission screens). */
 export interface PermissionTargetRow {
@@ -43,7 +56,8 @@ function rowOf(target: PermissionTarget): PermissionTargetRow {
 /**
  * The permissions editor's calls (spec 01 §7 Permissions; docs/access-control.md), under
  * `/ui/api/v1`: search the targets, read, create, replace and delete them, and the users,
- * groups and repositories a target can name. Admins only.
+ * groups and repositories a target can name. Admins may do all of it; a user who manages a
+ * target (spec 01 §6) may open it and change the other principals' actions in it.
  */
 export async function permissionTargetConsoleRoutes(
   app: FastifyInstance,
@@ -54,7 +68,7 @@ export async function permissionTargetConsoleRoutes(
   app.post<{ Body: { searchStr?: string } }>(
     '/access/permissions/search',
     {
-      config: admin,
+      config: signedIn,
       schema: {
         body: {
           type: 'object',
@@ -65,7 +79,7 @@ export async function permissionTargetConsoleRoutes(
     },
     async (request) => {
       const term = (request.body?.searchStr ?? '').trim().toLowerCase();
-      return (await access.list())
+      return (await access.managedBy(request.principal))
         .filter((target) => target.name.toLowerCase().includes(term))
         .map(rowOf);
     },
@@ -73,8 +87,13 @@ export async function permissionTargetConsoleRoutes(
 
   app.get<NameParams>(
     '/access/permissions/:name',
-    { config: admin, schema: { params: nameParams } },
-    (request) => access.get(request.params.name),
+    { config: signedIn, schema: { params: nameParams } },
+    async (request): Promise<EditorTarget> => {
+      const { principal } = request;
+      if (principal.admin) return access.get(request.params.name);
+      const target = await managedTarget(principal, request.params.name);
+      return { ...target, loggedInAsManager: lockedRows(await access.grantee(principal)) };
+    },
   );
 
   app.post<{ Body: PermissionTarget }>(
@@ -89,10 +108,17 @@ export async function permissionTargetConsoleRoutes(
 
   app.put<NameParams & { Body: PermissionTarget }>(
     '/access/permissions/:name',
-    { config: admin, schema: { params: nameParams, body: permissionTargetBody } },
+    { config: signedIn, schema: { params: nameParams, body: permissionTargetBody } },
     async (request) => {
-      await access.get(request.params.name); // 404 before anything is written
-      const { target } = await access.put({ ...request.body, name: request.params.name });
+      const { principal } = request;
+      const name = request.params.name;
+      const proposed = { ...request.body, name };
+      // 404 (403 for a manager) before anything is written.
+      const stored = principal.admin
+        ? await access.get(name)
+        : await managedTarget(principal, name);
+      if (!principal.admin) await checkManagerChange(stored, proposed, principal);
+      const { target } = await access.put(proposed);
       request.log.info({ permissionTarget: target.name, by: request.principal.name }, 'saved');
       return { info: `Permission target '${target.name}' was updated successfully`, target };
     },
@@ -130,9 +156,10 @@ export async function permissionTargetConsoleRoutes(
   );
 
   // Spec 01 §3: the country list that feeds destination rules (name and two-letter code).
-  app.get('/ui/permissiontargets/countries', { config: admin }, async () => COUNTRIES);
+  app.get('/ui/permissiontargets/countries', { config: signedIn }, async () => COUNTRIES);
 
-  app.get('/ui/permissiontargets/allUsersGroups', { config: admin }, async () => {
+  app.get('/ui/permissiontargets/allUsersGroups', { config: signedIn }, async (request) => {
+    await requireManager(request.principal);
     const [users, groups] = await Promise.all([services.users.list(), services.groups.list()]);
     const adminGroups = new Set(groups.filter((g) => g.adminPrivileges).map((g) => g.name));
     return {
@@ -147,10 +174,56 @@ export async function permissionTargetConsoleRoutes(
     };
   });
 
-  app.get<{ Querystring: { permission?: string } }>('/ui/repodata', { config: admin }, async () =>
-    (await services.repositories.list())
-      // Targets name storage: never a virtual repository, nor the trash can's inside.
-      .filter((repo) => repo.rclass !== 'virtual' && repo.key !== TRASH_REPO_KEY)
-      .map((repo) => ({ repoKey: repo.key, repoType: repo.rclass, packageType: repo.packageType })),
+  app.get<{ Querystring: { permission?: string } }>(
+    '/ui/repodata',
+    { config: signedIn },
+    async (request) => {
+      await requireManager(request.principal);
+      // A manager sees the repositories their targets name: all they cannot change anyway.
+      const named = request.principal.admin ? undefined : await namedByManaged(request.principal);
+      return (
+        (await services.repositories.list())
+          // Targets name storage: never a virtual repository, nor the trash can's inside.
+          .filter((repo) => repo.rclass !== 'virtual' && repo.key !== TRASH_REPO_KEY)
+          .filter((repo) => !named || named.has(repo.key))
+          .map((repo) => ({
+            repoKey: repo.key,
+            repoType: repo.rclass,
+            packageType: repo.packageType,
+          }))
+      );
+    },
   );
+
+  /** A target the caller manages; 403 alike for one they do not manage and one not there. */
+  async function managedTarget(principal: Principal, name: string): Promise<PermissionTarget> {
+    const target = (await access.managedBy(principal)).find((t) => t.name === name);
+    if (!target) throw new Forbidden(M.notManaged(name));
+    return target;
+  }
+
+  async function requireManager(principal: Principal) {
+    if (!principal.admin && (await access.managedBy(principal)).length === 0)
+      throw new Forbidden(M.notAManager);
+  }
+
+  async function namedByManaged(principal: Principal): Promise<Set<string>> {
+    const managed = await access.managedBy(principal);
+    return new Set(managed.flatMap((target) => target.repo?.repositories ?? []));
+  }
+
+  /** A manager's save changes other principals' actions only (spec 01 §6). */
+  async function checkManagerChange(
+    stored: PermissionTarget,
+    proposed: PermissionTarget,
+    principal: Principal,
+  ) {
+    const problem = managerChangeProblem(
+      stored,
+      await access.check(proposed),
+      await access.grantee(principal),
+    );
+    if (problem === 'resources') throw new Forbidden(M.managerResources(stored.name));
+    if (problem === 'own-rows') throw new Forbidden(M.managerOwnRows(stored.name));
+  }
 }

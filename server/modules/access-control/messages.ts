@@ -13,6 +13,12 @@ export const ACCESS_MESSAGES = {
   unknownUser: (name: string) => `User '${name}' could not be found.`,
   unknownGroup: (name: string) => `Group '${name}' could not be found.`,
   adminPrincipal: (name: string) => `Admin users and groups cannot be added ('${name}')`,
+  notManaged: (name: string) => `You do not manage the permission target '${name}'`,
+  notAManager: 'Only administrators and managers of a permission target can do this',
+  managerResources: (name: string) =>
+    `Only an administrator can add or remove the resources of permission target '${name}'`,
+  managerOwnRows: (name: string) =>
+    `You cannot change your own permissions in permission target '${name}', nor those of a group you belong to`,
   unknownAction: (action: string) => `Unknown permission action '${action}'`,
   leadingSlash: (pattern: string) => `A pattern cannot start with a slash ('${pattern}')`,
   unknownCountry: (code: string) =>

@@ -27,6 +27,7 @@ import {
   replacePermissionTarget,
 } from './queries.ts';
 import { checkTarget, type TargetChecks } from './validation.ts';
+import { manages, type Grantee } from './managers.ts';
 
 const ANONYMOUS_USER = 'anonymous';
 
@@ -110,19 +111,26 @@ export function createAccessService(deps: {
   const deciderKey = (name: string, groups: readonly string[]) =>
     `${name}\u0000${groups.join('\u0000')}`;
 
+  /**
+   * Who a principal is to the targets: its granted name, and its groups (a group-scoped
+   * token brings its own; a user has its memberships).
+   */
+  async function grantee(principal: Principal): Promise<Grantee> {
+    const groups =
+      principal.groups ??
+      (principal.userId === undefined
+        ? []
+        : await memberships.get(principal.userId, () => groupNamesOf(db, principal.userId!)));
+    return { name: grantedName(principal), groups };
+  }
+
   async function forPrincipal(principal: Principal): Promise<AccessDecider> {
     if (principal.admin) return ADMIN_ACCESS;
     if (principal.anonymous) {
       const { anonAccessEnabled } = await deps.securityConfig.get();
       if (!anonAccessEnabled) return NO_ACCESS;
     }
-    // A group-scoped token brings its own groups; a user has its memberships.
-    const groups =
-      principal.groups ??
-      (principal.userId === undefined
-        ? []
-        : await memberships.get(principal.userId, () => groupNamesOf(db, principal.userId!)));
-    const name = grantedName(principal);
+    const { name, groups } = await grantee(principal);
     return deciders.get(deciderKey(name, groups), async () => {
       // Only the targets naming this user or its groups: there may be tens of thousands.
       const [naming, memberships, repos] = await Promise.all([
@@ -208,6 +216,22 @@ export function createAccessService(deps: {
 
     list: allTargets,
     get: find,
+    grantee,
+
+    /**
+     * The targets a caller may open in the permissions editor: every one for an admin; for
+     * anyone else those that grant them Manage (spec 01 §6), none for anonymous callers.
+     */
+    async managedBy(principal: Principal): Promise<PermissionTarget[]> {
+      if (principal.admin) return allTargets();
+      if (principal.anonymous) return [];
+      const who = await grantee(principal);
+      const naming = await permissionTargetsNaming(db, who.name, who.groups);
+      return naming.filter((target) => manages(target, who));
+    },
+
+    /** A target as it would be stored, or the refusal of it; nothing is written. */
+    check: (target: PermissionTarget) => checkTarget(target, deps.checks),
 
     async create(target: PermissionTarget): Promise<PermissionTarget> {
       const checked = await checkTarget(target, deps.checks);

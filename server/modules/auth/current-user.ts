@@ -14,5 +14,9 @@ export async function currentUserView(services: Services, principal: Principal) 
     admin: principal.admin,
     anonymous: false,
     anonAccessEnabled: (await services.securityConfig.get()).anonAccessEnabled,
+    // Whether the console offers the permissions screens: to admins, and to a user who
+    // manages a permission target (spec 01 §6).
+    canManagePermissions:
+      principal.admin || (await services.access.managedBy(principal)).length > 0,
   };
 }
