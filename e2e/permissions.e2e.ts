@@ -230,6 +230,71 @@ describe('the permissions editor', () => {
     expect(refused.status).toBe(403);
   });
 
+  it("lets a manager who is not an admin change others' actions, not the resources nor their own row", async () => {
+    const mia = await asScript('POST', '/ui/api/v1/ui/users', {
+      name: 'mia',
+      email: 'mia@example.com',
+      password: 'mia-pass-1',
+    });
+    expect(mia.status).toBeLessThan(300);
+    const target = await asScript('PUT', '/artifactory/api/v2/security/permissions/qa-managed', {
+      name: 'qa-managed',
+      repo: {
+        repositories: ['team-local'],
+        actions: { users: { mia: ['manage'], dev: ['read'] }, groups: {} },
+      },
+    });
+    expect(target.status).toBeLessThan(300);
+
+    const manager = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const managerErrors = watchPageErrors(manager);
+    try {
+      manager.setDefaultTimeout(15000);
+      await manager.goto(depot.ui('/login'));
+      await signIn(manager, 'mia', 'mia-pass-1');
+      await manager.waitForURL((url) => !url.pathname.endsWith('/login'));
+      await manager.getByRole('link', { name: L.title }).click();
+      await manager.waitForURL(/\/management\/permissions$/);
+      await manager.getByRole('link', { name: 'qa-managed', exact: true }).waitFor();
+      // only what she manages, and neither New nor Delete
+      expect(await manager.getByRole('link', { name: 'team', exact: true }).count()).toBe(0);
+      expect(await manager.getByRole('link', { name: L.newPermission }).count()).toBe(0);
+      expect(await manager.getByRole('button', { name: L.deleteRow('qa-managed') }).count()).toBe(
+        0,
+      );
+
+      await manager.getByRole('link', { name: 'qa-managed', exact: true }).click();
+      await manager.getByText(L.managerNote).waitFor();
+      const resources = manager.getByRole('region', { name: 'Repositories' });
+      await expect(resources.getByLabel('team-local').isDisabled()).resolves.toBe(true);
+      await expect(resources.getByLabel('team-local').isChecked()).resolves.toBe(true);
+      const own = manager.getByRole('group', { name: 'mia', exact: true });
+      await own.getByText(L.ownRowNote).waitFor();
+      await expect(own.getByLabel('Manage', { exact: true }).isDisabled()).resolves.toBe(true);
+      expect(await own.getByRole('button', { name: L.remove('mia') }).count()).toBe(0);
+
+      await manager
+        .getByRole('group', { name: 'dev', exact: true })
+        .getByLabel('Deploy/Cache')
+        .check();
+      await manager.getByRole('button', { name: L.save, exact: true }).click();
+      await manager.waitForURL(/\/management\/permissions$/);
+      expect(managerErrors).toEqual([]);
+    } finally {
+      await manager.close();
+    }
+    const saved = await asScript('GET', '/artifactory/api/v2/security/permissions/qa-managed');
+    const body = (await saved.json()) as { repo: { repositories: string[]; actions: object } };
+    expect(body.repo.repositories).toEqual(['team-local']);
+    expect(body.repo.actions).toEqual({
+      users: {
+        mia: ['read', 'annotate', 'write', 'delete', 'managedXrayMeta', 'manage'],
+        dev: ['read', 'annotate', 'write'],
+      },
+      groups: {},
+    });
+  });
+
   it('deletes a target from the list after confirming', async () => {
     await page.goto(depot.ui('/admin/management/permissions'));
     await page.getByRole('button', { name: L.deleteRow('team') }).click();

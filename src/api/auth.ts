@@ -12,6 +12,8 @@ export interface CurrentUser {
   profileUpdatable?: boolean;
   passwordExpired?: boolean;
   groups?: string[];
+  /** An admin, or a user who manages a permission target (spec 01 §6). */
+  canManagePermissions?: boolean;
 }
 
 export interface Footer {

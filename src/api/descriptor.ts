@@ -19,7 +19,11 @@ export interface ResourceApi {
   deleteMany: ApiCall;
 }
 
-export type Permission = 'admin' | 'user' | 'anonymous';
+/**
+ * Who may use a screen: visitors (when anonymous access is on), signed-in users, admins; and
+ * `manager`: admins, and users who manage a permission target (spec 01 §6).
+ */
+export type Permission = 'admin' | 'user' | 'anonymous' | 'manager';
 
 export interface MenuEntry {
   section: 'Application' | 'Administration';

@@ -1,4 +1,5 @@
 import type {
+  EditorTarget,
   PermissionTargetRow,
   PrincipalChoice,
 } from '../../server/modules/access-control/console-routes.ts';
@@ -9,7 +10,13 @@ import type {
 import { call } from './client';
 
 /** The permissions editor's data (docs/access-control.md): the server's own types. */
-export type { PermissionSection, PermissionTarget, PermissionTargetRow, PrincipalChoice };
+export type {
+  EditorTarget,
+  PermissionSection,
+  PermissionTarget,
+  PermissionTargetRow,
+  PrincipalChoice,
+};
 
 export interface RepoChoice {
   repoKey: string;
@@ -22,7 +29,7 @@ const byName = (name: string) => `/access/permissions/${encodeURIComponent(name)
 export const permissionsApi = {
   search: (searchStr = '') =>
     call<PermissionTargetRow[]>('POST', '/access/permissions/search', { json: { searchStr } }),
-  get: (name: string) => call<PermissionTarget>('GET', byName(name)),
+  get: (name: string) => call<EditorTarget>('GET', byName(name)),
   create: (target: PermissionTarget) =>
     call<{ info: string }>('POST', '/access/permissions', { json: target }),
   update: (target: PermissionTarget) =>

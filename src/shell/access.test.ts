@@ -24,6 +24,13 @@ describe('access', () => {
     expect(canAccess(anonymous, 'anonymous', false)).toBe(false);
   });
 
+  it("lets admins and a target's managers to managers' screens (spec 01 §6)", () => {
+    expect(canAccess(admin, 'manager', false)).toBe(true);
+    expect(canAccess({ ...jo, canManagePermissions: true }, 'manager', false)).toBe(true);
+    expect(canAccess(jo, 'manager', false)).toBe(false);
+    expect(canAccess({ ...anonymous, canManagePermissions: true }, 'manager', true)).toBe(false);
+  });
+
   it('lands admins on the admin area, users home, visitors home or on login', () => {
     expect(homePathFor(admin, false)).toBe(ADMIN_HOME_PATH);
     expect(homePathFor(jo, false)).toBe(USER_HOME_PATH);

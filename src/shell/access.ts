@@ -15,6 +15,7 @@ export function canAccess(
 ): boolean {
   if (permission === 'anonymous') return !isAnonymous(user) || anonAccessEnabled;
   if (isAnonymous(user)) return false;
+  if (permission === 'manager') return user?.admin === true || user?.canManagePermissions === true;
   return permission === 'user' || user?.admin === true;
 }
 

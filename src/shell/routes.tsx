@@ -28,7 +28,7 @@ import { maintenanceRoute } from '../custom/maintenance/route';
 import { treeBrowserRoutes } from '../custom/tree-browser/route';
 import { packagesRoutes } from '../custom/packages/route';
 import { searchRoutes } from '../custom/search/route';
-import { permissionsRoutes } from '../custom/permissions-editor/route';
+import { permissionCreateRoute, permissionsRoutes } from '../custom/permissions-editor/route';
 import { userProfileRoute } from '../custom/user-profile/route';
 import { securityConfigRoute } from '../custom/security-config/route';
 import { mailConfigRoute } from '../custom/mail-config/route';
@@ -106,7 +106,7 @@ export const routes: RouteObject[] = [
                   ...repositoryLayoutRoutes,
                   ...projectAdminRoutes,
                   maintenanceRoute,
-                  ...permissionsRoutes,
+                  permissionCreateRoute,
                   securityConfigRoute,
                   mailConfigRoute,
                   inviteUserRoute,
@@ -115,7 +115,16 @@ export const routes: RouteObject[] = [
                 ],
               },
               {
-                // ...but for what a project admin does in their project (spec 01 §6).
+                // ...but for the permission targets a user manages (spec 01 §6)...
+                element: (
+                  <RequireAccess permission="manager">
+                    <Outlet />
+                  </RequireAccess>
+                ),
+                children: permissionsRoutes,
+              },
+              {
+                // ...and for what a project admin does in their project (spec 01 §6).
                 element: (
                   <RequireProjectAdmin>
                     <Outlet />

@@ -23,7 +23,7 @@ type NameParams = { Params: { name: string } };
  * A target as the editor gets it. For a manager who is not an admin, the rows that are
  * theirs (spec 01 §3 isLoggedInAsManager): not editable, and neither are the resources.
  */
-type EditorTarget = PermissionTarget & {
+export type EditorTarget = PermissionTarget & {
   loggedInAsManager?: { users: string[]; groups: string[] };
 };
 

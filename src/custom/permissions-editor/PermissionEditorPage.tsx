@@ -10,6 +10,7 @@ import {
   $creating,
   $form,
   $loadError,
+  $managerRows,
   $nameError,
   $saving,
   $stagedResources,
@@ -33,16 +34,18 @@ import './permissions.css';
 export default function PermissionEditorPage() {
   const { permissionName } = useParams();
   const navigate = useNavigate();
-  const [form, choices, creating, loadError, nameError, staged, saving, confirming] = useUnit([
-    $form,
-    $choices,
-    $creating,
-    $loadError,
-    $nameError,
-    $stagedResources,
-    $saving,
-    $confirming,
-  ]);
+  const [form, choices, creating, loadError, nameError, staged, saving, confirming, managerRows] =
+    useUnit([
+      $form,
+      $choices,
+      $creating,
+      $loadError,
+      $nameError,
+      $stagedResources,
+      $saving,
+      $confirming,
+      $managerRows,
+    ]);
   const [open, changeName, save, accept, cancelConfirm] = useUnit([
     editorOpened,
     nameChanged,
@@ -82,13 +85,15 @@ export default function PermissionEditorPage() {
           onChange={(event) => changeName(event.target.value)}
         />
         <h2>{L.resources}</h2>
-        <div className="permission-resources">
+        {managerRows && <p className="hint">{L.managerNote}</p>}
+        {/* a manager sees the resources but may not change them (spec 01 §6) */}
+        <fieldset className="permission-resources" disabled={managerRows !== null}>
           {RESOURCES.map((resource) => (
             <ResourcePanel key={resource} resource={resource} repositories={choices.repositories} />
           ))}
-        </div>
+        </fieldset>
         <h2>{L.principals}</h2>
-        <PrincipalsPanel choices={choices} />
+        <PrincipalsPanel choices={choices} locked={managerRows} />
         {staged.length > 0 && <p className="hint">{L.stagedHint(stagedTitles)}</p>}
         <div className="form-buttons">
           <button type="submit" className="btn btn-primary" disabled={saving || staged.length > 0}>

@@ -13,6 +13,7 @@ import {
 import type { PermissionTargetRow } from '../../api/permissions';
 import { depotGridTheme } from '../../design/agGridTheme';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
+import { $currentUser } from '../../shell/session/model';
 import { $listLoading, $rows, deleteConfirmed, listOpened } from './model';
 import {
   PERMISSION_LABELS as L,
@@ -27,8 +28,9 @@ ModuleRegistry.registerModules([ClientSideRowModelModule, PaginationModule, Quic
 type Row = PermissionTargetRow;
 const joined = (values: string[] | undefined) => values?.join(', ') ?? '';
 
-function columns(onDelete: (row: Row) => void): ColDef<Row>[] {
-  return [
+/** The list's columns; only an admin deletes (a manager edits what they manage). */
+function columns(onDelete: ((row: Row) => void) | null): ColDef<Row>[] {
+  const nameAndNames: ColDef<Row>[] = [
     {
       field: 'name',
       headerName: L.name,
@@ -39,6 +41,10 @@ function columns(onDelete: (row: Row) => void): ColDef<Row>[] {
     { headerName: L.repositories, flex: 2, valueGetter: ({ data }) => joined(data?.repositories) },
     { headerName: L.groups, flex: 1, valueGetter: ({ data }) => joined(data?.groups) },
     { headerName: L.users, flex: 1, valueGetter: ({ data }) => joined(data?.users) },
+  ];
+  if (!onDelete) return nameAndNames;
+  return [
+    ...nameAndNames,
     {
       headerName: L.actions,
       width: 110,
@@ -58,26 +64,33 @@ function columns(onDelete: (row: Row) => void): ColDef<Row>[] {
   ];
 }
 
-/** Administration > User Management > Permissions: the targets, 50 a page, New and Delete. */
+/**
+ * Administration > User Management > Permissions: the targets, 50 a page, New and Delete.
+ * A manager who is not an admin sees the targets they manage, without New and Delete.
+ */
 export default function PermissionsListPage() {
-  const [rows, loading, opened, confirmDelete] = useUnit([
+  const [rows, loading, opened, confirmDelete, user] = useUnit([
     $rows,
     $listLoading,
     listOpened,
     deleteConfirmed,
+    $currentUser,
   ]);
+  const admin = user?.admin === true;
   const [pending, setPending] = useState<Row | null>(null);
   const [search, setSearch] = useState('');
-  const columnDefs = useMemo(() => columns(setPending), []);
+  const columnDefs = useMemo(() => columns(admin ? setPending : null), [admin]);
   useEffect(() => opened(), [opened]);
 
   return (
     <section aria-labelledby="permissions-title" className="permissions-page">
       <header className="page-header">
         <h1 id="permissions-title">{L.title}</h1>
-        <Link className="btn btn-primary" to={newPermissionPath()}>
-          {L.newPermission}
-        </Link>
+        {admin && (
+          <Link className="btn btn-primary" to={newPermissionPath()}>
+            {L.newPermission}
+          </Link>
+        )}
       </header>
       <input
         className="input permissions-search"

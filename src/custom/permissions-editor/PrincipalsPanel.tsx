@@ -14,8 +14,11 @@ const DRAG_TYPE = 'application/x-depot-principal';
  */
 export function PrincipalsPanel({
   choices,
+  locked,
 }: {
   choices: Record<PrincipalKind, PrincipalChoice[]>;
+  /** A manager's own rows (spec 01 §3 isLoggedInAsManager): shown, never editable. */
+  locked: Record<PrincipalKind, string[]> | null;
 }) {
   const [kind, setKind] = useState<PrincipalKind>('users');
   return (
@@ -34,12 +37,20 @@ export function PrincipalsPanel({
           </button>
         ))}
       </div>
-      <PrincipalLists kind={kind} choices={choices[kind]} />
+      <PrincipalLists kind={kind} choices={choices[kind]} locked={locked?.[kind] ?? []} />
     </section>
   );
 }
 
-function PrincipalLists({ kind, choices }: { kind: PrincipalKind; choices: PrincipalChoice[] }) {
+function PrincipalLists({
+  kind,
+  choices,
+  locked,
+}: {
+  kind: PrincipalKind;
+  choices: PrincipalChoice[];
+  locked: string[];
+}) {
   const [form, add, remove, toggle] = useUnit([
     $form,
     principalAdded,
@@ -52,12 +63,15 @@ function PrincipalLists({ kind, choices }: { kind: PrincipalKind; choices: Princ
   const available = choices.filter((choice) => !selected[choice.name]);
   const resources = RESOURCES.filter((resource) => hasData(resource, form.resources[resource]));
 
+  // Spec 01 §2: rows are draggable only if not admin and not the manager's own.
+  const addable = (choice: PrincipalChoice) => !choice.admin && !locked.includes(choice.name);
+
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDropping(false);
     const name = event.dataTransfer.getData(DRAG_TYPE);
     const choice = choices.find((c) => c.name === name);
-    if (choice && !choice.admin) add({ kind, name });
+    if (choice && addable(choice)) add({ kind, name });
   };
 
   return (
@@ -66,13 +80,13 @@ function PrincipalLists({ kind, choices }: { kind: PrincipalKind; choices: Princ
         {available.map((choice) => (
           <li
             key={choice.name}
-            draggable={!choice.admin}
+            draggable={addable(choice)}
             onDragStart={(event) => event.dataTransfer.setData(DRAG_TYPE, choice.name)}
-            className={choice.admin ? 'permission-admin' : undefined}
+            className={addable(choice) ? undefined : 'permission-admin'}
           >
             <span>{choice.name}</span>
-            {choice.admin ? (
-              <small>{L.adminNote}</small>
+            {!addable(choice) ? (
+              <small>{choice.admin ? L.adminNote : L.ownRowNote}</small>
             ) : (
               <button
                 type="button"
@@ -105,17 +119,25 @@ function PrincipalLists({ kind, choices }: { kind: PrincipalKind; choices: Princ
           <div key={name} className="permission-principal" role="group" aria-label={name}>
             <div className="permission-principal-head">
               <strong>{name}</strong>
-              <button
-                type="button"
-                className="btn btn-link"
-                aria-label={L.remove(name)}
-                onClick={() => remove({ kind, name })}
-              >
-                ×
-              </button>
+              {locked.includes(name) ? (
+                <small>{L.ownRowNote}</small>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn-link"
+                  aria-label={L.remove(name)}
+                  onClick={() => remove({ kind, name })}
+                >
+                  ×
+                </button>
+              )}
             </div>
             {resources.map((resource) => (
-              <fieldset key={resource} className="permission-actions">
+              <fieldset
+                key={resource}
+                className="permission-actions"
+                disabled={locked.includes(name)}
+              >
                 <legend>{RESOURCE_TITLES[resource]}</legend>
                 {RESOURCE_ACTIONS[resource].map((action) => (
                   <label key={action} className="checkbox">

@@ -54,6 +54,9 @@ export const PERMISSION_LABELS = {
   add: (name: string) => `Add ${name}`,
   remove: (name: string) => `Remove ${name}`,
   adminNote: 'admin: may do everything already',
+  ownRowNote: 'yours: only an admin can change it',
+  managerNote:
+    'As a manager of this permission target you can change what users and groups may do; only an admin can change its resources.',
   noResource: 'Save a resource with data first.',
   confirmTitle: 'Entities Without Permissions',
   confirmText: (names: string[]) =>

@@ -77,7 +77,14 @@ const loadFx = createEffect(async ({ name }: { name: string | null }) => {
     permissionsApi.repositories(),
     name === null ? Promise.resolve(null) : permissionsApi.get(name),
   ]);
-  return { principals, repositories, form: target ? fromTarget(target) : emptyForm() };
+  // The manager's rows are about who is looking, not part of the target saved back.
+  const { loggedInAsManager, ...stored } = target ?? { name: '' };
+  return {
+    principals,
+    repositories,
+    form: target ? fromTarget(stored) : emptyForm(),
+    managerRows: loggedInAsManager ?? null,
+  };
 });
 const saveFx = createEffect(({ form, creating }: { form: EditorForm; creating: boolean }) => {
   const target = toTarget(form);
@@ -95,6 +102,14 @@ export const $choices = createStore<{
 } | null>(null)
   .reset(editorOpened)
   .on(loadFx.doneData, (_, { principals, repositories }) => ({ ...principals, repositories }));
+
+/**
+ * For a manager who is not an admin: their own rows and their groups', which they may not
+ * edit (nor the resources). Null for an admin.
+ */
+export const $managerRows = createStore<Record<PrincipalKind, string[]> | null>(null)
+  .reset(editorOpened)
+  .on(loadFx.doneData, (_, { managerRows }) => managerRows);
 
 /** The saved form: what Create or Save sends. */
 export const $form = createStore<EditorForm | null>(null)

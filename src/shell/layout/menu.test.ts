@@ -33,12 +33,34 @@ const screens: ScreenSummary[] = [
     menu: { section: 'Application', group: 'Me', label: 'Tokens' },
   },
   { id: 'hidden', title: 'Hidden', route: '/hidden', permission: 'user' },
+  {
+    id: 'permissions',
+    title: 'Permissions',
+    route: '/admin/management/permissions',
+    permission: 'manager',
+    menu: { section: 'Administration', group: 'User Management', label: 'Permissions', order: 30 },
+  },
 ];
 const admin: CurrentUser = { name: 'admin', admin: true, anonymous: false };
 const jo: CurrentUser = { name: 'jo', admin: false, anonymous: false };
 const anonymous: CurrentUser = { name: 'anonymous', admin: false, anonymous: true };
 
 describe('buildMenu', () => {
+  it("gives a target's manager Administration with the permissions screen only", () => {
+    const manager = buildMenu(screens, { ...jo, canManagePermissions: true }, false);
+    expect(manager.find((section) => section.section === 'Administration')).toEqual({
+      section: 'Administration',
+      groups: [
+        {
+          group: 'User Management',
+          items: [{ label: 'Permissions', route: '/admin/management/permissions' }],
+        },
+      ],
+    });
+    const plain = buildMenu(screens, jo, false);
+    expect(plain.map((section) => section.section)).toEqual(['Application']);
+  });
+
   it('gives admins both sections, items in order, screens without menu left out', () => {
     expect(buildMenu(screens, admin, false)).toEqual([
       {
@@ -56,6 +78,7 @@ describe('buildMenu', () => {
             items: [
               { label: 'Users', route: '/admin/management/users' },
               { label: 'Groups', route: '/admin/management/groups' },
+              { label: 'Permissions', route: '/admin/management/permissions' },
             ],
           },
         ],

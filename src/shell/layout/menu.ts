@@ -19,7 +19,8 @@ const SECTIONS: MenuEntry['section'][] = ['Application', 'Administration'];
 
 /**
  * The sidebar's sections from the descriptors' `menu` entries: an item only for a screen
- * that exists and that this user may use; Administration only for admins; empty groups
+ * that exists and that this user may use; Administration only for admins (and managers'
+ * screens for managers); empty groups
  * and sections left out. Items by `order`, groups by their first item.
  */
 export function buildMenu(
@@ -31,7 +32,8 @@ export function buildMenu(
     (s): s is ScreenSummary & { menu: MenuEntry } =>
       s.menu !== undefined &&
       canAccess(user, s.permission, anonAccessEnabled) &&
-      (s.menu.section !== 'Administration' || user?.admin === true),
+      // Administration is for admins, but for the screens a manager may use too.
+      (s.menu.section !== 'Administration' || user?.admin === true || s.permission === 'manager'),
   );
   const byOrder = (a: { menu: MenuEntry }, b: { menu: MenuEntry }) =>
     (a.menu.order ?? Number.MAX_SAFE_INTEGER) - (b.menu.order ?? Number.MAX_SAFE_INTEGER) ||
