@@ -164,8 +164,11 @@ describe('property sets', () => {
     expect((await api('GET', '/propertysets', undefined, {})).statusCode).toBe(401);
   });
 
-  it('offers every set on every repository, and 404 for an unknown one', async () => {
-    const offered = await api('GET', '/repopropertyset?repoKey=props-local', undefined, plain);
+  it('offers every set on every repository to who may read it, and 404 for an unknown one', async () => {
+    // plain reads nothing (no groups): the repository's sets are not theirs to see
+    const refused = await api('GET', '/repopropertyset?repoKey=props-local', undefined, plain);
+    expect(refused.statusCode).toBe(403);
+    const offered = await api('GET', '/repopropertyset?repoKey=props-local');
     expect(offered.statusCode).toBe(200);
     expect(offered.json().map((set: { name: string }) => set.name)).toEqual([
       'audit',

@@ -123,15 +123,14 @@ export function createGroupsService(db: Database) {
       return db.transaction().execute(async (tx) => {
         const row = await getRow(tx, name);
         const userIds = change.usersInGroup ? await resolveUserIds(tx, change.usersInGroup) : null;
-        await tx
-          .updateTable('groups')
-          .set({
-            description: change.description,
-            auto_join: change.autoJoin,
-            admin_privileges: change.adminPrivileges,
-          })
-          .where('id', '=', row.id)
-          .execute();
+        const fields = {
+          description: change.description,
+          auto_join: change.autoJoin,
+          admin_privileges: change.adminPrivileges,
+        };
+        // A change that names no field (`{}`) changes nothing: there is no SET to send.
+        if (Object.values(fields).some((value) => value !== undefined))
+          await tx.updateTable('groups').set(fields).where('id', '=', row.id).execute();
         if (userIds) await replaceMembers(tx, row.id, userIds);
         return toGroupView(await getRow(tx, name));
       });

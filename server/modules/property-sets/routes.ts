@@ -142,6 +142,10 @@ export async function propertySetsRoutes(
         response: { 200: propertySetList },
       },
     },
-    async (request) => propertySets.forRepository(request.query.repoKey),
+    async (request) => {
+      // A repository's sets are for those who may read it (its root), as its tree is.
+      await services.access.requireOn(request.principal, 'read', request.query.repoKey, '');
+      return propertySets.forRepository(request.query.repoKey);
+    },
   );
 }

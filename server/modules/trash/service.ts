@@ -54,8 +54,13 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
 
   /** Where a restore puts an item: `to`, else where it was deleted from. */
   async function restoreTarget(trashPath: string, to: string | undefined) {
-    const trash = await trashRepository();
-    const node = await artifacts.findNode(trash.id, trashPath);
+    // Looked up, not created: a restore that finds nothing must leave no trash can behind.
+    const trash = await db
+      .selectFrom('repositories')
+      .select('id')
+      .where(sql`lower(key)`, '=', TRASH_REPO_KEY)
+      .executeTakeFirst();
+    const node = trash && (await artifacts.findNode(trash.id, trashPath));
     if (!node) throw new NotFound(`'${trashPath}' is not in the trash can`);
     const destination = (to ?? trashPath).replace(/^\//, '');
     const [toRepo, ...rest] = destination.split('/');
