@@ -196,6 +196,61 @@ describe('Maven deploy and resolve', () => {
   });
 });
 
+describe('release and snapshot handling of remote and virtual repositories', () => {
+  const library = { groupId: 'com.policy', artifactId: 'lib' };
+  const folder = 'com/policy/lib';
+  beforeAll(async () => {
+    await mavenDeploy(upstream, 'maven-upstream', { ...library, version: '1.0' });
+    await mavenDeploy(upstream, 'maven-upstream', {
+      ...library,
+      version: '1.1-SNAPSHOT',
+      build: '20261120.100000-1',
+    });
+    await mavenDeploy(depot, 'libs-local', {
+      ...library,
+      version: '1.2-SNAPSHOT',
+      build: '20261121.100000-1',
+    });
+    await mavenDeploy(depot, 'libs-local', { ...library, version: '0.9' });
+    await createMavenRepository(depot, 'releases-remote', 'remote', {
+      url: `${upstream.base}/artifactory/maven-upstream/`,
+      username: 'admin',
+      password: TEST_ADMIN_PASSWORD,
+      handleSnapshots: false,
+    });
+    // Virtual repositories have no handling of their own (as in Artifactory): their members'.
+    await createMavenRepository(depot, 'mixed', 'virtual', {
+      repositories: ['releases-remote', 'libs-local'],
+    });
+  });
+
+  it('a release-only remote neither fetches nor caches a snapshot, and serves releases', async () => {
+    const snapshotJar = `${folder}/1.1-SNAPSHOT/lib-1.1-20261120.100000-1.jar`;
+    expect((await get(upstream, 'maven-upstream', snapshotJar)).status).toBe(200);
+    expect((await get(depot, 'releases-remote', snapshotJar)).status).toBe(404);
+    const cache = await depot.request(
+      `/artifactory/api/storage/releases-remote-cache/${folder}/1.1-SNAPSHOT`,
+    );
+    expect(cache.status).toBe(404);
+    const release = await get(depot, 'releases-remote', `${folder}/1.0/lib-1.0.jar`);
+    expect(await release.text()).toBe('jar of lib 1.0');
+  });
+
+  it('a virtual serves what each member handles, in files and in merged metadata', async () => {
+    // 1.1-SNAPSHOT is upstream only: the release-only remote member does not fetch it.
+    const upstreamSnapshot = `${folder}/1.1-SNAPSHOT/lib-1.1-20261120.100000-1.jar`;
+    expect((await get(depot, 'mixed', upstreamSnapshot)).status).toBe(404);
+    const localSnapshot = await get(depot, 'mixed', `${folder}/1.2-SNAPSHOT/lib-1.2-SNAPSHOT.jar`);
+    expect(await localSnapshot.text()).toBe('jar of lib 1.2-20261121.100000-1');
+    const remoteRelease = await get(depot, 'mixed', `${folder}/1.0/lib-1.0.jar`);
+    expect(await remoteRelease.text()).toBe('jar of lib 1.0');
+
+    const merged = await (await get(depot, 'mixed', `${folder}/maven-metadata.xml`)).text();
+    const versions = [...merged.matchAll(/<version>([^<]+)<\/version>/g)].map((m) => m[1]);
+    expect(versions.sort()).toEqual(['0.9', '1.0', '1.2-SNAPSHOT']);
+  });
+});
+
 describe('Maven refusals lose nothing', () => {
   const messageOf = async (response: Response) =>
     ((await response.json()) as { errors: { message: string }[] }).errors[0]!.message;

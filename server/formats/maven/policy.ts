@@ -43,7 +43,12 @@ function versionOf(path: string): string | undefined {
 export function servesByPolicy(repo: RepoLike, path: string): boolean {
   if (!MAVEN_TYPES.has(repo.package_type)) return true;
   const version = versionOf(path);
-  if (!version) return true;
+  return !version || handlesVersion(repo, version);
+}
+
+/** Whether a Maven repository handles a version at all: releases, snapshots, or both. */
+export function handlesVersion(repo: RepoLike, version: string): boolean {
+  if (!MAVEN_TYPES.has(repo.package_type)) return true;
   const policy = mavenPolicy(repo);
   return isSnapshotVersion(version) ? policy.handleSnapshots : policy.handleReleases;
 }

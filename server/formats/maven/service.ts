@@ -31,7 +31,7 @@ import {
   snapshotMetadataXml,
   type SnapshotFile,
 } from './metadata-xml.ts';
-import { assertPolicyAllows, mavenPolicy } from './policy.ts';
+import { assertPolicyAllows, handlesVersion, mavenPolicy, servesByPolicy } from './policy.ts';
 import { readPom } from './pom.ts';
 
 type RepositoryRow = NonNullable<Awaited<ReturnType<RepositoriesService['findRow']>>>;
@@ -173,25 +173,38 @@ export function createMavenService(deps: {
       .execute();
   }
 
-  /** The artifact-level metadata of a local repository, from its version folders. */
+  /**
+   * The artifact-level metadata of a local repository, from the files of its version
+   * folders: two indexed queries over the nodes of this artifact alone, so the metadata
+   * follows every deploy and delete at once and never scans the repository (docs/maven.md).
+   */
   async function localArtifactMetadata(repo: RepositoryRow, folder: string) {
     const parts = folder.split('/');
     const artifactId = parts.at(-1)!;
-    const versions: string[] = [];
+    // Two lookups by parent folder (the nodes_children index), whatever the locale.
+    const versionFolders = (await deps.artifacts().children(repo.id, folder, 100_000))
+      .filter((child) => child.folder)
+      .map((child) => `${folder}/${child.name}`);
+    if (versionFolders.length === 0) return undefined;
+    const inVersionFolders = await db
+      .selectFrom('nodes')
+      .select(['path', 'parent_path', 'modified_at'])
+      .where('repository_id', '=', repo.id)
+      .where('parent_path', 'in', versionFolders)
+      .where('folder', '=', false)
+      .execute();
+    const versions = new Set<string>();
     let newest = new Date(0);
-    for (const child of await deps.artifacts().children(repo.id, folder, 100_000)) {
-      if (!child.folder) continue;
-      const files = await filesIn(repo.id, `${folder}/${child.name}`);
-      const artifactFiles = files.filter((f) => parseMavenPath(f.path));
-      if (artifactFiles.length === 0) continue;
-      versions.push(child.name);
-      for (const f of artifactFiles) if (f.modified_at > newest) newest = f.modified_at;
+    for (const file of inVersionFolders) {
+      if (!parseMavenPath(file.path)) continue;
+      versions.add(file.parent_path.slice(folder.length + 1));
+      if (file.modified_at > newest) newest = file.modified_at;
     }
-    if (versions.length === 0) return undefined;
+    if (versions.size === 0) return undefined;
     return {
       groupId: parts.slice(0, -1).join('.'),
       artifactId,
-      versions,
+      versions: [...versions],
       lastUpdated: lastUpdatedOf(newest),
     };
   }
@@ -270,7 +283,8 @@ export function createMavenService(deps: {
       try {
         const found = await memberVersions(member, folder, path, caller);
         if (!found) continue;
-        versions.push(...found.versions);
+        // A version its member does not handle cannot be resolved through the virtual.
+        versions.push(...found.versions.filter((version) => handlesVersion(member, version)));
         if ((found.lastUpdated ?? '') > lastUpdated) lastUpdated = found.lastUpdated!;
       } catch (error) {
         caller.log.warn(
@@ -315,11 +329,10 @@ export function createMavenService(deps: {
     return meta ? artifactMetadataXml(meta) : undefined;
   }
 
-  /** `a-1.0-SNAPSHOT.jar` asked of a local repository that has unique builds: the newest. */
+  /** `a-1.0-SNAPSHOT.jar` asked of a local repository without that file: its newest build. */
   async function latestBuildPath(repo: RepositoryRow, path: string) {
     const parsed = parseMavenPath(path);
     if (!parsed || parsed.snapshotBuild || !isSnapshotVersion(parsed.version)) return undefined;
-    if (await deps.artifacts().findNode(repo.id, path)) return undefined;
     const folder = path.slice(0, path.lastIndexOf('/'));
     const matching = (await filesIn(repo.id, folder))
       .map((f) => parseMavenPath(f.path))
@@ -343,7 +356,8 @@ export function createMavenService(deps: {
     /**
      * What a GET in a Maven repository is, before the usual download: generated metadata
      * (local and virtual repositories; a remote one proxies its upstream's), or a
-     * non-unique snapshot name turned into its newest build. Undefined: download as asked.
+     * non-unique snapshot name turned into its newest build (of a local repository, or of
+     * a virtual's local members). Undefined: download as asked.
      */
     async answer(
       repo: RepositoryRow,
@@ -361,9 +375,23 @@ export function createMavenService(deps: {
         const xml = await metadataOf(repo, folder, base, caller, access);
         return xml === undefined ? undefined : documentOrChecksum(xml, suffix);
       }
-      if (repo.rclass !== 'local') return undefined;
-      const latest = await latestBuildPath(repo, path);
-      return latest ? { kind: 'path', path: latest } : undefined;
+      // Through a virtual: the newest build of the first local member that has builds.
+      const locals =
+        repo.rclass === 'local'
+          ? [repo]
+          : (await deps.artifacts().readOrder(repo, path)).filter(
+              (member) =>
+                member.rclass === 'local' &&
+                servesByPolicy(member, path) &&
+                access.can('read', member.key, path),
+            );
+      for (const source of locals) {
+        // A member that has the very name (a non-unique deploy) serves it as asked.
+        if (await deps.artifacts().findNode(source.id, path)) return undefined;
+        const latest = await latestBuildPath(source, path);
+        if (latest) return { kind: 'path', path: latest };
+      }
+      return undefined;
     },
 
     /**
