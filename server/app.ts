@@ -24,10 +24,8 @@ import { restSecurityRoutes } from './modules/rest-security/routes.ts';
 import { permissionTargetRestRoutes } from './modules/access-control/rest-routes.ts';
 import { permissionTargetConsoleRoutes } from './modules/access-control/console-routes.ts';
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
-import { npmRoutes } from './formats/npm/routes.ts';
 import { packagesRoutes } from './modules/packages/routes.ts';
 import { setMeUpRoutes } from './modules/set-me-up/routes.ts';
-import { pypiRoutes } from './formats/pypi/routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { archiveDownloadRoutes } from './modules/archives/routes.ts';
 import { artifactActionsRoutes } from './modules/artifact-actions/routes.ts';
@@ -177,12 +175,15 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(searchRestRoutes, { services });
   await app.register(copyMoveRoutes, { services });
   await app.register(trashRoutes, { services });
-  await app.register(npmRoutes, {
-    services,
-    filestore,
-    metadataMaxAgeSeconds: config.npmMetadataMaxAgeSeconds,
-  });
-  await app.register(pypiRoutes, { services, filestore });
+  // Each package format's client protocol under /artifactory/api/<format>/ (docs/formats.md).
+  for (const { format, routes } of services.formats)
+    if (routes)
+      await app.register(routes, {
+        services,
+        filestore,
+        config,
+        prefix: `/artifactory/api/${format.name}`,
+      });
   await app.register(artifactsRoutes, {
     services,
     filestore,

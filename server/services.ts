@@ -35,15 +35,13 @@ import type { Filestore } from './storage/filestore.ts';
 import type { VersionInfo } from './version.ts';
 import type { SecretBox } from './crypto/secret-box.ts';
 import { createGeneralConfigService } from './modules/general-config/service.ts';
-import { npmDeployIndexer } from './formats/npm/indexer.ts';
 import { createNpmService } from './formats/npm/service.ts';
-import { createNpmStore } from './formats/npm/store.ts';
 import { createPypiService } from './formats/pypi/service.ts';
 import { createMavenService } from './formats/maven/service.ts';
 import { combineIndexers } from './formats/indexers.ts';
 import { createPackagesService } from './modules/packages/service.ts';
 import { createSearchService } from './modules/search/service.ts';
-import { pypiDeployIndexer } from './formats/pypi/indexer.ts';
+import { createFormatRuntimes } from './formats/runtimes.ts';
 import { archiveEntriesIndexer } from './modules/search/archive-entries-indexer.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
@@ -71,17 +69,13 @@ export function createServices(
     artifacts: () => artifacts,
     remote: () => remote,
   });
+  const formats = createFormatRuntimes({ db, maven });
   const artifacts = createArtifactsService(
     db,
     filestore,
     repositories,
     changes,
-    combineIndexers([
-      npmDeployIndexer(createNpmStore(db)),
-      maven.prepareIndex,
-      pypiDeployIndexer,
-      archiveEntriesIndexer,
-    ]),
+    combineIndexers([...formats.map((format) => format.prepareIndex), archiveEntriesIndexer]),
   );
   const maintenanceSettings = createMaintenanceSettings(db);
   const watches = createWatchesService(db, artifacts);
@@ -128,6 +122,8 @@ export function createServices(
     npm: createNpmService({ db, filestore, artifacts, remote, trash, access, changes }),
     pypi: createPypiService({ db, filestore, artifacts, remote, access }),
     maven,
+    /** The package formats at work: their indexers and client routes (docs/formats.md). */
+    formats,
     packages: createPackagesService({ db, access, repositories }),
     search: createSearchService({ db, access, repositories, artifacts, remote }),
     garbageCollector: createGarbageCollector(db, filestore),

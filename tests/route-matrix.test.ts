@@ -84,6 +84,17 @@ describe('route permission matrix', () => {
     await app.close();
   });
 
+  it("serves each package format's clients under its own path (docs/formats.md)", () => {
+    for (const { format, routes } of depot.services.formats) {
+      const under = depot.app.routeCatalog.filter((r) =>
+        r.url.startsWith(`/artifactory/api/${format.name}/`),
+      );
+      // An 'api' format has its routes there; Maven's clients use the repository path.
+      expect(under.length > 0, format.name).toBe(format.clientPath === 'api');
+      expect(routes !== undefined, format.name).toBe(format.clientPath === 'api');
+    }
+  });
+
   it('has routes of every kind to check', () => {
     const permissions = new Set(depot.app.routeCatalog.map((r) => r.permission));
     expect([...permissions].sort()).toEqual(['admin', 'public', 'reader', 'user']);

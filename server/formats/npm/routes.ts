@@ -1,9 +1,9 @@
+import type { FormatRouteOptions } from '../format.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { Services } from '../../services.ts';
-import type { Filestore } from '../../storage/filestore.ts';
 import { createDownloadHandler } from '../../modules/artifacts/download-handler.ts';
 import { NPM_MESSAGES as M } from './messages.ts';
 import { parseNpmPath, tarballPathOf } from './names.ts';
@@ -13,7 +13,8 @@ import { ADVISORIES_PATH } from './service.ts';
 
 type NpmRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 
-const PREFIX = '/artifactory/api/npm/:repoKey';
+// Registered under /artifactory/api/npm (the format's own path, server/formats/format.ts).
+const PREFIX = '/:repoKey';
 const ABBREVIATED = 'application/vnd.npm.install-v1+json';
 // A publish carries its tarball base64-encoded in the JSON document.
 const PUBLISH_BODY_LIMIT = 256 * 1024 * 1024;
@@ -43,12 +44,9 @@ const caller = (request: FastifyRequest) => ({ principal: request.principal, log
  */
 export async function npmRoutes(
   app: FastifyInstance,
-  {
-    services,
-    filestore,
-    metadataMaxAgeSeconds,
-  }: { services: Services; filestore: Filestore; metadataMaxAgeSeconds: number },
+  { services, filestore, config }: FormatRouteOptions,
 ) {
+  const metadataMaxAgeSeconds = config.npmMetadataMaxAgeSeconds;
   const { npm } = services;
   // npm's own cache reuses a document this long without asking (docs/npm.md, "Caching"): a
   // warm install asks nothing; a version published meanwhile makes npm ask again at once.

@@ -1,6 +1,5 @@
+import type { FormatRouteOptions } from '../format.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../services.ts';
-import type { Filestore } from '../../storage/filestore.ts';
 import { createDownloadHandler } from '../../modules/artifacts/download-handler.ts';
 import { normalizeName } from './names.ts';
 import {
@@ -14,7 +13,8 @@ import {
 } from './simple-page.ts';
 import { readUpload } from './upload.ts';
 
-const PREFIX = '/artifactory/api/pypi/:repoKey';
+// Registered under /artifactory/api/pypi (the format's own path, server/formats/format.ts).
+const PREFIX = '/:repoKey';
 // Distributions are streamed to the filestore; the limit is the form's, not the file's.
 const UPLOAD_BODY_LIMIT = 8 * 1024 * 1024 * 1024;
 
@@ -45,7 +45,7 @@ function sendSimple(
  */
 export async function pypiRoutes(
   app: FastifyInstance,
-  { services, filestore }: { services: Services; filestore: Filestore },
+  { services, filestore }: FormatRouteOptions,
 ) {
   const { pypi } = services;
   const download = createDownloadHandler({ services, filestore });

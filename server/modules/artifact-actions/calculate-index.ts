@@ -1,8 +1,9 @@
 import type { Database } from '../../db/database.ts';
 import type { ArtifactsService, IndexHook } from '../artifacts/service.ts';
+import { formatOf, INDEXED_PACKAGE_TYPES } from '../../formats/registry.ts';
 
 /** Package types whose index (package rows, metadata sources) a recalculation rebuilds. */
-export const INDEXED_PACKAGE_TYPES = new Set(['maven', 'gradle', 'ivy', 'sbt', 'npm', 'pypi']);
+export { INDEXED_PACKAGE_TYPES };
 
 /** Files read per step: one transaction writes their index rows. */
 const BATCH = 200;
@@ -52,7 +53,7 @@ export async function calculateIndex(
     after = files.at(-1)!.id;
     outcome.files += files.length;
     const hooks: { file: FileRow; hook: IndexHook }[] = [];
-    const indexed = KEEPS_EDITED_DOCUMENTS.has(repo.package_type)
+    const indexed = keepsEditedDocuments(repo.package_type)
       ? await alreadyIndexed(db, files)
       : new Set<number>();
     for (const file of files) {
@@ -69,11 +70,12 @@ export async function calculateIndex(
 }
 
 /**
- * Formats whose stored version documents are edited after the file arrived (npm's
+ * Whether a type's format edits its stored version documents after the file arrived (npm's
  * deprecations live in them): an indexed file keeps its document, and only files with no
  * version row are indexed again. The others' rows are derived from the file alone.
  */
-const KEEPS_EDITED_DOCUMENTS = new Set(['npm']);
+const keepsEditedDocuments = (packageType: string) =>
+  formatOf(packageType)?.keepsEditedDocuments === true;
 
 async function alreadyIndexed(db: Database, files: FileRow[]): Promise<Set<number>> {
   const rows = await db

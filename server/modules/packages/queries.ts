@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import semver from 'semver';
 import type { Database } from '../../db/database.ts';
-import { compareMavenVersions } from '../../formats/maven/version-order.ts';
+import { compareVersions, isPreRelease } from '../../formats/registry.ts';
 import { escapeLike } from '../artifacts/paths.ts';
 
 /** Repositories a caller may read: their ids and keys. */
@@ -46,23 +45,8 @@ export function parsePackageId(id: string): { type: string; name: string } | und
   return match ? { type: match[1]!, name: match[2]! } : undefined;
 }
 
-/** Newest first in the order each format gives its versions. */
-export function compareVersions(type: string, a: string, b: string): number {
-  if (type === 'maven' || type === 'gradle' || type === 'ivy' || type === 'sbt')
-    return compareMavenVersions(a, b);
-  const left = semver.coerce(a, { includePrerelease: true });
-  const right = semver.coerce(b, { includePrerelease: true });
-  if (type === 'npm' && semver.valid(a) && semver.valid(b)) return semver.compare(a, b);
-  if (left && right && semver.compare(left, right) !== 0) return semver.compare(left, right);
-  return a.localeCompare(b, 'en', { numeric: true });
-}
-
-/** Pre-releases, as each format spells them: semver's, Maven snapshots, PEP 440's a/b/rc/dev. */
-export function isPreRelease(type: string, version: string): boolean {
-  if (type === 'maven') return /-SNAPSHOT$/i.test(version);
-  if (type === 'pypi') return /(a|b|rc|c|dev|alpha|beta|pre|preview)\d*/i.test(version);
-  return semver.valid(version) ? semver.prerelease(version) !== null : false;
-}
+// Each format's order and pre-releases (server/formats/registry.ts).
+export { compareVersions, isPreRelease };
 
 /** The version a package shows as its latest: the highest release, or the highest of all. */
 function latestOf(type: string, versions: string[]): string | undefined {
