@@ -309,3 +309,92 @@ describe('the package browser calls', () => {
     expect(huge.body.errors[0].message).toBe('first must be between 1 and 1000');
   });
 });
+
+describe("/mds/packages' search shape (limit, sort_by, sort_type, query)", () => {
+  async function search(body: object, headers: Record<string, string> = adminAuth()) {
+    const response = await depot.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/mds/packages',
+      headers,
+      payload: body,
+    });
+    const json = response.json();
+    return {
+      status: response.statusCode,
+      names: (json.data?.packages.edges ?? []).map((e: { node: { name: string } }) => e.node.name),
+      message: json.errors?.[0]?.message as string | undefined,
+      json,
+    };
+  }
+
+  it('searches by name prefix, version, repositories and package type', async () => {
+    const byName = await search({ query: { lowercase_name: 'left' } });
+    expect(byName.status).toBe(200);
+    expect(byName.names).toEqual(['left-pad']);
+    expect(byName.json.data.packages.edges[0].node).toMatchObject({
+      packageType: 'npm',
+      latestVersion: '1.10.0',
+    });
+    expect((await search({ query: { version: '1.2.0-beta' } })).names).toEqual(['left-pad']);
+    expect((await search({ query: { version: '0.2' } })).names).toEqual(['@acme/right-pad']);
+    const inB = await search({ query: { repos: ['npm-b'], lowercase_name: '*pad' } });
+    expect(inB.names).toEqual(['@acme/right-pad', 'left-pad', 'tagged-pad']);
+    const inA = await search({ query: { repos: 'npm-a', lowercase_name: '*pad' } });
+    expect(inA.names).toEqual(['left-pad']);
+    expect((await search({ query: { package_type: 'NPM', scope: 'acme' } })).names).toEqual([
+      '@acme/right-pad',
+    ]);
+    // "Debian maps to deb, and gems to rubygems": neither has packages here.
+    expect((await search({ query: { package_type: 'gems' } })).names).toEqual([]);
+  });
+
+  it('finds a package by a checksum of one of its files, of any of the three lengths', async () => {
+    const { body } = await graphQl('versions', VERSIONS, {
+      filter: { packageId: 'npm://@acme/right-pad', name: '0.1.0' },
+    });
+    const sha256: string = body.data.versions.edges[0].node.files[0].sha256;
+    const blob = await depot.services.db
+      .selectFrom('blobs')
+      .select(['sha1', 'md5'])
+      .where('sha256', '=', sha256)
+      .executeTakeFirstOrThrow();
+    for (const checksum of [sha256, blob.sha1, blob.md5].filter(Boolean))
+      expect((await search({ query: { checksum } })).names, checksum!).toEqual(['@acme/right-pad']);
+    const bad = await search({ query: { checksum: 'abc123' } });
+    expect(bad.status).toBe(400);
+    expect(bad.message).toBe('Invalid Checksum Length');
+  });
+
+  it('sorts by name, creation or modification, in any spelling of the direction', async () => {
+    const pads = { lowercase_name: '*pad' };
+    const sorted = async (sort_by: string, sort_type?: string) =>
+      (await search({ query: pads, sort_by, ...(sort_type ? { sort_type } : {}) })).names;
+    expect(await sorted('name')).toEqual(['@acme/right-pad', 'left-pad', 'tagged-pad']);
+    expect(await sorted('name', 'DESCEND')).toEqual(['tagged-pad', 'left-pad', '@acme/right-pad']);
+    // published in this order: left-pad, then @acme/right-pad, then tagged-pad
+    expect(await sorted('created', 'Asc')).toEqual(['left-pad', '@acme/right-pad', 'tagged-pad']);
+    expect(await sorted('created', 'desc')).toEqual(['tagged-pad', '@acme/right-pad', 'left-pad']);
+    expect(await sorted('modified', 'desc')).toEqual(['tagged-pad', '@acme/right-pad', 'left-pad']);
+    expect((await search({ query: pads, limit: 1 })).names).toEqual(['@acme/right-pad']);
+  });
+
+  it('refuses what it does not know, and shows an outsider nothing', async () => {
+    const refusals: Array<[object, RegExp]> = [
+      [{ sort_type: 'up' }, /^sort_type must be asc, desc, ascend or descend$/],
+      [{ sort_by: 'stars' }, /^sort_by must be one of /],
+      [{ query: { colour: 'red' } }, /^Unknown search field\(s\): colour/],
+      [{ limit: 0 }, /^limit must be a positive whole number$/],
+      [{ query: { lowercase_name: 7 } }, /^query\.lowercase_name must be text$/],
+    ];
+    for (const [body, message] of refusals) {
+      const refused = await search(body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.message).toMatch(message);
+    }
+    const outsider = await search(
+      { query: { repos: ['npm-a'] } },
+      { authorization: basic('outsider', 'outsider-pass-1') },
+    );
+    expect(outsider.names).toEqual([]);
+  });
+});

@@ -22,7 +22,19 @@ export interface PackageFilter {
   /** When the package first appeared, at or after / before these instants. */
   createdAfter?: Date;
   createdBefore?: Date;
+  /** Packages with a version like this (`*` and `?` wildcards, any case). */
+  version?: string;
+  /** Packages with a file of this SHA-256, SHA-1 or MD5. */
+  checksum?: string;
 }
+
+/** What a page of packages is ordered by (spec 02 §7: `orderBy`, or `sort_by`). */
+export type PackageOrderField = 'name' | 'created' | 'modified';
+const ORDER_COLUMNS: Record<PackageOrderField, string> = {
+  name: 'p.name',
+  created: 'min(p.created_at)',
+  modified: 'max(p.modified_at)',
+};
 
 /** A package across the repositories the caller may read (spec 02 §3, Package). */
 export interface PackageSummary {
@@ -77,6 +89,12 @@ function namePattern(name: string): string {
 }
 
 /** The package index as the package browser reads it: versions whose file is still there. */
+/** A version's file has this checksum, whichever of SHA-256, SHA-1 or MD5 it is. */
+function hasChecksum(checksum: string) {
+  const value = checksum.trim().toLowerCase();
+  return sql<boolean>`n.sha256 in (select b.sha256 from blobs b where b.sha256 = ${value} or b.sha1 = ${value} or b.md5 = ${value})`;
+}
+
 export function createPackageQueries(db: Database) {
   function liveVersions(readable: Readable) {
     return db
@@ -113,8 +131,10 @@ export function createPackageQueries(db: Database) {
     async packages(
       readable: Readable,
       filter: PackageFilter,
-      page: { first: number; offset: number; descending: boolean },
+      page: { first: number; offset: number; descending: boolean; field?: PackageOrderField },
     ): Promise<{ packages: PackageSummary[]; hasNextPage: boolean }> {
+      const direction = page.descending ? sql`desc` : sql`asc`;
+      const orderColumn = sql.raw(ORDER_COLUMNS[page.field ?? 'name']);
       const groups = await liveVersions(readable)
         .select([
           'p.package_type',
@@ -137,6 +157,10 @@ export function createPackageQueries(db: Database) {
           q.where('p.name', 'like', `@${escapeLike(filter.scope!.replace(/^@/, ''))}/%`),
         )
         .$if(Boolean(filter.tags?.length), (q) => q.where(hasAnyTag(filter.tags!)))
+        .$if(Boolean(filter.version), (q) =>
+          q.where(sql`lower(v.version)`, 'like', namePattern(filter.version!)),
+        )
+        .$if(Boolean(filter.checksum), (q) => q.where(hasChecksum(filter.checksum!)))
         .groupBy(['p.package_type', 'p.name'])
         .$if(filter.createdAfter !== undefined, (q) =>
           q.having(sql`min(p.created_at)`, '>=', filter.createdAfter!),
@@ -144,7 +168,9 @@ export function createPackageQueries(db: Database) {
         .$if(filter.createdBefore !== undefined, (q) =>
           q.having(sql`min(p.created_at)`, '<', filter.createdBefore!),
         )
-        .orderBy('p.name', page.descending ? 'desc' : 'asc')
+        .orderBy(sql`${orderColumn} ${direction}`)
+        // ties (same dates) in name order, so pages never overlap
+        .orderBy('p.name')
         .orderBy('p.package_type')
         .limit(page.first + 1)
         .offset(page.offset)

@@ -2,6 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import type { Principal } from '../../http/permissions.ts';
+import {
+  isPackageSearchBody,
+  type PackageSearchBody,
+  PACKAGES_QUERY,
+  packageSearchVariables,
+} from './search-request.ts';
 
 interface GraphQlBody {
   /** The query, as text or with its variables (spec 02 §7: "wrapped in the field graphQL"). */
@@ -52,8 +58,13 @@ export async function packagesRoutes(app: FastifyInstance, { services }: { servi
     app.post(
       `/mds/${call}`,
       reader,
-      async (request: FastifyRequest<{ Body: GraphQlBody }>, reply) => {
-        const result = await services.packages.execute(request.principal, requestOf(request.body));
+      async (request: FastifyRequest<{ Body: GraphQlBody | PackageSearchBody }>, reply) => {
+        // /mds/packages also takes the search shape (limit, sort_by, sort_type, query).
+        const asked =
+          call === 'packages' && isPackageSearchBody(request.body)
+            ? { query: PACKAGES_QUERY, variables: packageSearchVariables(request.body) }
+            : requestOf(request.body as GraphQlBody);
+        const result = await services.packages.execute(request.principal, asked);
         if (result.errors?.length && !result.data) {
           // A malformed query or a refused argument: the caller's mistake, said plainly.
           return reply.status(400).send({

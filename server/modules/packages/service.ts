@@ -12,6 +12,7 @@ import {
   createPackageQueries,
   isPreRelease,
   parsePackageId,
+  type PackageOrderField,
   type PackageSummary,
   type Readable,
 } from './queries.ts';
@@ -42,9 +43,15 @@ const SCHEMA = `
     createdBefore: String
     "The console's project context: the project's own and shared repositories only."
     projectKey: String
+    "Packages with a version like this (* and ? wildcards, any case)."
+    version: String
+    "Packages with a file of this SHA-256, SHA-1 or MD5."
+    checksum: String
+    "Only these repositories (of those the caller may read)."
+    repos: [String!]
   }
   enum SortDirection { ASC, DESC }
-  enum PackageOrderField { NAME }
+  enum PackageOrderField { NAME, CREATED, MODIFIED }
   input PackageOrder { field: PackageOrderField = NAME, direction: SortDirection = ASC }
   type PageInfo { hasNextPage: Boolean!, endCursor: String }
   type PackageConnection { edges: [PackageEdge!]!, pageInfo: PageInfo! }
@@ -159,6 +166,14 @@ export function createPackagesService(deps: {
     return { ids, keyOf: readable.keyOf };
   }
 
+  /** Only the named repositories, of those readable: naming others adds nothing. */
+  function inRepositories(readable: Readable, repos: string[] | undefined): Readable {
+    if (!repos?.length) return readable;
+    const named = new Set(repos.map((key) => key.toLowerCase()));
+    const ids = readable.ids.filter((id) => named.has(readable.keyOf.get(id)!.toLowerCase()));
+    return { ids, keyOf: readable.keyOf };
+  }
+
   async function readableFor(access: AccessDecider): Promise<Readable> {
     const keys = access.readableRepoKeys();
     const rows = await deps.db.selectFrom('repositories').select(['id', 'key']).execute();
@@ -265,17 +280,23 @@ export function createPackagesService(deps: {
           tags?: string[];
           createdAfter?: string;
           createdBefore?: string;
+          version?: string;
+          checksum?: string;
+          repos?: string[];
         };
         first?: number;
         after?: string;
-        orderBy?: { direction?: 'ASC' | 'DESC' };
+        orderBy?: { field?: 'NAME' | 'CREATED' | 'MODIFIED'; direction?: 'ASC' | 'DESC' };
       },
       context: Context,
     ) {
       const first = pageSize(args.first, 100);
       const offset = offsetOf(args.after);
       const { packages, hasNextPage } = await queries.packages(
-        await inContext(context.readable, args.filter?.projectKey),
+        inRepositories(
+          await inContext(context.readable, args.filter?.projectKey),
+          args.filter?.repos,
+        ),
         {
           name: args.filter?.name,
           packageTypes: args.filter?.packageTypeIn,
@@ -284,8 +305,15 @@ export function createPackagesService(deps: {
           tags: args.filter?.tags,
           createdAfter: instantOf('createdAfter', args.filter?.createdAfter),
           createdBefore: instantOf('createdBefore', args.filter?.createdBefore),
+          version: args.filter?.version,
+          checksum: args.filter?.checksum,
         },
-        { first, offset, descending: args.orderBy?.direction === 'DESC' },
+        {
+          first,
+          offset,
+          descending: args.orderBy?.direction === 'DESC',
+          field: args.orderBy?.field?.toLowerCase() as PackageOrderField | undefined,
+        },
       );
       const edges = packages.map((summary, index) => ({
         node: packageNode(summary),

@@ -1,0 +1,123 @@
+import { BadRequest } from '../../errors.ts';
+
+/**
+ * `/mds/packages`' other request shape (spec 02 §7: "limit, sort_by, sort_type and query
+ * fields lowercase_name, description, tags, version, checksum, scope, repos, package_type"),
+ * as scripts and the package search send it. It is turned into the GraphQL query the
+ * console sends, so both shapes are answered alike (docs/package-browser.md).
+ */
+export interface PackageSearchBody {
+  limit?: unknown;
+  sort_by?: unknown;
+  sort_type?: unknown;
+  query?: Record<string, unknown>;
+}
+
+const QUERY_FIELDS = [
+  'lowercase_name',
+  'description',
+  'tags',
+  'version',
+  'checksum',
+  'scope',
+  'repos',
+  'package_type',
+] as const;
+const SORT_FIELDS: Record<string, 'NAME' | 'CREATED' | 'MODIFIED'> = {
+  name: 'NAME',
+  lowercase_name: 'NAME',
+  created: 'CREATED',
+  modified: 'MODIFIED',
+  last_modified: 'MODIFIED',
+};
+/** Spec 02 §6: these directions, in any letter case; ascending by default. */
+const DIRECTIONS: Record<string, 'ASC' | 'DESC'> = {
+  asc: 'ASC',
+  ascend: 'ASC',
+  desc: 'DESC',
+  descend: 'DESC',
+};
+/** Spec 02 §6: "Debian maps to deb, and gems to rubygems." */
+const PACKAGE_TYPE_ALIASES: Record<string, string> = { debian: 'deb', gems: 'rubygems' };
+/** Spec 02 §6: a checksum's length says which it is. */
+const CHECKSUM_LENGTHS = new Set([32, 40, 64]);
+
+export const PACKAGES_QUERY = `query PackageSearch($filter: PackageFilter, $first: Int, $orderBy: PackageOrder) {
+  packages(filter: $filter, first: $first, orderBy: $orderBy) {
+    edges {
+      node {
+        id name packageType description created modified versionsCount latestVersion
+        stats { downloads } tags licenses { name source }
+      }
+      cursor
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export const isPackageSearchBody = (body: unknown): body is PackageSearchBody =>
+  typeof body === 'object' &&
+  body !== null &&
+  !('graphQL' in body) &&
+  ['limit', 'sort_by', 'sort_type', 'query'].some((key) => key in body);
+
+/** A text value, or undefined when empty: "Empty values are ignored" (spec 02 §6). */
+function text(field: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new BadRequest(`query.${field} must be text`);
+  return value.trim() || undefined;
+}
+
+function list(field: string, value: unknown): string[] | undefined {
+  const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  const texts = values.map((item) => text(field, item)).filter((item) => item !== undefined);
+  return texts.length > 0 ? texts : undefined;
+}
+
+/** "Package search values get a trailing *" (spec 02 §6): a prefix unless it has its own. */
+const withTrailingStar = (value: string | undefined) =>
+  value === undefined || value.endsWith('*') ? value : `${value}*`;
+
+function checksumOf(value: unknown): string | undefined {
+  const checksum = text('checksum', value);
+  if (checksum !== undefined && !CHECKSUM_LENGTHS.has(checksum.length))
+    throw new BadRequest('Invalid Checksum Length');
+  return checksum;
+}
+
+export function packageSearchVariables(body: PackageSearchBody) {
+  const query = body.query ?? {};
+  if (typeof query !== 'object' || Array.isArray(query))
+    throw new BadRequest('query must be an object of search fields');
+  const unknown = Object.keys(query).filter(
+    (key) => !(QUERY_FIELDS as readonly string[]).includes(key),
+  );
+  if (unknown.length > 0)
+    throw new BadRequest(
+      `Unknown search field(s): ${unknown.join(', ')}; known: ${QUERY_FIELDS.join(', ')}`,
+    );
+  const sortBy = text('sort_by', body.sort_by)?.toLowerCase() ?? 'name';
+  const field = SORT_FIELDS[sortBy];
+  if (!field) throw new BadRequest(`sort_by must be one of ${Object.keys(SORT_FIELDS).join(', ')}`);
+  const sortType = text('sort_type', body.sort_type)?.toLowerCase() ?? 'asc';
+  const direction = DIRECTIONS[sortType];
+  if (!direction) throw new BadRequest('sort_type must be asc, desc, ascend or descend');
+  if (body.limit !== undefined && (!Number.isInteger(body.limit) || (body.limit as number) < 1))
+    throw new BadRequest('limit must be a positive whole number');
+  return {
+    first: body.limit as number | undefined,
+    orderBy: { field, direction },
+    filter: {
+      name: withTrailingStar(text('lowercase_name', query.lowercase_name)),
+      description: withTrailingStar(text('description', query.description)),
+      version: withTrailingStar(text('version', query.version)),
+      scope: text('scope', query.scope),
+      tags: list('tags', query.tags),
+      repos: list('repos', query.repos),
+      checksum: checksumOf(query.checksum),
+      packageTypeIn: list('package_type', query.package_type)?.map(
+        (type) => PACKAGE_TYPE_ALIASES[type.toLowerCase()] ?? type.toLowerCase(),
+      ),
+    },
+  };
+}
