@@ -6,6 +6,7 @@ import {
   SET_ME_UP_MESSAGES as SM,
 } from '../src/custom/set-me-up/messages.ts';
 import { npmCli, npmrc, type NpmCli } from '../tests/helpers/npm-cli.ts';
+import { NPM_LOGIN_LABELS as N } from '../src/custom/npm-login/messages.ts';
 import { buildWheel } from '../tests/helpers/python-dists.ts';
 import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
@@ -205,6 +206,31 @@ describe('the package browser', () => {
       configured.close();
     }
     await dialog.getByRole('button', { name: S.close }).click();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('signs npm in on the web: the user approves on the page `npm login` prints', async () => {
+    const registry = `${depot.baseUrl}/artifactory/api/npm/npm-local/`;
+    const fresh = npmCli(npmrc(registry, {}));
+    try {
+      let approved: Promise<void> | undefined;
+      const login = await fresh.npmWatching(['login'], (output) => {
+        const url = /(http\S+\/ui\/npm-login\/[A-Za-z0-9_-]+)/.exec(output)?.[1];
+        if (!url || approved) return;
+        // The user opens the URL npm shows, signed in to the console as dev.
+        approved = (async () => {
+          await page.goto(url);
+          await page.getByText(N.asking('npm-local', 'dev')).waitFor();
+          await page.getByRole('button', { name: N.approve }).click();
+          await page.getByText(N.approved).waitFor();
+        })();
+      });
+      await approved;
+      expect(login.code, login.output).toBe(0);
+      expect((await fresh.npm(['whoami'])).stdout.trim()).toBe('dev');
+    } finally {
+      fresh.close();
+    }
     expect(pageErrors).toEqual([]);
   });
 });

@@ -23,6 +23,7 @@ import { packageTypesRoutes } from './modules/package-types/routes.ts';
 import { restSecurityRoutes } from './modules/rest-security/routes.ts';
 import { permissionTargetRestRoutes } from './modules/access-control/rest-routes.ts';
 import { permissionTargetConsoleRoutes } from './modules/access-control/console-routes.ts';
+import { npmWebLoginRoutes } from './formats/npm/web-login-routes.ts';
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { packagesRoutes } from './modules/packages/routes.ts';
 import { setMeUpRoutes } from './modules/set-me-up/routes.ts';
@@ -222,6 +223,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       });
       await api.register(effectivePermissionsRoutes, { services });
       await api.register(permissionTargetConsoleRoutes, { services });
+      await api.register(npmWebLoginRoutes, { services });
       await api.register(projectConsoleRoutes, { services });
       await api.register(packagesRoutes, { services });
       await api.register(setMeUpRoutes, { services });

@@ -42,6 +42,7 @@ import { combineIndexers } from './formats/indexers.ts';
 import { createPackagesService } from './modules/packages/service.ts';
 import { createSearchService } from './modules/search/service.ts';
 import { createFormatRuntimes } from './formats/runtimes.ts';
+import { createWebLogins } from './formats/npm/web-login.ts';
 import { archiveEntriesIndexer } from './modules/search/archive-entries-indexer.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
@@ -124,6 +125,8 @@ export function createServices(
     maven,
     /** The package formats at work: their indexers and client routes (docs/formats.md). */
     formats,
+    /** npm's web logins waiting for the user's approval in the console (docs/npm.md). */
+    npmWebLogins: createWebLogins(),
     packages: createPackagesService({ db, access, repositories }),
     search: createSearchService({ db, access, repositories, artifacts, remote }),
     garbageCollector: createGarbageCollector(db, filestore),

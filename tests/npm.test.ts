@@ -87,14 +87,14 @@ describe('npm with the real npm CLI', () => {
   it('signs in with `npm login` itself, its prompts answered, and the token it keeps works', async () => {
     const fresh = npmCli(npmrc(registry(depot, 'npm'), {}));
     try {
-      // npm asks for the web login first; Depot has none, so npm falls back to its prompts.
-      const wrong = await fresh.npmAnswering(['login'], {
+      // The legacy login: npm's prompts for name and password (the web login is below).
+      const wrong = await fresh.npmAnswering(['login', '--auth-type=legacy'], {
         'Username:': 'admin',
         'Password:': 'wrong-password',
       });
       expect(wrong.code).not.toBe(0);
       expect(wrong.output).toContain('401');
-      const signedIn = await fresh.npmAnswering(['login'], {
+      const signedIn = await fresh.npmAnswering(['login', '--auth-type=legacy'], {
         'Username:': 'admin',
         'Password:': TEST_ADMIN_PASSWORD,
       });
@@ -105,13 +105,13 @@ describe('npm with the real npm CLI', () => {
       expect(kept).not.toContain(TEST_ADMIN_PASSWORD);
       expect((await fresh.npm(['whoami'])).stdout.trim()).toBe('admin');
       // `npm adduser` of an existing user signs in the same way; Depot makes no users for npm.
-      const added = await fresh.npmAnswering(['adduser'], {
+      const added = await fresh.npmAnswering(['adduser', '--auth-type=legacy'], {
         'Username:': 'admin',
         'Password:': TEST_ADMIN_PASSWORD,
         'Email (this will be public):': 'admin@example.com',
       });
       expect(added.code, added.output).toBe(0);
-      const stranger = await fresh.npmAnswering(['adduser'], {
+      const stranger = await fresh.npmAnswering(['adduser', '--auth-type=legacy'], {
         'Username:': 'newcomer',
         'Password:': 'newcomer-pass-1',
         'Email (this will be public):': 'newcomer@example.com',
@@ -120,6 +120,97 @@ describe('npm with the real npm CLI', () => {
     } finally {
       fresh.close();
     }
+  });
+
+  it('signs in with `npm login` on the web, approved in the console, and once only', async () => {
+    const fresh = npmCli(npmrc(registry(depot, 'npm'), {}));
+    const adminHeaders = { authorization: basic('admin', TEST_ADMIN_PASSWORD) };
+    const consoleCall = (method: string, path: string) =>
+      depot.request(`/ui/api/v1${path}`, { method, headers: adminHeaders });
+    try {
+      let loginId: string | undefined;
+      let approval: Promise<Response> | undefined;
+      const signedIn = await fresh.npmWatching(['login'], (output) => {
+        // npm prints the login URL (no browser here) and polls until it is approved.
+        const match = /\/ui\/npm-login\/([A-Za-z0-9_-]+)/.exec(output);
+        if (!match || loginId) return;
+        loginId = match[1];
+        approval = (async () => {
+          const asked = await consoleCall('GET', `/npm/login/${loginId}`);
+          expect(await asked.json()).toMatchObject({ repoKey: 'npm', state: 'pending' });
+          return consoleCall('POST', `/npm/login/${loginId}/approve`);
+        })();
+      });
+      expect(signedIn.code, signedIn.output).toBe(0);
+      expect(signedIn.output).toContain('Logged in');
+      expect((await approval!).status).toBe(200);
+      const kept = readFileSync(join(fresh.home, '.npmrc'), 'utf8');
+      expect(kept).toMatch(/:_authToken=eyJ/);
+      expect((await fresh.npm(['whoami'])).stdout.trim()).toBe('admin');
+      // The page's id is spent: a second approval finds nothing to approve.
+      const again = await consoleCall('POST', `/npm/login/${loginId}/approve`);
+      expect(again.status).toBe(404);
+
+      // Denied in the console: npm stops without a token.
+      const denier = npmCli(npmrc(registry(depot, 'npm'), {}));
+      try {
+        let denied = false;
+        const refused = await denier.npmWatching(['login'], (output) => {
+          const match = /\/ui\/npm-login\/([A-Za-z0-9_-]+)/.exec(output);
+          if (!match || denied) return;
+          denied = true;
+          void consoleCall('POST', `/npm/login/${match[1]}/deny`);
+        });
+        expect(refused.code).not.toBe(0);
+        expect(readFileSync(join(denier.home, '.npmrc'), 'utf8')).not.toContain('_authToken');
+      } finally {
+        denier.close();
+      }
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it("answers npm's web login calls: 202 until approved, the token once, 404 for unknown ids", async () => {
+    const started = await depot.request('/artifactory/api/npm/npm/-/v1/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(started.status).toBe(200);
+    const { loginUrl, doneUrl } = (await started.json()) as { loginUrl: string; doneUrl: string };
+    expect(loginUrl).toMatch(new RegExp(`^${depot.base}/ui/npm-login/[A-Za-z0-9_-]{32}$`));
+    expect(doneUrl).toMatch(
+      new RegExp(`^${depot.base}/artifactory/api/npm/npm/-/v1/done/[A-Za-z0-9_-]{32}$`),
+    );
+    const loginId = loginUrl.split('/').at(-1)!;
+    expect(doneUrl).not.toContain(loginId);
+    const waiting = await fetch(doneUrl);
+    expect(waiting.status).toBe(202);
+    expect(waiting.headers.get('retry-after')).toBe('1');
+    // Anonymous callers cannot approve; the signed-in user can.
+    const anonymous = await fetch(`${depot.base}/ui/api/v1/npm/login/${loginId}/approve`, {
+      method: 'POST',
+    });
+    expect(anonymous.status).toBe(401);
+    const approved = await depot.request(`/ui/api/v1/npm/login/${loginId}/approve`, {
+      method: 'POST',
+      headers: { authorization: basic('admin', TEST_ADMIN_PASSWORD) },
+    });
+    expect(approved.status).toBe(200);
+    const done = await fetch(doneUrl);
+    expect(done.status).toBe(200);
+    const { token } = (await done.json()) as { token: string };
+    const whoami = await depot.request('/artifactory/api/npm/npm/-/whoami', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(await whoami.json()).toEqual({ username: 'admin' });
+    expect((await fetch(doneUrl)).status).toBe(404);
+    // Whether a repository exists is not told to whoever starts a login.
+    const unknownRepo = await fetch(`${depot.base}/artifactory/api/npm/no-such-repo/-/v1/login`, {
+      method: 'POST',
+    });
+    expect(unknownRepo.status).toBe(200);
   });
 
   it('publishes plain and scoped packages through the virtual into its local member', async () => {

@@ -160,6 +160,9 @@ function concreteUrl(route: RouteEntry): string {
       .replace(':couchUser', userName)
       .replace(':project', 'matrix-project')
       .replace(':token', 'no-such-token')
+    // npm's web logins: ids of the right shape that no login has
+    .replace(':loginId', 'no-such-login-0123456789')
+    .replace(':doneId', 'no-such-login-0123456789')
       .replace('tokens/:id', `tokens/${adminTokenId}`)
       .replace('screens/:id', 'screens/users')
       .replace('entities/:id', 'entities/user')

@@ -30,6 +30,7 @@ import { packagesRoutes } from '../custom/packages/route';
 import { searchRoutes } from '../custom/search/route';
 import { permissionCreateRoute, permissionsRoutes } from '../custom/permissions-editor/route';
 import { userProfileRoute } from '../custom/user-profile/route';
+import { npmLoginRoute } from '../custom/npm-login/route';
 import { securityConfigRoute } from '../custom/security-config/route';
 import { mailConfigRoute } from '../custom/mail-config/route';
 import { inviteUserRoute } from '../custom/invite-user/route';
@@ -90,6 +91,7 @@ export const routes: RouteObject[] = [
           ...packagesRoutes,
           ...searchRoutes,
           userProfileRoute,
+          npmLoginRoute,
           {
             path: 'admin',
             children: [

@@ -22,6 +22,14 @@ export interface NpmCli {
     args: string[],
     answers: Record<string, string>,
   ): Promise<{ code: number | null; output: string }>;
+  /**
+   * Starts npm and calls `onOutput` with everything it printed so far, each time it prints
+   * (to act on a URL it shows, as a user would); answers its exit code and output.
+   */
+  npmWatching(
+    args: string[],
+    onOutput: (output: string) => void,
+  ): Promise<{ code: number | null; output: string }>;
   /** Writes a package folder with package.json, index.js and a README; answers its path. */
   packageDir(manifest: Record<string, unknown>, readme?: string): string;
   close(): void;
@@ -59,6 +67,20 @@ export function npmCli(userconfig: string): NpmCli {
   return {
     home,
     npm: (args, cwd = home) => run('npm', args, { cwd, env, timeout: 120_000 }),
+    npmWatching: (args, onOutput) =>
+      new Promise((resolve, reject) => {
+        const child = spawn('npm', args, { cwd: home, env, timeout: 120_000 });
+        child.stdin.end();
+        let output = '';
+        const hear = (chunk: Buffer) => {
+          output += chunk.toString();
+          onOutput(output);
+        };
+        child.stdout.on('data', hear);
+        child.stderr.on('data', hear);
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, output }));
+      }),
     npmAnswering: (args, answers) =>
       new Promise((resolve, reject) => {
         const child = spawn('npm', args, { cwd: home, env, timeout: 120_000 });

@@ -1,7 +1,8 @@
 import type { FormatRouteOptions } from '../format.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
-import { BadRequest, NotFound } from '../../errors.ts';
+import { BadRequest, Forbidden, NotFound } from '../../errors.ts';
+import { WEB_LOGIN_MESSAGES } from './web-login.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { Services } from '../../services.ts';
 import { createDownloadHandler } from '../../modules/artifacts/download-handler.ts';
@@ -188,8 +189,39 @@ function registerDistTagRoutes(app: FastifyInstance, services: Services) {
   });
 }
 
-/** `npm login` (legacy: name and password for a token), `npm logout`, `npm whoami`. */
+/**
+ * `npm login`: the web login (npm's default; the user approves in the console) and the
+ * legacy one (name and password for a token); `npm logout`, `npm whoami`.
+ */
 function registerUserRoutes(app: FastifyInstance, services: Services) {
+  const logins = services.npmWebLogins;
+  app.post(
+    `${PREFIX}/-/v1/login`,
+    { config: { permission: 'public' as const } },
+    async (request: FastifyRequest<{ Params: { repoKey: string } }>) => {
+      // The repository is not looked up: who is not signed in learns nothing of which exist
+      // (the token is the user's, whatever repository npm asked it of).
+      const repoKey = request.params.repoKey;
+      const { loginId, doneId } = logins.start(repoKey);
+      const origin = `${request.protocol}://${request.host}`;
+      return {
+        loginUrl: `${origin}/ui/npm-login/${loginId}`,
+        doneUrl: `${origin}/artifactory/api/npm/${encodeURIComponent(repoKey)}/-/v1/done/${doneId}`,
+      };
+    },
+  );
+  app.get(
+    `${PREFIX}/-/v1/done/:doneId`,
+    { config: { permission: 'public' as const } },
+    async (request: FastifyRequest<{ Params: { repoKey: string; doneId: string } }>, reply) => {
+      const answer = logins.poll(request.params.doneId);
+      if (!answer) throw new NotFound(WEB_LOGIN_MESSAGES.unknown);
+      if (answer.state === 'denied') throw new Forbidden(WEB_LOGIN_MESSAGES.denied);
+      if (answer.token) return { token: answer.token };
+      return reply.status(202).header('Retry-After', '1').send({});
+    },
+  );
+
   app.put(
     `${PREFIX}/-/user/:couchUser`,
     { config: { permission: 'public' as const } },
