@@ -1,4 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../server/http/identity.ts';
@@ -44,9 +46,14 @@ const headersOf = (caller: Caller): Record<string, string> =>
 let depot: TestDepot;
 /** The admin's own token: the one id other callers try to revoke. */
 let adminTokenId: string;
+/** The stand-in console's folder. */
+let uiDir: string;
 
 beforeAll(async () => {
-  depot = await startTestDepot();
+  // A console of its own, so that /ui answers alike whether or not the real one was built.
+  uiDir = mkdtempSync(join(tmpdir(), 'depot-matrix-ui-'));
+  writeFileSync(join(uiDir, 'index.html'), '<!doctype html><title>Depot</title>');
+  depot = await startTestDepot({ DEPOT_UI_DIR: uiDir });
   const { users, groups, projects, repositories } = depot.services;
   await users.create({
     name: 'plain',
@@ -116,7 +123,10 @@ beforeAll(async () => {
   });
   adminTokenId = token.json().token_id;
 });
-afterAll(() => depot.close());
+afterAll(async () => {
+  await depot.close();
+  rmSync(uiDir, { recursive: true, force: true });
+});
 
 /**
  * A route's URL with each parameter naming a real thing of someone else's: what every
@@ -160,9 +170,9 @@ function concreteUrl(route: RouteEntry): string {
       .replace(':couchUser', userName)
       .replace(':project', 'matrix-project')
       .replace(':token', 'no-such-token')
-    // npm's web logins: ids of the right shape that no login has
-    .replace(':loginId', 'no-such-login-0123456789')
-    .replace(':doneId', 'no-such-login-0123456789')
+      // npm's web logins: ids of the right shape that no login has
+      .replace(':loginId', 'no-such-login-0123456789')
+      .replace(':doneId', 'no-such-login-0123456789')
       .replace('tokens/:id', `tokens/${adminTokenId}`)
       .replace('screens/:id', 'screens/users')
       .replace('entities/:id', 'entities/user')
