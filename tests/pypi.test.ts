@@ -213,6 +213,20 @@ describe('PyPI with twine and pip', () => {
     expect(notes.status).toBe(201);
   });
 
+  it('installs an sdist with pip: pip downloads it from Depot, builds it and installs it', async () => {
+    const sourceOnly = { name: 'depot-source-only', version: '0.3.0' };
+    await twineUpload(depot, 'pypi-local', [await buildSdist(sourceOnly, { installable: true })]);
+    // No wheel of it anywhere: pip must take the .tar.gz the simple page links.
+    const installed = await pipInstall(['depot-source-only==0.3.0']);
+    expect(installed).toEqual(
+      expect.arrayContaining(['depot_source_only', 'depot_source_only-0.3.0.dist-info']),
+    );
+    const stats = await depot.request(
+      '/artifactory/api/storage/pypi-local/depot-source-only/0.3.0/depot_source_only-0.3.0.tar.gz?stats',
+    );
+    expect(((await stats.json()) as { downloadCount: number }).downloadCount).toBe(1);
+  });
+
   it('installs with pip through the virtual, the dependency from the remote member', async () => {
     await twineUpload(upstream, 'pypi-upstream', [
       await buildWheel({ name: 'upstream-lib', version: '2.1.0' }),
