@@ -30,16 +30,16 @@ const SORT_FIELDS: Record<string, 'NAME' | 'CREATED' | 'MODIFIED'> = {
   modified: 'MODIFIED',
   last_modified: 'MODIFIED',
 };
-/** Spec 02 §6: these directions, in any letter case; ascending by default. */
+/** Spec 02 §5: these directions, in any letter case; ascending by default. */
 const DIRECTIONS: Record<string, 'ASC' | 'DESC'> = {
   asc: 'ASC',
   ascend: 'ASC',
   desc: 'DESC',
   descend: 'DESC',
 };
-/** Spec 02 §6: "Debian maps to deb, and gems to rubygems." */
+/** Spec 02 §5: "Debian maps to deb, and gems to rubygems." */
 const PACKAGE_TYPE_ALIASES: Record<string, string> = { debian: 'deb', gems: 'rubygems' };
-/** Spec 02 §6: a checksum's length says which it is. */
+/** Spec 02 §5: a checksum's length says which it is. */
 const CHECKSUM_LENGTHS = new Set([32, 40, 64]);
 
 export const PACKAGES_QUERY = `query PackageSearch($filter: PackageFilter, $first: Int, $orderBy: PackageOrder) {
@@ -61,7 +61,7 @@ export const isPackageSearchBody = (body: unknown): body is PackageSearchBody =>
   !('graphQL' in body) &&
   ['limit', 'sort_by', 'sort_type', 'query'].some((key) => key in body);
 
-/** A text value, or undefined when empty: "Empty values are ignored" (spec 02 §6). */
+/** A text value, or undefined when empty: "Empty values are ignored" (spec 02 §5). */
 function text(field: string, value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw new BadRequest(`query.${field} must be text`);
@@ -74,7 +74,7 @@ function list(field: string, value: unknown): string[] | undefined {
   return texts.length > 0 ? texts : undefined;
 }
 
-/** "Package search values get a trailing *" (spec 02 §6): a prefix unless it has its own. */
+/** "Package search values get a trailing *" (spec 02 §5): a prefix unless it has its own. */
 const withTrailingStar = (value: string | undefined) =>
   value === undefined || value.endsWith('*') ? value : `${value}*`;
 
