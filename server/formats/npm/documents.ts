@@ -101,6 +101,12 @@ export function createNpmDocuments(deps: {
     maxEntries: 200,
   });
   deps.changes?.onChange(['packages', 'package_versions', 'nodes'], localDocuments.clear);
+  // A virtual's merge, by its members' documents: the same members merge once, not for every
+  // install (a merge of megabytes leaves tens of megabytes for the garbage collector).
+  const mergedDocuments = createReadCache<string, PackageDocument>({
+    ttlMs: 60_000,
+    maxEntries: 16,
+  });
   // What was sent lately, by document, form and base URL: a popular package is encoded once.
   const rendered = createReadCache<string, Buffer>({ ttlMs: 60_000, maxEntries: 32 });
 
@@ -153,8 +159,10 @@ export function createNpmDocuments(deps: {
       }
     }
     if (found.length <= 1) return found[0];
-    const { full, abbreviated } = await merger.merge(found.map((d) => documentText(d.full)));
-    return { full, abbreviated, etag: await etagOf(full) };
+    return mergedDocuments.get(found.map((d) => d.etag).join('|'), async () => {
+      const { full, abbreviated } = await merger.merge(found.map((d) => documentText(d.full)));
+      return { full, abbreviated, etag: await etagOf(full) };
+    });
   }
 
   async function documentOf(repo: RepositoryRow, name: string, request: DocumentRequest) {

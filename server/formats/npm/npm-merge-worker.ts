@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { mergeDocumentTexts, type MergeRequest, type MergeReply } from './merge.ts';
+import { encodeParts, mergeDocumentTexts, type MergeRequest, type MergeReply } from './merge.ts';
 
 /**
  * The worker thread that merges a virtual repository's package documents (merge.ts): parsing
@@ -7,10 +7,14 @@ import { mergeDocumentTexts, type MergeRequest, type MergeReply } from './merge.
  */
 parentPort!.on('message', (request: MergeRequest) => {
   let reply: MergeReply;
+  let transfer: ArrayBuffer[] = [];
   try {
-    reply = { id: request.id, ...mergeDocumentTexts(request.texts) };
+    const encoded = encodeParts(mergeDocumentTexts(request.texts));
+    transfer = encoded.transfer;
+    reply = { id: request.id, full: encoded.full, abbreviated: encoded.abbreviated };
   } catch (error) {
     reply = { id: request.id, error: (error as Error).message };
   }
-  parentPort!.postMessage(reply);
+  // The parts' memory moves to the main thread rather than being copied there.
+  parentPort!.postMessage(reply, transfer);
 });
