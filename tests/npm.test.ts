@@ -598,6 +598,20 @@ describe('a remote npm repository of a scripted upstream', () => {
       );
       expect(upstreamHost.hits('/merged-pkg')).toBe(1);
 
+      // The merge is kept by its members' documents: a publish into a member shows at once.
+      const tarball = await packTarball({
+        'package.json': JSON.stringify({ name: 'merged-pkg', version: '2.1.0' }),
+      });
+      const later = await depot.request('/artifactory/api/npm/npm-own/merged-pkg', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(publishDocument('merged-pkg', '2.1.0', tarball)),
+      });
+      expect(later.status, await later.text()).toBe(201);
+      const remerged = await read('npm-merged');
+      expect(Object.keys(remerged.versions).sort()).toEqual(['1.0.0', '1.5.0', '2.0.0', '2.1.0']);
+      expect(remerged['dist-tags'].latest).toBe('2.1.0');
+
       // a zapped cache asks the upstream again at the next read
       const zapped = await depot.request('/ui/api/v1/ui/artifactactions/zap', {
         method: 'POST',
