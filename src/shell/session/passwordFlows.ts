@@ -33,11 +33,20 @@ export const verifyInvitationFx = createEffect(authApi.verifyInvitation);
 export const acceptInvitationFx = createEffect(authApi.acceptInvitation);
 export const fetchRulesFx = createEffect(authApi.passwordPolicy);
 
+/**
+ * A failed flow says the spec's words ("Email wasn't sent", "Failed to reset the password"),
+ * then the server's reason when it gave one (mail not set up, a spent link, the policy).
+ */
+export function failureText(words: string, error: unknown): string {
+  const reason = errorMessage(error, words);
+  return reason === words ? words : `${words}: ${reason}`;
+}
+
 export const $forgotInfo = createStore<string | null>(null)
   .on(forgotFx.doneData, (_, { info }) => info)
   .reset(forgotSubmitted);
 export const $forgotError = createStore<string | null>(null)
-  .on(forgotFx.failData, (_, error) => errorMessage(error, EMAIL_NOT_SENT))
+  .on(forgotFx.failData, (_, error) => failureText(EMAIL_NOT_SENT, error))
   .reset(forgotSubmitted);
 /** Whose password the page sets: from the key or the invitation token. */
 export const $passwordOwner = createStore<string | null>(null)
@@ -45,9 +54,8 @@ export const $passwordOwner = createStore<string | null>(null)
   .on(verifyInvitationFx.doneData, (_, { username }) => username)
   .reset(resetPageOpened, invitationOpened);
 export const $newPasswordError = createStore<string | null>(null)
-  .on(validateKeyFx.failData, (_, error) => errorMessage(error, RESET_PASSWORD_FAILED))
-  .on([resetFx.failData, acceptInvitationFx.failData], (_, error) =>
-    errorMessage(error, RESET_PASSWORD_FAILED),
+  .on([validateKeyFx.failData, resetFx.failData, acceptInvitationFx.failData], (_, error) =>
+    failureText(RESET_PASSWORD_FAILED, error),
   )
   .reset(resetPageOpened, invitationOpened, resetSubmitted, invitationSubmitted);
 export const $passwordRules = createStore<string[]>([]).on(
