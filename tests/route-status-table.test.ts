@@ -96,24 +96,19 @@ beforeAll(async () => {
   await deployFile(depot, 'matrix-local', 'org/doomed.txt', 'content');
   await deployFile(depot, 'victim-local', 'org/file.txt', 'content');
   expect((await repositories.get('matrix-local')).key).toBe('matrix-local');
-  await depot.services.access.create({
-    name: 'matrix-target',
-    repo: {
-      'include-patterns': ['**'],
-      'exclude-patterns': [],
-      repositories: ['victim-local'],
-      actions: { users: { victim: ['read'] }, groups: {} },
-    },
-  });
-  await depot.services.access.create({
-    name: 'doomed-target',
-    repo: {
-      'include-patterns': ['**'],
-      'exclude-patterns': [],
-      repositories: ['victim-local'],
-      actions: { users: {}, groups: { 'doomed-group': ['read'] } },
-    },
-  });
+  // Two targets granting read on victim-local: one to a user, one (to delete) to a group.
+  const readVictimLocal = (name: string, actions: { users: object; groups: object }) =>
+    depot.services.access.create({
+      name,
+      repo: {
+        'include-patterns': ['**'],
+        'exclude-patterns': [],
+        repositories: ['victim-local'],
+        actions: actions as never,
+      },
+    });
+  await readVictimLocal('matrix-target', { users: { victim: ['read'] }, groups: {} });
+  await readVictimLocal('doomed-target', { users: {}, groups: { 'doomed-group': ['read'] } });
   await depot.services.propertySets.create({ name: 'matrix-set', properties: [] } as never);
   const token = await depot.app.inject({
     method: 'POST',

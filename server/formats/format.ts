@@ -7,8 +7,9 @@ import type { Services } from '../services.ts';
 /**
  * A package format Depot speaks natively (docs/formats.md). Each lives in
  * `server/formats/<name>/` and describes itself with one of these in its `format.ts`; the
- * registry (`registry.ts`) is the list of them, and everything that differs by format asks
- * it rather than testing package types by name.
+ * registry (`registry.ts`) is the list of them. The package browser and the index
+ * recalculation ask it; Maven's own answers (metadata, snapshot names, release and snapshot
+ * handling) are still reached by testing for Maven-layout types (`MAVEN_TYPES`).
  */
 export interface PackageFormat {
   /** Its folder under server/formats/, and its path under `/artifactory/api/`. */

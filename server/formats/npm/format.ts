@@ -1,6 +1,6 @@
 import semver from 'semver';
 import type { PackageFormat } from '../format.ts';
-import { fallbackVersionOrder } from '../version-order.ts';
+import { fallbackVersionOrder, semverPreRelease } from '../version-order.ts';
 
 /** npm (docs/npm.md): semver's order and pre-releases; deprecations edit stored versions. */
 export const npmFormat: PackageFormat = {
@@ -9,6 +9,6 @@ export const npmFormat: PackageFormat = {
   clientPath: 'api',
   compareVersions: (a, b) =>
     semver.valid(a) && semver.valid(b) ? semver.compare(a, b) : fallbackVersionOrder(a, b),
-  isPreRelease: (version) => (semver.valid(version) ? semver.prerelease(version) !== null : false),
+  isPreRelease: semverPreRelease,
   keepsEditedDocuments: true,
 };

@@ -203,10 +203,9 @@ function registerUserRoutes(app: FastifyInstance, services: Services) {
       // (the token is the user's, whatever repository npm asked it of).
       const repoKey = request.params.repoKey;
       const { loginId, doneId } = logins.start(repoKey);
-      const origin = `${request.protocol}://${request.host}`;
       return {
-        loginUrl: `${origin}/ui/npm-login/${loginId}`,
-        doneUrl: `${origin}/artifactory/api/npm/${encodeURIComponent(repoKey)}/-/v1/done/${doneId}`,
+        loginUrl: `${request.protocol}://${request.host}/ui/npm-login/${loginId}`,
+        doneUrl: `${tarballBase(request, repoKey)}/-/v1/done/${doneId}`,
       };
     },
   );

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.ts';
+import { WEB_LOGIN_MESSAGES } from './web-login.ts';
 
 const loginParams = {
   type: 'object',
@@ -39,7 +40,7 @@ export async function npmWebLoginRoutes(
         return token.access_token;
       });
       request.log.info({ user: principal.name, repoKey }, 'npm: web login approved, token issued');
-      return { info: `npm is signed in to ${repoKey} as ${principal.name}` };
+      return { info: WEB_LOGIN_MESSAGES.approved(repoKey, principal.name) };
     },
   );
 
@@ -49,7 +50,7 @@ export async function npmWebLoginRoutes(
     async (request) => {
       logins.deny(request.params.loginId);
       request.log.info({ user: request.principal.name }, 'npm: web login denied');
-      return { info: 'The npm login was denied' };
+      return { info: WEB_LOGIN_MESSAGES.deniedHere };
     },
   );
 }

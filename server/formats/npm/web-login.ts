@@ -34,6 +34,8 @@ export const WEB_LOGIN_MESSAGES = {
   unknown: 'This npm login is unknown or has expired: run npm login again',
   denied: 'The npm login was denied in the browser',
   settled: (state: WebLoginState) => `This npm login was already ${state}`,
+  approved: (repoKey: string, user: string) => `npm is signed in to ${repoKey} as ${user}`,
+  deniedHere: 'The npm login was denied',
 };
 
 export function createWebLogins(now: () => number = Date.now) {

@@ -114,11 +114,9 @@ export async function permissionTargetConsoleRoutes(
       const name = request.params.name;
       const proposed = { ...request.body, name };
       // 404 (403 for a manager) before anything is written.
-      const stored = principal.admin
-        ? await access.get(name)
-        : await managedTarget(principal, name);
-      if (!principal.admin) await checkManagerChange(stored, proposed, principal);
-      const { target } = await access.put(proposed);
+      if (principal.admin) await access.get(name);
+      const managerCheck = principal.admin ? undefined : await managerChangeCheck(principal, name);
+      const { target } = await access.put(proposed, managerCheck);
       request.log.info({ permissionTarget: target.name, by: request.principal.name }, 'saved');
       return { info: `Permission target '${target.name}' was updated successfully`, target };
     },
@@ -178,9 +176,9 @@ export async function permissionTargetConsoleRoutes(
     '/ui/repodata',
     { config: signedIn },
     async (request) => {
-      await requireManager(request.principal);
       // A manager sees the repositories their targets name: all they cannot change anyway.
-      const named = request.principal.admin ? undefined : await namedByManaged(request.principal);
+      const managed = await requireManager(request.principal);
+      const named = managed && new Set(managed.flatMap((t) => t.repo?.repositories ?? []));
       return (
         (await services.repositories.list())
           // Targets name storage: never a virtual repository, nor the trash can's inside.
@@ -202,28 +200,25 @@ export async function permissionTargetConsoleRoutes(
     return target;
   }
 
-  async function requireManager(principal: Principal) {
-    if (!principal.admin && (await access.managedBy(principal)).length === 0)
-      throw new Forbidden(M.notAManager);
-  }
-
-  async function namedByManaged(principal: Principal): Promise<Set<string>> {
+  /** The targets a non-admin manages (403 when none); undefined for an admin, who has all. */
+  async function requireManager(principal: Principal): Promise<PermissionTarget[] | undefined> {
+    if (principal.admin) return undefined;
     const managed = await access.managedBy(principal);
-    return new Set(managed.flatMap((target) => target.repo?.repositories ?? []));
+    if (managed.length === 0) throw new Forbidden(M.notAManager);
+    return managed;
   }
 
-  /** A manager's save changes other principals' actions only (spec 01 §6). */
-  async function checkManagerChange(
-    stored: PermissionTarget,
-    proposed: PermissionTarget,
-    principal: Principal,
-  ) {
-    const problem = managerChangeProblem(
-      stored,
-      await access.check(proposed),
-      await access.grantee(principal),
-    );
-    if (problem === 'resources') throw new Forbidden(M.managerResources(stored.name));
-    if (problem === 'own-rows') throw new Forbidden(M.managerOwnRows(stored.name));
+  /**
+   * For a manager's save: the check that it changes other principals' actions only (spec 01
+   * §6), run on the target as it would be stored.
+   */
+  async function managerChangeCheck(principal: Principal, name: string) {
+    const stored = await managedTarget(principal, name);
+    const who = await access.grantee(principal);
+    return (checked: PermissionTarget) => {
+      const problem = managerChangeProblem(stored, checked, who);
+      if (problem === 'resources') throw new Forbidden(M.managerResources(name));
+      if (problem === 'own-rows') throw new Forbidden(M.managerOwnRows(name));
+    };
   }
 }

@@ -230,9 +230,6 @@ export function createAccessService(deps: {
       return naming.filter((target) => manages(target, who));
     },
 
-    /** A target as it would be stored, or the refusal of it; nothing is written. */
-    check: (target: PermissionTarget) => checkTarget(target, deps.checks),
-
     async create(target: PermissionTarget): Promise<PermissionTarget> {
       const checked = await checkTarget(target, deps.checks);
       try {
@@ -243,9 +240,16 @@ export function createAccessService(deps: {
       return checked;
     },
 
-    /** Creates or replaces; answers whether it was new. */
-    async put(target: PermissionTarget): Promise<{ created: boolean; target: PermissionTarget }> {
+    /**
+     * Creates or replaces; answers whether it was new. `beforeWrite` sees the target as it
+     * will be stored (defaults filled in, actions implied) and may refuse it.
+     */
+    async put(
+      target: PermissionTarget,
+      beforeWrite?: (checked: PermissionTarget) => void,
+    ): Promise<{ created: boolean; target: PermissionTarget }> {
       const checked = await checkTarget(target, deps.checks);
+      beforeWrite?.(checked);
       const created = await replacePermissionTarget(db, checked);
       return { created, target: checked };
     },

@@ -1,4 +1,4 @@
-import { createEffect, createEvent, createStore, sample } from 'effector';
+import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { errorMessage } from '../../api/errorMessage';
 import { npmLoginApi, type NpmLoginRequest } from '../../api/npmLogin';
 
@@ -24,9 +24,7 @@ export const $error = createStore<string | null>(null)
   .on([describeFx.failData, approveFx.failData, denyFx.failData], (_, error) =>
     errorMessage(error),
   );
-export const $busy = createStore(false)
-  .on([approveFx, denyFx], () => true)
-  .on([approveFx.finally, denyFx.finally], () => false);
+export const $busy = combine(approveFx.pending, denyFx.pending, (a, b) => a || b);
 
 sample({ clock: pageOpened, target: describeFx });
 sample({ clock: approveClicked, source: $loginId, filter: Boolean, target: approveFx });
