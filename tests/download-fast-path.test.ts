@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 import { adminAuth, basic, devWithOnlyGrant } from './helpers/test-app.ts';
@@ -212,6 +213,27 @@ describe('the download fast path', () => {
     expect(refused.fast).toBe(false);
   });
 
+  it('keeps a kept-alive connection going, also after a request that sent a body', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const path = '/artifactory/fast-local/docs/readme.txt';
+    // A body larger than the request stream's buffer: left undrained, it would stall the socket.
+    const body = Buffer.alloc(1024 * 1024, 1);
+    try {
+      depot.services.tableChanges.changedAll();
+      const answers = [];
+      for (const sent of [undefined, undefined, body, undefined, body, undefined]) {
+        const before = depot.downloadFastPath.served;
+        const answer = await getOnAgent(agent, path, sent);
+        answers.push({ ...answer, fast: depot.downloadFastPath.served > before });
+      }
+      expect(answers.map((answer) => answer.text)).toEqual(Array(6).fill('read me'));
+      expect(answers.map((answer) => answer.fast)).toEqual([false, true, true, true, true, true]);
+      expect(answers.slice(1).every((answer) => answer.reusedSocket)).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('leaves ranges, conditionals, encoded or decorated paths, folders and Maven to the full route', async () => {
     const file = '/artifactory/other-local/x.bin';
     await fullThenFast(file);
@@ -234,3 +256,21 @@ describe('the download fast path', () => {
     }
   });
 });
+
+/** A GET on `agent`'s one socket, with an optional body; answers the text and whether the socket was reused. */
+function getOnAgent(agent: Agent, path: string, body?: Buffer) {
+  return new Promise<{ text: string; reusedSocket: boolean }>((resolve, reject) => {
+    const headers: Record<string, string> = { ...adminAuth() };
+    if (body) headers['content-length'] = String(body.length);
+    const request = httpRequest(`${depot.base}${path}`, { agent, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ text: Buffer.concat(chunks).toString(), reusedSocket: request.reusedSocket }),
+      );
+    });
+    request.setTimeout(5000, () => request.destroy(new Error(`no answer to ${path}`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}

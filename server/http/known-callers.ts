@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { TableChanges } from '../db/table-changes.ts';
 import type { Principal } from './permissions.ts';
 
@@ -18,7 +18,7 @@ const IDENTITY_TABLES = ['users', 'groups', 'user_groups', 'access_tokens', 'api
  * settings forgets them all at once.
  */
 export class KnownCallers {
-  readonly #key = randomBytes(32);
+  readonly #key = randomBytes(32).toString('base64');
   readonly #callers = new Map<string, { principal: Principal; until: number }>();
 
   constructor(changes: TableChanges) {
@@ -26,9 +26,10 @@ export class KnownCallers {
   }
 
   // SHA-256 over the secret key and the header: a keyed digest at half an HMAC's cost (one
-  // pass instead of two), for a lookup that must not find a header it was not given.
+  // pass instead of two), for a lookup that must not find a header it was not given. The
+  // one-shot `hash` creates no Hash object: half the cost of `createHash` on every download.
   #digest(authorization: string): string {
-    return createHash('sha256').update(this.#key).update(authorization).digest('base64');
+    return hash('sha256', this.#key + authorization, 'base64');
   }
 
   /** Records a header the identity plugin just proved (a token's principal carries its end). */

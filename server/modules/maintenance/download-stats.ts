@@ -3,7 +3,8 @@ import type { Database } from '../../db/database.ts';
 
 interface PendingStats {
   count: number;
-  last: Date;
+  /** Milliseconds since the epoch: a download is counted without allocating a Date. */
+  last: number;
   by: string;
 }
 
@@ -43,7 +44,7 @@ export function createDownloadStats(db: Database, flushIntervalMs = FLUSH_INTERV
     const values = sql.join(
       batch.map(
         ([id, s]) =>
-          sql`(${id}::bigint, ${s.count}::bigint, ${s.last}::timestamptz, ${s.by}::text)`,
+          sql`(${id}::bigint, ${s.count}::bigint, ${new Date(s.last)}::timestamptz, ${s.by}::text)`,
       ),
     );
     await sql`
@@ -86,7 +87,17 @@ export function createDownloadStats(db: Database, flushIntervalMs = FLUSH_INTERV
 
     /** Counts one download of a file by a user. */
     record(nodeId: number, user: string) {
-      merge(pending, nodeId, { count: 1, last: new Date(), by: user });
+      const now = Date.now();
+      const known = pending.get(nodeId);
+      if (!known) pending.set(nodeId, { count: 1, last: now, by: user });
+      else {
+        // The download a client repeats is counted in place: nothing allocated.
+        known.count += 1;
+        if (now >= known.last) {
+          known.last = now;
+          known.by = user;
+        }
+      }
       if (!timer) {
         timer = setTimeout(() => void flush().catch(reportFailure), flushIntervalMs);
         timer.unref();
@@ -103,7 +114,7 @@ export function createDownloadStats(db: Database, flushIntervalMs = FLUSH_INTERV
       if (row)
         stats.set(nodeId, {
           count: Number(row.download_count),
-          last: new Date(row.last_downloaded),
+          last: new Date(row.last_downloaded).getTime(),
           by: row.last_downloaded_by,
         });
       const unflushed = pending.get(nodeId);
@@ -111,7 +122,7 @@ export function createDownloadStats(db: Database, flushIntervalMs = FLUSH_INTERV
       const total = stats.get(nodeId);
       return {
         downloadCount: total?.count ?? 0,
-        lastDownloaded: total?.last,
+        lastDownloaded: total && new Date(total.last),
         lastDownloadedBy: total?.by,
       };
     },
