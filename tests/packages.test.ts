@@ -383,8 +383,11 @@ describe("/mds/packages' search shape (limit, sort_by, sort_type, query)", () =>
       [{ sort_type: 'up' }, /^sort_type must be asc, desc, ascend or descend$/],
       [{ sort_by: 'stars' }, /^sort_by must be one of /],
       [{ query: { colour: 'red' } }, /^Unknown search field\(s\): colour/],
-      [{ limit: 0 }, /^limit must be a positive whole number$/],
+      [{ limit: 0 }, /^limit must be a whole number between 1 and 1000$/],
+      [{ limit: 1001 }, /^limit must be a whole number between 1 and 1000$/],
       [{ query: { lowercase_name: 7 } }, /^query\.lowercase_name must be text$/],
+      [{ sort_by: 7 }, /^sort_by must be text$/],
+      [{ sort_type: ['asc'] }, /^sort_type must be text$/],
     ];
     for (const [body, message] of refusals) {
       const refused = await search(body);

@@ -1,4 +1,5 @@
 import { BadRequest } from '../../errors.ts';
+import { MAX_PAGE } from './service.ts';
 
 /**
  * `/mds/packages`' other request shape (spec 02 §7: "limit, sort_by, sort_type and query
@@ -64,7 +65,7 @@ export const isPackageSearchBody = (body: unknown): body is PackageSearchBody =>
 /** A text value, or undefined when empty: "Empty values are ignored" (spec 02 §5). */
 function text(field: string, value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new BadRequest(`query.${field} must be text`);
+  if (typeof value !== 'string') throw new BadRequest(`${field} must be text`);
   return value.trim() || undefined;
 }
 
@@ -79,7 +80,7 @@ const withTrailingStar = (value: string | undefined) =>
   value === undefined || value.endsWith('*') ? value : `${value}*`;
 
 function checksumOf(value: unknown): string | undefined {
-  const checksum = text('checksum', value);
+  const checksum = text('query.checksum', value);
   if (checksum !== undefined && !CHECKSUM_LENGTHS.has(checksum.length))
     throw new BadRequest('Invalid Checksum Length');
   return checksum;
@@ -102,20 +103,24 @@ export function packageSearchVariables(body: PackageSearchBody) {
   const sortType = text('sort_type', body.sort_type)?.toLowerCase() ?? 'asc';
   const direction = DIRECTIONS[sortType];
   if (!direction) throw new BadRequest('sort_type must be asc, desc, ascend or descend');
-  if (body.limit !== undefined && (!Number.isInteger(body.limit) || (body.limit as number) < 1))
-    throw new BadRequest('limit must be a positive whole number');
+  const { limit } = body;
+  if (
+    limit !== undefined &&
+    (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_PAGE)
+  )
+    throw new BadRequest(`limit must be a whole number between 1 and ${MAX_PAGE}`);
   return {
-    first: body.limit as number | undefined,
+    first: limit as number | undefined,
     orderBy: { field, direction },
     filter: {
-      name: withTrailingStar(text('lowercase_name', query.lowercase_name)),
-      description: withTrailingStar(text('description', query.description)),
-      version: withTrailingStar(text('version', query.version)),
-      scope: text('scope', query.scope),
-      tags: list('tags', query.tags),
-      repos: list('repos', query.repos),
+      name: withTrailingStar(text('query.lowercase_name', query.lowercase_name)),
+      description: withTrailingStar(text('query.description', query.description)),
+      version: withTrailingStar(text('query.version', query.version)),
+      scope: text('query.scope', query.scope),
+      tags: list('query.tags', query.tags),
+      repos: list('query.repos', query.repos),
       checksum: checksumOf(query.checksum),
-      packageTypeIn: list('package_type', query.package_type)?.map(
+      packageTypeIn: list('query.package_type', query.package_type)?.map(
         (type) => PACKAGE_TYPE_ALIASES[type.toLowerCase()] ?? type.toLowerCase(),
       ),
     },

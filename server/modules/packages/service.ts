@@ -112,7 +112,8 @@ const SCHEMA = `
   }
 `;
 
-const MAX_PAGE = 1000;
+/** The most packages one page answers, in GraphQL's `first` and the search shape's `limit`. */
+export const MAX_PAGE = 1000;
 const cursorOf = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64');
 function offsetOf(cursor: string | undefined): number {
   if (!cursor) return 0;
