@@ -9,9 +9,11 @@ const ROOT = resolve(import.meta.dirname, '..');
 /**
  * Node's flags in package.json's start script. V8 grows the young generation to 2 x 16 MiB
  * during start-up's burst of allocation and keeps it: capped at 2 x 4 MiB, the idle server
- * holds some 20 MB less, with no change in the 10 KiB download rate (docs/architecture.md).
+ * holds some 20 MB less. V8's background threads each keep the malloc arena they compiled
+ * PGlite's WebAssembly in: with one thread, some 25 MB less. Neither changes the 10 KiB
+ * download rate (docs/architecture.md).
  */
-export const NODE_FLAGS = ['--max-semi-space-size=4'];
+export const NODE_FLAGS = ['--max-semi-space-size=4', '--v8-pool-size=1'];
 
 /** Starts the built server on `port` with `home`; answers the child once it answers ping. */
 export async function startBuiltDepot({ home, port, adminPassword }) {
