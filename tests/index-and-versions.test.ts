@@ -306,6 +306,18 @@ describe('delete versions', () => {
 
     const plain = { authorization: basic('plain', 'plain-pass-1') };
     expect((await versionsOf('org/acme', plain)).statusCode).toBe(403);
+    // One refusal for whatever the caller may not read: a Maven repository, one of another
+    // layout, one that does not exist, an unknown version. Nothing about them is told.
+    for (const repoKey of ['ver-local', 'files', 'no-such-repo']) {
+      const listed = await depot.app.inject({
+        url: `/ui/api/v1/ui/artifactactions/deleteversions?repoKey=${repoKey}`,
+        headers: plain,
+      });
+      expect([repoKey, listed.statusCode]).toEqual([repoKey, 403]);
+      const versions = [{ groupId: 'org.acme', version: '9.9' }];
+      const deleted = await deleteVersions({ repoKey, path: 'org/acme', versions }, plain);
+      expect([repoKey, deleted.statusCode]).toEqual([repoKey, 403]);
+    }
     const refused = await deleteVersions(
       {
         repoKey: 'ver-local',

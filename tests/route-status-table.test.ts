@@ -92,6 +92,8 @@ beforeAll(async () => {
   await projects.create({ project_key: 'doomed', display_name: 'doomed' });
   await createRepository(depot, 'matrix-npm', 'local', { packageType: 'npm' });
   await createRepository(depot, 'matrix-pypi', 'local', { packageType: 'pypi' });
+  await createRepository(depot, 'matrix-maven', 'local', { packageType: 'maven' });
+  await deployFile(depot, 'matrix-maven', 'org/acme/lib/1.0/lib-1.0.jar', 'jar');
   await deployFile(depot, 'matrix-local', 'org/file.txt', 'content');
   await deployFile(depot, 'matrix-local', 'org/doomed.txt', 'content');
   await deployFile(depot, 'victim-local', 'org/file.txt', 'content');
@@ -136,6 +138,9 @@ function concreteUrl(route: RouteEntry): string {
   const repo = deleting ? 'victim-local' : 'matrix-local';
   const userName = 'victim';
   const named = (name: string) => {
+    // a custom role the project admin makes in the POST phase, so that changing and
+    // deleting it say what they may do rather than that a predefined role is fixed
+    if (/roles\/:name$/.test(url) && ['PUT', 'DELETE'].includes(method)) return 'matrix-role';
     if (/\/groups\/:name/.test(url) || url.endsWith('groups/:name')) return 'victim-group';
     if (/permissions\/:name$/.test(url)) return 'matrix-target';
     if (/layouts\/:name$/.test(url)) return 'maven-2-default';
@@ -176,6 +181,51 @@ function concreteUrl(route: RouteEntry): string {
 }
 
 /**
+ * Requests of the right shape for routes whose body or query Fastify checks before the
+ * handler decides who may: with `{}` their columns would say only that the body is bad.
+ */
+const MATRIX_ROLE = {
+  name: 'matrix-role',
+  type: 'CUSTOM',
+  environments: ['DEV'],
+  actions: ['READ_REPOSITORY'],
+};
+const WELL_FORMED: Record<string, { query?: string; body?: object }> = {
+  'PUT /access/api/v1/projects/:key/users/:name': { body: { roles: ['Viewer'] } },
+  'PUT /access/api/v1/projects/:key/groups/:name': { body: { roles: ['Viewer'] } },
+  'POST /access/api/v1/projects/:key/roles': { body: MATRIX_ROLE },
+  'PUT /access/api/v1/projects/:key/roles/:name': { body: MATRIX_ROLE },
+  'PUT /artifactory/api/repositories/:key': { body: { rclass: 'local', packageType: 'generic' } },
+  'POST /ui/api/v1/ui/admin/repositories': {
+    body: {
+      type: 'local',
+      general: { repoKey: 'matrix-new' },
+      typeSpecific: { repoType: 'generic' },
+    },
+  },
+  'PUT /ui/api/v1/ui/admin/repositories': {
+    body: {
+      type: 'local',
+      general: { repoKey: 'matrix-local' },
+      typeSpecific: { repoType: 'generic' },
+    },
+  },
+  'POST /artifactory/api/copy/:repoKey': { query: 'to=/victim-local/copied-root&dry=1' },
+  'POST /artifactory/api/move/:repoKey': { query: 'to=/victim-local/moved-root&dry=1' },
+  'GET /ui/api/v1/ui/artifactactions/deleteversions': { query: 'repoKey=matrix-maven&path=org' },
+  'POST /ui/api/v1/ui/artifactactions/deleteversions': {
+    body: {
+      repoKey: 'matrix-maven',
+      path: 'org',
+      versions: [{ groupId: 'org.acme', version: '1.0' }],
+    },
+  },
+  'POST /ui/api/v1/ui/artifactactions/downloadfolder': {
+    body: { repoKey: 'matrix-local', path: 'org', archiveType: 'zip' },
+  },
+};
+
+/**
  * For the routes that name a node in their query or body: a request naming
  * matrix-local/org/file.txt, which the reader may read and the plain user may not, so that
  * their columns say what each may do with it rather than that `{}` is a bad request. The
@@ -186,7 +236,6 @@ const NODE_QUERY = 'repoKey=matrix-local&path=org%2Ffile.txt';
 const REQUESTS: Record<string, { query?: string; body?: object }> = {
   'GET /artifactory/api/search/artifact': { query: 'name=file.txt&repos=matrix-local' },
   'GET /artifactory/api/search/gavc': { query: 'g=org&repos=matrix-local' },
-  'GET /ui/api/v1/ui/artifactactions/deleteversions': { query: 'repoKey=matrix-local&path=org' },
   'GET /ui/api/v1/ui/artifactactions/downloadfolder': {
     query: 'repoKey=matrix-local&path=org&archiveType=zip',
   },
@@ -235,6 +284,7 @@ const REQUESTS: Record<string, { query?: string; body?: object }> = {
   'POST /ui/api/v1/ui/views': { body: { ...NODE, view: 'pom' } },
   'PUT /artifactory/api/storage/:repoKey/*': { query: 'properties=matrix=1' },
   'DELETE /artifactory/api/storage/:repoKey/*': { query: 'properties=matrix' },
+  ...WELL_FORMED,
 };
 /** A GET's request for its HEAD too, where the server answers HEAD for it. */
 const requestOf = (route: RouteEntry) =>

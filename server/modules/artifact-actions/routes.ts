@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest, Forbidden, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import type { Principal } from '../../http/permissions.ts';
 import { transfer, type TransferKind } from '../artifacts/copy-move.ts';
 import { parseArtifactPath } from '../artifacts/paths.ts';
 import { zapCache } from '../remote/zap.ts';
@@ -225,8 +226,8 @@ export async function artifactActionsRoutes(
     },
     async (request) => {
       const path = artifactPath(request.query.path);
+      await mayReadVersions(request.principal, request.query.repoKey, path);
       const repo = await versionedRepository(request.query.repoKey);
-      await services.access.require(request.principal, 'read', repo.key, path, 'folder');
       return { versions: versionEntries(await versionFoldersBelow(services.db, repo.id, path)) };
     },
   );
@@ -254,6 +255,7 @@ export async function artifactActionsRoutes(
     },
     async (request) => {
       const path = artifactPath(request.body.path);
+      await mayReadVersions(request.principal, request.body.repoKey, path);
       const repo = await versionedRepository(request.body.repoKey);
       const found = await versionFoldersBelow(services.db, repo.id, path);
       const folders = request.body.versions.flatMap(({ groupId, version }) => {
@@ -276,6 +278,14 @@ export async function artifactActionsRoutes(
       };
     },
   );
+
+  /**
+   * Read first: a caller who may not read the folder learns nothing of the repository, not
+   * whether it exists, its layout, nor which versions it holds (one 403 for all of them).
+   */
+  function mayReadVersions(principal: Principal, repoKey: string, path: string) {
+    return services.access.require(principal, 'read', repoKey, path, 'folder');
+  }
 
   async function versionedRepository(key: string) {
     const repo = await artifacts.repository(key);
