@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../server/http/identity.ts';
+import { packTarball, publishDocument } from './helpers/npm-cli.ts';
 import {
   adminAuth,
   basic,
@@ -93,6 +94,16 @@ beforeAll(async () => {
   await createRepository(depot, 'matrix-npm', 'local', { packageType: 'npm' });
   await createRepository(depot, 'matrix-pypi', 'local', { packageType: 'pypi' });
   await createRepository(depot, 'matrix-maven', 'local', { packageType: 'maven' });
+  const tarball = (version: string) =>
+    packTarball({ 'package.json': JSON.stringify({ name: 'matrix-pkg', version }) });
+  const published = await depot.app.inject({
+    method: 'PUT',
+    url: '/artifactory/api/npm/matrix-npm/matrix-pkg',
+    headers: adminAuth(),
+    payload: publishDocument('matrix-pkg', '1.0.0', await tarball('1.0.0')),
+  });
+  expect(published.statusCode).toBe(201);
+  npmPublish.body = publishDocument('matrix-pkg', '1.0.1', await tarball('1.0.1'));
   await deployFile(depot, 'matrix-maven', 'org/acme/lib/1.0/lib-1.0.jar', 'jar');
   await deployFile(depot, 'matrix-local', 'org/file.txt', 'content');
   await deployFile(depot, 'matrix-local', 'org/doomed.txt', 'content');
@@ -132,8 +143,8 @@ afterAll(async () => {
  */
 function concreteUrl(route: RouteEntry): string {
   const { method, url } = route;
-  const doomed = DOOMED[routeName(route)];
-  if (doomed) return doomed;
+  const fixed = DOOMED[routeName(route)] ?? NPM_PACKAGE_URLS[routeName(route)];
+  if (fixed) return fixed;
   const deleting = method === 'DELETE';
   const repo = deleting ? 'victim-local' : 'matrix-local';
   const userName = 'victim';
@@ -184,6 +195,8 @@ function concreteUrl(route: RouteEntry): string {
  * Requests of the right shape for routes whose body or query Fastify checks before the
  * handler decides who may: with `{}` their columns would say only that the body is bad.
  */
+/** A publish of matrix-pkg 1.0.1, as npm sends it (made in beforeAll: packing is async). */
+const npmPublish: { body?: object } = {};
 const MATRIX_ROLE = {
   name: 'matrix-role',
   type: 'CUSTOM',
@@ -220,6 +233,7 @@ const WELL_FORMED: Record<string, { query?: string; body?: object }> = {
       versions: [{ groupId: 'org.acme', version: '1.0' }],
     },
   },
+  'PUT /artifactory/api/npm/:repoKey/*': npmPublish,
   'POST /ui/api/v1/ui/artifactactions/downloadfolder': {
     body: { repoKey: 'matrix-local', path: 'org', archiveType: 'zip' },
   },
@@ -289,6 +303,12 @@ const REQUESTS: Record<string, { query?: string; body?: object }> = {
 /** A GET's request for its HEAD too, where the server answers HEAD for it. */
 const requestOf = (route: RouteEntry) =>
   REQUESTS[routeName(route)] ?? REQUESTS[routeName({ ...route, method: 'GET' })] ?? {};
+
+/** npm's publish and unpublish name a package: one of the admin's, in a repository only they may write. */
+const NPM_PACKAGE_URLS: Record<string, string> = {
+  'PUT /artifactory/api/npm/:repoKey/*': '/artifactory/api/npm/matrix-npm/matrix-pkg',
+  'DELETE /artifactory/api/npm/:repoKey/*': '/artifactory/api/npm/matrix-npm/matrix-pkg/-rev/1',
+};
 
 /** The deletes of whole things name things of their own, kept for them alone. */
 const DOOMED: Record<string, string> = {
@@ -416,7 +436,11 @@ describe('the status table of every route', () => {
 
   it('names a real route in each request it shapes', () => {
     const names = new Set(depot.app.routeCatalog.map(routeName));
-    const shaped = [...Object.keys(REQUESTS), ...Object.keys(DOOMED)];
+    const shaped = [
+      ...Object.keys(REQUESTS),
+      ...Object.keys(DOOMED),
+      ...Object.keys(NPM_PACKAGE_URLS),
+    ];
     expect(shaped.filter((name) => !names.has(name))).toEqual([]);
   });
 
