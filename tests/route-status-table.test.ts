@@ -26,7 +26,8 @@ import {
  * Every parameter names a real thing that belongs to someone else: another user, a
  * repository the plain user may not read, the admin's token, a project the plain user is
  * not in. So the non-admin columns are also the IDOR check of every route that takes an id.
- * And whatever a caller is refused must leave the database as it was.
+ * And whatever a caller is refused must leave the database as it was, and a refusal must not
+ * tell a file that is there from one that is not.
  */
 const CALLERS = ['anonymous', 'plain', 'reader', 'projectAdmin', 'admin'] as const;
 type Caller = (typeof CALLERS)[number];
@@ -383,15 +384,22 @@ function tableText(routes: Record<string, number[]>): string {
   return `{\n  "callers": ${line(CALLERS)},\n  "routes": {\n${rows.join(',\n')}\n  }\n}\n`;
 }
 
-async function call(route: RouteEntry, caller: Caller): Promise<number> {
-  const mutating = !['GET', 'HEAD'].includes(route.method);
+/** The request the table sends; `rewrite` may change its URL, query and body alike. */
+function requestFor(route: RouteEntry, rewrite = (text: string) => text) {
   const { query, body } = requestOf(route);
-  const url = concreteUrl(route);
-  const response = await depot.app.inject({
+  const url = rewrite(concreteUrl(route));
+  const mutating = !['GET', 'HEAD'].includes(route.method);
+  return {
     method: route.method as 'GET',
-    url: query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url,
+    url: query ? `${url}${url.includes('?') ? '&' : '?'}${rewrite(query)}` : url,
+    ...(mutating ? { payload: JSON.parse(rewrite(JSON.stringify(body ?? {}))) as object } : {}),
+  };
+}
+
+async function call(route: RouteEntry, caller: Caller, rewrite?: (text: string) => string) {
+  const response = await depot.app.inject({
+    ...requestFor(route, rewrite),
     headers: headersOf(caller),
-    ...(mutating ? { payload: body ?? {} } : {}),
   });
   return response.statusCode;
 }
@@ -433,6 +441,33 @@ describe('the status table of every route', () => {
       expect(serverErrors).toEqual([]);
     },
   );
+
+  it('tells a user nothing of what a repository they may not read holds', async () => {
+    // matrix-local holds org/file.txt, which the plain user may not read. Every route whose
+    // request names it must answer them as it answers for a file or folder that is not there.
+    // (Repository names are not secret, as in Artifactory: a missing repository may say so.)
+    const rewrites = {
+      file: (text: string) => text.replaceAll('org/file.txt', 'org/no-such-file.txt'),
+      folder: (text: string) =>
+        text
+          .replaceAll('org/file.txt', 'gone/file.txt')
+          .replace(/path=org(&|$)/, 'path=gone$1')
+          .replaceAll('"path":"org"', '"path":"gone"'),
+    };
+    const told: string[] = [];
+    for (const route of inPhaseOrder(depot.app.routeCatalog)) {
+      if (route.permission === 'admin') continue;
+      const { url, payload } = requestFor(route);
+      if (!`${url} ${JSON.stringify(payload ?? '')}`.includes('matrix-local')) continue;
+      const existing = await call(route, 'plain');
+      for (const [kind, rewrite] of Object.entries(rewrites)) {
+        const absent = await call(route, 'plain', rewrite);
+        if (existing !== absent)
+          told.push(`${routeName(route)}, missing ${kind}: ${existing} against ${absent}`);
+      }
+    }
+    expect(told).toEqual([]);
+  });
 
   it('names a real route in each request it shapes', () => {
     const names = new Set(depot.app.routeCatalog.map(routeName));

@@ -77,8 +77,11 @@ export async function transfer(
     throw new BadRequest(`Only local repositories can be ${VERB[request.kind][1]} from and to`);
   }
   const root = request.fromPath ? await artifacts.findNode(source.id, request.fromPath) : undefined;
-  if (request.fromPath && !root)
+  if (request.fromPath && !root) {
+    // A caller who may not read the path learns nothing of it: the refusal comes first.
+    request.authorize('read', source.key, request.fromPath);
     throw new NotFound(`Could not find '${source.key}/${request.fromPath}'`);
+  }
   const toRoot = targetRoot(request.fromPath, request.toPath);
   const into = (path: string) =>
     path === request.fromPath || path.startsWith(`${request.fromPath}/`);

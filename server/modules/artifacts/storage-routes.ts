@@ -34,7 +34,11 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
     const { path } = parseArtifactPath(request.params['*'] ?? '');
     const repo = await artifacts.repository(request.params.repoKey);
     const node = path === '' ? undefined : await artifacts.findNode(repo.id, path);
-    if (path !== '' && !node) throw new NotFound(`Unable to find item '${repo.key}/${path}'`);
+    if (path !== '' && !node) {
+      // Judged as a file first: a caller who may not reach the path learns nothing of it.
+      await services.access.require(request.principal, action, repo.key, path, 'file');
+      throw new NotFound(`Unable to find item '${repo.key}/${path}'`);
+    }
     const kind = !node || node.folder ? 'folder' : 'file';
     const access = await services.access.require(request.principal, action, repo.key, path, kind);
     const uri = `${request.protocol}://${request.host}${BASE}/${repo.key}${path ? `/${path}` : ''}`;

@@ -280,9 +280,14 @@ export function createTreeBrowserService(
     path: string,
     caller: { access: AccessDecider; seesPermissions: boolean; user: Watcher; trashOn: boolean },
   ): Promise<TabsAndActions> {
+    const { access } = caller;
+    // Refused before the lookup: a caller who may read the path neither as a file nor as a
+    // folder learns nothing of whether it is there.
+    const unreadable = (kind: 'file' | 'folder') => !access.can('read', repoKey, path, kind);
+    if (path !== '' && unreadable('file') && unreadable('folder'))
+      throw new Forbidden(TREE_MESSAGES.notReadable(repoKey, path));
     const node = await withTabFacts(artifacts, await locateNode(artifacts, repoKey, path));
     const kind = node.type === 'file' ? 'file' : 'folder';
-    const { access } = caller;
     if (!access.can('read', node.repo.key, node.path, kind))
       throw new Forbidden(TREE_MESSAGES.notReadable(node.repo.key, node.path));
     const watching = caller.user.anonymous
