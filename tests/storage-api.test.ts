@@ -102,6 +102,68 @@ describe('storage API', () => {
     });
   });
 
+  it("keeps a repository's own properties on its root, and sets them on its items unless recursive=0", async () => {
+    await depot.services.repositories.create({
+      key: 'owned',
+      rclass: 'local',
+      packageType: 'generic',
+    });
+    expect(
+      (await depot.request('/artifactory/owned/lib/x.txt', { method: 'PUT', body: 'aaa' })).status,
+    ).toBe(201);
+    const put = (query: string) => storage(`owned?properties=${query}`, { method: 'PUT' });
+
+    expect((await put('owner=team-a&recursive=0')).status).toBe(204);
+    expect(await json('owned?properties')).toEqual({
+      properties: { owner: ['team-a'] },
+      uri: `${depot.base}/artifactory/api/storage/owned`,
+    });
+    expect((await json('owned/lib/x.txt?properties')).properties).toEqual({});
+
+    // A folder's change reaches everything below it by default, and the root is a folder.
+    expect((await put('tier=gold,silver')).status).toBe(204);
+    expect((await json('owned?properties')).properties).toEqual({
+      owner: ['team-a'],
+      tier: ['gold', 'silver'],
+    });
+    expect((await json('owned/lib/x.txt?properties')).properties).toEqual({
+      tier: ['gold', 'silver'],
+    });
+
+    expect((await storage('owned?properties=owner,tier', { method: 'DELETE' })).status).toBe(204);
+    expect((await json('owned?properties')).properties).toEqual({});
+    expect((await json('owned/lib/x.txt?properties')).properties).toEqual({});
+
+    // A caller who may not annotate the repository changes nothing.
+    await depot.services.users.create({
+      name: 'nobody',
+      email: 'n@example.com',
+      password: 'nobody-pass-1',
+    });
+    expect((await put('owner=team-a')).status).toBe(204);
+    const refused = await fetch(
+      `${depot.base}/artifactory/api/storage/owned?properties=owner=them`,
+      {
+        method: 'PUT',
+        headers: {
+          authorization: `Basic ${Buffer.from('nobody:nobody-pass-1').toString('base64')}`,
+        },
+      },
+    );
+    expect(refused.status).toBe(403);
+    expect((await json('owned?properties')).properties).toEqual({ owner: ['team-a'] });
+
+    // They go with the repository.
+    await depot.services.repositories.delete('owned');
+    await depot.services.repositories.create({
+      key: 'owned',
+      rclass: 'local',
+      packageType: 'generic',
+    });
+    expect((await json('owned?properties')).properties).toEqual({});
+    await depot.services.repositories.delete('owned');
+  });
+
   it('answers 404 for a missing item and 400 for a property call without properties', async () => {
     expect((await storage('libs/nothing/here')).status).toBe(404);
     expect((await storage('libs/org/c.txt', { method: 'PUT' })).status).toBe(400);

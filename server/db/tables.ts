@@ -176,6 +176,13 @@ export interface NodePropertiesTable {
   value: string;
 }
 
+/** Properties of a repository's root (migration 0022). */
+export interface RepositoryPropertiesTable {
+  repository_id: number;
+  key: string;
+  value: string;
+}
+
 export interface RemoteMissesTable {
   repository_id: number;
   path: string;
@@ -343,6 +350,7 @@ export interface DepotDatabase {
   blobs: BlobsTable;
   nodes: NodesTable;
   node_properties: NodePropertiesTable;
+  repository_properties: RepositoryPropertiesTable;
   remote_misses: RemoteMissesTable;
   remote_cache_entries: RemoteCacheEntriesTable;
   remote_upstream_state: RemoteUpstreamStateTable;

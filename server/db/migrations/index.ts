@@ -19,6 +19,7 @@ import * as projects from './0018-projects.ts';
 import * as packages from './0019-packages.ts';
 import * as search from './0020-search.ts';
 import * as permissionSections from './0021-permission-sections.ts';
+import * as repositoryProperties from './0022-repository-properties.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019-packages': packages,
   '0020-search': search,
   '0021-permission-sections': permissionSections,
+  '0022-repository-properties': repositoryProperties,
 };
 
 /**

@@ -16,7 +16,10 @@ export const PROPERTY_LIMITS = { maxNameLength: 255, maxValueLength: 4000, maxVa
  */
 export const FORBIDDEN_IN_PROPERTY = { name: [';', '=', ','], value: [';', ','] } as const;
 
-/** The node at `path` of a repository, and with `recursive` every node below it too. */
+/**
+ * The node at `path` of a repository, and with `recursive` every node below it too. The
+ * repository's root (`path` ''), which has no node, keeps its own in `repository_properties`.
+ */
 export interface PropertyScope {
   repositoryId: number;
   path: string;
@@ -38,6 +41,13 @@ export function parsePropertyList(text: string): Properties {
   return properties;
 }
 
+/** Rows of key and value, ordered, as { key: [values] }. */
+function grouped(rows: { key: string; value: string }[]): Properties {
+  const properties: Properties = {};
+  for (const row of rows) (properties[row.key] ??= []).push(row.value);
+  return properties;
+}
+
 export async function readProperties(db: Database, nodeId: number): Promise<Properties> {
   const rows = await db
     .selectFrom('node_properties')
@@ -46,9 +56,7 @@ export async function readProperties(db: Database, nodeId: number): Promise<Prop
     .orderBy('key')
     .orderBy('value')
     .execute();
-  const properties: Properties = {};
-  for (const row of rows) (properties[row.key] ??= []).push(row.value);
-  return properties;
+  return grouped(rows);
 }
 
 /** Sets the given keys (replacing their values) on the nodes; run inside a transaction. */
@@ -73,6 +81,8 @@ export async function writeProperties(
 
 /** The scope's condition on `nodes` (aliased `n`): one index range scan, no ids in memory. */
 function inScope(scope: PropertyScope) {
+  if (scope.path === '')
+    return scope.recursive ? sql`n.repository_id = ${scope.repositoryId}` : sql`false`;
   const self = sql`n.repository_id = ${scope.repositoryId} and n.path = ${scope.path}`;
   if (!scope.recursive) return self;
   return sql`n.repository_id = ${scope.repositoryId}
@@ -89,6 +99,7 @@ export async function replacePropertyInScope(
   key: string,
   values: string[],
 ) {
+  if (scope.path === '') await replaceRootProperty(tx, scope.repositoryId, key, values);
   await sql`delete from node_properties where key = ${key}
     and node_id in (select n.id from nodes n where ${inScope(scope)})`.execute(tx);
   await sql`insert into node_properties (node_id, key, value)
@@ -100,6 +111,39 @@ export async function replacePropertyInScope(
 /** Deletes the given keys from every node of the scope; keys no node has are no error. */
 export async function deletePropertiesInScope(db: Database, scope: PropertyScope, keys: string[]) {
   if (keys.length === 0) return;
+  if (scope.path === '')
+    await db
+      .deleteFrom('repository_properties')
+      .where('repository_id', '=', scope.repositoryId)
+      .where('key', 'in', keys)
+      .execute();
   await sql`delete from node_properties where key = any(${keys}::text[])
     and node_id in (select n.id from nodes n where ${inScope(scope)})`.execute(db);
+}
+
+/** The properties of a repository itself (of its root). */
+export async function readRootProperties(db: Database, repositoryId: number): Promise<Properties> {
+  const rows = await db
+    .selectFrom('repository_properties')
+    .select(['key', 'value'])
+    .where('repository_id', '=', repositoryId)
+    .orderBy('key')
+    .orderBy('value')
+    .execute();
+  return grouped(rows);
+}
+
+async function replaceRootProperty(
+  tx: Transaction<DepotDatabase>,
+  repositoryId: number,
+  key: string,
+  values: string[],
+) {
+  await tx
+    .deleteFrom('repository_properties')
+    .where('repository_id', '=', repositoryId)
+    .where('key', '=', key)
+    .execute();
+  const rows = [...new Set(values)].map((value) => ({ repository_id: repositoryId, key, value }));
+  if (rows.length > 0) await tx.insertInto('repository_properties').values(rows).execute();
 }

@@ -8,6 +8,7 @@ import {
   deletePropertiesInScope,
   parsePropertyList,
   readProperties,
+  readRootProperties,
   replacePropertyInScope,
   type PropertyScope,
 } from './properties.ts';
@@ -70,9 +71,10 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
   async function info(request: StorageRequest, reply: FastifyReply) {
     const { repo, path, node, uri, readable } = await locate(request);
     if ('properties' in request.query) {
-      if (!node)
-        throw new BadRequest('Properties belong to files and folders, not to the repository root');
-      return { properties: await readProperties(db, node.id), uri };
+      const properties = node
+        ? await readProperties(db, node.id)
+        : await readRootProperties(db, repo.id);
+      return { properties, uri };
     }
     if ('stats' in request.query) return downloadStatistics(node, uri);
     if ('list' in request.query) {
@@ -126,16 +128,15 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
     });
   }
 
-  /** What a property change applies to: the item, and everything below it if recursive. */
+  /**
+   * What a property change applies to: the item, and everything below a folder unless
+   * `recursive=0`. The repository's root is a folder too: its properties are the
+   * repository's own (Artifactory's "item (file, folder, or repository)").
+   */
   async function scope(request: StorageRequest): Promise<PropertyScope> {
     const { repo, path, node } = await locate(request, 'annotate');
-    if (!node)
-      throw new BadRequest('Properties belong to files and folders, not to the repository root');
-    return {
-      repositoryId: repo.id,
-      path,
-      recursive: node.folder && request.query.recursive !== '0',
-    };
+    const folder = !node || node.folder;
+    return { repositoryId: repo.id, path, recursive: folder && request.query.recursive !== '0' };
   }
 
   async function setProps(request: StorageRequest, reply: FastifyReply) {
