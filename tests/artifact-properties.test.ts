@@ -130,10 +130,7 @@ describe('reading properties', () => {
     ]);
   });
 
-  it('refuses the repository root, a missing node and a path that escapes', async () => {
-    const root = await getProperties('libs-local', '');
-    expect(root.statusCode).toBe(400);
-    expect(root.json().errors[0].message).toBe(PROPERTY_MESSAGES.repositoryRoot('libs-local'));
+  it('refuses a missing node and a path that escapes', async () => {
     const missing = await getProperties('libs-local', 'org/nope');
     expect(missing.statusCode).toBe(404);
     expect(missing.json().errors[0].message).toBe(TREE_MESSAGES.notFound('libs-local', 'org/nope'));
@@ -236,10 +233,32 @@ describe('setting a property', () => {
     }
   });
 
-  it('refuses the repository root and virtual repositories', async () => {
-    const root = await setProperty('libs-local', '', { name: 'a', value: ['b'] });
-    expect(root.statusCode).toBe(400);
-    expect(root.json().errors[0].message).toBe(PROPERTY_MESSAGES.repositoryRoot('libs-local'));
+  it("keeps the repository's own properties on its root, for the root alone unless recursive", async () => {
+    expect(await propertiesOf('libs-local', '')).toEqual([]);
+    const root = await setProperty('libs-local', '', { name: 'owner', value: ['team-a'] });
+    expect(root.statusCode, root.body).toBe(200);
+    expect(await propertiesOf('libs-local', '')).toEqual([{ name: 'owner', value: ['team-a'] }]);
+    expect((await propertiesOf('libs-local', JAR)).map((p) => p.name)).not.toContain('owner');
+    // the same stored properties as the storage API's
+    const scripted = await depot.app.inject({
+      url: '/artifactory/api/storage/libs-local?properties',
+      headers: adminAuth(),
+    });
+    expect(scripted.json().properties).toEqual({ owner: ['team-a'] });
+    expect((await deleteProperties('libs-local', '', ['owner'])).statusCode).toBe(200);
+    expect(await propertiesOf('libs-local', '')).toEqual([]);
+    // Reading needs Read, changing Annotate, on the root as on any folder.
+    const byReader = { headers: readerAuth() };
+    expect(
+      (await setProperty('libs-local', '', { name: 'a', value: ['b'] }, byReader)).statusCode,
+    ).toBe(403);
+    expect(await propertiesOf('libs-local', '')).toEqual([]);
+  });
+
+  it('refuses virtual repositories, their root included', async () => {
+    const virtualRoot = await setProperty('all-virtual', '', { name: 'a', value: ['b'] });
+    expect(virtualRoot.statusCode).toBe(400);
+    expect(virtualRoot.json().errors[0].message).toBe(PROPERTY_MESSAGES.virtual('all-virtual'));
     const virtual = await setProperty('all-virtual', JAR, { name: 'a', value: ['b'] });
     expect(virtual.statusCode).toBe(400);
     expect(virtual.json().errors[0].message).toBe(PROPERTY_MESSAGES.virtual('all-virtual'));
@@ -291,11 +310,12 @@ describe('the Properties tab', () => {
     return (response.json().tabs as { name: string }[]).map((tab) => tab.name);
   }
 
-  it("is listed for stored files and folders, and a virtual repository's files", async () => {
+  it("is listed for stored files and folders, local repositories' roots, and a virtual repository's files", async () => {
     expect(await tabsOf('file', 'libs-local', JAR)).toContain('Properties');
     expect(await tabsOf('folder', 'libs-local', 'org')).toContain('Properties');
     expect(await tabsOf('file', 'all-virtual', JAR)).toContain('Properties');
     expect(await tabsOf('folder', 'all-virtual', 'org')).not.toContain('Properties');
-    expect(await tabsOf('repository', 'libs-local', '')).not.toContain('Properties');
+    expect(await tabsOf('repository', 'libs-local', '')).toContain('Properties');
+    expect(await tabsOf('repository', 'all-virtual', '')).not.toContain('Properties');
   });
 });

@@ -153,6 +153,17 @@ describe('storage API', () => {
     expect(refused.status).toBe(403);
     expect((await json('owned?properties')).properties).toEqual({ owner: ['team-a'] });
 
+    // A virtual repository stores nothing of its own.
+    await depot.services.repositories.create({
+      key: 'owned-virtual',
+      rclass: 'virtual',
+      packageType: 'generic',
+      repositories: ['owned'],
+    });
+    const virtual = await storage('owned-virtual?properties=owner=team-a', { method: 'PUT' });
+    expect(virtual.status).toBe(400);
+    await depot.services.repositories.delete('owned-virtual');
+
     // They go with the repository.
     await depot.services.repositories.delete('owned');
     await depot.services.repositories.create({

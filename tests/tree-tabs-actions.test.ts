@@ -258,7 +258,12 @@ describe('tabs', () => {
       'Properties',
       'Watch',
     ]);
-    expect(await tabsOf('repository', 'libs-local', '')).toEqual(['General', 'Watch']);
+    expect(await tabsOf('repository', 'libs-local', '')).toEqual([
+      'General',
+      'Properties',
+      'Watch',
+    ]);
+    expect(await tabsOf('repository', 'all-virtual', '')).toEqual(['General', 'Watch']);
     expect(await tabsOf('file', 'cache-remote', 'pkg/tool-1.0.tgz')).toEqual([
       'General',
       'Properties',

@@ -6,8 +6,6 @@ const quoted = (chars: readonly string[]) => chars.map((c) => `'${c}'`).join(', 
 export const PROPERTY_MESSAGES = {
   set: (name: string) => `Successfully set property '${name}'`,
   deleted: 'Successfully deleted properties',
-  repositoryRoot: (repoKey: string) =>
-    `Properties belong to files and folders, not to the repository root ('${repoKey}')`,
   virtual: (repoKey: string) =>
     `'${repoKey}' is a virtual repository: set properties in the repository that stores the item`,
   inTrash: 'Items in the Trash Can cannot be changed: restore them first',

@@ -3,6 +3,7 @@ import { BadRequest } from '../../errors.ts';
 import {
   deletePropertiesInScope,
   readProperties,
+  readRootProperties,
   replacePropertyInScope,
   type PropertyScope,
 } from '../artifacts/properties.ts';
@@ -29,29 +30,30 @@ export interface PropertyTarget {
  * scripted `?properties` calls of the storage API (artifacts/properties.ts).
  */
 export function createArtifactPropertiesService(db: Database, artifacts: ArtifactsService) {
-  /** The node's row; a repository root has no properties of its own to show or change. */
-  async function nodeAt(repoKey: string, path: string) {
-    const located = await locateNode(artifacts, repoKey, path);
-    if (!located.node) throw new BadRequest(PROPERTY_MESSAGES.repositoryRoot(located.repo.key));
-    return { ...located, node: located.node, source: located.source! };
-  }
-
   /**
    * The scope a change applies to. A virtual repository stores nothing of its own, and the
    * Trash Can's items are restored as they were deleted, so neither is changed here.
    */
   async function writableScope(target: PropertyTarget): Promise<PropertyScope> {
-    const { repo, node, source } = await nodeAt(target.repoKey, target.path);
+    const { repo, node, source } = await locateNode(artifacts, target.repoKey, target.path);
     if (repo.rclass === 'virtual') throw new BadRequest(PROPERTY_MESSAGES.virtual(repo.key));
     if (repo.key === TRASH_REPO_KEY) throw new BadRequest(PROPERTY_MESSAGES.inTrash);
-    return { repositoryId: source.id, path: node.path, recursive: target.recursive && node.folder };
+    // The root (no node) keeps the repository's own properties, and is a folder.
+    if (!node) return { repositoryId: repo.id, path: '', recursive: target.recursive };
+    return {
+      repositoryId: source!.id,
+      path: node.path,
+      recursive: target.recursive && node.folder,
+    };
   }
 
   return {
     /** The node's properties by name; a virtual repository's files are read through members. */
     async list(repoKey: string, path: string): Promise<{ artifactProperties: ArtifactProperty[] }> {
-      const { node } = await nodeAt(repoKey, path);
-      const properties = await readProperties(db, node.id);
+      const { repo, node } = await locateNode(artifacts, repoKey, path);
+      const properties = node
+        ? await readProperties(db, node.id)
+        : await readRootProperties(db, repo.id);
       const names = Object.keys(properties).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       return { artifactProperties: names.map((name) => ({ name, value: properties[name]! })) };
     },

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import type { RepoAction } from '../access-control/decider.ts';
+import { PROPERTY_MESSAGES } from '../artifact-properties/messages.ts';
 import { toStorageInfo } from '../storage-summary/artifactory-shape.ts';
 import { parseArtifactPath } from './paths.ts';
 import {
@@ -135,6 +136,7 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
    */
   async function scope(request: StorageRequest): Promise<PropertyScope> {
     const { repo, path, node } = await locate(request, 'annotate');
+    if (repo.rclass === 'virtual') throw new BadRequest(PROPERTY_MESSAGES.virtual(repo.key));
     const folder = !node || node.folder;
     return { repositoryId: repo.id, path, recursive: folder && request.query.recursive !== '0' };
   }

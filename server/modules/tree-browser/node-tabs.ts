@@ -43,10 +43,12 @@ export const inTrash = (node: TabNode) => node.repo.key.toLowerCase() === TRASH_
  */
 const APPLIES: Record<NodeTab, (node: TabNode) => boolean> = {
   General: () => true,
-  // Properties belong to stored nodes, not to a repository root; a virtual repository shows
-  // its members' files' properties (read only).
+  // A repository root shows the repository's own properties; a virtual repository stores
+  // none, and shows its members' files' properties (read only).
   Properties: (node) =>
-    node.type !== 'repository' && (node.repo.rclass !== 'virtual' || node.type === 'file'),
+    node.type === 'repository'
+      ? node.repo.rclass !== 'virtual' && !inTrash(node)
+      : node.repo.rclass !== 'virtual' || node.type === 'file',
   Watch: (node) => !inTrash(node),
   ViewSource: (node) =>
     node.type === 'file' && viewableArchiveType(splitPath(node.path).name) !== undefined,
