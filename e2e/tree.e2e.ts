@@ -405,6 +405,26 @@ describe('the artifact browser', () => {
     await page.getByText(TAB_LABELS.properties.none).waitFor();
   });
 
+  it("keeps a repository's own property on its root, for the root alone", async () => {
+    await page.goto(depot.ui('/repos/tree/Properties/docs-local'));
+    await expectActiveOnTab('docs-local', 'Properties', 'docs-local');
+    const form = page.getByRole('form', { name: TAB_LABELS.properties.add });
+    await form.getByLabel(TAB_LABELS.properties.name, { exact: true }).fill('owner');
+    await form.getByLabel(TAB_LABELS.properties.values).fill('docs-team');
+    await form.getByRole('button', { name: TAB_LABELS.properties.add }).click();
+    await page.getByRole('cell', { name: 'docs-team' }).waitFor();
+    const propertiesOf = async (path: string) =>
+      (
+        await (
+          await fetch(`${depot.baseUrl}/artifactory/api/storage/${path}?properties`, {
+            headers: { authorization },
+          })
+        ).json()
+      ).properties;
+    expect(await propertiesOf('docs-local')).toEqual({ owner: ['docs-team'] });
+    expect(await propertiesOf('docs-local/readme.txt')).not.toHaveProperty('owner');
+  });
+
   it('creates a property set on its admin screen and adds its property from the Properties tab', async () => {
     await page.goto(depot.ui('/admin/artifactory/configuration/property_sets/new'));
     await page.getByLabel(/^Property Set Name/).fill('release');
