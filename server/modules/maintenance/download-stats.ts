@@ -31,12 +31,20 @@ export function createDownloadStats(db: Database, flushIntervalMs = FLUSH_INTERV
   let flushing: Promise<void> = Promise.resolve();
   let reportFailure: (error: unknown) => void = () => undefined;
 
-  function merge(into: Map<number, PendingStats>, nodeId: number, stats: PendingStats) {
+  /** Adds counts to a file's entry in place; the latest download names who made it. */
+  function merge(
+    into: Map<number, PendingStats>,
+    nodeId: number,
+    { count, last, by }: PendingStats,
+  ) {
     const known = into.get(nodeId);
-    if (!known) into.set(nodeId, { ...stats });
+    if (!known) into.set(nodeId, { count, last, by });
     else {
-      known.count += stats.count;
-      if (stats.last >= known.last) Object.assign(known, { last: stats.last, by: stats.by });
+      known.count += count;
+      if (last >= known.last) {
+        known.last = last;
+        known.by = by;
+      }
     }
   }
 
@@ -87,17 +95,8 @@ export function createDownloadStats(db: Database, flushIntervalMs = FLUSH_INTERV
 
     /** Counts one download of a file by a user. */
     record(nodeId: number, user: string) {
-      const now = Date.now();
-      const known = pending.get(nodeId);
-      if (!known) pending.set(nodeId, { count: 1, last: now, by: user });
-      else {
-        // The download a client repeats is counted in place: nothing allocated.
-        known.count += 1;
-        if (now >= known.last) {
-          known.last = now;
-          known.by = user;
-        }
-      }
+      // A repeated download is counted in place, with no Date made: this runs on every download.
+      merge(pending, nodeId, { count: 1, last: Date.now(), by: user });
       if (!timer) {
         timer = setTimeout(() => void flush().catch(reportFailure), flushIntervalMs);
         timer.unref();
