@@ -111,12 +111,15 @@ export async function artifactsRoutes(
       request.log.info({ ...summary, by: request.principal.name }, 'archive exploded');
       return reply.status(201).send(summary);
     }
+    const byChecksum = header(request, 'x-checksum-deploy') === 'true';
     const { repo, node, blob } = await artifacts.deploy({
       repoKey: request.params.repoKey,
       path,
       content: request.raw,
       expected,
-      byChecksum: header(request, 'x-checksum-deploy') === 'true',
+      byChecksum,
+      // Content found by checksum is reused only from an item the caller may read.
+      walker: byChecksum ? await services.access.walker(request.principal) : undefined,
       properties,
       user: request.principal.name,
     });
