@@ -188,15 +188,6 @@ export function createAccessService(deps: {
       return access;
     },
 
-    /** A check that throws the refusal, for code that acts on many nodes (copy, move). */
-    async authorizer(principal: Principal) {
-      const access = await forPrincipal(principal);
-      return (action: RepoAction, repoKey: string, path: string, kind: NodeKind = 'file') => {
-        if (!access.can(action, repoKey, path, kind))
-          throw refusal(access, principal, action, repoKey, path, kind);
-      };
-    },
-
     /**
      * The item walker for a caller: every operation that acts on more than the item its
      * request names checks each item through it (subtree-walk.ts).

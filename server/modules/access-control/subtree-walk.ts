@@ -65,6 +65,12 @@ export interface ItemWalker {
     path: string,
     db?: Database,
   ): Promise<void>;
+  /**
+   * Throws unless the caller may do `action` on a repository as a whole, as on an item (its
+   * own properties, a change that starts at its root): a grant covers that only when its
+   * patterns cover the root itself (`**`), not when they merely lead somewhere inside.
+   */
+  requireRepository(action: RepoAction, repoKey: string): void;
   /** The items the caller may read: a read of many items leaves the others out, silently. */
   readable<T extends { repoKey: string; path: string; folder?: boolean }>(items: Iterable<T>): T[];
   /** The first item of the batches the caller may read, or undefined when there is none. */
@@ -93,10 +99,13 @@ export function createItemWalker(
   principal: Principal,
 ): ItemWalker {
   function refusal<T>(need: Need, rule: WalkRule<T>) {
-    const readable = access.can('read', need.repoKey, need.path, need.kind);
-    if (readable || need.known)
-      return denied(principal, need.verb ?? need.action, need.repoKey, need.path, readable);
     const { named } = rule;
+    // A repository's root is read as the folder it is, whatever an action needed of it.
+    const readKind = need.path === '' ? 'folder' : need.kind;
+    const readable = access.can('read', need.repoKey, need.path, readKind);
+    const isNamed = need.repoKey === named.repoKey && need.path === named.path;
+    if (readable || need.known || isNamed)
+      return denied(principal, need.verb ?? need.action, need.repoKey, need.path, readable);
     const namedReadable = access.can('read', named.repoKey, named.path, 'folder');
     return deniedBelow(principal, named.action, named.repoKey, named.path, namedReadable);
   }
@@ -126,9 +135,15 @@ export function createItemWalker(
       const needs = (node: WalkedNode): Need[] => [
         { action, repoKey: repo.key, path: node.path, kind: node.folder ? 'folder' : 'file' },
       ];
-      // The root has no node of its own: it is judged as the folder it is.
-      if (path === '') check([{ path: '', folder: true }], { named, needs });
+      if (path === '') this.requireRepository(action, repo.key);
       await this.checkAll(subtreePages(executor, repo.id, path), { named, needs });
+    },
+
+    requireRepository(action, repoKey) {
+      // Judged as an item, not as a folder on the way to one: only a grant whose patterns
+      // cover the root itself (`**`) covers the repository as a whole.
+      const named = { repoKey, path: '', action };
+      check([''], { named, needs: () => [{ action, repoKey, path: '', kind: 'file' }] });
     },
 
     readable(items) {

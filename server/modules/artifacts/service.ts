@@ -397,10 +397,9 @@ export function createArtifactsService(
       return md5;
     },
 
-    /** Deletes a file or a folder with everything below it. */
     /** Deletes a node and everything below it; answers how many rows went. */
-    async deleteTree(repositoryId: number, path: string): Promise<number> {
-      const deleted = await db
+    async deleteTree(repositoryId: number, path: string, executor: Database = db): Promise<number> {
+      const deleted = await executor
         .deleteFrom('nodes')
         .where('repository_id', '=', repositoryId)
         .where((eb) => eb.or([eb('path', '=', path), eb('path', 'like', `${escapeLike(path)}/%`)]))
@@ -408,13 +407,24 @@ export function createArtifactsService(
       return Number(deleted.numDeletedRows);
     },
 
-    async delete(repoKey: string, path: string): Promise<void> {
+    /**
+     * Deletes a node and everything below it for good, once the caller's walker allows
+     * Delete on every one of them. Walk and delete share one transaction, reading one
+     * snapshot, so what goes is what was checked.
+     */
+    async delete(repoKey: string, path: string, walker: ItemWalker): Promise<void> {
       const repo = await repository(repoKey);
       if (path === '')
         throw new BadRequest(
           'Deleting a whole repository is done through /artifactory/api/repositories',
         );
-      const deleted = await this.deleteTree(repo.id, path);
+      const deleted = await db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (tx) => {
+          await walker.requireSubtree('delete', repo, path, tx);
+          return this.deleteTree(repo.id, path, tx);
+        });
       if (deleted === 0) throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
     },
   };
