@@ -119,14 +119,23 @@ export function createItemWalker(
     }
   }
 
+  async function checkAll<T>(batches: AsyncIterable<readonly T[]>, rule: WalkRule<T>) {
+    for await (const batch of batches) check(batch, rule);
+  }
+
+  function requireRepository(action: RepoAction, repoKey: string) {
+    // Judged as an item, not as a folder on the way to one: only a grant whose patterns
+    // cover the root itself (`**`) covers the repository as a whole.
+    const named = { repoKey, path: '', action };
+    check([''], { named, needs: () => [{ action, repoKey, path: '', kind: 'file' }] });
+  }
+
   return {
     access,
     principal,
     check,
-
-    async checkAll(batches, rule) {
-      for await (const batch of batches) check(batch, rule);
-    },
+    checkAll,
+    requireRepository,
 
     async requireSubtree(action, repo, path, executor = db) {
       // Administrators may do everything: their walk would read a tree for nothing.
@@ -135,15 +144,8 @@ export function createItemWalker(
       const needs = (node: WalkedNode): Need[] => [
         { action, repoKey: repo.key, path: node.path, kind: node.folder ? 'folder' : 'file' },
       ];
-      if (path === '') this.requireRepository(action, repo.key);
-      await this.checkAll(subtreePages(executor, repo.id, path), { named, needs });
-    },
-
-    requireRepository(action, repoKey) {
-      // Judged as an item, not as a folder on the way to one: only a grant whose patterns
-      // cover the root itself (`**`) covers the repository as a whole.
-      const named = { repoKey, path: '', action };
-      check([''], { named, needs: () => [{ action, repoKey, path: '', kind: 'file' }] });
+      if (path === '') requireRepository(action, repo.key);
+      await checkAll(subtreePages(executor, repo.id, path), { named, needs });
     },
 
     readable(items) {
