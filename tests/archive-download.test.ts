@@ -50,7 +50,12 @@ beforeAll(async () => {
   await put('libs/oversize/b.bin', randomBytes(9 * 1024 * 1024));
   // An empty folder: deploy a file, then delete it for good.
   await put('libs/empty/gone.txt', 'x');
-  await depot.services.artifacts.delete('libs', 'empty/gone.txt');
+  const admin = { name: 'admin', admin: true, anonymous: false, via: 'basic' } as const;
+  await depot.services.artifacts.delete(
+    'libs',
+    'empty/gone.txt',
+    await depot.services.access.walker(admin),
+  );
 });
 afterAll(() => depot?.close());
 

@@ -14,6 +14,7 @@ import {
   holdsPermission,
   ROUTE_PERMISSIONS,
   type Principal,
+  type RouteReach,
   type RoutePermission,
 } from './permissions.ts';
 
@@ -26,6 +27,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   permission: RoutePermission;
+  /** 'many' when it acts on more than the item it names (permissions.ts, RouteReach). */
+  reach?: RouteReach;
 }
 
 declare module 'fastify' {
@@ -85,8 +88,11 @@ export const identityPlugin = fp<IdentityOptions>(
       if (!permission || !ROUTE_PERMISSIONS.includes(permission)) {
         throw new Error(`Route ${route.method} ${route.url} declares no permission`);
       }
+      const reach = route.config?.reach;
+      if (reach !== undefined && reach !== 'many')
+        throw new Error(`Route ${route.method} ${route.url} declares an unknown reach '${reach}'`);
       for (const method of [route.method].flat())
-        catalog.push({ method, url: route.url, permission });
+        catalog.push({ method, url: route.url, permission, ...(reach ? { reach } : {}) });
     });
 
     /** A token or key stands in for the user it belongs to; a name given with it must match. */

@@ -10,6 +10,15 @@ export type RoutePermission = 'public' | 'reader' | 'user' | 'admin';
 
 export const ROUTE_PERMISSIONS: readonly RoutePermission[] = ['public', 'reader', 'user', 'admin'];
 
+/**
+ * `config: { reach: 'many' }` declares that a route acts on more than the item its URL or
+ * body names: a folder and everything below it, a recursive flag, a list of items, content
+ * found by checksum. Such a route checks every item it touches through the item walker
+ * (server/modules/access-control/subtree-walk.ts), and tests/excluded-child.test.ts runs it
+ * as a caller whose grant excludes one item below its target (docs/access-control.md).
+ */
+export type RouteReach = 'many';
+
 export interface Principal {
   /** Undefined for the anonymous user. */
   userId?: number;
@@ -54,6 +63,7 @@ export const ANONYMOUS: Principal = {
 declare module 'fastify' {
   interface FastifyContextConfig {
     permission?: RoutePermission;
+    reach?: RouteReach;
   }
   interface FastifyRequest {
     principal: Principal;

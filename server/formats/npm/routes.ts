@@ -56,7 +56,10 @@ export async function npmRoutes(
     metadataMaxAgeSeconds > 0 ? `private, max-age=${metadataMaxAgeSeconds}` : 'no-cache';
   const download = createDownloadHandler({ services, filestore });
   const reader = { config: { permission: 'reader' as const } };
-  const publishing = { ...reader, bodyLimit: PUBLISH_BODY_LIMIT };
+  // A document without some versions unpublishes their tarballs; deleting a package takes its
+  // whole folder: each file is walked (docs/access-control.md).
+  const walking = { config: { permission: 'reader' as const, reach: 'many' as const } };
+  const publishing = { ...walking, bodyLimit: PUBLISH_BODY_LIMIT };
 
   async function sendDocument(request: NpmRequest, reply: FastifyReply, name: string) {
     const repoKey = request.params.repoKey;
@@ -107,7 +110,7 @@ export async function npmRoutes(
   });
 
   // `name/-rev/{rev}`: the whole package; `name/-/{file}/-rev/{rev}`: one tarball.
-  app.delete(`${PREFIX}/*`, reader, async (request: NpmRequest) => {
+  app.delete(`${PREFIX}/*`, walking, async (request: NpmRequest) => {
     const { name, rest } = parseNpmPath(restOf(request));
     const repoKey = request.params.repoKey;
     if (rest[0] === '-rev') return npm.unpublishPackage(repoKey, name, caller(request));

@@ -6,7 +6,6 @@ import type { TableChanges } from '../../db/table-changes.ts';
 import { BadRequest, Forbidden, NotFound } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { createAccessService } from '../../modules/access-control/service.ts';
-import type { AccessDecider } from '../../modules/access-control/decider.ts';
 import type { ArtifactsService, Tx } from '../../modules/artifacts/service.ts';
 import { upstreamUrl, type RemoteService } from '../../modules/remote/service.ts';
 import type { RepositoriesService } from '../../modules/repositories/service.ts';
@@ -286,13 +285,20 @@ export function createNpmService(deps: {
     caller: FormatCaller,
   ) {
     const pkg = await existingPackage(target, name);
-    const decider = await access.require(caller.principal, 'deploy', target.key, name, 'folder');
+    await access.require(caller.principal, 'deploy', target.key, name, 'folder');
     const incoming = isObject(body.versions) ? body.versions : {};
     const stored = await store.versions(pkg.id, target.id);
     const removed = stored.filter((v) => !(v.version in incoming));
-    for (const { version } of removed) assertMay(decider, caller, 'delete', target, name, version);
+    // All or nothing: Delete on every tarball to unpublish, checked before the first goes.
+    const walker = await access.walker(caller.principal);
+    walker.check(removed, {
+      named: { repoKey: target.key, path: name, action: 'delete' },
+      needs: ({ version }) => [
+        { action: 'delete', repoKey: target.key, path: tarballPath(name, version), kind: 'file' },
+      ],
+    });
     for (const { version } of removed)
-      await trash.delete(target.key, tarballPath(name, version), caller.principal.name);
+      await trash.delete(target.key, tarballPath(name, version), walker);
     const kept = stored.filter((v) => v.version in incoming);
     await deps.db.transaction().execute(async (tx) => {
       for (const version of kept) {
@@ -313,19 +319,6 @@ export function createNpmService(deps: {
       'npm: document updated',
     );
     return { ok: true, id: name };
-  }
-
-  function assertMay(
-    decider: AccessDecider,
-    caller: FormatCaller,
-    action: 'delete',
-    target: RepositoryRow,
-    name: string,
-    version: string,
-  ) {
-    const path = tarballPath(name, version);
-    if (!decider.can(action, target.key, path))
-      throw access.denied(caller.principal, action, target.key, path);
   }
 
   /** Sets or clears a version's `deprecated` message as the document sent it. */
@@ -349,7 +342,7 @@ export function createNpmService(deps: {
     const pkg = await existingPackage(target, name);
     await access.require(caller.principal, 'delete', target.key, name, 'folder');
     if (await artifacts.findNode(target.id, name))
-      await trash.delete(target.key, name, caller.principal.name);
+      await trash.delete(target.key, name, await access.walker(caller.principal));
     await store.deletePackage(pkg.id);
     caller.log.info({ repository: target.key, name }, 'npm: package unpublished');
     return { ok: true, id: name };
@@ -359,7 +352,7 @@ export function createNpmService(deps: {
     const target = await writeTarget(repoKey);
     const path = tarballPathOf(name, file);
     await access.require(caller.principal, 'delete', target.key, path);
-    await trash.delete(target.key, path, caller.principal.name);
+    await trash.delete(target.key, path, await access.walker(caller.principal));
     caller.log.info({ repository: target.key, name, file }, 'npm: tarball deleted');
     return { ok: true, id: name, version: versionOfTarball(name, file) };
   }

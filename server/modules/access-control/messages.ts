@@ -28,4 +28,10 @@ export const ACCESS_MESSAGES = {
     `Could not find resource '${path ? `${repoKey}/${path}` : repoKey}'.`,
   denied: (user: string, action: string, repoKey: string, path: string) =>
     `User '${user}' is not permitted to ${action} '${path ? `${repoKey}/${path}` : repoKey}'.`,
+  /**
+   * The refusal of an operation on many items because of one the caller may not read: it
+   * names what the request named, never the hidden item.
+   */
+  deniedBelow: (user: string, action: string, repoKey: string, path: string) =>
+    `User '${user}' is not permitted to ${action} everything in '${path ? `${repoKey}/${path}` : repoKey}'; nothing was changed.`,
 } as const;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { escapeLike } from '../artifacts/paths.ts';
 import {
   presentSections,
   type DestinationSection,
@@ -153,4 +154,28 @@ export async function groupNamesOf(db: Database, userId: number): Promise<string
     .where('user_groups.user_id', '=', userId)
     .execute();
   return rows.map((row) => row.name);
+}
+
+/**
+ * One page of the nodes at and below `path` of a repository ('' is all of it), in path
+ * order, after the path `after`: the item walker's (subtree-walk.ts) read of a tree.
+ */
+export function subtreePage(
+  db: Database,
+  repositoryId: number,
+  path: string,
+  after: string | undefined,
+  limit: number,
+): Promise<{ path: string; folder: boolean }[]> {
+  return db
+    .selectFrom('nodes')
+    .select(['path', 'folder'])
+    .where('repository_id', '=', repositoryId)
+    .$if(path !== '', (q) =>
+      q.where((eb) => eb.or([eb('path', '=', path), eb('path', 'like', `${escapeLike(path)}/%`)])),
+    )
+    .$if(after !== undefined, (q) => q.where('path', '>', after!))
+    .orderBy('path')
+    .limit(limit)
+    .execute();
 }

@@ -2,7 +2,7 @@ import { createReadCache } from '../../cache/read-cache.ts';
 import type { Database } from '../../db/database.ts';
 import type { TableChanges } from '../../db/table-changes.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { AccessDenied, Conflict, NotFound, Unauthorized } from '../../errors.ts';
+import { Conflict, NotFound } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
@@ -28,29 +28,12 @@ import {
 } from './queries.ts';
 import { checkTarget, type TargetChecks } from './validation.ts';
 import { manages, type Grantee } from './managers.ts';
+import { denied } from './refusals.ts';
+import { createItemWalker, type ItemWalker } from './subtree-walk.ts';
+
+export { denied };
 
 const ANONYMOUS_USER = 'anonymous';
-
-/**
- * The refusal of an action: 401 for an anonymous caller, so that clients retry with their
- * credentials as they do with Artifactory; 403 naming the user, the action and the node.
- */
-/**
- * The refusal of `action` on a node. Anonymous callers get 401, the challenge clients answer
- * with credentials. `readable` says whether the caller may read the node: when not, the
- * refusal may be hidden as a 404 (the "hide existence" setting).
- */
-export function denied(
-  principal: Principal,
-  action: string,
-  repoKey: string,
-  path: string,
-  readable = action !== 'read',
-) {
-  const message = M.denied(principal.name, action, repoKey, path);
-  if (principal.anonymous) return new Unauthorized(message);
-  return new AccessDenied(message, readable ? undefined : M.hidden(repoKey, path));
-}
 
 /** `denied`, knowing from the decider whether the caller may at least read the node. */
 function refusal(
@@ -205,13 +188,12 @@ export function createAccessService(deps: {
       return access;
     },
 
-    /** A check that throws the refusal, for code that acts on many nodes (copy, move). */
-    async authorizer(principal: Principal) {
-      const access = await forPrincipal(principal);
-      return (action: RepoAction, repoKey: string, path: string, kind: NodeKind = 'file') => {
-        if (!access.can(action, repoKey, path, kind))
-          throw refusal(access, principal, action, repoKey, path, kind);
-      };
+    /**
+     * The item walker for a caller: every operation that acts on more than the item its
+     * request names checks each item through it (subtree-walk.ts).
+     */
+    async walker(principal: Principal): Promise<ItemWalker> {
+      return createItemWalker(db, await forPrincipal(principal), principal);
     },
 
     list: allTargets,

@@ -10,6 +10,7 @@ import { deployArchiveType, readArchive, type RawEntry } from './archive-reader.
 import { ArchiveTooLarge, BombGuard } from './bomb-guard.ts';
 import { entryPath } from './entry-names.ts';
 import { ARCHIVE_MESSAGES } from './messages.ts';
+import type { ItemWalker, Need } from '../access-control/subtree-walk.ts';
 
 const MB = 1024 * 1024;
 /** Room a tar or zip needs besides its content: headers, padding, directory records. */
@@ -26,8 +27,11 @@ export interface ExplodeRequest {
   properties: Record<string, string[]>;
   atomic: boolean;
   user: string;
-  /** Throws unless the caller may write each entry (overwriting one needs more). */
-  authorize: (path: string, overwrite: boolean) => void;
+  /**
+   * The caller's item walker: Deploy on every entry, and Delete/Overwrite on each that
+   * replaces a stored file, all checked before anything is recorded.
+   */
+  walker: ItemWalker;
 }
 
 type Repository = Awaited<ReturnType<Services['artifacts']['deployTarget']>>;
@@ -100,8 +104,8 @@ export function createBundleDeploys(services: Services, limits: DepotConfig['arc
         );
         assertNoClash(tree);
         const files = [...tree.files.values()];
-        for (const file of files)
-          request.authorize(file.path, Boolean(await artifacts.findNode(repo.id, file.path)));
+        const stored = async (path: string) => Boolean(await artifacts.findNode(repo.id, path));
+        await checkEntries(request.walker, { repo, folder, stored }, files, [...tree.folders]);
         await artifacts.deployStaged(
           repo,
           { files, folders: [...tree.folders] },
@@ -121,6 +125,40 @@ export function createBundleDeploys(services: Services, limits: DepotConfig['arc
       }
     },
   };
+}
+
+/**
+ * Every entry through the caller's walker before anything is recorded: Deploy on each file
+ * and folder, and Delete/Overwrite on each file that replaces one stored there. The paths
+ * are the caller's own (its archive names them), so a refusal may name them.
+ */
+async function checkEntries(
+  walker: ItemWalker,
+  target: { repo: Repository; folder: string; stored: (path: string) => Promise<boolean> },
+  files: StagedFile[],
+  folders: string[],
+) {
+  if (walker.access.admin) return;
+  const { repo, folder } = target;
+  const replaced = new Set<string>();
+  for (const file of files) if (await target.stored(file.path)) replaced.add(file.path);
+  const entries = [
+    ...files.map((file) => ({ path: file.path, folder: false })),
+    ...folders.map((path) => ({ path, folder: true })),
+  ];
+  walker.check(entries, {
+    named: { repoKey: repo.key, path: folder, action: 'deploy' },
+    needs: (entry): Need[] => {
+      const at = { repoKey: repo.key, path: entry.path, known: true } as const;
+      if (entry.folder) return [{ action: 'deploy', kind: 'folder', ...at }];
+      return [
+        { action: 'deploy', kind: 'file', ...at },
+        ...(replaced.has(entry.path)
+          ? [{ action: 'delete', verb: 'overwrite', kind: 'file', ...at } as const]
+          : []),
+      ];
+    },
+  });
 }
 
 /** A path cannot be a file and a folder at once, within the archive either. */

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { AccessDecider } from '../access-control/decider.ts';
+import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import type { DepotConfig } from '../../config.ts';
 import { BadRequest, DepotError, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -17,6 +17,8 @@ import { admits, folderSources, type FolderSource } from './folder-sources.ts';
 import { ARCHIVE_MESSAGES } from './messages.ts';
 
 const MB = 1024 * 1024;
+/** Files read per query: a folder is read a page at a time, never whole. */
+const FILES_PAGE = 1000;
 
 /** Refused for load: 429, with the spec's message (docs/archives.md says why not 400). */
 export class TooManyDownloads extends DepotError {
@@ -31,8 +33,8 @@ export interface FolderDownloadRequest {
   path: string;
   archiveType: string | undefined;
   includeChecksumFiles: boolean;
-  /** The caller's access: files it may not read are left out of the archive. */
-  access: AccessDecider;
+  /** The caller's item walker: files it may not read are left out of the archive. */
+  walker: ItemWalker;
 }
 
 export interface FolderArchive {
@@ -74,30 +76,43 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
     throw new NotFound(ARCHIVE_MESSAGES.folderNotFound(where));
   }
 
-  /** Every file of the folder, merged over the sources, refused past the limits. */
+  /**
+   * Every file of the folder the caller may read, merged over the sources (the first source
+   * holding a path wins), refused past the limits. Read a page at a time; what the caller
+   * may not read is left out before it counts, as a listing leaves it out.
+   */
   async function collectFiles(
     path: string,
     sources: FolderSource[],
     where: string,
-    access: AccessDecider,
+    walker: ItemWalker,
   ) {
     const byPath = new Map<string, FolderFile>();
+    // Past the limit only the paths are kept, to tell the caller how many it may read.
+    const counted = new Set<string>();
     for (const source of sources) {
-      const files = await listFolderFiles(db, source.repo.id, path, limits.maxFiles + 1);
-      for (const file of files) {
-        // What the caller may not read is left out, as a listing leaves it out.
-        if (
-          !byPath.has(file.path) &&
-          admits(source, file.path) &&
-          access.can('read', source.repo.key, file.path)
-        )
-          byPath.set(file.path, file);
+      for (let after: string | undefined; ;) {
+        const page = await listFolderFiles(db, source.repo.id, path, FILES_PAGE, after);
+        const fresh = page
+          .filter((file) => !counted.has(file.path) && admits(source, file.path))
+          .map((file) => ({ ...file, repoKey: source.repo.key }));
+        for (const { repoKey: _key, ...file } of walker.readable(fresh)) {
+          counted.add(file.path);
+          if (counted.size <= limits.maxFiles) byPath.set(file.path, file);
+        }
+        if (counted.size > limits.maxFiles && walker.access.admin) break;
+        if (page.length < FILES_PAGE) break;
+        after = page.at(-1)!.path;
       }
-      if (byPath.size > limits.maxFiles) {
-        const totals = await Promise.all(sources.map((s) => folderTotals(db, s.repo.id, path)));
-        const count = totals.reduce((sum, t) => sum + t.files, 0);
-        throw new BadRequest(ARCHIVE_MESSAGES.tooManyFiles(where, count, limits.maxFiles));
-      }
+    }
+    if (counted.size > limits.maxFiles) {
+      throw new BadRequest(
+        ARCHIVE_MESSAGES.tooManyFiles(
+          where,
+          await countOf(path, sources, counted, walker),
+          limits.maxFiles,
+        ),
+      );
     }
     const files = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
     const bytes = files.reduce((sum, file) => sum + file.size, 0);
@@ -105,6 +120,21 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
       throw new BadRequest(ARCHIVE_MESSAGES.tooLarge(where, bytes / MB, limits.maxSizeMb));
     }
     return files;
+  }
+
+  /**
+   * How many files a refused download would hold: an administrator's are the folder's
+   * totals; anyone else's only those it may read, so the number tells nothing of the others.
+   */
+  async function countOf(
+    path: string,
+    sources: FolderSource[],
+    counted: Set<string>,
+    walker: ItemWalker,
+  ) {
+    if (!walker.access.admin) return counted.size;
+    const totals = await Promise.all(sources.map((s) => folderTotals(db, s.repo.id, path)));
+    return totals.reduce((sum, t) => sum + t.files, 0);
   }
 
   function entriesOf(files: FolderFile[], folderPath: string, withChecksums: boolean) {
@@ -142,7 +172,7 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
   async function prepare(request: FolderDownloadRequest) {
     const type = parseArchiveType(request.archiveType);
     const { repo, sources, where } = await sourcesOf(request.repoKey, request.path);
-    const files = await collectFiles(request.path, sources, where, request.access);
+    const files = await collectFiles(request.path, sources, where, request.walker);
     return { type, repo, files };
   }
 
@@ -160,11 +190,11 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
     },
 
     /** The console's "download folder" dialog: how much a download would hold. */
-    async info(repoKey: string, path: string, access: AccessDecider) {
+    async info(repoKey: string, path: string, walker: ItemWalker) {
       const { sources, where } = await sourcesOf(repoKey, path);
-      if (!access.admin) {
+      if (!walker.access.admin) {
         // Counted file by file: the totals below would include what the caller may not read.
-        const files = await collectFiles(path, sources, where, access);
+        const files = await collectFiles(path, sources, where, walker);
         const bytes = files.reduce((sum, file) => sum + file.size, 0);
         return { sizeMB: Math.round((bytes / MB) * 100) / 100, totalFiles: files.length };
       }

@@ -28,12 +28,29 @@ export async function folderTotals(db: Database, repositoryId: number, path: str
   return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
 }
 
-/** Up to `limit` files below a folder of one repository, in path order. */
+/** A page of the paths and sizes of the files below a folder, in path order, after `after`. */
+export function folderFileSizes(
+  db: Database,
+  repositoryId: number,
+  path: string,
+  limit: number,
+  after?: string,
+): Promise<{ path: string; size: number }[]> {
+  return filesBelow(db, repositoryId, path)
+    .select(['nodes.path', 'nodes.size'])
+    .$if(after !== undefined, (q) => q.where('nodes.path', '>', after!))
+    .orderBy('nodes.path')
+    .limit(limit)
+    .execute();
+}
+
+/** Up to `limit` files below a folder of one repository, in path order, after `after`. */
 export async function listFolderFiles(
   db: Database,
   repositoryId: number,
   path: string,
   limit: number,
+  after?: string,
 ): Promise<FolderFile[]> {
   const rows = await filesBelow(db, repositoryId, path)
     .innerJoin('blobs', 'blobs.sha256', 'nodes.sha256')
@@ -45,6 +62,7 @@ export async function listFolderFiles(
       'blobs.sha1',
       'blobs.md5',
     ])
+    .$if(after !== undefined, (q) => q.where('nodes.path', '>', after!))
     .orderBy('nodes.path')
     .limit(limit)
     .execute();

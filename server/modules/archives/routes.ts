@@ -6,7 +6,8 @@ import type { FolderArchive, FolderDownloadRequest, FolderDownloads } from './fo
 type FolderQuery = { archiveType?: string; includeChecksumFiles?: boolean };
 type ConsoleFolderRequest = { repoKey: string; path?: string } & FolderQuery;
 
-const reader = { permission: 'reader' as const };
+/** A folder's files, each left out unless the caller may read it (the item walker's read). */
+const reader = { permission: 'reader' as const, reach: 'many' as const };
 // A HEAD would build and drain a whole archive into the void: these are GET only.
 const readerGet = { config: reader, exposeHeadRoute: false };
 
@@ -45,9 +46,14 @@ export async function archiveDownloadRoutes(
   app: FastifyInstance,
   { folderDownloads, access }: { folderDownloads: FolderDownloads; access: AccessService },
 ) {
-  /** The caller's access, once it may read the folder (files it may not read are left out). */
-  const folderAccess = (request: FastifyRequest, repoKey: string, path: string) =>
-    access.require(request.principal, 'read', repoKey, path, 'folder');
+  /**
+   * The caller's item walker, once it may read the folder: the files it may not read are
+   * left out of the archive, silently, as a listing leaves them out.
+   */
+  const folderAccess = async (request: FastifyRequest, repoKey: string, path: string) => {
+    await access.require(request.principal, 'read', repoKey, path, 'folder');
+    return access.walker(request.principal);
+  };
 
   for (const url of [
     '/artifactory/api/archive/download/:repoKey',
@@ -63,7 +69,7 @@ export async function archiveDownloadRoutes(
           path,
           archiveType: request.query.archiveType,
           includeChecksumFiles: request.query.includeChecksumFiles === true,
-          access: await folderAccess(request, request.params.repoKey, path),
+          walker: await folderAccess(request, request.params.repoKey, path),
         });
         return sendArchive(reply, archive);
       },
@@ -81,7 +87,7 @@ export async function archiveDownloadRoutes(
       path,
       archiveType: params.archiveType,
       includeChecksumFiles: params.includeChecksumFiles === true,
-      access: await folderAccess(request, params.repoKey, path),
+      walker: await folderAccess(request, params.repoKey, path),
     };
   }
 

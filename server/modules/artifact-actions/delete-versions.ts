@@ -22,12 +22,14 @@ const entryKey = (groupId: string, version: string) => `${groupId}:${version}`;
  * The versions below a folder of a Maven-layout repository, from its artifacts' paths
  * (`group/artifact/version/artifact-version.ext`): each group and version once, with the
  * version folders that hold it (one per artifact of the group). Folders of other shapes
- * are not versions and are left out.
+ * are not versions and are left out, and so are files the caller may not read (`readable`),
+ * so that no version is known from them alone.
  */
 export async function versionFoldersBelow(
   db: Database,
   repositoryId: number,
   path: string,
+  readable: (filePath: string) => boolean,
 ): Promise<Map<string, { entry: VersionEntry; folders: Set<string> }>> {
   const found = new Map<string, { entry: VersionEntry; folders: Set<string> }>();
   for (let after = ''; ;) {
@@ -42,6 +44,7 @@ export async function versionFoldersBelow(
       .limit(PAGE)
       .execute();
     for (const { path: filePath } of page) {
+      if (!readable(filePath)) continue;
       const file = parseMavenPath(filePath);
       if (!file) continue;
       const key = entryKey(file.groupId, file.version);

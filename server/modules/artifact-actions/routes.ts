@@ -56,10 +56,16 @@ function targetPath(raw: string | undefined): string {
   return raw?.endsWith('/') && path ? `${path}/` : path;
 }
 
-/** Copy, move and delete: checked per node against the permission targets (services.access). */
-const PER_NODE = { permission: 'reader' as const };
-/** The trash can (restore, empty) and zapping caches: administrators' housekeeping. */
-const TRASH_AND_CACHES = { permission: 'admin' as const };
+/**
+ * Copy, move and delete: checked per node against the permission targets (services.access),
+ * each acting on a folder's whole subtree, which the item walker checks item by item.
+ */
+const PER_NODE = { permission: 'reader' as const, reach: 'many' as const };
+/**
+ * The trash can (restore, empty), zapping caches and calculating an index: administrators'
+ * housekeeping, over whole subtrees, walked all the same.
+ */
+const TRASH_AND_CACHES = { permission: 'admin' as const, reach: 'many' as const };
 
 /**
  * The tree browser's node actions (spec 02 §3 and §7): copy, move, delete, restore and
@@ -98,8 +104,7 @@ export async function artifactActionsRoutes(
           toRepo: body.targetRepoKey,
           toPath: targetPath(body.targetPath),
           dryRun: body.dryRun,
-          user: request.principal.name,
-          authorize: await services.access.authorizer(request.principal),
+          walker: await services.access.walker(request.principal),
         });
         return { info: result.message };
       },
@@ -117,12 +122,14 @@ export async function artifactActionsRoutes(
       const path = artifactPath(request.body.path);
       const where = `${key}/${path}`;
       await services.access.require(request.principal, 'delete', key, path);
+      // Delete on everything below a folder too: the walker refuses the whole delete otherwise.
+      const walker = await services.access.walker(request.principal);
       if (permDelete) {
-        await artifacts.delete(key, path);
+        await artifacts.delete(key, path, walker);
         return { info: ACTION_MESSAGES.deletedForGood(where) };
       }
       // Spec 02 §4: permanent when the trash can is off or the item is already in it.
-      const outcome = await trash.delete(key, path, request.principal.name);
+      const outcome = await trash.delete(key, path, walker);
       return {
         info:
           outcome === 'trash'
@@ -153,14 +160,15 @@ export async function artifactActionsRoutes(
       const to = body.targetRepoKey
         ? [body.targetRepoKey, targetPath(body.targetPath)].filter(Boolean).join('/')
         : undefined;
-      if (body.dryRun) return { info: await trash.planRestore(path, to) };
-      const restoredTo = await trash.restore(path, to, request.principal.name);
+      const walker = await services.access.walker(request.principal);
+      if (body.dryRun) return { info: await trash.planRestore(path, to, walker) };
+      const restoredTo = await trash.restore(path, to, walker);
       return { info: ACTION_MESSAGES.restored(restoredTo) };
     },
   );
 
-  app.post(`${BASE}/emptytrash`, { config: TRASH_AND_CACHES }, async () => {
-    await trash.empty();
+  app.post(`${BASE}/emptytrash`, { config: TRASH_AND_CACHES }, async (request) => {
+    await trash.empty(await services.access.walker(request.principal));
     return { info: ACTION_MESSAGES.trashEmptied };
   });
 
@@ -182,6 +190,9 @@ export async function artifactActionsRoutes(
         const remotes = (await artifacts.readOrder(repo, path)).filter(
           (r) => r.rclass === 'remote',
         );
+        // Zapping makes every cached file below stale: Delete/Overwrite on each of them.
+        const walker = await services.access.walker(request.principal);
+        for (const remote of remotes) await walker.requireSubtree('delete', remote, path);
         let files = 0;
         for (const remote of remotes) files += await zapCache(services.db, remote.id, path);
         return { info: ACTION_MESSAGES.zapped(`${repo.key}/${path}`, files) };
@@ -201,6 +212,9 @@ export async function artifactActionsRoutes(
       const repo = await artifacts.repository(request.body.repoKey);
       if (repo.rclass !== 'local' || !INDEXED_PACKAGE_TYPES.has(repo.package_type))
         throw new BadRequest(ACTION_MESSAGES.noIndex(repo.key), 'repoKey');
+      // Every file is indexed again as if deployed now: Deploy on all of the repository.
+      const walker = await services.access.walker(request.principal);
+      await walker.requireSubtree('deploy', repo, '');
       const outcome = await calculateIndex(services.db, artifacts, repo, request.principal.name);
       request.log.info(
         { repository: repo.key, by: request.principal.name, ...outcome, refused: undefined },
@@ -228,7 +242,9 @@ export async function artifactActionsRoutes(
       const path = artifactPath(request.query.path);
       await mayReadVersions(request.principal, request.query.repoKey, path);
       const repo = await versionedRepository(request.query.repoKey);
-      return { versions: versionEntries(await versionFoldersBelow(services.db, repo.id, path)) };
+      const readable = await readableIn(request.principal, repo.key);
+      const found = await versionFoldersBelow(services.db, repo.id, path, readable);
+      return { versions: versionEntries(found) };
     },
   );
 
@@ -257,18 +273,20 @@ export async function artifactActionsRoutes(
       const path = artifactPath(request.body.path);
       await mayReadVersions(request.principal, request.body.repoKey, path);
       const repo = await versionedRepository(request.body.repoKey);
-      const found = await versionFoldersBelow(services.db, repo.id, path);
+      const readable = await readableIn(request.principal, repo.key);
+      const found = await versionFoldersBelow(services.db, repo.id, path, readable);
       const folders = request.body.versions.flatMap(({ groupId, version }) => {
         const known = found.get(versionKey(groupId, version));
         if (!known) throw new NotFound(ACTION_MESSAGES.noSuchVersion(groupId, version));
         return [...known.folders];
       });
-      // All or nothing: every folder is checked before the first one goes.
-      const decider = await services.access.forPrincipal(request.principal);
-      const refused = folders.find((folder) => !decider.can('delete', repo.key, folder, 'folder'));
+      // All or nothing: every folder, and everything in it, is checked before the first goes.
+      const walker = await services.access.walker(request.principal);
+      const refused = folders.find((f) => !walker.access.can('delete', repo.key, f, 'folder'));
       if (refused !== undefined)
         throw new Forbidden(ACTION_MESSAGES.mayNotDelete(`${repo.key}/${refused}`));
-      for (const folder of folders) await trash.delete(repo.key, folder, request.principal.name);
+      for (const folder of folders) await walker.requireSubtree('delete', repo, folder);
+      for (const folder of folders) await trash.delete(repo.key, folder, walker);
       request.log.info(
         { repository: repo.key, folders: folders.length, by: request.principal.name },
         'versions deleted',
@@ -285,6 +303,12 @@ export async function artifactActionsRoutes(
    */
   function mayReadVersions(principal: Principal, repoKey: string, path: string) {
     return services.access.require(principal, 'read', repoKey, path, 'folder');
+  }
+
+  /** Whether the caller may read a file of a repository: versions are known from those only. */
+  async function readableIn(principal: Principal, repoKey: string) {
+    const access = await services.access.forPrincipal(principal);
+    return (filePath: string) => access.can('read', repoKey, filePath, 'file');
   }
 
   async function versionedRepository(key: string) {

@@ -70,11 +70,16 @@ export async function artifactGeneralRoutes(
     },
   );
 
+  // Counts only what the caller may read below the folder: the item walker's read.
   app.post<{ Body: NodeBody }>(
     '/ui/artifactgeneral/artifactsCount',
-    { config: reader, schema: nodeBody() },
+    { config: { ...reader, reach: 'many' }, schema: nodeBody() },
     async (request) =>
-      artifactGeneral.artifactsCount(request.body.repoKey, await readable(request, request.body)),
+      artifactGeneral.artifactsCount(
+        request.body.repoKey,
+        await readable(request, request.body),
+        await services.access.walker(request.principal),
+      ),
   );
 
   app.get<{ Querystring: { buildtool: BuildTool; repoKey: string; path: string } }>(

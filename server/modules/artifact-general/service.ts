@@ -2,7 +2,8 @@ import type { Database } from '../../db/database.ts';
 import { BadRequest, Conflict, NotFound } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { DownloadStatsService } from '../maintenance/download-stats.ts';
-import { folderTotals } from '../archives/folder-queries.ts';
+import { folderFileSizes, folderTotals } from '../archives/folder-queries.ts';
+import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import { locateNode } from '../tree-browser/locate-node.ts';
 import { dependencyDeclaration, type BuildTool } from './dependency-declaration.ts';
@@ -14,6 +15,9 @@ export interface ArtifactsCount {
   /** Bytes. */
   artifactSize: number;
 }
+
+/** Files read per query when counting what a caller may read below a folder. */
+const COUNT_PAGE = 1000;
 
 interface Dependencies {
   db: Database;
@@ -29,6 +33,24 @@ export function createArtifactGeneralService({
   filestore,
   downloadStats,
 }: Dependencies) {
+  /** The files below a folder of one repository the caller may read, counted a page at a time. */
+  async function readableTotals(
+    repo: { id: number; key: string },
+    path: string,
+    walker: ItemWalker,
+  ) {
+    const totals = { files: 0, bytes: 0 };
+    for (let after: string | undefined; ;) {
+      const page = await folderFileSizes(db, repo.id, path, COUNT_PAGE, after);
+      for (const file of walker.readable(page.map((f) => ({ ...f, repoKey: repo.key })))) {
+        totals.files += 1;
+        totals.bytes += Number(file.size);
+      }
+      if (page.length < COUNT_PAGE) return totals;
+      after = page.at(-1)!.path;
+    }
+  }
+
   /** The file at a path, where it is stored (a virtual repository's member), or a 400. */
   async function locateFile(repoKey: string, path: string) {
     const located = await locateNode(artifacts, repoKey, path);
@@ -79,12 +101,24 @@ export function createArtifactGeneralService({
      * read (the folder download's own count), so a folder of a million files costs no rows in
      * memory. A virtual repository adds up its members', as the folder download dialog does.
      */
-    async artifactsCount(repoKey: string, path: string): Promise<ArtifactsCount> {
+    /**
+     * How many files lie below a folder, and their size: only those the caller may read, so
+     * that the figures tell nothing of the others.
+     */
+    async artifactsCount(
+      repoKey: string,
+      path: string,
+      walker: ItemWalker,
+    ): Promise<ArtifactsCount> {
       const located = await locateNode(artifacts, repoKey, path);
       if (located.type === 'file')
         throw new BadRequest(GENERAL_MESSAGES.countOfFile(located.repo.key, path));
       const sources = await artifacts.readOrder(located.repo, path);
-      const totals = await Promise.all(sources.map((s) => folderTotals(db, s.id, path)));
+      const totals = await Promise.all(
+        sources.map((s) =>
+          walker.access.admin ? folderTotals(db, s.id, path) : readableTotals(s, path, walker),
+        ),
+      );
       return {
         artifactsCount: totals.reduce((sum, t) => sum + t.files, 0),
         artifactSize: totals.reduce((sum, t) => sum + t.bytes, 0),

@@ -120,14 +120,28 @@ export async function artifactPropertiesRoutes(
 
   app.post<{ Querystring: NodeQuery; Body: ArtifactProperty }>(
     '/ui/artifactproperties',
-    { config: { permission: 'reader' }, schema: { ...nodeQuery, body: propertyBody } },
-    async (request) => artifactProperties.set(await allowed(request, 'annotate'), request.body),
+    // recursive=true on a folder reaches everything below it: every node is walked.
+    {
+      config: { permission: 'reader', reach: 'many' },
+      schema: { ...nodeQuery, body: propertyBody },
+    },
+    async (request) =>
+      artifactProperties.set(
+        await allowed(request, 'annotate'),
+        request.body,
+        // Annotate on everything a recursive change reaches: the walker refuses it otherwise.
+        await services.access.walker(request.principal),
+      ),
   );
 
   app.post<{ Querystring: NodeQuery; Body: { properties: string[] } }>(
     '/ui/deleteproperties',
-    { config: { permission: 'reader' }, schema: { ...nodeQuery, body: deleteBody } },
+    { config: { permission: 'reader', reach: 'many' }, schema: { ...nodeQuery, body: deleteBody } },
     async (request) =>
-      artifactProperties.delete(await allowed(request, 'annotate'), request.body.properties),
+      artifactProperties.delete(
+        await allowed(request, 'annotate'),
+        request.body.properties,
+        await services.access.walker(request.principal),
+      ),
   );
 }

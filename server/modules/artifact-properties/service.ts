@@ -1,12 +1,12 @@
 import type { Database } from '../../db/database.ts';
 import { BadRequest } from '../../errors.ts';
+import { readProperties, readRootProperties } from '../artifacts/properties.ts';
 import {
-  deletePropertiesInScope,
-  readProperties,
-  readRootProperties,
-  replacePropertyInScope,
-  type PropertyScope,
-} from '../artifacts/properties.ts';
+  deleteCheckedProperties,
+  setCheckedProperties,
+  type CheckedScope,
+} from '../artifacts/property-changes.ts';
+import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { locateNode } from '../tree-browser/locate-node.ts';
@@ -34,14 +34,16 @@ export function createArtifactPropertiesService(db: Database, artifacts: Artifac
    * The scope a change applies to. A virtual repository stores nothing of its own, and the
    * Trash Can's items are restored as they were deleted, so neither is changed here.
    */
-  async function writableScope(target: PropertyTarget): Promise<PropertyScope> {
+  async function writableScope(target: PropertyTarget): Promise<CheckedScope> {
     const { repo, node, source } = await locateNode(artifacts, target.repoKey, target.path);
     if (repo.rclass === 'virtual') throw new BadRequest(PROPERTY_MESSAGES.virtual(repo.key));
     if (repo.key === TRASH_REPO_KEY) throw new BadRequest(PROPERTY_MESSAGES.inTrash);
     // The root (no node) keeps the repository's own properties, and is a folder.
-    if (!node) return { repositoryId: repo.id, path: '', recursive: target.recursive };
+    if (!node)
+      return { repositoryId: repo.id, repoKey: repo.key, path: '', recursive: target.recursive };
     return {
       repositoryId: source!.id,
+      repoKey: source!.key,
       path: node.path,
       recursive: target.recursive && node.folder,
     };
@@ -58,18 +60,27 @@ export function createArtifactPropertiesService(db: Database, artifacts: Artifac
       return { artifactProperties: names.map((name) => ({ name, value: properties[name]! })) };
     },
 
-    /** Replaces one property's values on the target, all nodes in one transaction. */
-    async set(target: PropertyTarget, property: ArtifactProperty): Promise<{ info: string }> {
+    /**
+     * Replaces one property's values on the target, all nodes in one transaction, once the
+     * caller's walker allows Annotate on each of them.
+     */
+    async set(
+      target: PropertyTarget,
+      property: ArtifactProperty,
+      walker: ItemWalker,
+    ): Promise<{ info: string }> {
       const scope = await writableScope(target);
-      await db
-        .transaction()
-        .execute((tx) => replacePropertyInScope(tx, scope, property.name, property.value));
+      await setCheckedProperties(db, scope, { [property.name]: property.value }, walker);
       return { info: PROPERTY_MESSAGES.set(property.name) };
     },
 
     /** Deletes properties by name from the target; names it does not have are no error. */
-    async delete(target: PropertyTarget, names: string[]): Promise<{ info: string }> {
-      await deletePropertiesInScope(db, await writableScope(target), names);
+    async delete(
+      target: PropertyTarget,
+      names: string[],
+      walker: ItemWalker,
+    ): Promise<{ info: string }> {
+      await deleteCheckedProperties(db, await writableScope(target), names, walker);
       return { info: PROPERTY_MESSAGES.deleted };
     },
   };

@@ -32,17 +32,16 @@ export async function copyMoveRoutes(app: FastifyInstance, { services }: { servi
         toRepo: target.repo,
         toPath: target.path,
         dryRun: request.query.dry === '1' || request.query.dry === 'true',
-        user: request.principal.name,
-        authorize: await services.access.authorizer(request.principal),
+        walker: await services.access.walker(request.principal),
       });
       return { messages: [{ level: 'INFO', message: result.message }] };
     };
-    // Read (and for a move Delete) on each source file, Deploy on its target: transfer() asks.
+    // Read (and for a move Delete) on each source item, Deploy where it lands: transfer() walks.
     for (const url of [
       `/artifactory/api/${kind}/:repoKey`,
       `/artifactory/api/${kind}/:repoKey/*`,
     ]) {
-      app.post(url, { config: { permission: 'reader' } }, handler);
+      app.post(url, { config: { permission: 'reader', reach: 'many' } }, handler);
     }
   }
 }

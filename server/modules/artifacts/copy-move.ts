@@ -5,7 +5,7 @@ import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import { acceptsPath } from './ant-pattern.ts';
 import { ancestorsOf, folderRow, splitPath } from './paths.ts';
 import type { ArtifactsService, IndexHook } from './service.ts';
-import type { RepoAction } from '../access-control/decider.ts';
+import type { ItemWalker, Need } from '../access-control/subtree-walk.ts';
 
 export type TransferKind = 'copy' | 'move';
 
@@ -17,16 +17,15 @@ export interface TransferRequest {
   /** The new path of the item; ending in '/' means "into this folder, under its own name". */
   toPath: string;
   dryRun: boolean;
-  user: string;
-  /** Throws unless the caller may do the action there (services.access); checked per file. */
-  authorize: (action: RepoAction, repoKey: string, path: string) => void;
+  /**
+   * The caller's item walker: every item is checked through it before anything is written
+   * (Read on the source, Delete too for a move, Deploy where it lands, and Delete/Overwrite
+   * where that replaces a file). A refusal of one stops the whole transfer.
+   */
+  walker: ItemWalker;
+  /** A delete into the trash can: Delete on each item is all it needs; the trash is Depot's. */
+  intoTrash?: boolean;
 }
-
-/**
- * For transfers Depot makes itself (into and out of the trash can): the route that asked for
- * them has already checked the caller.
- */
-export const CHECKED_BY_CALLER: TransferRequest['authorize'] = () => undefined;
 
 export interface TransferResult {
   files: number;
@@ -79,7 +78,10 @@ export async function transfer(
   const root = request.fromPath ? await artifacts.findNode(source.id, request.fromPath) : undefined;
   if (request.fromPath && !root) {
     // A caller who may not read the path learns nothing of it: the refusal comes first.
-    request.authorize('read', source.key, request.fromPath);
+    request.walker.check([request.fromPath], {
+      named: { repoKey: source.key, path: request.fromPath, action: request.kind },
+      needs: (path) => [{ action: 'read', repoKey: source.key, path, kind: 'file' }],
+    });
     throw new NotFound(`Could not find '${source.key}/${request.fromPath}'`);
   }
   const toRoot = targetRoot(request.fromPath, request.toPath);
@@ -98,11 +100,8 @@ export async function transfer(
     request.fromPath === ''
       ? [toRoot, path].filter(Boolean).join('/')
       : toRoot + path.slice(request.fromPath.length);
+  await checkEveryItem(db, request, { source, target, items, rename });
   for (const item of items.filter((i) => !i.folder)) {
-    // Reading the source, deploying the copy, and for a move deleting the original.
-    request.authorize('read', source.key, item.path);
-    if (request.kind === 'move') request.authorize('delete', source.key, item.path);
-    request.authorize('deploy', target.key, rename(item.path));
     if (!acceptsPath(target.includes_pattern, target.excludes_pattern, rename(item.path))) {
       throw new Forbidden(
         `The path '${rename(item.path)}' is not allowed by the include and exclude patterns of repository '${target.key}'`,
@@ -110,12 +109,13 @@ export async function transfer(
     }
   }
 
+  const user = request.walker.principal.name;
   // A package file lands indexed in its new repository, as a deploy there would; a file the
   // target's format refuses stops the transfer, dry run included.
   const indexes = new Map<string, IndexHook>();
   for (const item of items.filter((i) => !i.folder && i.sha256)) {
     const blob = { sha256: item.sha256!, sha1: item.sha1!, size: Number(item.size) };
-    const hook = await artifacts.indexStored(target, rename(item.path), blob, request.user);
+    const hook = await artifacts.indexStored(target, rename(item.path), blob, user);
     if (hook) indexes.set(item.path, hook);
   }
   const files = items.filter((i) => !i.folder).length;
@@ -130,7 +130,7 @@ export async function transfer(
     };
   }
   await db.transaction().execute(async (tx) => {
-    await applyPlan(tx, { targetId: target.id, items, rename, user: request.user, indexes });
+    await applyPlan(tx, { targetId: target.id, items, rename, user, indexes });
     if (request.kind === 'move' && items.length > 0) {
       await tx
         .deleteFrom('nodes')
@@ -148,6 +148,67 @@ export async function transfer(
     message: `${what} completed successfully, ${files} artifacts and ${folders} folders were ${done}`,
   };
 }
+
+type Repository = Awaited<ReturnType<ArtifactsService['repository']>>;
+
+/**
+ * Checks every item of a transfer through the caller's walker before anything is written:
+ * Read on the source (and Delete for a move), Deploy where it lands, Delete/Overwrite where
+ * that replaces a file. A delete into the trash can needs Delete on each item only.
+ */
+async function checkEveryItem(
+  db: Database,
+  request: TransferRequest,
+  plan: { source: Repository; target: Repository; items: Item[]; rename: (path: string) => string },
+) {
+  const { walker } = request;
+  if (walker.access.admin) return;
+  const { source, target, items, rename } = plan;
+  const replaced = request.intoTrash
+    ? new Set<string>()
+    : await existingFiles(
+        db,
+        target.id,
+        items.filter((i) => !i.folder).map((i) => rename(i.path)),
+      );
+  const needs = (item: Item): Need[] => {
+    const kind = item.folder ? 'folder' : 'file';
+    const at = { repoKey: source.key, path: item.path, kind } as const;
+    if (request.intoTrash) return [{ action: 'delete', ...at }];
+    // Where it lands is named by the request and by items the caller has just been allowed
+    // to read: a refusal there may name it.
+    const landing = { repoKey: target.key, path: rename(item.path), kind, known: true } as const;
+    return [
+      { action: 'read', ...at },
+      ...(request.kind === 'move' ? [{ action: 'delete', ...at } as const] : []),
+      { action: 'deploy', ...landing },
+      ...(replaced.has(landing.path)
+        ? [{ action: 'delete', verb: 'overwrite', ...landing } as const]
+        : []),
+    ];
+  };
+  const action = request.intoTrash ? 'delete' : request.kind;
+  walker.check(items, { named: { repoKey: source.key, path: request.fromPath, action }, needs });
+}
+
+/** Which of these paths are files of a repository already: a transfer would replace them. */
+async function existingFiles(db: Database, repositoryId: number, paths: string[]) {
+  const found = new Set<string>();
+  for (let start = 0; start < paths.length; start += EXISTING_BATCH) {
+    const rows = await db
+      .selectFrom('nodes')
+      .select('path')
+      .where('repository_id', '=', repositoryId)
+      .where('folder', '=', false)
+      .where('path', 'in', paths.slice(start, start + EXISTING_BATCH))
+      .execute();
+    for (const row of rows) found.add(row.path);
+  }
+  return found;
+}
+
+/** Paths asked about per query when looking for files a transfer would replace. */
+const EXISTING_BATCH = 1000;
 
 async function applyPlan(tx: Tx, plan: Plan) {
   const first = plan.items[0];

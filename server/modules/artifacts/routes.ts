@@ -102,21 +102,20 @@ export async function artifactsRoutes(
         properties,
         atomic: header(request, 'x-explode-archive-atomic')?.toLowerCase() === 'true',
         user: request.principal.name,
-        authorize: (entryPath: string, overwrite: boolean) => {
-          const action = overwrite ? 'delete' : 'deploy';
-          if (!access.can(action, target.key, entryPath))
-            throw services.access.denied(request.principal, action, target.key, entryPath);
-        },
+        walker: await services.access.walker(request.principal),
       });
       request.log.info({ ...summary, by: request.principal.name }, 'archive exploded');
       return reply.status(201).send(summary);
     }
+    const byChecksum = header(request, 'x-checksum-deploy') === 'true';
     const { repo, node, blob } = await artifacts.deploy({
       repoKey: request.params.repoKey,
       path,
       content: request.raw,
       expected,
-      byChecksum: header(request, 'x-checksum-deploy') === 'true',
+      byChecksum,
+      // Content found by checksum is reused only from an item the caller may read.
+      walker: byChecksum ? await services.access.walker(request.principal) : undefined,
       properties,
       user: request.principal.name,
     });
@@ -143,7 +142,9 @@ export async function artifactsRoutes(
     const { path } = parseArtifactPath(request.params['*'] ?? '');
     await services.access.require(request.principal, 'delete', request.params.repoKey, path);
     // To the trash can when it is on; for good when it is off or the item is already there.
-    await services.trash.delete(request.params.repoKey, path, request.principal.name);
+    // Delete on everything below too: the walker refuses the whole delete otherwise.
+    const walker = await services.access.walker(request.principal);
+    await services.trash.delete(request.params.repoKey, path, walker);
     request.log.info(
       { repository: request.params.repoKey, path, by: request.principal.name },
       'deleted',
@@ -152,10 +153,13 @@ export async function artifactsRoutes(
   }
 
   const reader = { config: { permission: 'reader' as const } };
+  // A deploy may take its content from items elsewhere (by checksum) or explode an archive
+  // over many paths; a delete takes a folder's whole subtree: both walk what they touch.
+  const walking = { config: { permission: 'reader' as const, reach: 'many' as const } };
   // Who may deploy and delete where is the permission targets' call (services.access).
   for (const url of ['/artifactory/:repoKey', '/artifactory/:repoKey/*']) {
     app.get(url, reader, download);
-    app.put(url, reader, deploy);
-    app.delete(url, reader, remove);
+    app.put(url, walking, deploy);
+    app.delete(url, walking, remove);
   }
 }

@@ -12,6 +12,11 @@ import { assertProjectRoom } from '../projects/quota.ts';
 import { acceptsPath } from './ant-pattern.ts';
 import { ancestorsOf, escapeLike, folderRow, splitPath } from './paths.ts';
 import { writeProperties } from './properties.ts';
+import { checksumHolders } from './queries.ts';
+import type { ItemWalker } from '../access-control/subtree-walk.ts';
+
+/** Holders of some content read per query by a checksum deploy. */
+const HOLDERS_PAGE = 500;
 
 export type Tx = Transaction<DepotDatabase>;
 
@@ -37,6 +42,11 @@ export interface DeployRequest {
   expected: Partial<Checksums>;
   /** X-Checksum-Deploy: the content is already stored; no body is read. */
   byChecksum: boolean;
+  /**
+   * The caller's item walker: a checksum deploy reuses content only from an item it may
+   * read. Without one, no stored content is reused.
+   */
+  walker?: Pick<ItemWalker, 'firstReadable'>;
   properties: Record<string, string[]>;
   user: string;
   /** The format's index rows for this file (a native publish); otherwise the format's indexer decides. */
@@ -93,21 +103,24 @@ export function createArtifactsService(
     const { sha256, sha1 } = request.expected;
     if (!sha256 && !sha1)
       throw new BadRequest('A checksum deploy needs X-Checksum-Sha256 or X-Checksum-Sha1');
-    const known = await db
-      .selectFrom('blobs')
-      .selectAll()
-      .$if(Boolean(sha256), (q) => q.where('sha256', '=', sha256!.toLowerCase()))
-      .$if(!sha256, (q) => q.where('sha1', '=', sha1!.toLowerCase()))
-      .executeTakeFirst();
-    if (!known) throw checksumUnknown(sha256 ?? sha1!);
+    // Only content the caller may read in some item is reused; anything else answers as
+    // unknown, so the answer tells nothing of content stored out of its reach.
+    const holder = await request.walker?.firstReadable(holdersOf({ sha256, sha1 }));
+    if (!holder) throw checksumUnknown(sha256 ?? sha1!);
+    const { md5, size } = holder;
     return {
-      blob: {
-        sha256: known.sha256,
-        sha1: known.sha1,
-        md5: known.md5 ?? undefined,
-        size: Number(known.size),
-      },
+      blob: { sha256: holder.sha256, sha1: holder.sha1, md5: md5 ?? undefined, size: Number(size) },
     };
+  }
+
+  /** The files holding some content, a page at a time. */
+  async function* holdersOf(checksum: { sha256?: string; sha1?: string }) {
+    for (let after = 0; ;) {
+      const page = await checksumHolders(db, checksum, after, HOLDERS_PAGE);
+      if (page.length > 0) yield page;
+      if (page.length < HOLDERS_PAGE) return;
+      after = page.at(-1)!.id;
+    }
   }
 
   /**
@@ -384,10 +397,9 @@ export function createArtifactsService(
       return md5;
     },
 
-    /** Deletes a file or a folder with everything below it. */
     /** Deletes a node and everything below it; answers how many rows went. */
-    async deleteTree(repositoryId: number, path: string): Promise<number> {
-      const deleted = await db
+    async deleteTree(repositoryId: number, path: string, executor: Database = db): Promise<number> {
+      const deleted = await executor
         .deleteFrom('nodes')
         .where('repository_id', '=', repositoryId)
         .where((eb) => eb.or([eb('path', '=', path), eb('path', 'like', `${escapeLike(path)}/%`)]))
@@ -395,13 +407,24 @@ export function createArtifactsService(
       return Number(deleted.numDeletedRows);
     },
 
-    async delete(repoKey: string, path: string): Promise<void> {
+    /**
+     * Deletes a node and everything below it for good, once the caller's walker allows
+     * Delete on every one of them. Walk and delete share one transaction, reading one
+     * snapshot, so what goes is what was checked.
+     */
+    async delete(repoKey: string, path: string, walker: ItemWalker): Promise<void> {
       const repo = await repository(repoKey);
       if (path === '')
         throw new BadRequest(
           'Deleting a whole repository is done through /artifactory/api/repositories',
         );
-      const deleted = await this.deleteTree(repo.id, path);
+      const deleted = await db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (tx) => {
+          await walker.requireSubtree('delete', repo, path, tx);
+          return this.deleteTree(repo.id, path, tx);
+        });
       if (deleted === 0) throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
     },
   };

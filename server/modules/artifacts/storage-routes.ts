@@ -5,14 +5,12 @@ import type { RepoAction } from '../access-control/decider.ts';
 import { PROPERTY_MESSAGES } from '../artifact-properties/messages.ts';
 import { toStorageInfo } from '../storage-summary/artifactory-shape.ts';
 import { parseArtifactPath } from './paths.ts';
+import { parsePropertyList, readProperties, readRootProperties } from './properties.ts';
 import {
-  deletePropertiesInScope,
-  parsePropertyList,
-  readProperties,
-  readRootProperties,
-  replacePropertyInScope,
-  type PropertyScope,
-} from './properties.ts';
+  deleteCheckedProperties,
+  setCheckedProperties,
+  type CheckedScope,
+} from './property-changes.ts';
 
 type StorageRequest = FastifyRequest<{
   Params: { repoKey: string; '*'?: string };
@@ -134,11 +132,12 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
    * `recursive=0`. The repository's root is a folder too: its properties are the
    * repository's own (Artifactory's "item (file, folder, or repository)").
    */
-  async function scope(request: StorageRequest): Promise<PropertyScope> {
+  async function scope(request: StorageRequest): Promise<CheckedScope> {
     const { repo, path, node } = await locate(request, 'annotate');
     if (repo.rclass === 'virtual') throw new BadRequest(PROPERTY_MESSAGES.virtual(repo.key));
     const folder = !node || node.folder;
-    return { repositoryId: repo.id, path, recursive: folder && request.query.recursive !== '0' };
+    const recursive = folder && request.query.recursive !== '0';
+    return { repositoryId: repo.id, repoKey: repo.key, path, recursive };
   }
 
   async function setProps(request: StorageRequest, reply: FastifyReply) {
@@ -146,11 +145,9 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
     if (!list)
       throw new BadRequest('Give the properties to set: ?properties=key=value;key2=value2');
     const properties = parsePropertyList(list);
-    const where = await scope(request);
-    await db.transaction().execute(async (tx) => {
-      for (const [key, values] of Object.entries(properties))
-        await replacePropertyInScope(tx, where, key, values);
-    });
+    // Annotate on everything the change reaches: the walker refuses all of it otherwise.
+    const walker = await services.access.walker(request.principal);
+    await setCheckedProperties(db, await scope(request), properties, walker);
     return reply.status(204).send();
   }
 
@@ -161,15 +158,17 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
       .filter(Boolean);
     if (keys.length === 0)
       throw new BadRequest('Give the property keys to delete: ?properties=key1,key2');
-    await deletePropertiesInScope(db, await scope(request), keys);
+    const walker = await services.access.walker(request.principal);
+    await deleteCheckedProperties(db, await scope(request), keys, walker);
     return reply.status(204).send();
   }
 
   for (const url of [`${BASE}/:repoKey`, `${BASE}/:repoKey/*`]) {
     // Reading needs Read, changing properties Annotate, on the item (services.access).
     app.get(url, { config: { permission: 'reader' } }, info);
-    app.put(url, { config: { permission: 'reader' } }, setProps);
-    app.delete(url, { config: { permission: 'reader' } }, deleteProps);
+    // A folder's properties change recursively unless recursive=0: every node is walked.
+    app.put(url, { config: { permission: 'reader', reach: 'many' } }, setProps);
+    app.delete(url, { config: { permission: 'reader', reach: 'many' } }, deleteProps);
   }
 
   app.get('/artifactory/api/storageinfo', { config: { permission: 'admin' } }, async () =>

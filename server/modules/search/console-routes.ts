@@ -284,7 +284,8 @@ export async function searchConsoleRoutes(
   app.post<{ Body: { artifacts: { repoKey: string; path: string }[] } }>(
     '/ui/artifactsearch/deleteArtifact',
     {
-      config: READER,
+      // A list of items, each with what is below it: every one is walked before any goes.
+      config: { ...READER, reach: 'many' },
       schema: {
         body: {
           type: 'object',
@@ -309,11 +310,14 @@ export async function searchConsoleRoutes(
         repoKey,
         path: path.replace(/^\/+/, ''),
       }));
-      // Every item is checked before any is deleted: a refusal deletes nothing.
-      for (const { repoKey, path } of targets)
+      // Every item, and everything below a folder, is checked before any is deleted: a
+      // refusal deletes nothing.
+      const walker = await services.access.walker(request.principal);
+      for (const { repoKey, path } of targets) {
         await services.access.require(request.principal, 'delete', repoKey, path);
-      for (const { repoKey, path } of targets)
-        await services.trash.delete(repoKey, path, request.principal.name);
+        await walker.requireSubtree('delete', await services.artifacts.repository(repoKey), path);
+      }
+      for (const { repoKey, path } of targets) await services.trash.delete(repoKey, path, walker);
       return { info: M.deleted(targets.length) };
     },
   );

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
-import { CHECKED_BY_CALLER, transfer } from '../artifacts/copy-move.ts';
+import { transfer } from '../artifacts/copy-move.ts';
+import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 
 /** Spec 02 §9: the automatic trash can's repository key. */
@@ -82,12 +83,21 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
       return next;
     },
 
-    /** Deletes an item: to the trash when it is on, for good when it is off or already there. */
-    async delete(repoKey: string, path: string, user: string): Promise<'trash' | 'permanent'> {
+    /**
+     * Deletes an item and everything below it: to the trash when it is on, for good when it
+     * is off or the item is already there. The caller's walker checks Delete on every item
+     * first; one it may not delete refuses the whole delete, and nothing goes.
+     */
+    async delete(
+      repoKey: string,
+      path: string,
+      walker: ItemWalker,
+    ): Promise<'trash' | 'permanent'> {
+      const user = walker.principal.name;
       const repo = await artifacts.repository(repoKey);
       const inTrash = repo.key.toLowerCase() === TRASH_REPO_KEY;
       if (!(await config()).enabled || inTrash || repo.rclass !== 'local') {
-        await artifacts.delete(repoKey, path);
+        await artifacts.delete(repoKey, path, walker);
         return 'permanent';
       }
       if (!path)
@@ -96,6 +106,9 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         );
       if (!(await artifacts.findNode(repo.id, path)))
         throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
+      // Checked before the trash is touched: a refused delete must not remove an earlier
+      // deletion of the same path from it either. The move checks the items it moves again.
+      await walker.requireSubtree('delete', repo, path);
       const trash = await trashRepository();
       const trashPath = `${repo.key}/${path}`;
       await artifacts.deleteTree(trash.id, trashPath); // an earlier delete of the same path
@@ -106,8 +119,8 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         toRepo: trash.key,
         toPath: trashPath,
         dryRun: false,
-        user,
-        authorize: CHECKED_BY_CALLER,
+        walker,
+        intoTrash: true,
       });
       const moved = await artifacts.findNode(trash.id, trashPath);
       await db
@@ -121,8 +134,11 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
       return 'trash';
     },
 
-    /** Puts an item back where it was deleted from (`{repoKey}/{path}` inside the trash), or at `to`. */
-    async restore(trashPath: string, to: string | undefined, user: string): Promise<string> {
+    /**
+     * Puts an item back where it was deleted from (`{repoKey}/{path}` inside the trash), or
+     * at `to`: a move out of the trash, each item checked through the caller's walker.
+     */
+    async restore(trashPath: string, to: string | undefined, walker: ItemWalker): Promise<string> {
       const { toRepo, rest } = await restoreTarget(trashPath, to);
       await transfer(db, artifacts, {
         kind: 'move',
@@ -131,8 +147,7 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         toRepo,
         toPath: rest.join('/'),
         dryRun: false,
-        user,
-        authorize: CHECKED_BY_CALLER,
+        walker,
       });
       const restored = await artifacts.findNode(
         (await artifacts.repository(toRepo)).id,
@@ -149,7 +164,11 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
     },
 
     /** A restore's dry run: checked as a real one is, nothing moved; answers what it would do. */
-    async planRestore(trashPath: string, to: string | undefined): Promise<string> {
+    async planRestore(
+      trashPath: string,
+      to: string | undefined,
+      walker: ItemWalker,
+    ): Promise<string> {
       const { toRepo, rest } = await restoreTarget(trashPath, to);
       const plan = await transfer(db, artifacts, {
         kind: 'move',
@@ -158,14 +177,15 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         toRepo,
         toPath: rest.join('/'),
         dryRun: true,
-        user: '',
-        authorize: CHECKED_BY_CALLER,
+        walker,
       });
       return plan.message;
     },
 
-    async empty(): Promise<void> {
+    /** Deletes everything in the trash for good, once the caller may delete all of it. */
+    async empty(walker: ItemWalker): Promise<void> {
       const trash = await trashRepository();
+      await walker.requireSubtree('delete', trash, '');
       await db.deleteFrom('nodes').where('repository_id', '=', trash.id).execute();
     },
 
