@@ -1,18 +1,22 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../server/http/identity.ts';
-import { packTarball, publishDocument } from './helpers/npm-cli.ts';
+import { populateMatrix } from './helpers/route-table-fixture.ts';
 import {
-  adminAuth,
-  basic,
-  createRepository,
-  deployFile,
-  startTestDepot,
-  type TestDepot,
-} from './helpers/test-app.ts';
+  CALLERS,
+  FIXED_URLS,
+  PASSWORDS,
+  REQUESTS,
+  type Caller,
+  type ShapedRequest,
+} from './helpers/route-table-requests.ts';
+import { startSmtpServer } from './helpers/smtp.ts';
+import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
 
 /**
  * The exact status of every route of the server, for each kind of caller (issue 5: "every
@@ -29,15 +33,8 @@ import {
  * And whatever a caller is refused must leave the database as it was, and a refusal must not
  * tell a file that is there from one that is not.
  */
-const CALLERS = ['anonymous', 'plain', 'reader', 'projectAdmin', 'admin'] as const;
-type Caller = (typeof CALLERS)[number];
 const TABLE_FILE = new URL('./route-status-table.json', import.meta.url);
 
-const PASSWORDS: Record<Exclude<Caller, 'anonymous' | 'admin'>, [string, string]> = {
-  plain: ['plain', 'plain-pass-1'],
-  reader: ['reader', 'reader-pass-1'],
-  projectAdmin: ['padmin', 'padmin-pass-1'],
-};
 const headersOf = (caller: Caller): Record<string, string> =>
   caller === 'anonymous'
     ? {}
@@ -50,90 +47,26 @@ let depot: TestDepot;
 let adminTokenId: string;
 /** The stand-in console's folder. */
 let uiDir: string;
+/** What the remote URL test reaches. */
+let upstream: Server;
+/** Where the mail flows' mails go. */
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 
 beforeAll(async () => {
   // A console of its own, so that /ui answers alike whether or not the real one was built.
   uiDir = mkdtempSync(join(tmpdir(), 'depot-matrix-ui-'));
   writeFileSync(join(uiDir, 'index.html'), '<!doctype html><title>Depot</title>');
   depot = await startTestDepot({ DEPOT_UI_DIR: uiDir });
-  const { users, groups, projects, repositories } = depot.services;
-  await users.create({
-    name: 'plain',
-    email: 'p@example.com',
-    password: 'plain-pass-1',
-    groups: [],
-  });
-  await users.create({
-    name: 'reader',
-    email: 'r@example.com',
-    password: 'reader-pass-1',
-    groups: ['readers'],
-  });
-  await users.create({
-    name: 'padmin',
-    email: 'pa@example.com',
-    password: 'padmin-pass-1',
-    groups: [],
-  });
-  await users.create({
-    name: 'victim',
-    email: 'v@example.com',
-    password: 'victim-pass-1',
-    groups: [],
-  });
-  await groups.create({ name: 'victim-group', usersInGroup: ['victim'] });
-  for (const key of ['mtx', 'othr']) await projects.create({ project_key: key, display_name: key });
-  await projects.putMember('mtx', 'user', 'padmin', ['Project Admin']);
-  await projects.putMember('mtx', 'user', 'victim', ['Viewer']);
-  await projects.putMember('mtx', 'group', 'victim-group', ['Viewer']);
-  await createRepository(depot, 'matrix-local', 'local');
-  await createRepository(depot, 'victim-local', 'local');
-  for (const key of ['doomed-local', 'doomed-local2']) await createRepository(depot, key, 'local');
-  await users.create({ name: 'doomed', email: 'd@example.com', password: 'doomed-pass-1' });
-  await groups.create({ name: 'doomed-group' });
-  await projects.create({ project_key: 'doomed', display_name: 'doomed' });
-  await createRepository(depot, 'matrix-npm', 'local', { packageType: 'npm' });
-  await createRepository(depot, 'matrix-pypi', 'local', { packageType: 'pypi' });
-  await createRepository(depot, 'matrix-maven', 'local', { packageType: 'maven' });
-  const tarball = (version: string) =>
-    packTarball({ 'package.json': JSON.stringify({ name: 'matrix-pkg', version }) });
-  const published = await depot.app.inject({
-    method: 'PUT',
-    url: '/artifactory/api/npm/matrix-npm/matrix-pkg',
-    headers: adminAuth(),
-    payload: publishDocument('matrix-pkg', '1.0.0', await tarball('1.0.0')),
-  });
-  expect(published.statusCode).toBe(201);
-  npmPublish.body = publishDocument('matrix-pkg', '1.0.1', await tarball('1.0.1'));
-  await deployFile(depot, 'matrix-maven', 'org/acme/lib/1.0/lib-1.0.jar', 'jar');
-  await deployFile(depot, 'matrix-local', 'org/file.txt', 'content');
-  await deployFile(depot, 'matrix-local', 'org/doomed.txt', 'content');
-  await deployFile(depot, 'victim-local', 'org/file.txt', 'content');
-  expect((await repositories.get('matrix-local')).key).toBe('matrix-local');
-  // Two targets granting read on victim-local: one to a user, one (to delete) to a group.
-  const readVictimLocal = (name: string, actions: { users: object; groups: object }) =>
-    depot.services.access.create({
-      name,
-      repo: {
-        'include-patterns': ['**'],
-        'exclude-patterns': [],
-        repositories: ['victim-local'],
-        actions: actions as never,
-      },
-    });
-  await readVictimLocal('matrix-target', { users: { victim: ['read'] }, groups: {} });
-  await readVictimLocal('doomed-target', { users: {}, groups: { 'doomed-group': ['read'] } });
-  await depot.services.propertySets.create({ name: 'matrix-set', properties: [] } as never);
-  const token = await depot.app.inject({
-    method: 'POST',
-    url: '/access/api/v1/tokens',
-    headers: adminAuth(),
-    payload: { description: 'the admin token' },
-  });
-  adminTokenId = token.json().token_id;
+  smtp = await startSmtpServer();
+  upstream = createServer((_request, response) => response.end('upstream'));
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  const { port } = upstream.address() as AddressInfo;
+  adminTokenId = await populateMatrix(depot, smtp, `http://127.0.0.1:${port}/`);
 });
 afterAll(async () => {
   await depot.close();
+  await smtp.close();
+  await new Promise((resolve) => upstream.close(resolve));
   rmSync(uiDir, { recursive: true, force: true });
 });
 
@@ -144,7 +77,7 @@ afterAll(async () => {
  */
 function concreteUrl(route: RouteEntry): string {
   const { method, url } = route;
-  const fixed = DOOMED[routeName(route)] ?? NPM_PACKAGE_URLS[routeName(route)];
+  const fixed = DOOMED[routeName(route)] ?? shapeOf(FIXED_URLS, route)?.();
   if (fixed) return fixed;
   const deleting = method === 'DELETE';
   const repo = deleting ? 'victim-local' : 'matrix-local';
@@ -192,126 +125,11 @@ function concreteUrl(route: RouteEntry): string {
   );
 }
 
-/**
- * Requests of the right shape for routes whose body or query Fastify checks before the
- * handler decides who may: with `{}` their columns would say only that the body is bad.
- */
-/** A publish of matrix-pkg 1.0.1, as npm sends it (made in beforeAll: packing is async). */
-const npmPublish: { body?: object } = {};
-const MATRIX_ROLE = {
-  name: 'matrix-role',
-  type: 'CUSTOM',
-  environments: ['DEV'],
-  actions: ['READ_REPOSITORY'],
-};
-const WELL_FORMED: Record<string, { query?: string; body?: object }> = {
-  'PUT /access/api/v1/projects/:key/users/:name': { body: { roles: ['Viewer'] } },
-  'PUT /access/api/v1/projects/:key/groups/:name': { body: { roles: ['Viewer'] } },
-  'POST /access/api/v1/projects/:key/roles': { body: MATRIX_ROLE },
-  'PUT /access/api/v1/projects/:key/roles/:name': { body: MATRIX_ROLE },
-  'PUT /artifactory/api/repositories/:key': { body: { rclass: 'local', packageType: 'generic' } },
-  'POST /ui/api/v1/ui/admin/repositories': {
-    body: {
-      type: 'local',
-      general: { repoKey: 'matrix-new' },
-      typeSpecific: { repoType: 'generic' },
-    },
-  },
-  'PUT /ui/api/v1/ui/admin/repositories': {
-    body: {
-      type: 'local',
-      general: { repoKey: 'matrix-local' },
-      typeSpecific: { repoType: 'generic' },
-    },
-  },
-  'PUT /artifactory/api/storage/:repoKey': { query: 'properties=matrix=1' },
-  'DELETE /artifactory/api/storage/:repoKey': { query: 'properties=matrix' },
-  'POST /artifactory/api/copy/:repoKey': { query: 'to=/victim-local/copied-root&dry=1' },
-  'POST /artifactory/api/move/:repoKey': { query: 'to=/victim-local/moved-root&dry=1' },
-  'GET /ui/api/v1/ui/artifactactions/deleteversions': { query: 'repoKey=matrix-maven&path=org' },
-  'POST /ui/api/v1/ui/artifactactions/deleteversions': {
-    body: {
-      repoKey: 'matrix-maven',
-      path: 'org',
-      versions: [{ groupId: 'org.acme', version: '1.0' }],
-    },
-  },
-  'PUT /artifactory/api/npm/:repoKey/*': npmPublish,
-  'POST /ui/api/v1/ui/artifactactions/downloadfolder': {
-    body: { repoKey: 'matrix-local', path: 'org', archiveType: 'zip' },
-  },
-};
-
-/**
- * For the routes that name a node in their query or body: a request naming
- * matrix-local/org/file.txt, which the reader may read and the plain user may not, so that
- * their columns say what each may do with it rather than that `{}` is a bad request. The
- * delete and the changes name files of their own, so that the file stays for the rest.
- */
-const NODE = { repoKey: 'matrix-local', path: 'org/file.txt' };
-const NODE_QUERY = 'repoKey=matrix-local&path=org%2Ffile.txt';
-const REQUESTS: Record<string, { query?: string; body?: object }> = {
-  'GET /artifactory/api/search/artifact': { query: 'name=file.txt&repos=matrix-local' },
-  'GET /artifactory/api/search/gavc': { query: 'g=org&repos=matrix-local' },
-  'GET /ui/api/v1/ui/artifactactions/downloadfolder': {
-    query: 'repoKey=matrix-local&path=org&archiveType=zip',
-  },
-  'GET /ui/api/v1/ui/artifactactions/downloadfolderinfo': {
-    query: 'repoKey=matrix-local&path=org',
-  },
-  'GET /ui/api/v1/ui/repopropertyset': { query: 'repoKey=matrix-local' },
-  'GET /ui/api/v1/ui/dependencydeclaration': { query: `${NODE_QUERY}&buildtool=maven` },
-  'GET /ui/api/v1/ui/artifactproperties': { query: NODE_QUERY },
-  'GET /ui/api/v1/ui/artifactwatches': { query: NODE_QUERY },
-  'POST /artifactory/api/copy/:repoKey/*': { query: 'to=/matrix-local/copied/file.txt&dry=1' },
-  'POST /artifactory/api/move/:repoKey/*': { query: 'to=/matrix-local/moved/file.txt&dry=1' },
-  'POST /ui/api/v1/ui/artifactactions/copy': {
-    body: { ...NODE, targetRepoKey: 'matrix-local', targetPath: 'copied/', dryRun: true },
-  },
-  'POST /ui/api/v1/ui/artifactactions/move': {
-    body: { ...NODE, targetRepoKey: 'matrix-local', targetPath: 'moved/', dryRun: true },
-  },
-  'POST /ui/api/v1/ui/artifactactions/delete': {
-    body: { repoKey: 'matrix-local', path: 'org/doomed.txt', permDelete: false },
-  },
-  'POST /ui/api/v1/ui/treebrowser': {
-    body: { type: 'junction', repoKey: 'matrix-local', path: 'org' },
-  },
-  'POST /ui/api/v1/ui/treebrowser/tabsAndActions': {
-    body: { type: 'file', ...NODE, repoType: 'local', repoPkgType: 'Generic' },
-  },
-  'POST /ui/api/v1/ui/artifactgeneral': { body: { type: 'file', ...NODE } },
-  'POST /ui/api/v1/ui/artifactgeneral/artifactsCount': {
-    body: { repoKey: 'matrix-local', path: 'org' },
-  },
-  'POST /ui/api/v1/ui/checksums/fix': { body: NODE },
-  'POST /ui/api/v1/ui/artifactproperties': {
-    query: `${NODE_QUERY}&recursive=false`,
-    body: { name: 'matrix', value: ['1'] },
-  },
-  'POST /ui/api/v1/ui/deleteproperties': {
-    query: `${NODE_QUERY}&recursive=false`,
-    body: { properties: ['matrix'] },
-  },
-  'POST /ui/api/v1/ui/artifactwatches': { body: NODE },
-  'POST /ui/api/v1/ui/artifactwatches/remove': { body: NODE },
-  'POST /ui/api/v1/ui/archiveViewSource': {
-    body: { repoKey: 'matrix-local', archivePath: 'org/file.txt' },
-  },
-  'POST /ui/api/v1/ui/views': { body: { ...NODE, view: 'pom' } },
-  'PUT /artifactory/api/storage/:repoKey/*': { query: 'properties=matrix=1' },
-  'DELETE /artifactory/api/storage/:repoKey/*': { query: 'properties=matrix' },
-  ...WELL_FORMED,
-};
 /** A GET's request for its HEAD too, where the server answers HEAD for it. */
-const requestOf = (route: RouteEntry) =>
-  REQUESTS[routeName(route)] ?? REQUESTS[routeName({ ...route, method: 'GET' })] ?? {};
-
-/** npm's publish and unpublish name a package: one of the admin's, in a repository only they may write. */
-const NPM_PACKAGE_URLS: Record<string, string> = {
-  'PUT /artifactory/api/npm/:repoKey/*': '/artifactory/api/npm/matrix-npm/matrix-pkg',
-  'DELETE /artifactory/api/npm/:repoKey/*': '/artifactory/api/npm/matrix-npm/matrix-pkg/-rev/1',
-};
+function shapeOf<T>(table: Record<string, T>, route: RouteEntry): T | undefined {
+  return table[routeName(route)] ?? table[routeName({ ...route, method: 'GET' })];
+}
+const requestOf = (route: RouteEntry): ShapedRequest => shapeOf(REQUESTS, route) ?? {};
 
 /** The deletes of whole things name things of their own, kept for them alone. */
 const DOOMED: Record<string, string> = {
@@ -387,23 +205,28 @@ function tableText(routes: Record<string, number[]>): string {
   return `{\n  "callers": ${line(CALLERS)},\n  "routes": {\n${rows.join(',\n')}\n  }\n}\n`;
 }
 
-/** The request the table sends; `rewrite` may change its URL, query and body alike. */
-function requestFor(route: RouteEntry, rewrite = (text: string) => text) {
-  const { query, body } = requestOf(route);
+/**
+ * The request the table sends `caller`; `rewrite` may change its URL, query and JSON body
+ * alike.
+ */
+function requestFor(route: RouteEntry, caller: Caller, rewrite = (text: string) => text) {
+  const { query, body, raw } = requestOf(route);
   const url = rewrite(concreteUrl(route));
   const mutating = !['GET', 'HEAD'].includes(route.method);
+  const json = typeof body === 'function' ? body(caller) : (body ?? {});
+  const sent = raw?.();
   return {
     method: route.method as 'GET',
     url: query ? `${url}${url.includes('?') ? '&' : '?'}${rewrite(query)}` : url,
-    ...(mutating ? { payload: JSON.parse(rewrite(JSON.stringify(body ?? {}))) as object } : {}),
+    headers: { ...headersOf(caller), ...(sent ? { 'content-type': sent.contentType } : {}) },
+    ...(mutating
+      ? { payload: sent?.payload ?? (JSON.parse(rewrite(JSON.stringify(json))) as object) }
+      : {}),
   };
 }
 
 async function call(route: RouteEntry, caller: Caller, rewrite?: (text: string) => string) {
-  const response = await depot.app.inject({
-    ...requestFor(route, rewrite),
-    headers: headersOf(caller),
-  });
+  const response = await depot.app.inject(requestFor(route, caller, rewrite));
   return response.statusCode;
 }
 
@@ -446,21 +269,21 @@ describe('the status table of every route', () => {
   );
 
   it('tells a user nothing of what a repository they may not read holds', async () => {
-    // matrix-local holds org/file.txt, which the plain user may not read. Every route whose
+    // matrix-local holds org/file.txt (and org/file.zip), which the plain user may not read. Every route whose
     // request names it must answer them as it answers for a file or folder that is not there.
     // (Repository names are not secret, as in Artifactory: a missing repository may say so.)
     const rewrites = {
-      file: (text: string) => text.replaceAll('org/file.txt', 'org/no-such-file.txt'),
+      file: (text: string) => text.replaceAll('org/file.', 'org/no-such-file.'),
       folder: (text: string) =>
         text
-          .replaceAll('org/file.txt', 'gone/file.txt')
+          .replaceAll('org/file.', 'gone/file.')
           .replace(/path=org(&|$)/, 'path=gone$1')
           .replaceAll('"path":"org"', '"path":"gone"'),
     };
     const told: string[] = [];
     for (const route of inPhaseOrder(depot.app.routeCatalog)) {
       if (route.permission === 'admin') continue;
-      const { url, payload } = requestFor(route);
+      const { url, payload } = requestFor(route, 'plain');
       if (!`${url} ${JSON.stringify(payload ?? '')}`.includes('matrix-local')) continue;
       const existing = await call(route, 'plain');
       for (const [kind, rewrite] of Object.entries(rewrites)) {
@@ -474,11 +297,7 @@ describe('the status table of every route', () => {
 
   it('names a real route in each request it shapes', () => {
     const names = new Set(depot.app.routeCatalog.map(routeName));
-    const shaped = [
-      ...Object.keys(REQUESTS),
-      ...Object.keys(DOOMED),
-      ...Object.keys(NPM_PACKAGE_URLS),
-    ];
+    const shaped = [...Object.keys(REQUESTS), ...Object.keys(DOOMED), ...Object.keys(FIXED_URLS)];
     expect(shaped.filter((name) => !names.has(name))).toEqual([]);
   });
 

@@ -1,0 +1,405 @@
+import { createHash } from 'node:crypto';
+import { DEFAULT_MAINTENANCE } from '../../server/modules/maintenance/settings.ts';
+
+/**
+ * The requests tests/route-status-table.test.ts sends to routes that take a body or a query:
+ * each well formed and naming real things, so that every column of the table shows what the
+ * route decides for that caller rather than that an empty request is a bad one.
+ */
+export const CALLERS = ['anonymous', 'plain', 'reader', 'projectAdmin', 'admin'] as const;
+export type Caller = (typeof CALLERS)[number];
+
+/** The passwords of the signed-in callers but the admin (test-app's). */
+export const PASSWORDS: Record<Exclude<Caller, 'anonymous' | 'admin'>, [string, string]> = {
+  plain: ['plain', 'plain-pass-1'],
+  reader: ['reader', 'reader-pass-1'],
+  projectAdmin: ['padmin', 'padmin-pass-1'],
+};
+
+export interface ShapedRequest {
+  query?: string;
+  /** A JSON body, or one per caller: a flow each caller runs on an account of its own. */
+  body?: object | ((caller: Caller) => object);
+  /** A body that is not JSON (AQL's text, a multipart upload), with its content type. */
+  raw?: () => { contentType: string; payload: string | Buffer };
+}
+
+/**
+ * What the table's setup makes and the requests name: filled in by its beforeAll, read
+ * when a request is sent.
+ */
+export const MADE: {
+  /** A publish of matrix-pkg 1.0.1, as npm sends it. */
+  npmPublish?: object;
+  /** A password-reset key mailed to `resetter`. */
+  resetKey?: string;
+  /** An invitation token mailed to `invitee`. */
+  invitationToken?: string;
+  /** A plain HTTP server on loopback (allowed as an upstream), for the remote URL test. */
+  upstreamUrl?: string;
+  /** An access token of the admin's, for npm's logout to revoke. */
+  adminNpmToken?: string;
+  /** An sdist of matrix-py 1.0, for twine's upload form. */
+  sdist?: { filename: string; content: Buffer };
+} = {};
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Each caller's own account for the flows that change it (change password, profile). */
+export const changerOf = (caller: Caller) => `changer-${caller.toLowerCase()}`;
+export const CHANGER_PASSWORD = 'changer-pass-1';
+
+const MATRIX_ROLE = {
+  name: 'matrix-role',
+  type: 'CUSTOM',
+  environments: ['DEV'],
+  actions: ['READ_REPOSITORY'],
+};
+
+/** A multipart form as twine sends it: the fields, then the file. */
+async function uploadForm(fields: Record<string, string>, file: { name: string; content: Buffer }) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('content', new Blob([new Uint8Array(file.content)]), file.name);
+  const encoded = new Response(form);
+  return {
+    contentType: encoded.headers.get('content-type')!,
+    payload: Buffer.from(await encoded.arrayBuffer()),
+  };
+}
+
+/** The upload form, built once the sdist exists (it is async: FormData's encoding). */
+export async function prepareUpload() {
+  const sdist = MADE.sdist!;
+  preparedUpload = await uploadForm(
+    {
+      ':action': 'file_upload',
+      protocol_version: '1',
+      name: 'matrix-py',
+      version: '1.0',
+      filetype: 'sdist',
+      sha256_digest: createHash('sha256').update(sdist.content).digest('hex'),
+    },
+    { name: sdist.filename, content: sdist.content },
+  );
+}
+let preparedUpload: { contentType: string; payload: Buffer } | undefined;
+
+/** Routes Fastify checks the body or query of before the handler decides who may. */
+const WELL_FORMED: Record<string, ShapedRequest> = {
+  'PUT /access/api/v1/projects/:key/users/:name': { body: { roles: ['Viewer'] } },
+  'PUT /access/api/v1/projects/:key/groups/:name': { body: { roles: ['Viewer'] } },
+  'POST /access/api/v1/projects/:key/roles': { body: MATRIX_ROLE },
+  'PUT /access/api/v1/projects/:key/roles/:name': { body: MATRIX_ROLE },
+  'POST /access/api/v1/projects': { body: { project_key: 'mtxnew', display_name: 'mtx new' } },
+  'PUT /artifactory/api/repositories/:key': { body: { rclass: 'local', packageType: 'generic' } },
+  'POST /ui/api/v1/ui/admin/repositories': {
+    body: {
+      type: 'local',
+      general: { repoKey: 'matrix-new' },
+      typeSpecific: { repoType: 'generic' },
+    },
+  },
+  'PUT /ui/api/v1/ui/admin/repositories': {
+    body: {
+      type: 'local',
+      general: { repoKey: 'matrix-local' },
+      typeSpecific: { repoType: 'generic' },
+    },
+  },
+  'PUT /artifactory/api/storage/:repoKey': { query: 'properties=matrix=1' },
+  'DELETE /artifactory/api/storage/:repoKey': { query: 'properties=matrix' },
+  'POST /artifactory/api/copy/:repoKey': { query: 'to=/victim-local/copied-root&dry=1' },
+  'POST /artifactory/api/move/:repoKey': { query: 'to=/victim-local/moved-root&dry=1' },
+  'GET /ui/api/v1/ui/artifactactions/deleteversions': { query: 'repoKey=matrix-maven&path=org' },
+  'POST /ui/api/v1/ui/artifactactions/deleteversions': {
+    body: {
+      repoKey: 'matrix-maven',
+      path: 'org',
+      versions: [{ groupId: 'org.acme', version: '1.0' }],
+    },
+  },
+  'PUT /artifactory/api/npm/:repoKey/*': { body: () => MADE.npmPublish! },
+  'POST /ui/api/v1/ui/artifactactions/downloadfolder': {
+    body: { repoKey: 'matrix-local', path: 'org', archiveType: 'zip' },
+  },
+};
+
+/** The scripted searches, each finding something in matrix-local or matrix-maven. */
+const SEARCHES: Record<string, ShapedRequest> = {
+  'GET /artifactory/api/search/artifact': { query: 'name=file.txt&repos=matrix-local' },
+  'GET /artifactory/api/search/gavc': { query: 'g=org&repos=matrix-local' },
+  'GET /artifactory/api/search/prop': { query: 'matrix=1&repos=matrix-local' },
+  'GET /artifactory/api/search/checksum': {
+    query: `sha256=${sha256('content')}&repos=matrix-local`,
+  },
+  'GET /artifactory/api/search/creation': { query: 'from=0&repos=matrix-local' },
+  'GET /artifactory/api/search/dates': { query: 'from=0&dateFields=created&repos=matrix-local' },
+  'GET /artifactory/api/search/usage': { query: `notUsedSince=${Date.now()}&repos=matrix-local` },
+  'GET /artifactory/api/search/latestVersion': { query: 'g=org.acme&a=lib&repos=matrix-maven' },
+  'POST /artifactory/api/search/aql': {
+    raw: () => ({ contentType: 'text/plain', payload: 'items.find({"repo":"matrix-local"})' }),
+  },
+  'POST /ui/api/v1/ui/artifactsearch/quick': { body: { query: 'file.txt' } },
+  'POST /ui/api/v1/ui/artifactsearch/checksum': { body: { checksum: sha256('content') } },
+  'POST /ui/api/v1/ui/artifactsearch/trash': { body: { query: 'doomed.txt' } },
+  'POST /ui/api/v1/ui/artifactsearch/property': {
+    body: { propertyKeyValues: [{ key: 'matrix', values: ['1'] }] },
+  },
+  'POST /ui/api/v1/ui/artifactsearch/gavc': { body: { groupID: 'org.acme' } },
+  'POST /ui/api/v1/ui/artifactsearch/class': { body: { name: 'Lib' } },
+  'POST /ui/api/v1/ui/artifactsearch/remote': { body: { searchKey: 'lib' } },
+  'POST /ui/api/v1/ui/artifactsearch/pkg': {
+    body: [
+      { id: 'pkgType', values: ['npm'] },
+      { id: 'npmName', values: ['matrix-pkg'] },
+    ],
+  },
+  'POST /ui/api/v1/ui/artifactsearch/deleteArtifact': {
+    body: { artifacts: [{ repoKey: 'matrix-local', path: 'org/doomed-search.txt' }] },
+  },
+  'POST /ui/api/v1/mds/packages': {
+    body: { graphQL: { query: '{ packages(first: 10) { edges { node { name } } } }' } },
+  },
+  'POST /ui/api/v1/mds/package': {
+    body: { graphQL: { query: '{ package(id: "npm://matrix-pkg") { name latestVersion } }' } },
+  },
+  'POST /ui/api/v1/mds/versions': {
+    body: {
+      graphQL: {
+        query: '{ versions(filter: {packageId: "npm://matrix-pkg"}) { edges { node { name } } } }',
+      },
+    },
+  },
+  'GET /ui/api/v1/ui/v1/native/versions/:type/:document': {
+    query: 'name=matrix-pkg&version=1.0.0',
+  },
+};
+
+/** Sign-in, passwords, MFA and invitations: public flows, each with a real account. */
+const CREDENTIAL_FLOWS: Record<string, ShapedRequest> = {
+  'POST /ui/api/v1/ui/auth/login': { body: { user: 'victim', password: 'victim-pass-1' } },
+  'POST /ui/api/v1/ui/auth/changePassword': {
+    body: (caller) => ({
+      userName: changerOf(caller),
+      oldPassword: CHANGER_PASSWORD,
+      newPassword1: 'changer-pass-2',
+      newPassword2: 'changer-pass-2',
+    }),
+  },
+  'PUT /ui/api/v1/ui/userProfile': {
+    body: (caller) =>
+      caller === 'admin'
+        ? { email: 'admin@example.com', password: 'admin-secret-1' }
+        : caller === 'anonymous'
+          ? { email: 'nobody@example.com', password: 'x' }
+          : { email: `${PASSWORDS[caller][0]}@example.com`, password: PASSWORDS[caller][1] },
+  },
+  'POST /ui/api/v1/ui/setMeUp/unlock': {
+    body: (caller) => ({
+      password:
+        caller === 'admin' ? 'admin-secret-1' : caller === 'anonymous' ? 'x' : PASSWORDS[caller][1],
+    }),
+  },
+  // No MFA is enrolled and no sign-in is pending: each says so to whoever asks.
+  'POST /ui/api/v1/auth/mfa/enroll': { body: { otp: '123456' } },
+  'POST /ui/api/v1/auth/mfa/verify': { body: { otp: '123456' } },
+  'POST /ui/api/v1/auth/mfa/remove': { body: { otp: '123456' } },
+  'POST /ui/api/v1/ui/auth/forgotpassword': { body: { user: 'victim' } },
+  'POST /ui/api/v1/ui/auth/resetpassword': { body: { password: 'Resetter-pass-2' } },
+  'POST /ui/api/v1/access/token/verify': { body: () => ({ token: MADE.invitationToken! }) },
+  'POST /ui/api/v1/access/entities/users/invited/setPassword': {
+    body: () => ({ token: MADE.invitationToken!, password: 'Invitee-pass-1' }),
+  },
+  'PUT /artifactory/api/npm/:repoKey/-/user/:couchUser': {
+    body: {
+      _id: 'org.couchdb.user:victim',
+      name: 'victim',
+      password: 'victim-pass-1',
+      type: 'user',
+    },
+  },
+};
+
+/** The administrators' calls that create or delete things, each on things of its own. */
+const ADMINISTRATION: Record<string, ShapedRequest> = {
+  'POST /ui/api/v1/ui/users': {
+    body: { name: 'matrix-user', email: 'mu@example.com', password: 'Matrix-pass-1' },
+  },
+  'POST /ui/api/v1/ui/users/userDelete': { body: { userNames: ['doomed-ui'] } },
+  'POST /ui/api/v1/ui/securityconfig/unlockUsers': { body: ['victim'] },
+  'POST /ui/api/v1/access/entities/users/unlockUsers': { body: ['victim'] },
+  'POST /ui/api/v1/ui/mail/test': { body: { to: 'ops@example.test' } },
+  'POST /ui/api/v1/access/entities/users/invite': {
+    body: { name: 'matrix-invitee', email: 'mi@example.test' },
+  },
+  // The user the call above invites: reinviting `invitee` would void the token the flows use.
+  'POST /ui/api/v1/access/entities/users/invited/reInvite': {
+    body: { userName: 'matrix-invitee' },
+  },
+  'POST /ui/api/v1/ui/groups': { body: { name: 'matrix-group' } },
+  'POST /ui/api/v1/ui/groups/delete': { body: { groupNames: ['doomed-group-ui'] } },
+  'POST /ui/api/v1/ui/admin/repositories/layouts': {
+    body: {
+      name: 'matrix-layout',
+      artifactPathPattern: '[org]/[module]/[baseRev]/[module]-[baseRev].[ext]',
+      folderIntegrationRevisionRegExp: 'SNAPSHOT',
+      fileIntegrationRevisionRegExp: 'SNAPSHOT',
+    },
+  },
+  'PUT /ui/api/v1/ui/admin/repositories/layouts/:name': {
+    body: {
+      name: 'matrix-layout',
+      artifactPathPattern: '[org]/[module]/[baseRev]/[module]-[baseRev].[ext]',
+      folderIntegrationRevisionRegExp: 'SNAPSHOT',
+      fileIntegrationRevisionRegExp: 'SNAPSHOT',
+    },
+  },
+  'POST /ui/api/v1/ui/admin/repositories/layouts/delete': {
+    body: { layoutNames: ['doomed-layout'] },
+  },
+  'POST /ui/api/v1/ui/propertysets': { body: { name: 'matrix-set2', properties: [] } },
+  'POST /ui/api/v1/ui/propertysets/delete': { body: { propertySetNames: ['doomed-set'] } },
+  'POST /ui/api/v1/access/permissions': {
+    body: {
+      name: 'matrix-new-target',
+      repo: {
+        repositories: ['matrix-local'],
+        actions: { users: { victim: ['read'] }, groups: {} },
+      },
+    },
+  },
+  'POST /ui/api/v1/access/permissions/delete': { body: { names: ['doomed-target-ui'] } },
+  'PUT /artifactory/api/security/users/:name': {
+    body: { email: 'rest-made@example.com', password: 'Rest-made-1' },
+  },
+  'PUT /ui/api/v1/ui/maintenance': { body: DEFAULT_MAINTENANCE },
+  'POST /ui/api/v1/ui/admin/repositories/testremote': { body: () => ({ url: MADE.upstreamUrl! }) },
+  'POST /ui/api/v1/ui/artifactactions/restore': {
+    body: { repoKey: 'auto-trashcan', path: 'matrix-local/org/doomed.txt', dryRun: true },
+  },
+  'POST /ui/api/v1/ui/artifactactions/zap': { body: { repoKey: 'matrix-remote', path: '' } },
+  'POST /ui/api/v1/ui/artifactactions/zapVirtual': { body: { repoKey: 'matrix-virtual' } },
+  'POST /ui/api/v1/ui/artifactactions/calculateIndex': {
+    body: { repoKey: 'matrix-npm', type: 'npm' },
+  },
+};
+
+/** Set Me Up's generated settings, for repositories the reader may read. */
+const SET_ME_UP: Record<string, ShapedRequest> = {
+  'GET /ui/api/v1/ui/mavenDistributionManagement': { query: 'repoKey=matrix-maven' },
+  'POST /ui/api/v1/ui/mavenSettings': {
+    body: {
+      release: 'matrix-maven',
+      snapshot: 'matrix-maven',
+      pluginRelease: 'matrix-maven',
+      pluginSnapshot: 'matrix-maven',
+    },
+  },
+  'POST /ui/api/v1/ui/gradleSettings': {
+    body: {
+      pluginResolver: 'matrix-maven',
+      libsResolver: 'matrix-maven',
+      libsPublisher: 'matrix-maven',
+    },
+  },
+  'POST /ui/api/v1/ui/ivySettings': {
+    body: { libsRepository: 'matrix-maven', m2Compatible: true },
+  },
+  'POST /artifactory/api/pypi/:repoKey': { raw: () => preparedUpload! },
+};
+
+/**
+ * For the routes that name a node in their query or body: a request naming
+ * matrix-local/org/file.txt (or its sibling org/file.zip), which the reader may read and the
+ * plain user may not. The delete and the changes name files of their own, so that the file
+ * stays for the rest.
+ */
+const NODE = { repoKey: 'matrix-local', path: 'org/file.txt' };
+const NODE_QUERY = 'repoKey=matrix-local&path=org%2Ffile.txt';
+const NODE_REQUESTS: Record<string, ShapedRequest> = {
+  'GET /ui/api/v1/ui/artifactactions/downloadfolder': {
+    query: 'repoKey=matrix-local&path=org&archiveType=zip',
+  },
+  'GET /ui/api/v1/ui/artifactactions/downloadfolderinfo': {
+    query: 'repoKey=matrix-local&path=org',
+  },
+  'GET /artifactory/api/archive/download/:repoKey/*': { query: 'archiveType=zip' },
+  'GET /ui/api/v1/ui/repopropertyset': { query: 'repoKey=matrix-local' },
+  'GET /ui/api/v1/ui/dependencydeclaration': { query: `${NODE_QUERY}&buildtool=maven` },
+  'GET /ui/api/v1/ui/artifactproperties': { query: NODE_QUERY },
+  'GET /ui/api/v1/ui/artifactwatches': { query: NODE_QUERY },
+  'POST /artifactory/api/copy/:repoKey/*': { query: 'to=/matrix-local/copied/file.txt&dry=1' },
+  'POST /artifactory/api/move/:repoKey/*': { query: 'to=/matrix-local/moved/file.txt&dry=1' },
+  'POST /ui/api/v1/ui/artifactactions/copy': {
+    body: { ...NODE, targetRepoKey: 'matrix-local', targetPath: 'copied/', dryRun: true },
+  },
+  'POST /ui/api/v1/ui/artifactactions/move': {
+    body: { ...NODE, targetRepoKey: 'matrix-local', targetPath: 'moved/', dryRun: true },
+  },
+  'POST /ui/api/v1/ui/artifactactions/delete': {
+    body: { repoKey: 'matrix-local', path: 'org/doomed.txt', permDelete: false },
+  },
+  'POST /ui/api/v1/ui/treebrowser': {
+    body: { type: 'junction', repoKey: 'matrix-local', path: 'org' },
+  },
+  'POST /ui/api/v1/ui/treebrowser/tabsAndActions': {
+    body: { type: 'file', ...NODE, repoType: 'local', repoPkgType: 'Generic' },
+  },
+  'POST /ui/api/v1/ui/artifactgeneral': { body: { type: 'file', ...NODE } },
+  'POST /ui/api/v1/ui/artifactgeneral/artifactsCount': {
+    body: { repoKey: 'matrix-local', path: 'org' },
+  },
+  'POST /ui/api/v1/ui/checksums/fix': { body: NODE },
+  'POST /ui/api/v1/ui/artifactproperties': {
+    query: `${NODE_QUERY}&recursive=false`,
+    body: { name: 'matrix', value: ['1'] },
+  },
+  'POST /ui/api/v1/ui/deleteproperties': {
+    query: `${NODE_QUERY}&recursive=false`,
+    body: { properties: ['matrix'] },
+  },
+  'POST /ui/api/v1/ui/artifactwatches': { body: NODE },
+  'POST /ui/api/v1/ui/artifactwatches/remove': { body: NODE },
+  'POST /ui/api/v1/ui/archiveViewSource': {
+    body: { repoKey: 'matrix-local', archivePath: 'org/file.zip' },
+  },
+  'POST /ui/api/v1/ui/views': {
+    body: { repoKey: 'matrix-maven', path: 'org/acme/lib/1.0/lib-1.0.pom', view: 'PomView' },
+  },
+  'PUT /artifactory/api/storage/:repoKey/*': { query: 'properties=matrix=1' },
+  'DELETE /artifactory/api/storage/:repoKey/*': { query: 'properties=matrix' },
+};
+
+export const REQUESTS: Record<string, ShapedRequest> = {
+  ...NODE_REQUESTS,
+  ...SEARCHES,
+  ...CREDENTIAL_FLOWS,
+  ...ADMINISTRATION,
+  ...SET_ME_UP,
+  ...WELL_FORMED,
+};
+
+/**
+ * Routes whose URL names one thing of its own rather than the usual matrix-local/org/file.txt:
+ * npm's publish and unpublish (one of the admin's packages, in a repository only they may
+ * write), a folder to download, a layout made in the POST phase.
+ */
+export const FIXED_URLS: Record<string, () => string> = {
+  'PUT /artifactory/api/npm/:repoKey/*': () => '/artifactory/api/npm/matrix-npm/matrix-pkg',
+  'DELETE /artifactory/api/npm/:repoKey/*': () =>
+    '/artifactory/api/npm/matrix-npm/matrix-pkg/-rev/1',
+  'GET /artifactory/api/archive/download/:repoKey/*': () =>
+    '/artifactory/api/archive/download/matrix-local/org',
+  'PUT /ui/api/v1/ui/admin/repositories/layouts/:name': () =>
+    '/ui/api/v1/ui/admin/repositories/layouts/matrix-layout',
+  'PUT /artifactory/api/security/users/:name': () => '/artifactory/api/security/users/rest-made',
+  'PUT /artifactory/api/npm/:repoKey/-/user/:couchUser': () =>
+    '/artifactory/api/npm/matrix-npm/-/user/org.couchdb.user:victim',
+  'GET /ui/api/v1/ui/auth/validatetoken': () =>
+    `/ui/api/v1/ui/auth/validatetoken?key=${MADE.resetKey!}`,
+  'DELETE /artifactory/api/npm/:repoKey/-/user/token/:token': () =>
+    `/artifactory/api/npm/matrix-npm/-/user/token/${MADE.adminNpmToken!}`,
+  'POST /ui/api/v1/ui/auth/resetpassword': () =>
+    `/ui/api/v1/ui/auth/resetpassword?key=${MADE.resetKey!}`,
+};
