@@ -77,7 +77,7 @@ export async function authRoutes(
     async (request, reply) => {
       const { rememberMeEnabled } = await securityConfig.get();
       const remember = rememberMeEnabled && request.query.rememberMe === true;
-      const user = await app.signInThrottled(request.ip, () =>
+      const user = await app.signInThrottled(request.ip, request.body.user, () =>
         auth.checkSignIn(request.body.user, request.body.password),
       );
       const mfaStatus = await services.mfa.signInStep(user.id);
@@ -140,7 +140,7 @@ export async function authRoutes(
     async (request) => {
       const { userName, oldPassword, newPassword1, newPassword2 } = request.body;
       // It checks a password anyone may send: guesses here wait as sign-in's do.
-      await app.signInThrottled(request.ip, () =>
+      await app.signInThrottled(request.ip, userName, () =>
         auth.changePassword(userName, oldPassword, newPassword1, newPassword2),
       );
       request.log.info({ user: userName }, 'password changed');

@@ -88,7 +88,7 @@ export async function mfaRoutes(app: FastifyInstance, { services }: { services: 
     { config: publicRoute, schema: { body: otpBody } },
     async (request, reply) => {
       const { pending, user } = await pendingSignIn(request, services);
-      await app.signInThrottled(request.ip, () => mfa.verify(user.id, request.body.otp));
+      await app.signInThrottled(request.ip, user.name, () => mfa.verify(user.id, request.body.otp));
       reply.clearCookie(MFA_PENDING_COOKIE, { path: '/' });
       return signIn(reply, services, user, pending.remember);
     },

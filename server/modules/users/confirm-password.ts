@@ -18,7 +18,7 @@ export async function confirmOwnPassword(
 ): Promise<void> {
   if (typeof password !== 'string' || !password) throw new BadRequest(WRONG_PASSWORD, 'password');
   await app
-    .signInThrottled(request.ip, () =>
+    .signInThrottled(request.ip, request.principal.name, () =>
       services.auth.authenticateBasic(request.principal.name, password),
     )
     .catch((error: unknown) => {
