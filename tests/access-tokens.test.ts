@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_MESSAGES } from '../server/modules/access-tokens/messages.ts';
+import { AUTH_MESSAGES } from '../server/modules/auth/messages.ts';
 import {
   adminAuth,
   basic,
@@ -170,6 +171,104 @@ describe('access tokens', () => {
   });
 });
 
+describe('tokens minted by tokens', () => {
+  const TEN_YEARS = 10 * 365 * 24 * 3600;
+  const claimsOf = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+      exp?: number;
+      scp: string;
+      sub: string;
+    };
+  const refusedWith = async (headers: object, body: object, message: string | RegExp) => {
+    const response = await call('POST', TOKENS, headers, body);
+    expect(response.statusCode, response.body).toBe(403);
+    expect(response.json().errors[0].message).toMatch(message);
+  };
+
+  it('end no later than the token that asks', async () => {
+    const parent = await createToken(DEV, { expires_in: 30 });
+    const parentEnd = claimsOf(parent.access_token).exp!;
+    for (const headers of [
+      bearer(parent.access_token),
+      { authorization: basic('dev', parent.access_token) },
+    ]) {
+      await refusedWith(headers, { expires_in: TEN_YEARS }, /expire no later than itself/);
+      await refusedWith(headers, { expires_in: 31 }, /expire no later than itself/);
+      await refusedWith(headers, { expires_in: 0 }, TOKEN_MESSAGES.adminScopeOnly);
+      // Asked for nothing, it gets the default cut to the parent's end; refreshable changes nothing.
+      for (const body of [{}, { refreshable: true }]) {
+        const child = await createToken(headers, body);
+        expect(child.expires_in).toBeGreaterThan(0);
+        expect(child.expires_in).toBeLessThanOrEqual(30);
+        expect(claimsOf(child.access_token).exp).toBeLessThanOrEqual(parentEnd);
+        expect(child).not.toHaveProperty('refresh_token');
+      }
+      const shorter = await createToken(headers, { expires_in: 10 });
+      expect(shorter.expires_in).toBe(10);
+    }
+    // An admin's token is bound the same way, and may not make one that never expires.
+    const adminToken = await createToken(adminAuth(), {
+      scope: 'applied-permissions/admin',
+      expires_in: 60,
+    });
+    const asAdminToken = bearer(adminToken.access_token);
+    await refusedWith(asAdminToken, { username: 'dev', expires_in: TEN_YEARS }, /no later/);
+    await refusedWith(
+      asAdminToken,
+      { scope: 'applied-permissions/admin', expires_in: 0 },
+      /no later/,
+    );
+    const forDev = await createToken(asAdminToken, { username: 'dev' });
+    expect(claimsOf(forDev.access_token).exp).toBeLessThanOrEqual(
+      claimsOf(adminToken.access_token).exp!,
+    );
+    // A password sign-in is not bound by any token.
+    expect((await createToken(DEV, { expires_in: TEN_YEARS })).expires_in).toBe(TEN_YEARS);
+  });
+
+  it('reach no further than the token that asks', async () => {
+    // A group-scoped token named after a real user acts with its groups only, and so do its children.
+    const grouped = await createToken(adminAuth(), {
+      username: 'dev',
+      scope: 'applied-permissions/groups:deployers',
+      expires_in: 600,
+    });
+    const asGrouped = bearer(grouped.access_token);
+    await refusedWith(
+      asGrouped,
+      { scope: 'applied-permissions/user' },
+      TOKEN_MESSAGES.widerThanParent,
+    );
+    await refusedWith(
+      asGrouped,
+      { scope: 'applied-permissions/admin' },
+      TOKEN_MESSAGES.adminScopeOnly,
+    );
+    await refusedWith(
+      asGrouped,
+      { scope: 'applied-permissions/groups:deployers,readers' },
+      TOKEN_MESSAGES.adminScopeOnly,
+    );
+    const child = await createToken(asGrouped, {});
+    expect(child.scope).toBe('applied-permissions/groups:deployers');
+    const asChild = bearer(child.access_token);
+    // dev itself may read other-local through readers; the group-scoped child may not.
+    expect((await call('GET', '/artifactory/other-local/b.txt', DEV)).statusCode).toBe(200);
+    expect((await call('GET', '/artifactory/other-local/b.txt', asChild)).statusCode).toBe(403);
+    expect((await call('PUT', '/artifactory/team-local/child.txt', asChild, 'c')).statusCode).toBe(
+      201,
+    );
+    // A user's token makes user tokens of that user only.
+    const own = bearer((await createToken(DEV, { expires_in: 600 })).access_token);
+    await refusedWith(own, { username: 'admin' }, TOKEN_MESSAGES.othersTokensOnlyForAdmins);
+    await refusedWith(
+      own,
+      { scope: 'applied-permissions/groups:deployers' },
+      TOKEN_MESSAGES.adminScopeOnly,
+    );
+  });
+});
+
 describe('expired and foreign tokens', () => {
   it('refuses a token once it has expired, as Bearer and as a password', async () => {
     const { access_token: token } = await createToken(DEV, { expires_in: 1 });
@@ -196,6 +295,77 @@ describe('expired and foreign tokens', () => {
 });
 
 describe('API keys', () => {
+  it('are shown, created and regenerated only after a password sign-in, not with a token or a key', async () => {
+    const token = bearer((await createToken(DEV, { expires_in: 60 })).access_token);
+    const keyUrls = ['/ui/api/v1/ui/userApiKey', '/artifactory/api/security/apiKey'];
+    for (const url of keyUrls)
+      for (const method of ['GET', 'POST', 'PUT']) {
+        const response = await call(method, url, token);
+        expect(response.statusCode, `${method} ${url}`).toBe(403);
+        expect(response.json().errors[0].message).toBe(AUTH_MESSAGES.passwordSignInRequired);
+      }
+    expect((await call('GET', '/ui/api/v1/ui/userApiKey', DEV)).json()).toEqual({});
+    const key: string = (await call('POST', '/ui/api/v1/ui/userApiKey', DEV)).json().apiKey;
+    for (const headers of [{ 'x-jfrog-art-api': key }, { authorization: basic('dev', key) }])
+      for (const method of ['GET', 'PUT']) {
+        const response = await call(method, '/artifactory/api/security/apiKey', headers);
+        expect(response.statusCode, method).toBe(403);
+      }
+    expect((await call('GET', '/ui/api/v1/ui/userApiKey', DEV)).json()).toEqual({ apiKey: key });
+    // Revoking grants nothing: a token may.
+    expect((await call('DELETE', '/ui/api/v1/ui/userApiKey', token)).statusCode).toBe(200);
+    expect((await call('GET', '/ui/api/v1/ui/userApiKey', DEV)).json()).toEqual({});
+  });
+
+  it('lets a token change no password or second factor of its own user, an admin’s token another user’s', async () => {
+    const adminToken = bearer(
+      (await createToken(adminAuth(), { scope: 'applied-permissions/user', expires_in: 60 }))
+        .access_token,
+    );
+    const ownPassword = [
+      ['PUT', '/ui/api/v1/ui/users/admin'],
+      ['POST', '/artifactory/api/security/users/admin'],
+    ] as const;
+    for (const [method, url] of ownPassword) {
+      const response = await call(method, url, adminToken, { password: 'taken-over-1' });
+      expect(response.statusCode, url).toBe(403);
+      expect(response.json().errors[0].message).toBe(AUTH_MESSAGES.passwordSignInRequired);
+    }
+    expect((await call('GET', '/artifactory/api/system/version', adminAuth())).statusCode).toBe(
+      200,
+    );
+    // The admin's own email is no credential; another user's password is the admin's to set.
+    expect(
+      (await call('PUT', '/ui/api/v1/ui/users/admin', adminToken, { email: 'root@example.com' }))
+        .statusCode,
+    ).toBe(200);
+    await depot.services.users.create({
+      name: 'temp',
+      email: 't@example.com',
+      password: 'temp-pass-1',
+    });
+    const reset = await call('POST', '/artifactory/api/security/users/temp', adminToken, {
+      password: 'temp-pass-2',
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const tempBasic = { authorization: basic('temp', 'temp-pass-2') };
+    expect((await call('GET', '/artifactory/api/system/version', tempBasic)).statusCode).toBe(200);
+
+    const devToken = bearer((await createToken(DEV, { expires_in: 60 })).access_token);
+    for (const [method, url, body] of [
+      ['GET', '/ui/api/v1/auth/mfa/enroll', undefined],
+      ['POST', '/ui/api/v1/auth/mfa/enroll', { otp: '123456' }],
+      ['POST', '/ui/api/v1/auth/mfa/remove', { otp: '123456' }],
+      ['POST', '/ui/api/v1/auth/mfa/resetMfaStatus/admin', undefined],
+    ] as const) {
+      const headers = url.endsWith('/admin') ? adminToken : devToken;
+      const response = await call(method, url, headers, body);
+      expect(response.statusCode, url).toBe(403);
+      expect(response.json().errors[0].message).toBe(AUTH_MESSAGES.passwordSignInRequired);
+    }
+    expect((await call('GET', '/ui/api/v1/auth/mfa/enroll', DEV)).statusCode).toBe(200);
+  });
+
   it('creates, shows, authenticates, regenerates and revokes the caller’s key', async () => {
     const created = await call('POST', '/ui/api/v1/ui/userApiKey', DEV);
     expect(created.statusCode).toBe(201);

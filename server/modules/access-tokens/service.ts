@@ -59,6 +59,47 @@ export interface TokenIdentity {
 
 const looksLikeJwt = (value: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/.test(value);
 
+/** A group-scoped token asking for no scope gets its own: the default must not widen it. */
+function requestedScope(issuer: Principal, scope: string | undefined): TokenScope {
+  if (scope === undefined && issuer.via === 'token' && issuer.groups)
+    return { kind: 'groups', groups: [...issuer.groups] };
+  return parseScope(scope);
+}
+
+/** A group scope made only of groups the calling group-scoped token holds. */
+function withinParentGroups(issuer: Principal, scope: TokenScope): boolean {
+  return (
+    issuer.via === 'token' &&
+    issuer.groups !== undefined &&
+    scope.kind === 'groups' &&
+    scope.groups.every((group) => issuer.groups!.includes(group))
+  );
+}
+
+/**
+ * Whether a non-admin token may mint `scope`: a user-scoped token its user's scope, a
+ * group-scoped one some of its groups. (A token acting as an administrator may do what an
+ * administrator may; only its lifetime bounds what it mints.)
+ */
+function withinParentScope(issuer: Principal, scope: TokenScope): boolean {
+  if (issuer.groups) return withinParentGroups(issuer, scope);
+  return scope.kind === 'user';
+}
+
+/**
+ * A token mints nothing that outlives it: asked for longer (or for no expiry), it is
+ * refused; when the caller asked for nothing, the default is cut to the token's own end.
+ * Tokens of Depot are not refreshable, so no refresh can carry one past it either.
+ */
+function withinParentLife(issuer: Principal, expiresIn: number, asked: boolean): number {
+  if (issuer.via !== 'token' || issuer.expiresAt === undefined) return expiresIn;
+  const left = Math.floor((issuer.expiresAt - Date.now()) / 1000);
+  if (left < 1) throw new Unauthorized(M.invalidToken);
+  if (expiresIn !== 0 && expiresIn <= left) return expiresIn;
+  if (asked) throw new Forbidden(M.outlivesParent(left));
+  return left;
+}
+
 /**
  * Access tokens (docs/access-tokens.md): signed JWTs (HS256, a key derived from the master
  * key) whose row makes them listable and revocable. Users create tokens for themselves;
@@ -88,17 +129,21 @@ export function createAccessTokensService(deps: {
 
   async function checkRequest(issuer: Principal, request: TokenRequest) {
     const subject = request.username ?? issuer.name;
-    const scope = parseScope(request.scope);
+    const scope = requestedScope(issuer, request.scope);
     if (!issuer.admin) {
       if (subject.toLowerCase() !== issuer.name.toLowerCase())
         throw new Forbidden(M.othersTokensOnlyForAdmins);
-      if (scope.kind !== 'user') throw new Forbidden(M.adminScopeOnly);
+      if (scope.kind !== 'user' && !withinParentGroups(issuer, scope))
+        throw new Forbidden(M.adminScopeOnly);
     }
-    const expiresIn = request.expiresIn ?? DEFAULT_EXPIRES_IN;
-    if (!Number.isInteger(expiresIn) || expiresIn < 0)
+    if (issuer.via === 'token' && !issuer.admin && !withinParentScope(issuer, scope))
+      throw new Forbidden(M.widerThanParent);
+    const asked = request.expiresIn ?? DEFAULT_EXPIRES_IN;
+    if (!Number.isInteger(asked) || asked < 0)
       throw new BadRequest(M.tooLong(MAX_EXPIRES_IN), 'expires_in');
-    if (expiresIn > MAX_EXPIRES_IN) throw new BadRequest(M.tooLong(MAX_EXPIRES_IN), 'expires_in');
-    if (expiresIn === 0 && !issuer.admin) throw new Forbidden(M.adminScopeOnly);
+    if (asked > MAX_EXPIRES_IN) throw new BadRequest(M.tooLong(MAX_EXPIRES_IN), 'expires_in');
+    if (asked === 0 && !issuer.admin) throw new Forbidden(M.adminScopeOnly);
+    const expiresIn = withinParentLife(issuer, asked, request.expiresIn !== undefined);
     const user = await userNamed(subject);
     if (scope.kind === 'user' && !user) throw new BadRequest(M.unknownUser(subject), 'username');
     if (scope.kind === 'groups') await checkGroups(scope.groups);

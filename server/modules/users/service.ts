@@ -4,6 +4,8 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { hashPassword } from '../auth/password.ts';
 import { assertPasswordAllowed, rememberReplacedPassword } from '../auth/password-policy.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
+import type { Principal } from '../../http/permissions.ts';
+import { requirePasswordSignIn } from '../auth/password-sign-in.ts';
 import * as q from './queries.ts';
 
 /** A user as the console and the REST API show it; the password never leaves the server. */
@@ -33,9 +35,13 @@ export interface UserInput {
   groups?: string[];
 }
 
-/** Who asks for a change: the rules about one's own account need to know. */
+/**
+ * Who asks for a change: the rules about one's own account need to know. `via` is how a
+ * request's caller signed in; calls from inside the server leave it out.
+ */
 export interface Actor {
   name: string;
+  via?: Principal['via'];
 }
 
 export function toUserView(row: q.UserRow): UserView {
@@ -142,6 +148,9 @@ export function createUsersService(db: Database, securityConfig: SecurityConfigS
       if (change.name !== undefined && !sameName(change.name, name)) {
         throw new BadRequest('A user cannot be renamed', 'name');
       }
+      // A token or API key may not turn itself into a password (an admin's, on another user, may).
+      if (change.password && sameName(name, actor.name) && actor.via)
+        requirePasswordSignIn({ via: actor.via });
       if (change.admin === false && sameName(name, actor.name)) {
         throw new BadRequest('You cannot remove your own admin privileges', 'admin');
       }
