@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_MESSAGES } from '../server/modules/access-tokens/messages.ts';
 import { AUTH_MESSAGES } from '../server/modules/auth/messages.ts';
+import * as tokenOwners from '../server/db/migrations/0023-token-owners.ts';
 import {
   adminAuth,
   basic,
+  consoleSession,
   createRepository,
   deployFile,
   startTestDepot,
@@ -405,5 +408,116 @@ describe('API keys', () => {
         .statusCode,
     ).toBe(401);
     expect((await call('GET', '/ui/api/v1/ui/userApiKey', DEV)).json()).toEqual({});
+  });
+});
+
+describe('credentials of a deleted user', () => {
+  it('die with it, and never reach a new user of the same name, an admin even', async () => {
+    await depot.services.users.create({
+      name: 'leaver',
+      email: 'leaver@example.com',
+      password: 'leaver-pass-1',
+    });
+    const leaver = { authorization: basic('leaver', 'leaver-pass-1') };
+    const userToken = (await createToken(leaver, { expires_in: 3600 })).access_token;
+    const adminScoped = (
+      await createToken(adminAuth(), { username: 'leaver', scope: 'applied-permissions/admin' })
+    ).access_token;
+    const groupScoped = (
+      await createToken(adminAuth(), {
+        username: 'leaver',
+        scope: 'applied-permissions/groups:deployers',
+      })
+    ).access_token;
+    const apiKey: string = (await call('POST', '/ui/api/v1/ui/userApiKey', leaver)).json().apiKey;
+    const session = await consoleSession(depot, 'leaver', 'leaver-pass-1');
+    const credentials = {
+      'user token': bearer(userToken),
+      'user token as password': { authorization: basic('leaver', userToken) },
+      'admin-scoped token': bearer(adminScoped),
+      'group-scoped token': bearer(groupScoped),
+      'API key': { 'x-jfrog-art-api': apiKey },
+      'API key as password': { authorization: basic('leaver', apiKey) },
+      session: { cookie: session.headers.cookie },
+    };
+    for (const [what, headers] of Object.entries(credentials))
+      expect((await call('GET', '/ui/api/v1/ui/auth/current', headers)).json().name, what).toBe(
+        'leaver',
+      );
+
+    const deleted = await call('DELETE', '/artifactory/api/security/users/leaver', adminAuth());
+    expect(deleted.statusCode).toBe(200);
+    await depot.services.users.create({
+      name: 'Leaver',
+      email: 'new-leaver@example.com',
+      password: 'other-pass-2',
+      admin: true,
+    });
+    for (const [what, headers] of Object.entries(credentials)) {
+      const admins = await call('GET', '/artifactory/api/security/users', headers);
+      expect(admins.statusCode, what).toBe(401);
+      const current = await call('GET', '/ui/api/v1/ui/auth/current', headers);
+      expect(current.json().anonymous, what).toBe(true);
+    }
+    const remaining = await depot.db
+      .selectFrom('access_tokens')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['subject']), '=', 'leaver'))
+      .execute();
+    expect(remaining).toEqual([]);
+    // The new user's own password works, and so do tokens made for it.
+    const newcomer = { authorization: basic('Leaver', 'other-pass-2') };
+    expect((await call('GET', '/artifactory/api/security/users', newcomer)).statusCode).toBe(200);
+    const fresh = bearer((await createToken(newcomer)).access_token);
+    expect((await call('GET', '/ui/api/v1/ui/auth/current', fresh)).json()).toMatchObject({
+      name: 'Leaver',
+      admin: true,
+    });
+  });
+});
+
+describe('tokens issued before they were bound to their user (migration 0023)', () => {
+  let older: TestDepot;
+  beforeAll(async () => {
+    older = await startTestDepot();
+  });
+  afterAll(() => older.close());
+
+  it('binds each to the user of its name that exists now, and revokes a user token whose user is gone', async () => {
+    const { db } = older.services;
+    await older.services.users.create({
+      name: 'kept',
+      email: 'k@example.com',
+      password: 'kept-pass-1',
+    });
+    // The table as it was before the migration, holding the tokens it could hold.
+    await sql`drop index access_tokens_user`.execute(db);
+    await sql`alter table access_tokens drop column user_id`.execute(db);
+    const rows = [
+      ['t-kept', 'Kept', 'applied-permissions/user'],
+      ['t-kept-groups', 'kept', 'applied-permissions/groups:readers'],
+      ['t-gone', 'gone', 'applied-permissions/user'],
+      ['t-bot', 'ci-bot', 'applied-permissions/groups:readers'],
+    ];
+    for (const [id, subject, scope] of rows)
+      await sql`insert into access_tokens (id, subject, scope, issued_by)
+        values (${id}, ${subject}, ${scope}, 'admin')`.execute(db);
+
+    await tokenOwners.up(db as never);
+
+    const after = await sql<{ id: string; user_id: number | null; revoked: boolean }>`
+      select id, user_id, revoked_at is not null as revoked from access_tokens order by id`.execute(
+      db,
+    );
+    const keptId = await older.services.users.findId('kept');
+    expect(after.rows).toEqual([
+      { id: 't-bot', user_id: null, revoked: false },
+      { id: 't-gone', user_id: null, revoked: true },
+      { id: 't-kept', user_id: keptId, revoked: false },
+      { id: 't-kept-groups', user_id: keptId, revoked: false },
+    ]);
+    await older.services.users.deleteMany(['kept'], { name: 'admin' });
+    const left = await sql<{ id: string }>`select id from access_tokens order by id`.execute(db);
+    expect(left.rows.map((row) => row.id)).toEqual(['t-bot', 't-gone']);
   });
 });

@@ -323,6 +323,8 @@ export interface AccessTokensTable {
   id: string;
   /** The user name the token acts as. */
   subject: string;
+  /** The user it was issued for, when its subject named one (migration 0023); its deletion deletes the token. */
+  user_id: number | null;
   /** `applied-permissions/user`, `applied-permissions/admin` or `applied-permissions/groups:a,b`. */
   scope: string;
   description: ColumnType<string, string | undefined, string>;
