@@ -12,8 +12,6 @@ export interface UsersTable {
   internal_password_disabled: boolean;
   realm: string;
   password_expired: boolean;
-  locked: boolean;
-  failed_logins: number;
   last_logged_in: Date | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
@@ -335,6 +333,17 @@ export interface AccessTokensTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+/** Failed sign-ins of an account from one address, and its temporary lock (migration 0024). */
+export interface SignInLocksTable {
+  /** The name signed in with, lower-cased; no user need have it. */
+  account: string;
+  address: string;
+  failures: number;
+  locks: number;
+  locked_until: Date | null;
+  last_failure_at: Date;
+}
+
 export interface ApiKeysTable {
   user_id: number;
   key_sha256: string;
@@ -365,6 +374,7 @@ export interface DepotDatabase {
   permission_target_principals: PermissionTargetPrincipalsTable;
   access_tokens: AccessTokensTable;
   api_keys: ApiKeysTable;
+  sign_in_locks: SignInLocksTable;
   password_history: PasswordHistoryTable;
   user_tokens: UserTokensTable;
   projects: ProjectsTable;

@@ -157,7 +157,7 @@ export const identityPlugin = fp<IdentityOptions>(
           return standIn(identity, 'apiKey', credentials.name);
         }
         const user = await throttled(request.ip, credentials.name, () =>
-          auth.authenticateBasic(credentials.name, credentials.password),
+          auth.authenticateBasic(credentials.name, credentials.password, request.ip),
         );
         return {
           userId: user.id,

@@ -21,6 +21,7 @@ import * as search from './0020-search.ts';
 import * as permissionSections from './0021-permission-sections.ts';
 import * as repositoryProperties from './0022-repository-properties.ts';
 import * as tokenOwners from './0023-token-owners.ts';
+import * as signInLocks from './0024-sign-in-locks.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021-permission-sections': permissionSections,
   '0022-repository-properties': repositoryProperties,
   '0023-token-owners': tokenOwners,
+  '0024-sign-in-locks': signInLocks,
 };
 
 /**

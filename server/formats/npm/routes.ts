@@ -230,7 +230,7 @@ function registerUserRoutes(app: FastifyInstance, services: Services) {
         throw new BadRequest(M.loginNeedsPassword);
       const { name, password } = body as { name: string; password: string };
       const user = await app.signInThrottled(request.ip, name, () =>
-        services.auth.authenticateBasic(name, password),
+        services.auth.authenticateBasic(name, password, request.ip),
       );
       const principal: Principal = {
         userId: user.id,

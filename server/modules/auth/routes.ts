@@ -78,7 +78,7 @@ export async function authRoutes(
       const { rememberMeEnabled } = await securityConfig.get();
       const remember = rememberMeEnabled && request.query.rememberMe === true;
       const user = await app.signInThrottled(request.ip, request.body.user, () =>
-        auth.checkSignIn(request.body.user, request.body.password),
+        auth.checkSignIn(request.body.user, request.body.password, request.ip),
       );
       const mfaStatus = await services.mfa.signInStep(user.id);
       if (mfaStatus) {
@@ -141,7 +141,7 @@ export async function authRoutes(
       const { userName, oldPassword, newPassword1, newPassword2 } = request.body;
       // It checks a password anyone may send: guesses here wait as sign-in's do.
       await app.signInThrottled(request.ip, userName, () =>
-        auth.changePassword(userName, oldPassword, newPassword1, newPassword2),
+        auth.changePassword(userName, oldPassword, newPassword1, newPassword2, request.ip),
       );
       request.log.info({ user: userName }, 'password changed');
       return { passwordChanged: true };

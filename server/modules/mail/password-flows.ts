@@ -62,12 +62,8 @@ export function createPasswordFlows({ db, mail, tokens, auth, users, securityCon
     });
     await tokens.use(key, purpose);
     await auth.setPassword(user.id, user.password_hash, password);
-    // Whoever reads the mailbox owns the account: a lock from failed guesses ends here.
-    await db
-      .updateTable('users')
-      .set({ locked: false, failed_logins: 0 })
-      .where('id', '=', user.id)
-      .execute();
+    // Whoever reads the mailbox owns the account: its locks from failed guesses end here.
+    await users.unlock([user.name]);
     await db.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     return user.name;
   }

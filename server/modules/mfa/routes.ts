@@ -77,7 +77,7 @@ export async function mfaRoutes(app: FastifyInstance, { services }: { services: 
     { config: publicRoute, schema: { body: otpBody } },
     async (request, reply) => {
       const { userId, pending } = await enrollingUser(request, services);
-      await mfa.confirmEnrollment(userId, request.body.otp);
+      await mfa.confirmEnrollment(userId, request.body.otp, request.ip);
       request.log.info({ userId }, 'MFA enrolled');
       if (!pending) return { mfaEnrolled: true };
       reply.clearCookie(MFA_PENDING_COOKIE, { path: '/' });
@@ -90,7 +90,9 @@ export async function mfaRoutes(app: FastifyInstance, { services }: { services: 
     { config: publicRoute, schema: { body: otpBody } },
     async (request, reply) => {
       const { pending, user } = await pendingSignIn(request, services);
-      await app.signInThrottled(request.ip, user.name, () => mfa.verify(user.id, request.body.otp));
+      await app.signInThrottled(request.ip, user.name, () =>
+        mfa.verify(user.id, request.body.otp, request.ip),
+      );
       reply.clearCookie(MFA_PENDING_COOKIE, { path: '/' });
       return signIn(reply, services, user, pending.remember);
     },
@@ -110,7 +112,7 @@ export async function mfaRoutes(app: FastifyInstance, { services }: { services: 
       const userId = request.principal.userId;
       if (userId === undefined) throw new Forbidden(M.notEnrolled);
       requirePasswordSignIn(request.principal);
-      await mfa.remove(userId, request.body.otp);
+      await mfa.remove(userId, request.body.otp, request.ip);
       request.log.info({ userId }, 'MFA removed by its user');
       return { mfaEnrolled: false };
     },

@@ -19,7 +19,7 @@ export async function confirmOwnPassword(
   if (typeof password !== 'string' || !password) throw new BadRequest(WRONG_PASSWORD, 'password');
   await app
     .signInThrottled(request.ip, request.principal.name, () =>
-      services.auth.authenticateBasic(request.principal.name, password),
+      services.auth.authenticateBasic(request.principal.name, password, request.ip),
     )
     .catch((error: unknown) => {
       throw error instanceof Unauthorized ? new BadRequest(WRONG_PASSWORD, 'password') : error;
