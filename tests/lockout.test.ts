@@ -161,10 +161,20 @@ describe('a lock', () => {
 });
 
 describe('DEPOT_UNLOCK_USERS', () => {
-  it('lifts the named users’ locks when Depot starts, the way back in when every admin is locked', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'depot-unlock-'));
+  // One home and database for two starts, removed even when the test fails or times out.
+  let home: string;
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'depot-unlock-'));
     const serverUrl = process.env.DEPOT_TEST_DATABASE_URL;
-    const scratch = serverUrl ? await createScratchDatabase(serverUrl) : undefined;
+    scratch = serverUrl ? await createScratchDatabase(serverUrl) : undefined;
+  });
+  afterAll(async () => {
+    await scratch?.drop();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('lifts the named users’ locks when Depot starts, the way back in when every admin is locked', async () => {
     const env = {
       DEPOT_HOME: home,
       DEPOT_PORT: '0',
@@ -190,39 +200,34 @@ describe('DEPOT_UNLOCK_USERS', () => {
       ['admin', TEST_ADMIN_PASSWORD],
       ['ops', 'ops-pass-1'],
     ] as const;
+    const locked = await start();
     try {
-      const locked = await start();
-      try {
-        await locked.services.users.create({
-          name: 'ops',
-          email: 'o@example.com',
-          password: 'ops-pass-1',
-          admin: true,
-        });
-        // Three failures lock, so that both accounts lock before this address must wait.
-        await locked.services.securityConfig.update({ userLockPolicy: { loginAttempts: 3 } });
-        for (const [user, password] of accounts) {
-          for (let i = 0; i < 3; i++) await signIn(locked.app, user, `guess-${i}`);
-          expect((await signIn(locked.app, user, password)).json().errors[0].message).toBe(
-            AUTH_MESSAGES.locked,
-          );
-        }
-      } finally {
-        await locked.app.close();
-      }
-      // Started again naming admin: admin is back in, the other lock still holds (it is kept).
-      const recovered = await start({ DEPOT_UNLOCK_USERS: ' admin , nobody ' });
-      try {
-        expect((await signIn(recovered.app, 'admin', TEST_ADMIN_PASSWORD)).statusCode).toBe(200);
-        expect((await signIn(recovered.app, 'ops', 'ops-pass-1')).json().errors[0].message).toBe(
+      await locked.services.users.create({
+        name: 'ops',
+        email: 'o@example.com',
+        password: 'ops-pass-1',
+        admin: true,
+      });
+      // Three failures lock, so that both accounts lock before this address must wait.
+      await locked.services.securityConfig.update({ userLockPolicy: { loginAttempts: 3 } });
+      for (const [user, password] of accounts) {
+        for (let i = 0; i < 3; i++) await signIn(locked.app, user, `guess-${i}`);
+        expect((await signIn(locked.app, user, password)).json().errors[0].message).toBe(
           AUTH_MESSAGES.locked,
         );
-      } finally {
-        await recovered.app.close();
       }
     } finally {
-      await scratch?.drop();
-      rmSync(home, { recursive: true, force: true });
+      await locked.app.close();
+    }
+    // Started again naming admin: admin is back in, the other lock still holds (it is kept).
+    const recovered = await start({ DEPOT_UNLOCK_USERS: ' admin , nobody ' });
+    try {
+      expect((await signIn(recovered.app, 'admin', TEST_ADMIN_PASSWORD)).statusCode).toBe(200);
+      expect((await signIn(recovered.app, 'ops', 'ops-pass-1')).json().errors[0].message).toBe(
+        AUTH_MESSAGES.locked,
+      );
+    } finally {
+      await recovered.app.close();
     }
     // Two starts of a whole Depot, the first migrating a fresh database.
   }, 180_000);
