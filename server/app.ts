@@ -2,7 +2,7 @@ import { createServer, type RequestListener } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { ensureAdminUser } from './bootstrap.ts';
+import { ensureAdminUser, unlockUsersAtStart } from './bootstrap.ts';
 import type { DepotConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { startChangeListener } from './db/change-listener.ts';
@@ -123,6 +123,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     ? await startChangeListener(config.databaseUrl, services.tableChanges, logger)
     : undefined;
   await ensureAdminUser(services, config, logger);
+  await unlockUsersAtStart(services, config, logger);
   // Scheduled jobs (garbage collection, cache cleanup, the trash purge, ...); stopped on close.
   const maintenance = await startMaintenance(services, config, logger);
   services.downloadStats.onFlushError((error) =>

@@ -26,3 +26,16 @@ export async function ensureAdminUser(services: Services, config: DepotConfig, l
     'created the initial administrator',
   );
 }
+
+/**
+ * DEPOT_UNLOCK_USERS: lifts the sign-in locks of the named users at start, from every
+ * address, for when every administrator is locked out (docs/security.md, "Lockout").
+ */
+export async function unlockUsersAtStart(services: Services, config: DepotConfig, logger: Logger) {
+  if (config.unlockUsers.length === 0) return;
+  const lifted = await services.signInLocks.unlock(config.unlockUsers);
+  logger.warn(
+    { users: config.unlockUsers, locks: lifted },
+    'lifted the sign-in locks of the users DEPOT_UNLOCK_USERS names',
+  );
+}

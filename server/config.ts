@@ -45,6 +45,11 @@ export interface DepotConfig {
    * (DEPOT_NPM_METADATA_MAX_AGE, seconds, 60 by default; 0 makes them revalidate each time).
    */
   npmMetadataMaxAgeSeconds: number;
+  /**
+   * Users whose sign-in locks are lifted at start (DEPOT_UNLOCK_USERS, comma-separated
+   * names): the way back in when every administrator is locked (docs/security.md).
+   */
+  unlockUsers: string[];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -86,6 +91,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),
     projectsLimit: positiveInteger(env, 'DEPOT_PROJECTS_LIMIT', 300),
     npmMetadataMaxAgeSeconds: wholeNumber(env, 'DEPOT_NPM_METADATA_MAX_AGE', 60),
+    unlockUsers: (env.DEPOT_UNLOCK_USERS ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
   };
 }
 

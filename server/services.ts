@@ -2,6 +2,7 @@ import { loadCatalogue } from './catalogue/catalogue.ts';
 import type { Database } from './db/database.ts';
 import { TableChanges } from './db/table-changes.ts';
 import { createAuthService } from './modules/auth/service.ts';
+import { createSignInLocks } from './modules/auth/sign-in-locks.ts';
 import { createMfaService } from './modules/mfa/service.ts';
 import { createProjectsService } from './modules/projects/service.ts';
 import { SignInThrottle } from './modules/auth/sign-in-throttle.ts';
@@ -81,8 +82,9 @@ export function createServices(
   const maintenanceSettings = createMaintenanceSettings(db);
   const watches = createWatchesService(db, artifacts);
   const treeBrowser = createTreeBrowserService(db, repositories, artifacts, watches);
-  const users = createUsersService(db, securityConfig);
-  const auth = createAuthService(db, securityConfig, changes);
+  const signInLocks = createSignInLocks({ db, securityConfig, changes });
+  const users = createUsersService(db, securityConfig, signInLocks);
+  const auth = createAuthService(db, securityConfig, signInLocks, changes);
   const mail = createMailService({ db, secrets });
   const groups = createGroupsService(db);
   const access = createAccessService({
@@ -141,13 +143,15 @@ export function createServices(
     /** Who may do what with artifacts: ask `access.forPrincipal(request.principal)`. */
     access,
     auth,
+    /** Temporary locks of an account at a client address after failed sign-ins. */
+    signInLocks,
     /** Progressive delay per client address for password sign-ins (console and basic auth). */
     signInThrottle: new SignInThrottle(),
     mfa: createMfaService({
       db,
       secrets,
       securityConfig,
-      recordFailedAttempt: auth.recordFailedAttempt,
+      locks: signInLocks,
     }),
     tokens: createAccessTokensService({ db, secrets, changes }),
     apiKeys: createApiKeysService({ db, secrets, changes }),

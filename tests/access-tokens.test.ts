@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_MESSAGES } from '../server/modules/access-tokens/messages.ts';
+import { AUTH_MESSAGES } from '../server/modules/auth/messages.ts';
+import * as tokenOwners from '../server/db/migrations/0023-token-owners.ts';
 import {
   adminAuth,
   basic,
+  consoleSession,
   createRepository,
   deployFile,
   startTestDepot,
@@ -170,6 +174,104 @@ describe('access tokens', () => {
   });
 });
 
+describe('tokens minted by tokens', () => {
+  const TEN_YEARS = 10 * 365 * 24 * 3600;
+  const claimsOf = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+      exp?: number;
+      scp: string;
+      sub: string;
+    };
+  const refusedWith = async (headers: object, body: object, message: string | RegExp) => {
+    const response = await call('POST', TOKENS, headers, body);
+    expect(response.statusCode, response.body).toBe(403);
+    expect(response.json().errors[0].message).toMatch(message);
+  };
+
+  it('end no later than the token that asks', async () => {
+    const parent = await createToken(DEV, { expires_in: 30 });
+    const parentEnd = claimsOf(parent.access_token).exp!;
+    for (const headers of [
+      bearer(parent.access_token),
+      { authorization: basic('dev', parent.access_token) },
+    ]) {
+      await refusedWith(headers, { expires_in: TEN_YEARS }, /expire no later than itself/);
+      await refusedWith(headers, { expires_in: 31 }, /expire no later than itself/);
+      await refusedWith(headers, { expires_in: 0 }, TOKEN_MESSAGES.adminScopeOnly);
+      // Asked for nothing, it gets the default cut to the parent's end; refreshable changes nothing.
+      for (const body of [{}, { refreshable: true }]) {
+        const child = await createToken(headers, body);
+        expect(child.expires_in).toBeGreaterThan(0);
+        expect(child.expires_in).toBeLessThanOrEqual(30);
+        expect(claimsOf(child.access_token).exp).toBeLessThanOrEqual(parentEnd);
+        expect(child).not.toHaveProperty('refresh_token');
+      }
+      const shorter = await createToken(headers, { expires_in: 10 });
+      expect(shorter.expires_in).toBe(10);
+    }
+    // An admin's token is bound the same way, and may not make one that never expires.
+    const adminToken = await createToken(adminAuth(), {
+      scope: 'applied-permissions/admin',
+      expires_in: 60,
+    });
+    const asAdminToken = bearer(adminToken.access_token);
+    await refusedWith(asAdminToken, { username: 'dev', expires_in: TEN_YEARS }, /no later/);
+    await refusedWith(
+      asAdminToken,
+      { scope: 'applied-permissions/admin', expires_in: 0 },
+      /no later/,
+    );
+    const forDev = await createToken(asAdminToken, { username: 'dev' });
+    expect(claimsOf(forDev.access_token).exp).toBeLessThanOrEqual(
+      claimsOf(adminToken.access_token).exp!,
+    );
+    // A password sign-in is not bound by any token.
+    expect((await createToken(DEV, { expires_in: TEN_YEARS })).expires_in).toBe(TEN_YEARS);
+  });
+
+  it('reach no further than the token that asks', async () => {
+    // A group-scoped token named after a real user acts with its groups only, and so do its children.
+    const grouped = await createToken(adminAuth(), {
+      username: 'dev',
+      scope: 'applied-permissions/groups:deployers',
+      expires_in: 600,
+    });
+    const asGrouped = bearer(grouped.access_token);
+    await refusedWith(
+      asGrouped,
+      { scope: 'applied-permissions/user' },
+      TOKEN_MESSAGES.widerThanParent,
+    );
+    await refusedWith(
+      asGrouped,
+      { scope: 'applied-permissions/admin' },
+      TOKEN_MESSAGES.adminScopeOnly,
+    );
+    await refusedWith(
+      asGrouped,
+      { scope: 'applied-permissions/groups:deployers,readers' },
+      TOKEN_MESSAGES.adminScopeOnly,
+    );
+    const child = await createToken(asGrouped, {});
+    expect(child.scope).toBe('applied-permissions/groups:deployers');
+    const asChild = bearer(child.access_token);
+    // dev itself may read other-local through readers; the group-scoped child may not.
+    expect((await call('GET', '/artifactory/other-local/b.txt', DEV)).statusCode).toBe(200);
+    expect((await call('GET', '/artifactory/other-local/b.txt', asChild)).statusCode).toBe(403);
+    expect((await call('PUT', '/artifactory/team-local/child.txt', asChild, 'c')).statusCode).toBe(
+      201,
+    );
+    // A user's token makes user tokens of that user only.
+    const own = bearer((await createToken(DEV, { expires_in: 600 })).access_token);
+    await refusedWith(own, { username: 'admin' }, TOKEN_MESSAGES.othersTokensOnlyForAdmins);
+    await refusedWith(
+      own,
+      { scope: 'applied-permissions/groups:deployers' },
+      TOKEN_MESSAGES.adminScopeOnly,
+    );
+  });
+});
+
 describe('expired and foreign tokens', () => {
   it('refuses a token once it has expired, as Bearer and as a password', async () => {
     const { access_token: token } = await createToken(DEV, { expires_in: 1 });
@@ -196,6 +298,77 @@ describe('expired and foreign tokens', () => {
 });
 
 describe('API keys', () => {
+  it('are shown, created and regenerated only after a password sign-in, not with a token or a key', async () => {
+    const token = bearer((await createToken(DEV, { expires_in: 60 })).access_token);
+    const keyUrls = ['/ui/api/v1/ui/userApiKey', '/artifactory/api/security/apiKey'];
+    for (const url of keyUrls)
+      for (const method of ['GET', 'POST', 'PUT']) {
+        const response = await call(method, url, token);
+        expect(response.statusCode, `${method} ${url}`).toBe(403);
+        expect(response.json().errors[0].message).toBe(AUTH_MESSAGES.passwordSignInRequired);
+      }
+    expect((await call('GET', '/ui/api/v1/ui/userApiKey', DEV)).json()).toEqual({});
+    const key: string = (await call('POST', '/ui/api/v1/ui/userApiKey', DEV)).json().apiKey;
+    for (const headers of [{ 'x-jfrog-art-api': key }, { authorization: basic('dev', key) }])
+      for (const method of ['GET', 'PUT']) {
+        const response = await call(method, '/artifactory/api/security/apiKey', headers);
+        expect(response.statusCode, method).toBe(403);
+      }
+    expect((await call('GET', '/ui/api/v1/ui/userApiKey', DEV)).json()).toEqual({ apiKey: key });
+    // Revoking grants nothing: a token may.
+    expect((await call('DELETE', '/ui/api/v1/ui/userApiKey', token)).statusCode).toBe(200);
+    expect((await call('GET', '/ui/api/v1/ui/userApiKey', DEV)).json()).toEqual({});
+  });
+
+  it('lets a token change no password or second factor of its own user, an admin’s token another user’s', async () => {
+    const adminToken = bearer(
+      (await createToken(adminAuth(), { scope: 'applied-permissions/user', expires_in: 60 }))
+        .access_token,
+    );
+    const ownPassword = [
+      ['PUT', '/ui/api/v1/ui/users/admin'],
+      ['POST', '/artifactory/api/security/users/admin'],
+    ] as const;
+    for (const [method, url] of ownPassword) {
+      const response = await call(method, url, adminToken, { password: 'taken-over-1' });
+      expect(response.statusCode, url).toBe(403);
+      expect(response.json().errors[0].message).toBe(AUTH_MESSAGES.passwordSignInRequired);
+    }
+    expect((await call('GET', '/artifactory/api/system/version', adminAuth())).statusCode).toBe(
+      200,
+    );
+    // The admin's own email is no credential; another user's password is the admin's to set.
+    expect(
+      (await call('PUT', '/ui/api/v1/ui/users/admin', adminToken, { email: 'root@example.com' }))
+        .statusCode,
+    ).toBe(200);
+    await depot.services.users.create({
+      name: 'temp',
+      email: 't@example.com',
+      password: 'temp-pass-1',
+    });
+    const reset = await call('POST', '/artifactory/api/security/users/temp', adminToken, {
+      password: 'temp-pass-2',
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const tempBasic = { authorization: basic('temp', 'temp-pass-2') };
+    expect((await call('GET', '/artifactory/api/system/version', tempBasic)).statusCode).toBe(200);
+
+    const devToken = bearer((await createToken(DEV, { expires_in: 60 })).access_token);
+    for (const [method, url, body] of [
+      ['GET', '/ui/api/v1/auth/mfa/enroll', undefined],
+      ['POST', '/ui/api/v1/auth/mfa/enroll', { otp: '123456' }],
+      ['POST', '/ui/api/v1/auth/mfa/remove', { otp: '123456' }],
+      ['POST', '/ui/api/v1/auth/mfa/resetMfaStatus/admin', undefined],
+    ] as const) {
+      const headers = url.endsWith('/admin') ? adminToken : devToken;
+      const response = await call(method, url, headers, body);
+      expect(response.statusCode, url).toBe(403);
+      expect(response.json().errors[0].message).toBe(AUTH_MESSAGES.passwordSignInRequired);
+    }
+    expect((await call('GET', '/ui/api/v1/auth/mfa/enroll', DEV)).statusCode).toBe(200);
+  });
+
   it('creates, shows, authenticates, regenerates and revokes the caller’s key', async () => {
     const created = await call('POST', '/ui/api/v1/ui/userApiKey', DEV);
     expect(created.statusCode).toBe(201);
@@ -235,5 +408,116 @@ describe('API keys', () => {
         .statusCode,
     ).toBe(401);
     expect((await call('GET', '/ui/api/v1/ui/userApiKey', DEV)).json()).toEqual({});
+  });
+});
+
+describe('credentials of a deleted user', () => {
+  it('die with it, and never reach a new user of the same name, an admin even', async () => {
+    await depot.services.users.create({
+      name: 'leaver',
+      email: 'leaver@example.com',
+      password: 'leaver-pass-1',
+    });
+    const leaver = { authorization: basic('leaver', 'leaver-pass-1') };
+    const userToken = (await createToken(leaver, { expires_in: 3600 })).access_token;
+    const adminScoped = (
+      await createToken(adminAuth(), { username: 'leaver', scope: 'applied-permissions/admin' })
+    ).access_token;
+    const groupScoped = (
+      await createToken(adminAuth(), {
+        username: 'leaver',
+        scope: 'applied-permissions/groups:deployers',
+      })
+    ).access_token;
+    const apiKey: string = (await call('POST', '/ui/api/v1/ui/userApiKey', leaver)).json().apiKey;
+    const session = await consoleSession(depot, 'leaver', 'leaver-pass-1');
+    const credentials = {
+      'user token': bearer(userToken),
+      'user token as password': { authorization: basic('leaver', userToken) },
+      'admin-scoped token': bearer(adminScoped),
+      'group-scoped token': bearer(groupScoped),
+      'API key': { 'x-jfrog-art-api': apiKey },
+      'API key as password': { authorization: basic('leaver', apiKey) },
+      session: { cookie: session.headers.cookie },
+    };
+    for (const [what, headers] of Object.entries(credentials))
+      expect((await call('GET', '/ui/api/v1/ui/auth/current', headers)).json().name, what).toBe(
+        'leaver',
+      );
+
+    const deleted = await call('DELETE', '/artifactory/api/security/users/leaver', adminAuth());
+    expect(deleted.statusCode).toBe(200);
+    await depot.services.users.create({
+      name: 'Leaver',
+      email: 'new-leaver@example.com',
+      password: 'other-pass-2',
+      admin: true,
+    });
+    for (const [what, headers] of Object.entries(credentials)) {
+      const admins = await call('GET', '/artifactory/api/security/users', headers);
+      expect(admins.statusCode, what).toBe(401);
+      const current = await call('GET', '/ui/api/v1/ui/auth/current', headers);
+      expect(current.json().anonymous, what).toBe(true);
+    }
+    const remaining = await depot.db
+      .selectFrom('access_tokens')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['subject']), '=', 'leaver'))
+      .execute();
+    expect(remaining).toEqual([]);
+    // The new user's own password works, and so do tokens made for it.
+    const newcomer = { authorization: basic('Leaver', 'other-pass-2') };
+    expect((await call('GET', '/artifactory/api/security/users', newcomer)).statusCode).toBe(200);
+    const fresh = bearer((await createToken(newcomer)).access_token);
+    expect((await call('GET', '/ui/api/v1/ui/auth/current', fresh)).json()).toMatchObject({
+      name: 'Leaver',
+      admin: true,
+    });
+  });
+});
+
+describe('tokens issued before they were bound to their user (migration 0023)', () => {
+  let older: TestDepot;
+  beforeAll(async () => {
+    older = await startTestDepot();
+  });
+  afterAll(() => older.close());
+
+  it('binds each to the user of its name that exists now, and revokes a user token whose user is gone', async () => {
+    const { db } = older.services;
+    await older.services.users.create({
+      name: 'kept',
+      email: 'k@example.com',
+      password: 'kept-pass-1',
+    });
+    // The table as it was before the migration, holding the tokens it could hold.
+    await sql`drop index access_tokens_user`.execute(db);
+    await sql`alter table access_tokens drop column user_id`.execute(db);
+    const rows = [
+      ['t-kept', 'Kept', 'applied-permissions/user'],
+      ['t-kept-groups', 'kept', 'applied-permissions/groups:readers'],
+      ['t-gone', 'gone', 'applied-permissions/user'],
+      ['t-bot', 'ci-bot', 'applied-permissions/groups:readers'],
+    ];
+    for (const [id, subject, scope] of rows)
+      await sql`insert into access_tokens (id, subject, scope, issued_by)
+        values (${id}, ${subject}, ${scope}, 'admin')`.execute(db);
+
+    await tokenOwners.up(db as never);
+
+    const after = await sql<{ id: string; user_id: number | null; revoked: boolean }>`
+      select id, user_id, revoked_at is not null as revoked from access_tokens order by id`.execute(
+      db,
+    );
+    const keptId = await older.services.users.findId('kept');
+    expect(after.rows).toEqual([
+      { id: 't-bot', user_id: null, revoked: false },
+      { id: 't-gone', user_id: null, revoked: true },
+      { id: 't-kept', user_id: keptId, revoked: false },
+      { id: 't-kept-groups', user_id: keptId, revoked: false },
+    ]);
+    await older.services.users.deleteMany(['kept'], { name: 'admin' });
+    const left = await sql<{ id: string }>`select id from access_tokens order by id`.execute(db);
+    expect(left.rows.map((row) => row.id)).toEqual(['t-bot', 't-gone']);
   });
 });

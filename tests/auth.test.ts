@@ -280,7 +280,13 @@ describe('basic auth on every request', () => {
   it('refuses the old password at once after a change, though it was verified before', async () => {
     expect((await version('ci-pass-one')).statusCode).toBe(200);
     expect((await version('ci-pass-one')).statusCode).toBe(200);
-    await depot.services.auth.changePassword('ci', 'ci-pass-one', 'ci-pass-two', 'ci-pass-two');
+    await depot.services.auth.changePassword(
+      'ci',
+      'ci-pass-one',
+      'ci-pass-two',
+      'ci-pass-two',
+      '127.0.0.1',
+    );
     expect((await version('ci-pass-one')).statusCode).toBe(401);
     expect((await version('ci-pass-two')).statusCode).toBe(200);
     expect((await version('wrong-pass')).statusCode).toBe(401);

@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES } from '../server/modules/auth/messages.ts';
 import { MAIL_MESSAGES } from '../server/modules/mail/messages.ts';
 import { adminAuth, startTestDepot, type TestDepot } from './helpers/test-app.ts';
@@ -129,6 +132,37 @@ describe('forgot password and reset by the mailed link', () => {
     expect(unknown.json()).toEqual({ info: MAIL_MESSAGES.resetSent });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(smtp.received.length).toBe(before);
+  });
+
+  it('answers before it looks the user up: a failure on the way tells nothing, and is logged', async () => {
+    await depot.services.users.create({
+      name: 'keyless',
+      email: 'keyless@example.test',
+      password: 'keyless-pass-1',
+    });
+    // The database refuses to store reset keys: the user exists, yet the request must get
+    // the answer anybody gets, since the key is issued only once the answer has gone.
+    const { db } = depot.services;
+    await sql`create function depot_test_refuse_keys() returns trigger language plpgsql as $$
+      begin raise exception 'reset keys refused by the test'; end $$`.execute(db);
+    await sql`create trigger depot_test_refuse_keys before insert on user_tokens
+      for each row execute function depot_test_refuse_keys()`.execute(db);
+    try {
+      const known = await call('POST', '/ui/auth/forgotpassword', { user: 'keyless' });
+      const unknown = await call('POST', '/ui/auth/forgotpassword', { user: 'nobody-at-all' });
+      expect(known.statusCode).toBe(200);
+      expect(known.body).toBe(unknown.body);
+      expect(known.json()).toEqual({ info: MAIL_MESSAGES.resetSent });
+      const log = join(depot.config.home, 'logs', 'depot-service.log');
+      await vi.waitFor(() => expect(readFileSync(log, 'utf8')).toContain('reset keys refused'));
+      const failure = readFileSync(log, 'utf8')
+        .split('\n')
+        .find((line) => line.includes('reset keys refused'))!;
+      expect(JSON.parse(failure)).toMatchObject({ level: 40, msg: 'reset mail failed' });
+    } finally {
+      await sql`drop trigger depot_test_refuse_keys on user_tokens`.execute(db);
+      await sql`drop function depot_test_refuse_keys()`.execute(db);
+    }
   });
 
   it('refuses made-up keys, and says mail is off when it is', async () => {

@@ -55,12 +55,12 @@ describe('sign-in throttle with no trusted proxy', () => {
 
   it('lets the locked user back in only after an admin unlocks and the wait is over', async () => {
     await depot.services.users.unlock(['target']);
-    depot.services.signInThrottle.succeeded('127.0.0.1');
+    depot.services.signInThrottle.succeeded('127.0.0.1', 'target');
     expect((await login(depot, 'target', 'target-pass-1')).statusCode).toBe(200);
   });
 
   it('makes guesses through the change-password call wait as sign-in guesses do', async () => {
-    depot.services.signInThrottle.succeeded('127.0.0.1');
+    depot.services.signInThrottle.succeeded('127.0.0.1', 'target');
     const change = (oldPassword: string) =>
       depot.app.inject({
         method: 'POST',
@@ -78,7 +78,7 @@ describe('sign-in throttle with no trusted proxy', () => {
     expect(statuses.slice(11).every((status) => status === 429)).toBe(true);
     // the right password waits too, and changes nothing
     expect((await change('bystander-pass-1')).statusCode).toBe(429);
-    depot.services.signInThrottle.succeeded('127.0.0.1');
+    depot.services.signInThrottle.succeeded('127.0.0.1', 'bystander');
     await depot.services.users.unlock(['bystander']);
     expect((await login(depot, 'bystander', 'bystander-pass-1')).statusCode).toBe(200);
   });
@@ -88,11 +88,12 @@ describe('sign-in throttle behind a trusted proxy', () => {
   let depot: TestDepot;
   beforeAll(async () => {
     depot = await startTestDepot({ DEPOT_TRUSTED_PROXIES: '127.0.0.1' });
-    await depot.services.users.create({
-      name: 'user',
-      email: 'user@example.com',
-      password: 'user-pass-1',
-    });
+    for (const name of ['user', 'guesser'])
+      await depot.services.users.create({
+        name,
+        email: `${name}@example.com`,
+        password: `${name}-pass-1`,
+      });
     await depot.services.securityConfig.update({ userLockPolicy: { enabled: false } });
   });
   afterAll(() => depot.close());
@@ -104,6 +105,35 @@ describe('sign-in throttle behind a trusted proxy', () => {
     const other = await login(depot, 'user', 'user-pass-1', '203.0.113.9');
     expect(other.statusCode).toBe(200);
     expect(other.json()).toMatchObject({ name: 'user' });
+  });
+
+  it('keeps counting guesses against other accounts when the guesser signs in as itself', async () => {
+    const address = '203.0.113.40';
+    const answers: Array<{ valid: boolean; status: number }> = [];
+    // 40 wrong guesses, four at a time, each four followed by the guesser's own valid sign-in.
+    for (let round = 0; round < 10; round++) {
+      for (let i = 0; i < 4; i++) {
+        const guess = await login(depot, 'user', `wrong-${round}-${i}`, address);
+        answers.push({ valid: false, status: guess.statusCode });
+      }
+      const own = await login(depot, 'guesser', 'guesser-pass-1', address);
+      answers.push({ valid: true, status: own.statusCode });
+    }
+    const firstWait = answers.findIndex((answer) => answer.status === 429);
+    // The eleventh failure starts the wait, whatever valid sign-ins came between, and the
+    // guesser's own sign-ins then wait too.
+    expect(firstWait).toBeGreaterThan(0);
+    const failuresBefore = answers.slice(0, firstWait).filter((answer) => !answer.valid);
+    expect(failuresBefore.length).toBeGreaterThanOrEqual(11);
+    expect(failuresBefore.every((answer) => answer.status === 401)).toBe(true);
+    expect(answers.some((answer) => answer.valid && answer.status === 429)).toBe(true);
+    // Its own typos are forgiven by its own sign-in: they never add up to a wait.
+    const own = '203.0.113.41';
+    for (let round = 0; round < 6; round++) {
+      for (const typo of ['typo-1', 'typo-2', 'typo-3'])
+        expect((await login(depot, 'guesser', typo, own)).statusCode).toBe(401);
+      expect((await login(depot, 'guesser', 'guesser-pass-1', own)).statusCode).toBe(200);
+    }
   });
 
   it('says Bad credentials, not more, to a wrong password', async () => {

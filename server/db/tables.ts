@@ -12,8 +12,6 @@ export interface UsersTable {
   internal_password_disabled: boolean;
   realm: string;
   password_expired: boolean;
-  locked: boolean;
-  failed_logins: number;
   last_logged_in: Date | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
@@ -323,6 +321,8 @@ export interface AccessTokensTable {
   id: string;
   /** The user name the token acts as. */
   subject: string;
+  /** The user it was issued for, when its subject named one (migration 0023); its deletion deletes the token. */
+  user_id: number | null;
   /** `applied-permissions/user`, `applied-permissions/admin` or `applied-permissions/groups:a,b`. */
   scope: string;
   description: ColumnType<string, string | undefined, string>;
@@ -331,6 +331,17 @@ export interface AccessTokensTable {
   revoked_at: ColumnType<Date | null, never, Date | null>;
   last_used_at: ColumnType<Date | null, never, Date | null>;
   created_at: ColumnType<Date, never, never>;
+}
+
+/** Failed sign-ins of an account from one address, and its temporary lock (migration 0024). */
+export interface SignInLocksTable {
+  /** The name signed in with, lower-cased; no user need have it. */
+  account: string;
+  address: string;
+  failures: number;
+  locks: number;
+  locked_until: Date | null;
+  last_failure_at: Date;
 }
 
 export interface ApiKeysTable {
@@ -363,6 +374,7 @@ export interface DepotDatabase {
   permission_target_principals: PermissionTargetPrincipalsTable;
   access_tokens: AccessTokensTable;
   api_keys: ApiKeysTable;
+  sign_in_locks: SignInLocksTable;
   password_history: PasswordHistoryTable;
   user_tokens: UserTokensTable;
   projects: ProjectsTable;

@@ -34,8 +34,8 @@ export interface RouteEntry {
 declare module 'fastify' {
   interface FastifyInstance {
     routeCatalog: RouteEntry[];
-    /** Runs a password or code check under the client address's sign-in throttle. */
-    signInThrottled: <T>(address: string, check: () => Promise<T>) => Promise<T>;
+    /** Runs a check of `account`'s password or code under the client address's sign-in throttle. */
+    signInThrottled: <T>(address: string, account: string, check: () => Promise<T>) => Promise<T>;
   }
 }
 
@@ -120,15 +120,22 @@ export const identityPlugin = fp<IdentityOptions>(
       };
     }
 
-    /** A password check under the address's sign-in throttle: failures count, success clears. */
-    async function throttled<T>(address: string, check: () => Promise<T>): Promise<T> {
+    /**
+     * A password check under the address's sign-in throttle: failures count, and a success
+     * forgives the failures against that same account only (sign-in-throttle.ts says why).
+     */
+    async function throttled<T>(
+      address: string,
+      account: string,
+      check: () => Promise<T>,
+    ): Promise<T> {
       throttle.check(address);
       try {
         const result = await check();
-        throttle.succeeded(address);
+        throttle.succeeded(address, account);
         return result;
       } catch (error) {
-        if (error instanceof Unauthorized) throttle.failed(address);
+        if (error instanceof Unauthorized) throttle.failed(address, account);
         throw error;
       }
     }
@@ -155,8 +162,8 @@ export const identityPlugin = fp<IdentityOptions>(
           const identity = await apiKeys.authenticate(credentials.password);
           return standIn(identity, 'apiKey', credentials.name);
         }
-        const user = await throttled(request.ip, () =>
-          auth.authenticateBasic(credentials.name, credentials.password),
+        const user = await throttled(request.ip, credentials.name, () =>
+          auth.authenticateBasic(credentials.name, credentials.password, request.ip),
         );
         return {
           userId: user.id,

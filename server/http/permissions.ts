@@ -53,6 +53,16 @@ export function holdsPermission(
   return permission !== 'admin' || principal.admin;
 }
 
+/**
+ * Whether the caller proved itself with its password: a console session (opened by a
+ * password sign-in) or basic auth with the password. A token or API key stands in for the
+ * user without being it, and may not create, show or change credentials
+ * (docs/security.md, "Credentials").
+ */
+export function signedInWithPassword(principal: Pick<Principal, 'via'>): boolean {
+  return principal.via === 'session' || principal.via === 'basic';
+}
+
 export const ANONYMOUS: Principal = {
   name: 'anonymous',
   admin: false,

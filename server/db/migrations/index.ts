@@ -20,6 +20,8 @@ import * as packages from './0019-packages.ts';
 import * as search from './0020-search.ts';
 import * as permissionSections from './0021-permission-sections.ts';
 import * as repositoryProperties from './0022-repository-properties.ts';
+import * as tokenOwners from './0023-token-owners.ts';
+import * as signInLocks from './0024-sign-in-locks.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +45,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0020-search': search,
   '0021-permission-sections': permissionSections,
   '0022-repository-properties': repositoryProperties,
+  '0023-token-owners': tokenOwners,
+  '0024-sign-in-locks': signInLocks,
 };
 
 /**

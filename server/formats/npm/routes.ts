@@ -232,8 +232,8 @@ function registerUserRoutes(app: FastifyInstance, services: Services) {
       if (typeof body.name !== 'string' || typeof body.password !== 'string')
         throw new BadRequest(M.loginNeedsPassword);
       const { name, password } = body as { name: string; password: string };
-      const user = await app.signInThrottled(request.ip, () =>
-        services.auth.authenticateBasic(name, password),
+      const user = await app.signInThrottled(request.ip, name, () =>
+        services.auth.authenticateBasic(name, password, request.ip),
       );
       const principal: Principal = {
         userId: user.id,

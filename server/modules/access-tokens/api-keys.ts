@@ -24,9 +24,10 @@ export function createApiKeysService(deps: {
   changes: TableChanges;
 }) {
   const { db, secrets } = deps;
-  const owners = createReadCache<string, { id: number; name: string; locked: boolean } | undefined>(
-    { ttlMs: 30_000, maxEntries: 10_000 },
-  );
+  const owners = createReadCache<string, { id: number; name: string } | undefined>({
+    ttlMs: 30_000,
+    maxEntries: 10_000,
+  });
   deps.changes.onChange(['api_keys', 'users'], owners.clear);
 
   const newKey = () => `${KEY_PREFIX}${randomBytes(48).toString('base64url')}`;
@@ -82,18 +83,20 @@ export function createApiKeysService(deps: {
       return (await get(userId)) !== undefined;
     },
 
-    /** The user a key belongs to; 401 for an unknown key or a locked user. */
+    /**
+     * The user a key belongs to; 401 for an unknown key. A sign-in lock does not stop a key:
+     * locks hold back password guessing, and a key of 64 random characters is not guessed.
+     */
     async authenticate(key: string) {
       const owner = await owners.get(sha256(key), async () =>
         db
           .selectFrom('api_keys')
           .innerJoin('users', 'users.id', 'api_keys.user_id')
-          .select(['users.id', 'users.name', 'users.locked'])
+          .select(['users.id', 'users.name'])
           .where('api_keys.key_sha256', '=', sha256(key))
           .executeTakeFirst(),
       );
       if (!owner) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
-      if (owner.locked) throw new Unauthorized(AUTH_MESSAGES.locked);
       return { userId: owner.id, name: owner.name, admin: await isEffectiveAdmin(db, owner.id) };
     },
   };

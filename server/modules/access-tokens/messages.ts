@@ -14,4 +14,7 @@ export const TOKEN_MESSAGES = {
   apiKeyExists: 'An API key already exists: regenerate it instead',
   apiKeyRevoked: 'API key revoked',
   subjectMismatch: 'The user name does not match the token',
+  widerThanParent: 'A token may only create tokens of its own scope or a narrower one',
+  outlivesParent: (seconds: number) =>
+    `A token may only create tokens that expire no later than itself: expires_in may be at most ${seconds} seconds`,
 } as const;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { Services } from '../../services.ts';
+import { requirePasswordSignIn } from '../auth/password-sign-in.ts';
 import { TOKEN_MESSAGES as M } from './messages.ts';
 
 const user = { permission: 'user' as const };
@@ -107,23 +108,31 @@ export async function accessTokenRoutes(
   registerApiKeyRoutes(app, services);
 }
 
-/** API keys: the caller's own, and an admin's removal of anyone's. */
+/**
+ * API keys: the caller's own, and an admin's removal of anyone's. Revoking needs no
+ * password: it takes a credential away and grants nothing.
+ */
 function registerApiKeyRoutes(app: FastifyInstance, services: Services) {
   const { apiKeys, users } = services;
   const own = (request: FastifyRequest) => userIdOf(request.principal);
+  /** The caller's own key, to show or replace: a permanent credential, so only after a password. */
+  const ownWithPassword = (request: FastifyRequest) => {
+    requirePasswordSignIn(request.principal);
+    return own(request);
+  };
 
   for (const base of ['/ui/api/v1/ui/userApiKey', '/artifactory/api/security/apiKey']) {
     app.get(base, { config: user }, async (request) => {
-      const key = await apiKeys.get(own(request));
+      const key = await apiKeys.get(ownWithPassword(request));
       return key ? { apiKey: key } : {};
     });
     app.post(base, { config: user }, async (request, reply) => {
-      const key = await apiKeys.create(own(request));
+      const key = await apiKeys.create(ownWithPassword(request));
       request.log.info({ by: request.principal.name }, 'API key created');
       return reply.status(201).send({ apiKey: key });
     });
     app.put(base, { config: user }, async (request) => {
-      const key = await apiKeys.regenerate(own(request));
+      const key = await apiKeys.regenerate(ownWithPassword(request));
       request.log.info({ by: request.principal.name }, 'API key regenerated');
       return { apiKey: key };
     });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { ExpressionBuilder } from 'kysely';
 import { createReadCache } from '../../cache/read-cache.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
+import type { DepotDatabase } from '../../db/tables.ts';
 import type { TableChanges } from '../../db/table-changes.ts';
 import { BadRequest, Forbidden, NotFound, Unauthorized } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
@@ -57,7 +59,55 @@ export interface TokenIdentity {
   expiresAt?: number;
 }
 
+/** Whose tokens a non-admin caller may see and revoke: its user's, by id, never by name. */
+function ownedBy(eb: ExpressionBuilder<DepotDatabase, 'access_tokens'>, caller: Principal) {
+  return caller.userId !== undefined
+    ? eb('user_id', '=', caller.userId)
+    : eb.and([eb('subject', '=', caller.name), eb('user_id', 'is', null)]);
+}
+
 const looksLikeJwt = (value: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/.test(value);
+
+/** A group-scoped token asking for no scope gets its own: the default must not widen it. */
+function requestedScope(issuer: Principal, scope: string | undefined): TokenScope {
+  if (scope === undefined && issuer.via === 'token' && issuer.groups)
+    return { kind: 'groups', groups: [...issuer.groups] };
+  return parseScope(scope);
+}
+
+/** A group scope made only of groups the calling group-scoped token holds. */
+function withinParentGroups(issuer: Principal, scope: TokenScope): boolean {
+  return (
+    issuer.via === 'token' &&
+    issuer.groups !== undefined &&
+    scope.kind === 'groups' &&
+    scope.groups.every((group) => issuer.groups!.includes(group))
+  );
+}
+
+/**
+ * Whether a non-admin token may mint `scope`: a user-scoped token its user's scope, a
+ * group-scoped one some of its groups. (A token acting as an administrator may do what an
+ * administrator may; only its lifetime bounds what it mints.)
+ */
+function withinParentScope(issuer: Principal, scope: TokenScope): boolean {
+  if (issuer.groups) return withinParentGroups(issuer, scope);
+  return scope.kind === 'user';
+}
+
+/**
+ * A token mints nothing that outlives it: asked for longer (or for no expiry), it is
+ * refused; when the caller asked for nothing, the default is cut to the token's own end.
+ * Tokens of Depot are not refreshable, so no refresh can carry one past it either.
+ */
+function withinParentLife(issuer: Principal, expiresIn: number, asked: boolean): number {
+  if (issuer.via !== 'token' || issuer.expiresAt === undefined) return expiresIn;
+  const left = Math.floor((issuer.expiresAt - Date.now()) / 1000);
+  if (left < 1) throw new Unauthorized(M.invalidToken);
+  if (expiresIn !== 0 && expiresIn <= left) return expiresIn;
+  if (asked) throw new Forbidden(M.outlivesParent(left));
+  return left;
+}
 
 /**
  * Access tokens (docs/access-tokens.md): signed JWTs (HS256, a key derived from the master
@@ -71,12 +121,13 @@ export function createAccessTokensService(deps: {
 }) {
   const { db } = deps;
   const key = deps.secrets.deriveKey('depot access tokens v1');
-  // A token is checked on every request that carries it: keep its row until tokens change.
-  const rows = createReadCache<string, { revoked: boolean } | undefined>({
+  // A token is checked on every request that carries it: keep its row until tokens or users
+  // change (deleting a user deletes its tokens through the foreign key, unseen by the plugin).
+  const rows = createReadCache<string, { revoked: boolean; userId: number | null } | undefined>({
     ttlMs: 30_000,
     maxEntries: 10_000,
   });
-  deps.changes.onChange(['access_tokens'], rows.clear);
+  deps.changes.onChange(['access_tokens', 'users'], rows.clear);
 
   async function userNamed(name: string) {
     return db
@@ -86,23 +137,30 @@ export function createAccessTokensService(deps: {
       .executeTakeFirst();
   }
 
+  const userWithId = (id: number) =>
+    db.selectFrom('users').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
+
   async function checkRequest(issuer: Principal, request: TokenRequest) {
     const subject = request.username ?? issuer.name;
-    const scope = parseScope(request.scope);
+    const scope = requestedScope(issuer, request.scope);
     if (!issuer.admin) {
       if (subject.toLowerCase() !== issuer.name.toLowerCase())
         throw new Forbidden(M.othersTokensOnlyForAdmins);
-      if (scope.kind !== 'user') throw new Forbidden(M.adminScopeOnly);
+      if (scope.kind !== 'user' && !withinParentGroups(issuer, scope))
+        throw new Forbidden(M.adminScopeOnly);
     }
-    const expiresIn = request.expiresIn ?? DEFAULT_EXPIRES_IN;
-    if (!Number.isInteger(expiresIn) || expiresIn < 0)
+    if (issuer.via === 'token' && !issuer.admin && !withinParentScope(issuer, scope))
+      throw new Forbidden(M.widerThanParent);
+    const asked = request.expiresIn ?? DEFAULT_EXPIRES_IN;
+    if (!Number.isInteger(asked) || asked < 0)
       throw new BadRequest(M.tooLong(MAX_EXPIRES_IN), 'expires_in');
-    if (expiresIn > MAX_EXPIRES_IN) throw new BadRequest(M.tooLong(MAX_EXPIRES_IN), 'expires_in');
-    if (expiresIn === 0 && !issuer.admin) throw new Forbidden(M.adminScopeOnly);
+    if (asked > MAX_EXPIRES_IN) throw new BadRequest(M.tooLong(MAX_EXPIRES_IN), 'expires_in');
+    if (asked === 0 && !issuer.admin) throw new Forbidden(M.adminScopeOnly);
+    const expiresIn = withinParentLife(issuer, asked, request.expiresIn !== undefined);
     const user = await userNamed(subject);
     if (scope.kind === 'user' && !user) throw new BadRequest(M.unknownUser(subject), 'username');
     if (scope.kind === 'groups') await checkGroups(scope.groups);
-    return { subject: user?.name ?? subject, scope, expiresIn };
+    return { subject: user?.name ?? subject, userId: user?.id ?? null, scope, expiresIn };
   }
 
   async function checkGroups(groups: string[]) {
@@ -116,8 +174,19 @@ export function createAccessTokensService(deps: {
     if (missing !== undefined) throw new BadRequest(M.unknownGroup(missing), 'scope');
   }
 
-  async function identityOf(subject: string, scope: TokenScope): Promise<TokenIdentity> {
-    const user = await userNamed(subject);
+  /**
+   * Who a token acts as. A bound token (`userId`) acts as that user, found by id: when the
+   * user is gone, so is the token, whatever user has its name now. An unbound one (a
+   * group-scoped or admin token for a name that was no user) acts under its subject only.
+   */
+  async function identityOf(
+    userId: number | null,
+    subject: string,
+    scope: TokenScope,
+  ): Promise<TokenIdentity> {
+    const user = userId === null ? undefined : await userWithId(userId);
+    if (userId !== null && user?.name.toLowerCase() !== subject.toLowerCase())
+      throw new Unauthorized(M.invalidToken);
     if (scope.kind === 'user') {
       if (!user) throw new Unauthorized(M.invalidToken);
       return { userId: user.id, name: user.name, admin: await isEffectiveAdmin(db, user.id) };
@@ -130,14 +199,14 @@ export function createAccessTokensService(deps: {
       .where('name', 'in', scope.groups)
       .where('admin_privileges', '=', true)
       .execute();
-    return { name: subject, admin: admins.length > 0, groups: scope.groups };
+    return { name: user?.name ?? subject, admin: admins.length > 0, groups: scope.groups };
   }
 
   return {
     looksLikeToken: looksLikeJwt,
 
     async create(issuer: Principal, request: TokenRequest): Promise<NewToken> {
-      const { subject, scope, expiresIn } = await checkRequest(issuer, request);
+      const { subject, userId, scope, expiresIn } = await checkRequest(issuer, request);
       const id = randomUUID();
       const now = Math.floor(Date.now() / 1000);
       let jwt = new SignJWT({ scp: formatScope(scope) })
@@ -153,6 +222,7 @@ export function createAccessTokensService(deps: {
         .values({
           id,
           subject,
+          user_id: userId,
           scope: formatScope(scope),
           description: request.description ?? '',
           issued_by: issuer.name,
@@ -176,7 +246,7 @@ export function createAccessTokensService(deps: {
         .where('revoked_at', 'is', null)
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
         .orderBy('created_at', 'desc');
-      if (!caller.admin) query = query.where('subject', '=', caller.name);
+      if (!caller.admin) query = query.where((eb) => ownedBy(eb, caller));
       return (await query.execute()).map((row) => ({
         token_id: row.id,
         subject: row.subject,
@@ -196,7 +266,7 @@ export function createAccessTokensService(deps: {
         .set({ revoked_at: new Date() })
         .where('id', '=', id)
         .where('revoked_at', 'is', null);
-      if (!caller.admin) query = query.where('subject', '=', caller.name);
+      if (!caller.admin) query = query.where((eb) => ownedBy(eb, caller));
       const result = await query.executeTakeFirst();
       if (result.numUpdatedRows === 0n) throw new NotFound(M.notFound(id));
     },
@@ -219,13 +289,13 @@ export function createAccessTokensService(deps: {
       const row = await rows.get(id, async () => {
         const found = await db
           .selectFrom('access_tokens')
-          .select('revoked_at')
+          .select(['revoked_at', 'user_id'])
           .where('id', '=', id)
           .executeTakeFirst();
-        return found && { revoked: found.revoked_at !== null };
+        return found && { revoked: found.revoked_at !== null, userId: found.user_id };
       });
       if (!row || row.revoked) throw new Unauthorized(M.invalidToken);
-      const identity = await identityOf(claims.sub, parseScope(claims.scp));
+      const identity = await identityOf(row.userId, claims.sub, parseScope(claims.scp));
       return claims.exp === undefined ? identity : { ...identity, expiresAt: claims.exp * 1000 };
     },
   };

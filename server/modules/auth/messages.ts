@@ -10,6 +10,8 @@ export const AUTH_MESSAGES = {
   csrf: 'Missing or invalid CSRF token',
   authenticationRequired: 'Authentication is required',
   notAuthorized: 'You are not authorized to perform this action',
+  passwordSignInRequired:
+    'Sign in with your password to do this: an access token or API key cannot create, show or change credentials',
 } as const;
 
 /** The code the console keys its credentials-expired path on (spec 01 §4). */

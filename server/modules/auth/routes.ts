@@ -77,8 +77,8 @@ export async function authRoutes(
     async (request, reply) => {
       const { rememberMeEnabled } = await securityConfig.get();
       const remember = rememberMeEnabled && request.query.rememberMe === true;
-      const user = await app.signInThrottled(request.ip, () =>
-        auth.checkSignIn(request.body.user, request.body.password),
+      const user = await app.signInThrottled(request.ip, request.body.user, () =>
+        auth.checkSignIn(request.body.user, request.body.password, request.ip),
       );
       const mfaStatus = await services.mfa.signInStep(user.id);
       if (mfaStatus) {
@@ -140,8 +140,8 @@ export async function authRoutes(
     async (request) => {
       const { userName, oldPassword, newPassword1, newPassword2 } = request.body;
       // It checks a password anyone may send: guesses here wait as sign-in's do.
-      await app.signInThrottled(request.ip, () =>
-        auth.changePassword(userName, oldPassword, newPassword1, newPassword2),
+      await app.signInThrottled(request.ip, userName, () =>
+        auth.changePassword(userName, oldPassword, newPassword1, newPassword2, request.ip),
       );
       request.log.info({ user: userName }, 'password changed');
       return { passwordChanged: true };

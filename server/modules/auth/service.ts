@@ -13,6 +13,7 @@ import {
   rememberReplacedPassword,
 } from './password-policy.ts';
 import { hashPassword, verifyPassword } from './password.ts';
+import type { SignInLocks } from './sign-in-locks.ts';
 import { VerifiedPasswords } from './verified-passwords.ts';
 
 const REMEMBERED_SESSION_MS = 14 * 24 * 3600 * 1000;
@@ -40,29 +41,9 @@ type Credentials = NonNullable<Awaited<ReturnType<typeof findCredentials>>>;
 export function createAuthService(
   db: Database,
   securityConfig: SecurityConfigService,
+  locks: SignInLocks,
   changes?: TableChanges,
 ) {
-  /**
-   * Counts a failed attempt (a wrong password or MFA code) and locks the account when the
-   * policy says so. Counted in SQL, so parallel attempts each count.
-   */
-  async function recordFailure(userId: number): Promise<boolean> {
-    const { userLockPolicy } = await securityConfig.get();
-    const row = await db
-      .updateTable('users')
-      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
-      .where('id', '=', userId)
-      .returning('failed_logins')
-      .executeTakeFirst();
-    const locked = Boolean(
-      row && userLockPolicy.enabled && row.failed_logins >= userLockPolicy.loginAttempts,
-    );
-    if (locked) {
-      await db.updateTable('users').set({ locked: true }).where('id', '=', userId).execute();
-    }
-    return locked;
-  }
-
   /** Expired by an admin, or aged past the policy's expiry days. */
   async function isExpired(user: { password_expired: boolean; password_changed_at: Date }) {
     if (user.password_expired) return true;
@@ -86,7 +67,7 @@ export function createAuthService(
   });
   changes?.onChange(['users', 'groups', 'user_groups'], credentials.clear);
 
-  /** A sign-in that cached credentials settle: known user, password verified before, nothing to record. */
+  /** A sign-in that cached credentials settle: known user, password verified before. */
   async function cachedSuccess(name: string, password: string, allowExpired: boolean) {
     if (!changes) return undefined;
     const user = await credentials.get(name.toLowerCase(), async () =>
@@ -95,30 +76,33 @@ export function createAuthService(
     const clean =
       user?.password_hash &&
       !user.internal_password_disabled &&
-      !user.locked &&
-      user.failed_logins === 0 &&
       (allowExpired || !(await isExpired(user)));
     return clean && verified.has(user.password_hash!, password) ? user : undefined;
   }
 
-  /** Checks a name and password; `allowExpired` serves the change-password path. */
-  async function checkPassword(name: string, password: string, allowExpired = false) {
-    const known = await cachedSuccess(name, password, allowExpired);
-    if (known) return known;
-    // Everything else reads fresh rows: failures count attempts and may lock the account.
-    const user = await findCredentials(db, name);
-    if (!user || !user.password_hash || user.internal_password_disabled) {
-      await verifyPassword(password, await DECOY_HASH);
-      throw new Unauthorized(AUTH_MESSAGES.badCredentials);
-    }
-    if (user.locked) throw new Unauthorized(AUTH_MESSAGES.locked);
-    if (!(await passwordMatches(password, user.password_hash))) {
-      const nowLocked = await recordFailure(user.id);
+  /**
+   * Checks a name and password from a client address; `allowExpired` serves the
+   * change-password path. While the name is locked at that address nothing is checked, and a
+   * name no user has fails, counts and locks exactly as a user's does (no user probing).
+   */
+  async function checkPassword(
+    name: string,
+    password: string,
+    address: string,
+    allowExpired = false,
+  ) {
+    if (await locks.isLocked(name, address)) throw new Unauthorized(AUTH_MESSAGES.locked);
+    const user =
+      (await cachedSuccess(name, password, allowExpired)) ?? (await findCredentials(db, name));
+    const usable = user?.password_hash && !user.internal_password_disabled;
+    const matches = usable
+      ? await passwordMatches(password, user.password_hash!)
+      : await verifyPassword(password, await DECOY_HASH).then(() => false);
+    if (!user || !matches) {
+      const nowLocked = await locks.failed(name, address);
       throw new Unauthorized(nowLocked ? AUTH_MESSAGES.locked : AUTH_MESSAGES.badCredentials);
     }
-    if (user.failed_logins > 0) {
-      await db.updateTable('users').set({ failed_logins: 0 }).where('id', '=', user.id).execute();
-    }
+    await locks.succeeded(name, address);
     if (!allowExpired && (await isExpired(user))) {
       throw new Unauthorized(AUTH_MESSAGES.credentialsExpired, CREDENTIALS_EXPIRED);
     }
@@ -145,18 +129,20 @@ export function createAuthService(
 
   return {
     /** Basic auth for API clients: UI access being disabled does not matter here. */
-    async authenticateBasic(name: string, password: string): Promise<AuthenticatedUser> {
-      return toAuthenticated(await checkPassword(name, password));
+    async authenticateBasic(
+      name: string,
+      password: string,
+      address: string,
+    ): Promise<AuthenticatedUser> {
+      return toAuthenticated(await checkPassword(name, password, address));
     },
-
-    recordFailedAttempt: recordFailure,
 
     /**
      * Console sign-in's first factor: the password, and UI access. It opens no session:
      * `openSession` does, now or after the MFA code.
      */
-    async checkSignIn(name: string, password: string): Promise<AuthenticatedUser> {
-      const user = await checkPassword(name, password);
+    async checkSignIn(name: string, password: string, address: string): Promise<AuthenticatedUser> {
+      const user = await checkPassword(name, password, address);
       if (user.disable_ui_access) throw new Forbidden(AUTH_MESSAGES.uiAccessDisabled);
       return toAuthenticated(user);
     },
@@ -175,10 +161,10 @@ export function createAuthService(
     async userForSignIn(userId: number): Promise<AuthenticatedUser | undefined> {
       const row = await db
         .selectFrom('users')
-        .select(['id', 'name', 'disable_ui_access', 'locked'])
+        .select(['id', 'name', 'disable_ui_access'])
         .where('id', '=', userId)
         .executeTakeFirst();
-      if (!row || row.locked || row.disable_ui_access) return undefined;
+      if (!row || row.disable_ui_access) return undefined;
       return toAuthenticated(row);
     },
 
@@ -205,17 +191,12 @@ export function createAuthService(
       const row = await db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select([
-          'users.id',
-          'users.name',
-          'users.disable_ui_access',
-          'users.locked',
-          'sessions.csrf_token',
-        ])
+        .select(['users.id', 'users.name', 'users.disable_ui_access', 'sessions.csrf_token'])
         .where('sessions.id', '=', sessionId(token))
         .where('sessions.expires_at', '>', sql<Date>`now()`)
         .executeTakeFirst();
-      if (!row || row.locked || row.disable_ui_access) return undefined;
+      // A sign-in lock does not end a session: failures of someone else's guesses must not.
+      if (!row || row.disable_ui_access) return undefined;
       return { user: await toAuthenticated(row), csrfToken: row.csrf_token };
     },
 
@@ -224,14 +205,20 @@ export function createAuthService(
     },
 
     /** Changes a password knowing the current one; works for an expired password too. */
-    async changePassword(name: string, oldPassword: string, newPassword: string, retyped: string) {
+    async changePassword(
+      name: string,
+      oldPassword: string,
+      newPassword: string,
+      retyped: string,
+      address: string,
+    ) {
       if (newPassword !== retyped)
         throw new BadRequest(AUTH_MESSAGES.passwordsDiffer, 'newPassword2');
       const { passwordPolicy } = await securityConfig.get();
       if (newPassword === oldPassword) {
         throw new BadRequest(AUTH_MESSAGES.passwordUnchanged, 'newPassword1');
       }
-      const user = await checkPassword(name, oldPassword, true);
+      const user = await checkPassword(name, oldPassword, address, true);
       await assertPasswordAllowed(db, passwordPolicy, newPassword, 'newPassword1', {
         id: user.id,
         currentHash: user.password_hash,

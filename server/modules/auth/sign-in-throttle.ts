@@ -13,6 +13,8 @@ interface Options {
   forgetAfterMs: number;
   /** Addresses tracked at most; the oldest are forgotten first. */
   maxAddresses: number;
+  /** Accounts whose failures are told apart per address; failures against more still count. */
+  maxAccountsPerAddress: number;
 }
 
 const DEFAULTS: Options = {
@@ -21,10 +23,13 @@ const DEFAULTS: Options = {
   maxDelayMs: 5 * 60_000,
   forgetAfterMs: 15 * 60_000,
   maxAddresses: 100_000,
+  maxAccountsPerAddress: 100,
 };
 
 interface Record {
   failures: number;
+  /** The failures against each account (lower-cased), so a success forgives only its own. */
+  byAccount: Map<string, number>;
   blockedUntil: number;
   lastFailureAt: number;
 }
@@ -58,11 +63,21 @@ export class SignInThrottle {
       );
   }
 
-  failed(address: string): void {
+  /** A failed password or code for `account` from `address`. */
+  failed(address: string, account: string): void {
     const now = this.now();
-    const record = this.#live(address) ?? { failures: 0, blockedUntil: 0, lastFailureAt: now };
+    const record = this.#live(address) ?? {
+      failures: 0,
+      byAccount: new Map<string, number>(),
+      blockedUntil: 0,
+      lastFailureAt: now,
+    };
     record.failures += 1;
     record.lastFailureAt = now;
+    const key = account.toLowerCase();
+    const known = record.byAccount.get(key);
+    if (known !== undefined || record.byAccount.size < this.#options.maxAccountsPerAddress)
+      record.byAccount.set(key, (known ?? 0) + 1);
     const over = record.failures - this.#options.freeAttempts;
     if (over > 0) {
       const delay = Math.min(this.#options.baseDelayMs * 2 ** (over - 1), this.#options.maxDelayMs);
@@ -76,8 +91,18 @@ export class SignInThrottle {
     }
   }
 
-  succeeded(address: string): void {
-    this.#records.delete(address);
+  /**
+   * A right password for `account` from `address` forgives that account's failures from
+   * there (the user's own typos), and only those: guesses against other accounts still
+   * count, or one valid sign-in now and then would hide any number of them.
+   */
+  succeeded(address: string, account: string): void {
+    const record = this.#live(address);
+    const own = record?.byAccount.get(account.toLowerCase());
+    if (!record || own === undefined) return;
+    record.byAccount.delete(account.toLowerCase());
+    record.failures -= own;
+    if (record.failures === 0) this.#records.delete(address);
   }
 
   #live(address: string): Record | undefined {

@@ -62,12 +62,8 @@ export function createPasswordFlows({ db, mail, tokens, auth, users, securityCon
     });
     await tokens.use(key, purpose);
     await auth.setPassword(user.id, user.password_hash, password);
-    // Whoever reads the mailbox owns the account: a lock from failed guesses ends here.
-    await db
-      .updateTable('users')
-      .set({ locked: false, failed_logins: 0 })
-      .where('id', '=', user.id)
-      .execute();
+    // Whoever reads the mailbox owns the account: its locks from failed guesses end here.
+    await users.unlock([user.name]);
     await db.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     return user.name;
   }
@@ -89,30 +85,38 @@ export function createPasswordFlows({ db, mail, tokens, auth, users, securityCon
     });
   }
 
+  /** Mails a reset link when the user exists, has an email and an internal password. */
+  async function mailResetLink(name: string, baseUrl: string, log: FastifyBaseLogger) {
+    const user = await findUser(db, name);
+    if (!user || !user.email || user.internal_password_disabled) return;
+    if (await recentlyMailed(user.id)) return;
+    const key = await tokens.issue(user.id, 'reset');
+    const text = [
+      `Hello ${user.name},`,
+      '',
+      'Someone asked to reset your Depot password. To choose a new one, open:',
+      resetLink(baseUrl, key),
+      '',
+      `The link works once, for ${TOKEN_LIFETIME_HOURS.reset} hours. If you did not ask, ignore this mail.`,
+    ].join('\n');
+    await mail.send({ to: user.email, subject: 'Reset your password', text });
+    log.info({ user: user.name }, 'password reset mail sent');
+  }
+
   return {
     /**
-     * Mails a reset link when the user exists, has an email and an internal password. The
-     * answer is the same either way, and the mail goes out after the answer, so neither the
-     * words nor the timing tell whether the user exists. Only "mail is off" is an error.
+     * Answers "a link is on its way" whoever `name` is: the only work before the answer is
+     * checking that mail is set up, the same for every name. Looking the user up, issuing
+     * the key and sending run after the answer has gone, so neither the words, nor the
+     * timing, nor a failure on the way tell whether the user exists; failures are logged.
      */
     async forgotPassword(name: string, log: FastifyBaseLogger): Promise<void> {
       const { baseUrl } = await mail.ready();
-      const user = await findUser(db, name);
-      if (!user || !user.email || user.internal_password_disabled) return;
-      if (await recentlyMailed(user.id)) return;
-      const key = await tokens.issue(user.id, 'reset');
-      const text = [
-        `Hello ${user.name},`,
-        '',
-        'Someone asked to reset your Depot password. To choose a new one, open:',
-        resetLink(baseUrl, key),
-        '',
-        `The link works once, for ${TOKEN_LIFETIME_HOURS.reset} hours. If you did not ask, ignore this mail.`,
-      ].join('\n');
-      void mail
-        .send({ to: user.email, subject: 'Reset your password', text })
-        .then(() => log.info({ user: user.name }, 'password reset mail sent'))
-        .catch((error: unknown) => log.warn({ err: error, user: user.name }, 'reset mail failed'));
+      setImmediate(() => {
+        mailResetLink(name, baseUrl, log).catch((error: unknown) =>
+          log.warn({ err: error, user: name }, 'reset mail failed'),
+        );
+      });
     },
 
     async validateResetKey(key: string): Promise<{ user: string }> {

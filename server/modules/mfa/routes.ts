@@ -3,6 +3,7 @@ import { Conflict, Forbidden, Unauthorized } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { signIn } from '../auth/routes.ts';
 import { AUTH_MESSAGES } from '../auth/messages.ts';
+import { requirePasswordSignIn } from '../auth/password-sign-in.ts';
 import { MFA_MESSAGES as M } from './messages.ts';
 import { MFA_PENDING_COOKIE, PENDING_SECONDS, type PendingSignIn } from './pending-sign-in.ts';
 
@@ -50,6 +51,7 @@ async function pendingSignIn(request: FastifyRequest, services: Services) {
  */
 async function enrollingUser(request: FastifyRequest, services: Services) {
   if (!request.principal.anonymous && request.principal.userId !== undefined) {
+    requirePasswordSignIn(request.principal);
     return { userId: request.principal.userId, pending: undefined };
   }
   if (!request.cookies[MFA_PENDING_COOKIE])
@@ -75,7 +77,7 @@ export async function mfaRoutes(app: FastifyInstance, { services }: { services: 
     { config: publicRoute, schema: { body: otpBody } },
     async (request, reply) => {
       const { userId, pending } = await enrollingUser(request, services);
-      await mfa.confirmEnrollment(userId, request.body.otp);
+      await mfa.confirmEnrollment(userId, request.body.otp, request.ip);
       request.log.info({ userId }, 'MFA enrolled');
       if (!pending) return { mfaEnrolled: true };
       reply.clearCookie(MFA_PENDING_COOKIE, { path: '/' });
@@ -88,7 +90,9 @@ export async function mfaRoutes(app: FastifyInstance, { services }: { services: 
     { config: publicRoute, schema: { body: otpBody } },
     async (request, reply) => {
       const { pending, user } = await pendingSignIn(request, services);
-      await app.signInThrottled(request.ip, () => mfa.verify(user.id, request.body.otp));
+      await app.signInThrottled(request.ip, user.name, () =>
+        mfa.verify(user.id, request.body.otp, request.ip),
+      );
       reply.clearCookie(MFA_PENDING_COOKIE, { path: '/' });
       return signIn(reply, services, user, pending.remember);
     },
@@ -107,7 +111,8 @@ export async function mfaRoutes(app: FastifyInstance, { services }: { services: 
     async (request) => {
       const userId = request.principal.userId;
       if (userId === undefined) throw new Forbidden(M.notEnrolled);
-      await mfa.remove(userId, request.body.otp);
+      requirePasswordSignIn(request.principal);
+      await mfa.remove(userId, request.body.otp, request.ip);
       request.log.info({ userId }, 'MFA removed by its user');
       return { mfaEnrolled: false };
     },
@@ -126,6 +131,9 @@ export async function mfaRoutes(app: FastifyInstance, { services }: { services: 
       },
     },
     async (request) => {
+      // An admin resets another user's second factor; its own only after a password.
+      if (request.params.name.toLowerCase() === request.principal.name.toLowerCase())
+        requirePasswordSignIn(request.principal);
       await mfa.reset(request.params.name);
       request.log.info({ user: request.params.name, by: request.principal.name }, 'MFA reset');
       return { name: request.params.name, mfaEnrolled: false };

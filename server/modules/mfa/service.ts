@@ -4,6 +4,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import { BadRequest, Forbidden, NotFound, Unauthorized } from '../../errors.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
 import { AUTH_MESSAGES } from '../auth/messages.ts';
+import type { SignInLocks } from '../auth/sign-in-locks.ts';
 import { MFA_MESSAGES as M, type MfaStatus } from './messages.ts';
 import { createPendingSignIns } from './pending-sign-in.ts';
 import { acceptedStep, newTotpSecret, otpauthUri } from './totp.ts';
@@ -13,7 +14,7 @@ interface MfaDeps {
   secrets: SecretBox;
   securityConfig: SecurityConfigService;
   /** Counts a wrong code like a wrong password: the lockout policy covers both. */
-  recordFailedAttempt: (userId: number) => Promise<boolean>;
+  locks: SignInLocks;
 }
 
 export interface EnrollmentOffer {
@@ -25,28 +26,34 @@ export interface EnrollmentOffer {
 }
 
 /** TOTP enrollment, verification at sign-in and reset (docs/mfa.md). */
-export function createMfaService({ db, secrets, securityConfig, recordFailedAttempt }: MfaDeps) {
+export function createMfaService({ db, secrets, securityConfig, locks }: MfaDeps) {
   const pending = createPendingSignIns(secrets);
 
   const readUser = (userId: number) =>
     db
       .selectFrom('users')
-      .select(['id', 'name', 'locked', 'mfa_secret', 'mfa_pending_secret', 'mfa_last_step'])
+      .select(['id', 'name', 'mfa_secret', 'mfa_pending_secret', 'mfa_last_step'])
       .where('id', '=', userId)
       .executeTakeFirst();
 
-  /** Accepts a code once: a step at or before the last one accepted is a replay. */
+  /**
+   * Accepts a code once: a step at or before the last one accepted is a replay. A wrong code
+   * counts toward the lock of the user's name at the caller's address, as a wrong password.
+   */
   async function checkCode(
-    userId: number,
+    user: { name: string },
     sealedSecret: string,
     lastStep: string | null,
     code: string,
+    address: string,
   ): Promise<number> {
+    if (await locks.isLocked(user.name, address)) throw new Forbidden(AUTH_MESSAGES.locked);
     const step = await acceptedStep(secrets.decrypt(sealedSecret), code.trim());
     if (step === undefined || (lastStep !== null && step <= Number(lastStep))) {
-      const locked = await recordFailedAttempt(userId);
+      const locked = await locks.failed(user.name, address);
       throw locked ? new Forbidden(AUTH_MESSAGES.locked) : new Unauthorized(M.invalidCode);
     }
+    await locks.succeeded(user.name, address);
     return step;
   }
 
@@ -82,10 +89,10 @@ export function createMfaService({ db, secrets, securityConfig, recordFailedAtte
     },
 
     /** A code from the offered secret makes it the user's; the offer is used up. */
-    async confirmEnrollment(userId: number, code: string): Promise<void> {
+    async confirmEnrollment(userId: number, code: string, address: string): Promise<void> {
       const user = await readUser(userId);
       if (!user?.mfa_pending_secret) throw new BadRequest(M.notOffered);
-      const step = await checkCode(userId, user.mfa_pending_secret, null, code);
+      const step = await checkCode(user, user.mfa_pending_secret, null, code, address);
       await db
         .updateTable('users')
         .set({ mfa_secret: user.mfa_pending_secret, mfa_pending_secret: null, mfa_last_step: step })
@@ -94,23 +101,18 @@ export function createMfaService({ db, secrets, securityConfig, recordFailedAtte
     },
 
     /** The code of an enrolled user; a wrong one counts toward the lockout. */
-    async verify(userId: number, code: string): Promise<void> {
+    async verify(userId: number, code: string, address: string): Promise<void> {
       const user = await readUser(userId);
       if (!user) throw new Forbidden(M.signInExpired);
-      if (user.locked) throw new Forbidden(AUTH_MESSAGES.locked);
       if (!user.mfa_secret) throw new BadRequest(M.notEnrolled);
-      const step = await checkCode(userId, user.mfa_secret, user.mfa_last_step, code);
-      await db
-        .updateTable('users')
-        .set({ mfa_last_step: step, failed_logins: 0 })
-        .where('id', '=', userId)
-        .execute();
+      const step = await checkCode(user, user.mfa_secret, user.mfa_last_step, code, address);
+      await db.updateTable('users').set({ mfa_last_step: step }).where('id', '=', userId).execute();
     },
 
     /** The user turns MFA off, proving it with a current code; not while it is enforced. */
-    async remove(userId: number, code: string): Promise<void> {
+    async remove(userId: number, code: string, address: string): Promise<void> {
       if ((await securityConfig.get()).mfa.enforced) throw new Forbidden(M.enforced);
-      await this.verify(userId, code);
+      await this.verify(userId, code, address);
       await this.resetById(userId);
     },
 

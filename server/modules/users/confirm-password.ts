@@ -18,8 +18,8 @@ export async function confirmOwnPassword(
 ): Promise<void> {
   if (typeof password !== 'string' || !password) throw new BadRequest(WRONG_PASSWORD, 'password');
   await app
-    .signInThrottled(request.ip, () =>
-      services.auth.authenticateBasic(request.principal.name, password),
+    .signInThrottled(request.ip, request.principal.name, () =>
+      services.auth.authenticateBasic(request.principal.name, password, request.ip),
     )
     .catch((error: unknown) => {
       throw error instanceof Unauthorized ? new BadRequest(WRONG_PASSWORD, 'password') : error;

@@ -16,6 +16,18 @@ function selectUsersWithGroups(db: Executor) {
         .whereRef('user_groups.user_id', '=', 'users.id')
         .select(sql<string[]>`coalesce(array_agg(groups.name order by groups.name), '{}')`.as('g'))
         .as('group_names'),
+    )
+    .select((eb) =>
+      // Locked for now from some address (docs/security.md, "Lockout").
+      eb
+        .exists(
+          eb
+            .selectFrom('sign_in_locks')
+            .whereRef('sign_in_locks.account', '=', sql`lower(users.name)`)
+            .where('sign_in_locks.locked_until', '>', sql<Date>`now()`)
+            .select('sign_in_locks.account'),
+        )
+        .as('locked'),
     );
 }
 
@@ -105,8 +117,6 @@ export function findCredentials(db: Executor, name: string) {
       'users.name',
       'users.password_hash',
       'users.internal_password_disabled',
-      'users.locked',
-      'users.failed_logins',
       'users.password_expired',
       'users.password_changed_at',
       'users.disable_ui_access',

@@ -4,6 +4,9 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { hashPassword } from '../auth/password.ts';
 import { assertPasswordAllowed, rememberReplacedPassword } from '../auth/password-policy.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
+import type { Principal } from '../../http/permissions.ts';
+import { requirePasswordSignIn } from '../auth/password-sign-in.ts';
+import type { SignInLocks } from '../auth/sign-in-locks.ts';
 import * as q from './queries.ts';
 
 /** A user as the console and the REST API show it; the password never leaves the server. */
@@ -33,9 +36,13 @@ export interface UserInput {
   groups?: string[];
 }
 
-/** Who asks for a change: the rules about one's own account need to know. */
+/**
+ * Who asks for a change: the rules about one's own account need to know. `via` is how a
+ * request's caller signed in; calls from inside the server leave it out.
+ */
 export interface Actor {
   name: string;
+  via?: Principal['via'];
 }
 
 export function toUserView(row: q.UserRow): UserView {
@@ -49,7 +56,7 @@ export function toUserView(row: q.UserRow): UserView {
     groups: row.group_names ?? [],
     realm: row.realm,
     lastLoggedIn: row.last_logged_in ? new Date(row.last_logged_in).toISOString() : null,
-    locked: row.locked,
+    locked: Boolean(row.locked),
     passwordExpired: row.password_expired,
     mfaEnrolled: row.mfa_secret !== null,
   };
@@ -57,7 +64,11 @@ export function toUserView(row: q.UserRow): UserView {
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-export function createUsersService(db: Database, securityConfig: SecurityConfigService) {
+export function createUsersService(
+  db: Database,
+  securityConfig: SecurityConfigService,
+  locks: SignInLocks,
+) {
   const policy = async () => (await securityConfig.get()).passwordPolicy;
 
   async function resolveGroupIds(tx: Parameters<typeof q.findGroupIds>[0], names: string[]) {
@@ -123,8 +134,6 @@ export function createUsersService(db: Database, securityConfig: SecurityConfigS
               internal_password_disabled: input.internalPasswordDisabled ?? false,
               realm: 'internal',
               password_expired: options.passwordExpired ?? false,
-              locked: false,
-              failed_logins: 0,
               last_logged_in: null,
             })
             .returning('id')
@@ -142,6 +151,9 @@ export function createUsersService(db: Database, securityConfig: SecurityConfigS
       if (change.name !== undefined && !sameName(change.name, name)) {
         throw new BadRequest('A user cannot be renamed', 'name');
       }
+      // A token or API key may not turn itself into a password (an admin's, on another user, may).
+      if (change.password && sameName(name, actor.name) && actor.via)
+        requirePasswordSignIn({ via: actor.via });
       if (change.admin === false && sameName(name, actor.name)) {
         throw new BadRequest('You cannot remove your own admin privileges', 'admin');
       }
@@ -212,19 +224,9 @@ export function createUsersService(db: Database, securityConfig: SecurityConfigS
       if (Number(result.numUpdatedRows) === 0) throw new NotFound(`User '${name}' does not exist`);
     },
 
+    /** Lifts the sign-in locks of these users, from every address. */
     async unlock(names: string[]): Promise<void> {
-      if (names.length === 0) return;
-      await db
-        .updateTable('users')
-        .set({ locked: false, failed_logins: 0 })
-        .where((eb) =>
-          eb(
-            eb.fn('lower', ['name']),
-            'in',
-            names.map((n) => n.toLowerCase()),
-          ),
-        )
-        .execute();
+      await locks.unlock(names);
     },
 
     /** The groups a user form offers (GET /ui/users/groups). */
