@@ -7,6 +7,7 @@ import type { DepotConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { startChangeListener } from './db/change-listener.ts';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
+import { crossSitePlugin } from './http/cross-site.ts';
 import { identityPlugin } from './http/identity.ts';
 import { KnownCallers } from './http/known-callers.ts';
 import {
@@ -157,6 +158,8 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   });
 
   await app.register(fastifyCookie);
+  // Before identity: a cross-site write is refused whoever it claims to come from.
+  await app.register(crossSitePlugin, { publicOrigin: config.publicOrigin });
   await app.register(identityPlugin, {
     knownCallers,
     auth: services.auth,
