@@ -44,6 +44,16 @@ export interface DepotConfig {
    * for a proxy that neither passes the Host header on nor is trusted to send X-Forwarded-Host.
    */
   publicOrigin: string | undefined;
+  /**
+   * How slowly a client may send a request (docs/security.md, "Slow requests"): its headers
+   * within DEPOT_REQUEST_HEADERS_TIMEOUT_SECONDS (30), its body at
+   * DEPOT_REQUEST_BODY_MIN_BYTES_PER_SECOND (1024) or more, averaged over each
+   * DEPOT_REQUEST_BODY_RATE_WINDOW_SECONDS (30).
+   */
+  requestLimits: {
+    headersTimeoutSeconds: number;
+    body: { minBytesPerSecond: number; windowSeconds: number };
+  };
   /** How many projects may exist (DEPOT_PROJECTS_LIMIT, 300 by default). */
   projectsLimit: number;
   /**
@@ -91,6 +101,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     gcGraceSeconds: wholeNumber(env, 'DEPOT_GC_GRACE_SECONDS', 3600),
     trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),
     publicOrigin: publicOrigin(env.DEPOT_PUBLIC_URL),
+    requestLimits: {
+      headersTimeoutSeconds: positiveInteger(env, 'DEPOT_REQUEST_HEADERS_TIMEOUT_SECONDS', 30),
+      body: {
+        minBytesPerSecond: positiveInteger(env, 'DEPOT_REQUEST_BODY_MIN_BYTES_PER_SECOND', 1024),
+        windowSeconds: positiveInteger(env, 'DEPOT_REQUEST_BODY_RATE_WINDOW_SECONDS', 30),
+      },
+    },
     projectsLimit: positiveInteger(env, 'DEPOT_PROJECTS_LIMIT', 300),
     npmMetadataMaxAgeSeconds: wholeNumber(env, 'DEPOT_NPM_METADATA_MAX_AGE', 60),
   };
