@@ -7,7 +7,9 @@ import type { DepotConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { startChangeListener } from './db/change-listener.ts';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
+import { crossSitePlugin } from './http/cross-site.ts';
 import { identityPlugin } from './http/identity.ts';
+import { createBodyRateGuard } from './http/slow-bodies.ts';
 import { KnownCallers } from './http/known-callers.ts';
 import {
   createDownloadFastPath,
@@ -75,9 +77,14 @@ export interface DepotApp {
 
 /**
  * Fastify's own HTTP server, with the download fast path in front of it: a request it
- * answers never reaches Fastify (server/modules/artifacts/download-fast-path.ts).
+ * answers never reaches Fastify (server/modules/artifacts/download-fast-path.ts). Headers
+ * must arrive within their timeout and bodies at the minimum rate (http/slow-bodies.ts).
  */
-function serverWithFastPath(fastPath: DownloadFastPath) {
+function serverWithFastPath(
+  fastPath: DownloadFastPath,
+  limits: DepotConfig['requestLimits'],
+  logger: Logger,
+) {
   return (
     handler: RequestListener,
     options: {
@@ -87,9 +94,16 @@ function serverWithFastPath(fastPath: DownloadFastPath) {
       maxRequestsPerSocket?: number;
     },
   ) => {
-    const server = createServer((request, response) => {
+    const bodyRate = createBodyRateGuard(limits.body, logger);
+    const headersTimeout = limits.headersTimeoutSeconds * 1000;
+    // Node checks the headers timeout on this interval: half of it, at most Node's default.
+    const connectionsCheckingInterval = Math.min(30000, headersTimeout / 2);
+    const server = createServer({ connectionsCheckingInterval }, (request, response) => {
+      bodyRate.watch(request, response);
       if (!fastPath.answer(request, response)) handler(request, response);
     });
+    server.headersTimeout = headersTimeout;
+    server.on('close', bodyRate.stop);
     // What Fastify's default factory sets from its options.
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
     if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
@@ -133,7 +147,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   const knownCallers = new KnownCallers(services.tableChanges);
   const downloadFastPath = createDownloadFastPath({ services, filestore, knownCallers, logger });
   const app: FastifyInstance = Fastify({
-    serverFactory: serverWithFastPath(downloadFastPath),
+    serverFactory: serverWithFastPath(downloadFastPath, config.requestLimits, logger),
     loggerInstance: logger as FastifyBaseLogger,
     // Forwarded headers only from configured proxies (docs/security-config.md).
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -158,6 +172,8 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   });
 
   await app.register(fastifyCookie);
+  // Before identity: a cross-site write is refused whoever it claims to come from.
+  await app.register(crossSitePlugin, { publicOrigin: config.publicOrigin });
   await app.register(identityPlugin, {
     knownCallers,
     auth: services.auth,

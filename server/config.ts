@@ -38,6 +38,22 @@ export interface DepotConfig {
    * claim any address and slip past the sign-in throttle.
    */
   trustedProxies: string[];
+  /**
+   * The origin of DEPOT_PUBLIC_URL, the address users' browsers reach Depot at: accepted as
+   * Depot's own for the cross-site rule (docs/security.md) besides the request's own host,
+   * for a proxy that neither passes the Host header on nor is trusted to send X-Forwarded-Host.
+   */
+  publicOrigin: string | undefined;
+  /**
+   * How slowly a client may send a request (docs/security.md, "Slow requests"): its headers
+   * within DEPOT_REQUEST_HEADERS_TIMEOUT_SECONDS (30), its body at
+   * DEPOT_REQUEST_BODY_MIN_BYTES_PER_SECOND (1024) or more, averaged over each
+   * DEPOT_REQUEST_BODY_RATE_WINDOW_SECONDS (30).
+   */
+  requestLimits: {
+    headersTimeoutSeconds: number;
+    body: { minBytesPerSecond: number; windowSeconds: number };
+  };
   /** How many projects may exist (DEPOT_PROJECTS_LIMIT, 300 by default). */
   projectsLimit: number;
   /**
@@ -89,6 +105,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     // 0 (tests) and up; an hour when unset.
     gcGraceSeconds: wholeNumber(env, 'DEPOT_GC_GRACE_SECONDS', 3600),
     trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),
+    publicOrigin: publicOrigin(env.DEPOT_PUBLIC_URL),
+    requestLimits: {
+      headersTimeoutSeconds: positiveInteger(env, 'DEPOT_REQUEST_HEADERS_TIMEOUT_SECONDS', 30),
+      body: {
+        minBytesPerSecond: positiveInteger(env, 'DEPOT_REQUEST_BODY_MIN_BYTES_PER_SECOND', 1024),
+        windowSeconds: positiveInteger(env, 'DEPOT_REQUEST_BODY_RATE_WINDOW_SECONDS', 30),
+      },
+    },
     projectsLimit: positiveInteger(env, 'DEPOT_PROJECTS_LIMIT', 300),
     npmMetadataMaxAgeSeconds: wholeNumber(env, 'DEPOT_NPM_METADATA_MAX_AGE', 60),
     unlockUsers: (env.DEPOT_UNLOCK_USERS ?? '')
@@ -106,6 +130,19 @@ function trustedProxies(raw: string | undefined): string[] {
   const bad = entries.find((entry) => !/^[0-9a-fA-F.:]+(\/[0-9]{1,3})?$/.test(entry));
   if (bad) throw new Error(`DEPOT_TRUSTED_PROXIES must list IP addresses or CIDRs, got '${bad}'`);
   return entries;
+}
+
+function publicOrigin(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    throw new Error(`DEPOT_PUBLIC_URL must be an http or https URL, got '${raw}'`);
+  return url.origin;
 }
 
 /** A whole number of at least `min` from the environment; `fallback` when unset. */

@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSABLE_SANDBOX } from '../server/modules/artifacts/download.ts';
+import { startScriptedUpstream, type ScriptedUpstream } from './helpers/scripted-upstream.ts';
 import { adminAuth, startTestDepot, type TestDepot } from './helpers/test-app.ts';
 
 /**
  * Active content (HTML, SVG, ...) is sandboxed and sent as an attachment unless an admin
- * turned on `allowContentBrowsing` for the repository it is read through.
+ * turned on `allowContentBrowsing` for the repository it is read through; then it is shown
+ * inline, its scripts running in a sandbox without the console's origin.
  */
 let depot: TestDepot;
+let upstream: ScriptedUpstream;
 beforeAll(async () => {
-  depot = await startTestDepot();
+  [depot, upstream] = await Promise.all([startTestDepot(), startScriptedUpstream()]);
   for (const key of ['site-local', 'open-site']) {
     await depot.services.repositories.create({ key, rclass: 'local', packageType: 'generic' });
   }
@@ -20,10 +24,16 @@ beforeAll(async () => {
     });
   }
 });
-afterAll(() => depot?.close());
+afterAll(async () => {
+  await Promise.all([depot?.close(), upstream?.close()]);
+});
 
-const download = (path: string) =>
-  depot.app.inject({ url: `/artifactory/${path}`, headers: adminAuth() });
+const download = (path: string, headers: Record<string, string> = {}, method = 'GET' as const) =>
+  depot.app.inject({
+    method,
+    url: `/artifactory/${path}`,
+    headers: { ...adminAuth(), ...headers },
+  });
 const setBrowsing = (key: string, allowContentBrowsing: boolean) =>
   depot.app.inject({
     method: 'POST',
@@ -39,12 +49,19 @@ function expectSandboxed(response: Awaited<ReturnType<typeof download>>) {
   expect(response.headers['x-content-type-options']).toBe('nosniff');
 }
 
-function expectInline(response: Awaited<ReturnType<typeof download>>) {
-  expect(response.statusCode).toBe(200);
-  expect(response.headers['content-type']).toMatch(/^text\/html/);
-  expect(response.headers['content-security-policy']).toBeUndefined();
+/** Shown inline, scripts allowed, but never with the console's origin (no allow-same-origin). */
+function expectBrowsable(response: Awaited<ReturnType<typeof download>>, status = 200) {
+  expect(response.statusCode).toBe(status);
+  expect(response.headers['content-security-policy']).toBe(
+    'sandbox allow-scripts allow-popups allow-downloads',
+  );
   expect(response.headers['content-disposition']).toBeUndefined();
   expect(response.headers['x-content-type-options']).toBe('nosniff');
+}
+
+function expectInline(response: Awaited<ReturnType<typeof download>>) {
+  expectBrowsable(response);
+  expect(response.headers['content-type']).toMatch(/^text\/html/);
   expect(response.body).toContain('<script>');
 }
 
@@ -58,7 +75,7 @@ describe('allowContentBrowsing', () => {
     expectSandboxed(await download('site-local/docs/index.html'));
   });
 
-  it('serves active content inline, without the sandbox, once an admin turns it on', async () => {
+  it('serves active content inline, scripts sandboxed away from the console, once an admin turns it on', async () => {
     expect((await setBrowsing('open-site', true)).statusCode).toBe(200);
     expectInline(await download('open-site/docs/index.html'));
     // The other repository keeps its sandbox.
@@ -84,6 +101,33 @@ describe('allowContentBrowsing', () => {
     expectInline(await download('site-virtual/docs/index.html'));
     await depot.services.repositories.update('site-virtual', { repositories: ['site-local'] });
     expectSandboxed(await download('site-virtual/docs/index.html'));
+  });
+
+  it('keeps the sandbox on every way the file is read: HEAD, a range, a 304', async () => {
+    const path = 'open-site/docs/index.html';
+    expectBrowsable(await download(path, {}, 'HEAD' as 'GET'));
+    expectBrowsable(await download(path, { range: 'bytes=0-5' }), 206);
+    const etag = String((await download(path)).headers.etag);
+    expectBrowsable(await download(path, { 'if-none-match': etag }), 304);
+    expect(BROWSABLE_SANDBOX).not.toMatch(/allow-same-origin|allow-top-navigation/);
+  });
+
+  it("keeps it for a remote repository's files, fetched and cached", async () => {
+    upstream.file('/site/page.html', '<html><script>fetch("/ui/api/v1/ui/users")</script></html>');
+    await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+    await depot.services.repositories.create({
+      key: 'site-remote',
+      rclass: 'remote',
+      packageType: 'generic',
+      url: `${upstream.base}/site/`,
+      allowContentBrowsing: true,
+    });
+    for (let read = 0; read < 2; read++) {
+      const response = await download('site-remote/page.html');
+      expectBrowsable(response);
+      expect(response.body).toContain('<script>');
+    }
+    expect(upstream.hits('/site/page.html')).toBe(1);
   });
 
   it('refuses a value that is not a boolean', async () => {

@@ -2,6 +2,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 import { adminAuth, basic, devWithOnlyGrant } from './helpers/test-app.ts';
+import { BROWSABLE_SANDBOX } from '../server/modules/artifacts/download.ts';
 
 /**
  * Small downloads a client repeats are answered from memory before Fastify
@@ -112,6 +113,21 @@ describe('the download fast path', () => {
   it('sends active content as a sandboxed attachment, as the full route does', async () => {
     const answer = await fullThenFast('/artifactory/fast-local/site/index.html');
     expect(answer.headers['content-disposition']).toBe("attachment; filename*=UTF-8''index.html");
+  });
+
+  it('serves browsable content in the scripts-only sandbox, as the full route does', async () => {
+    await depot.services.repositories.create({
+      key: 'site-local',
+      rclass: 'local',
+      packageType: 'generic',
+      allowContentBrowsing: true,
+    });
+    await put('site-local/index.html', '<script>document.cookie</script>');
+    const answer = await fullThenFast('/artifactory/site-local/index.html');
+    expect(answer.headers['content-security-policy']).toBe(BROWSABLE_SANDBOX);
+    expect(answer.headers['content-disposition']).toBeUndefined();
+    const head = await fullThenFast('/artifactory/site-local/index.html', adminAuth(), 'HEAD');
+    expect(head.headers['content-security-policy']).toBe(BROWSABLE_SANDBOX);
   });
 
   it('counts the downloads it answers in the statistics', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AccessDenied, DepotError, TooManyRequests } from '../errors.ts';
+import { endedForSlowBody } from './slow-bodies.ts';
 
 /** The one error shape every call answers with (docs/console-api.md). */
 export interface ErrorBody {
@@ -64,12 +65,33 @@ export function frameworkErrors(
   return send(reply, error.statusCode ?? 400, error.message);
 }
 
+/** What a request's body stream fails with when its client's connection is gone. */
+const CONNECTION_GONE = new Set([
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/**
+ * The client closed its connection (or Depot closed it for a body too slow) before the
+ * request was done: nothing can be answered and nothing is wrong with Depot, so it is one
+ * line at info, without a stack, rather than an error.
+ */
+function clientWentAway(error: FastifyError, request: FastifyRequest): boolean {
+  if (request.raw.socket?.destroyed !== true || !CONNECTION_GONE.has(error.code)) return false;
+  if (!endedForSlowBody(request.raw))
+    request.log.info({ reason: error.message }, 'the client closed the connection mid-request');
+  return true;
+}
+
 /** Maps typed errors, validation failures and malformed bodies to HTTP; a 500 is a bug. */
 export function installErrorHandler(
   app: FastifyInstance,
   options: { hideUnauthorizedResources: () => Promise<boolean> },
 ): void {
   app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (clientWentAway(error, request)) return send(reply, 400, error.message);
     if (
       error instanceof AccessDenied &&
       error.notFoundMessage &&

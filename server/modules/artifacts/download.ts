@@ -19,6 +19,17 @@ export interface StoredFile {
 export const ACTIVE_TYPES =
   /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/pdf)/;
 
+/**
+ * The sandbox every stored file is served in. A download gets the plain sandbox: nothing in
+ * it runs. Browsable content (`allowContentBrowsing`) may run its scripts, open links in new
+ * windows and start downloads, but in an opaque origin, never the console's: without
+ * `allow-same-origin` its scripts read no cookie or storage of the console, its requests are
+ * cross-site (Depot refuses their writes, docs/security.md), and it cannot read answers of
+ * Depot's API. Without `allow-top-navigation` it cannot lead the tab elsewhere either.
+ */
+export const DOWNLOAD_SANDBOX = 'sandbox';
+export const BROWSABLE_SANDBOX = 'sandbox allow-scripts allow-popups allow-downloads';
+
 /** A file's row as the download path reads it, with its content stored. */
 export interface StoredFileRow {
   name: string;
@@ -94,8 +105,8 @@ export function allowsContentBrowsing(repositories: { config: unknown }[]): bool
 
 /**
  * The headers every answer with a stored file carries (the download fast path sends the
- * same): validators, checksums, the name, and the sandbox for active content. nosniff is
- * added app-wide.
+ * same): validators, checksums, the name, and the sandbox, with active content sent as an
+ * attachment unless browsable. nosniff is added app-wide.
  */
 export function storedFileHeaders(
   file: StoredFile,
@@ -109,7 +120,7 @@ export function storedFileHeaders(
     'x-checksum-sha256': file.sha256,
     'x-artifactory-filename': encodeURIComponent(file.name),
   };
-  if (!allowContentBrowsing) headers['content-security-policy'] = 'sandbox';
+  headers['content-security-policy'] = allowContentBrowsing ? BROWSABLE_SANDBOX : DOWNLOAD_SANDBOX;
   if (file.md5) headers['x-checksum-md5'] = file.md5;
   if (!allowContentBrowsing && ACTIVE_TYPES.test(file.mimeType)) {
     headers['content-disposition'] =

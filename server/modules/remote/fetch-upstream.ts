@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { BlockedAddress, guardedLookup, isAllowedAddress } from './upstream-guard.ts';
+import { isUpstreamScheme } from './upstream-url.ts';
 
 export interface UpstreamOptions {
   allowList: string[];
@@ -86,7 +87,7 @@ export async function fetchUpstream(url: URL, options: UpstreamOptions): Promise
   const authorization = options.credentials ? basicAuth(options.credentials) : undefined;
   let current = url;
   for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
-    if (current.protocol !== 'http:' && current.protocol !== 'https:') {
+    if (!isUpstreamScheme(current)) {
       throw new UpstreamFailure(
         `Upstream URLs must be http or https, not ${current.protocol}`,
         'blocked',

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import mime from 'mime';
-import { ACTIVE_TYPES } from '../artifacts/download.ts';
+import { ACTIVE_TYPES, DOWNLOAD_SANDBOX } from '../artifacts/download.ts';
 import type { RemoteAnswer } from './service.ts';
 
 /**
@@ -18,7 +18,7 @@ export function sendStreamingAnswer(
   reply
     .headers(answer.headers)
     .header('X-Artifactory-Filename', encodeURIComponent(name))
-    .header('Content-Security-Policy', 'sandbox')
+    .header('Content-Security-Policy', DOWNLOAD_SANDBOX)
     .type(type);
   if (answer.headers['x-checksum-sha1'])
     reply.header('ETag', `"${answer.headers['x-checksum-sha1']}"`);

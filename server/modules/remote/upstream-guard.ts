@@ -24,16 +24,37 @@ function allowed(address: ipaddr.IPv4 | ipaddr.IPv6, allowList: string[]): boole
 }
 
 /**
+ * The IPv4 address an IPv6 address carries and reaches, for the forms where the packet goes
+ * to that IPv4 host: IPv4-compatible (`::a.b.c.d`, deprecated but still routed by some
+ * stacks), IPv4-mapped (`::ffff:a.b.c.d`), SIIT (`::ffff:0:a.b.c.d`) and the well-known
+ * NAT64 prefix (`64:ff9b::a.b.c.d`). `::` and `::1` are not among them: they are judged as
+ * IPv6 (unspecified, loopback).
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = address.parts;
+  const zeroUpTo = (end: number) => p.slice(0, end).every((part) => part === 0);
+  const compatible = zeroUpTo(6) && (p[6] !== 0 || p[7] > 1);
+  const mapped = zeroUpTo(5) && p[5] === 0xffff;
+  const siit = zeroUpTo(4) && p[4] === 0xffff && p[5] === 0;
+  const nat64 = p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((part) => part === 0);
+  if (!compatible && !mapped && !siit && !nat64) return undefined;
+  return ipaddr.fromByteArray(address.toByteArray().slice(12)) as ipaddr.IPv4;
+}
+
+/**
  * Whether an upstream address may be fetched. Only public unicast addresses are, unless an
  * admin allowed the address: link-local (cloud metadata at 169.254.169.254), loopback and
- * private ranges would let a repository URL reach inside the network Depot runs in.
+ * private ranges would let a repository URL reach inside the network Depot runs in. An IPv6
+ * form that carries an IPv4 address is judged by that IPv4 address; the other transition
+ * forms (6to4, Teredo, NAT64's local-use prefix) and every reserved range are refused
+ * unless allowed, since where they lead depends on relays Depot cannot see.
  */
 export function isAllowedAddress(text: string, allowList: string[]): boolean {
-  let address = ipaddr.parse(text);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    address = (address as ipaddr.IPv6).toIPv4Address();
-  }
-  return address.range() === 'unicast' || allowed(address, allowList);
+  const address = ipaddr.parse(text);
+  if (allowed(address, allowList)) return true;
+  const carried = address.kind() === 'ipv6' ? embeddedIPv4(address as ipaddr.IPv6) : undefined;
+  if (carried) return carried.range() === 'unicast' || allowed(carried, allowList);
+  return address.range() === 'unicast';
 }
 
 /**

@@ -12,6 +12,10 @@ export const REPO_MESSAGES = {
   exists: (key: string) => `Repository '${key}' already exists`,
   reservedKey: (key: string) => `'${key}' is a reserved name and cannot be a repository key`,
   urlRequired: 'A remote repository needs the URL of its upstream',
+  urlScheme: (scheme: string) =>
+    scheme
+      ? `The URL of a remote repository must start with http:// or https://, not ${scheme}:`
+      : 'The URL of a remote repository must start with http:// or https://',
   unknownMember: (key: string) => `Repository '${key}' does not exist`,
   selfMember: 'A virtual repository cannot include itself',
   badDeploymentRepo: (key: string) =>

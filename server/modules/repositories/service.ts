@@ -15,6 +15,7 @@ import {
 import { MAVEN_TYPES } from '../../formats/maven/layout.ts';
 import { mavenPolicy } from '../../formats/maven/policy.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
+import { refusedUpstreamScheme } from '../remote/upstream-url.ts';
 
 export type RepositoryClass = RepositoriesTable['rclass'];
 
@@ -170,6 +171,14 @@ function checkKeyRules(config: RepositoryConfig): void {
   if (config.rclass === 'local' && config.key.toLowerCase().endsWith('-cache')) {
     throw new BadRequest(REPO_MESSAGES.localCacheSuffix, 'key');
   }
+}
+
+/** A remote repository's upstream is an http or https URL (docs/remote-repositories.md). */
+function checkUpstreamUrl(config: RepositoryConfig): void {
+  if (config.rclass !== 'remote') return;
+  if (!config.url) throw new BadRequest(REPO_MESSAGES.urlRequired, 'url');
+  const scheme = refusedUpstreamScheme(config.url);
+  if (scheme !== undefined) throw new BadRequest(REPO_MESSAGES.urlScheme(scheme), 'url');
 }
 
 /** Every environment named exists; none named means the default one. */
@@ -335,8 +344,7 @@ export function createRepositoriesService(
       checkPackageType(config, catalogue);
       checkEnvironments(config);
       await checkLayout(config);
-      if (config.rclass === 'remote' && !config.url)
-        throw new BadRequest(REPO_MESSAGES.urlRequired, 'url');
+      checkUpstreamUrl(config);
       if (await findRow(config.key)) throw new Conflict(REPO_MESSAGES.exists(config.key), 'key');
       await checkVirtualMembers(config);
       if (config.projectKey) await checkProject(config.key, config.projectKey);
@@ -365,6 +373,7 @@ export function createRepositoriesService(
       checkPackageType(next, catalogue);
       checkEnvironments(next);
       await checkLayout(next);
+      checkUpstreamUrl(next);
       await checkVirtualMembers(next);
       await db
         .updateTable('repositories')
