@@ -1,3 +1,5 @@
+import { statfsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { startModuleWorker } from '../workers/module-worker.ts';
@@ -23,6 +25,18 @@ function toError(fields: ErrorFields): Error {
 
 /** PostgreSQL's crash_shutdown: what a session hears when the server it runs in went down. */
 const instanceLost = (message: string) => toError({ message, code: '57P02' });
+
+/**
+ * What a start after a crash needs free at least: recovery ends by writing to the WAL, and a
+ * new WAL segment takes 16 MiB, written out in full.
+ */
+const ROOM_TO_START = 16 * 1024 * 1024;
+
+/** Bytes free on the disk that holds `dir`. */
+function freeBytes(dir: string): number {
+  const stats = statfsSync(dir);
+  return stats.bavail * stats.bsize;
+}
 
 /** Starts the database's worker thread (pglite-worker.ts). */
 function startWorker(home: string): Worker {
@@ -97,6 +111,8 @@ class Instance {
 export class EmbeddedDatabase {
   readonly waitReady: Promise<void>;
   #instance?: Instance;
+  /** Why the last start failed, while that was a full disk. */
+  #startFailedForSpace?: Error;
   #generation = 0;
   #nextId = 1;
   #closed = false;
@@ -119,6 +135,12 @@ export class EmbeddedDatabase {
 
   query<R>(sql: string, parameters: unknown[] = []): Promise<{ rows: R[]; affectedRows?: number }> {
     if (this.#closed) return Promise.reject(new Error('The embedded database is closed'));
+    // A start costs seconds of a core: after one failed for want of space, the next waits
+    // until the disk has room for it, and until then each query hears why at once.
+    if (!this.#instance && this.#startFailedForSpace) {
+      if (freeBytes(join(this.home, 'db')) < ROOM_TO_START)
+        return Promise.reject(this.#startFailedForSpace);
+    }
     const instance = this.#instance ?? this.#start();
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -154,10 +176,13 @@ export class EmbeddedDatabase {
 
   #receive(instance: Instance, reply: WorkerReply) {
     if (reply.type === 'ready') {
+      this.#startFailedForSpace = undefined;
       instance.markReady();
       if (this.#generation > 0) this.logger?.info('the embedded database started again');
     } else if (reply.type === 'failed') {
-      this.#end(instance, toError(reply.error));
+      const reason = toError(reply.error);
+      if (reply.error.code === '53100') this.#startFailedForSpace = reason;
+      this.#end(instance, reason);
     } else if (reply.type === 'closed') {
       if (reply.error)
         this.logger?.warn(
