@@ -74,3 +74,10 @@ export class InsufficientStorage extends DepotError {
     super(507, message);
   }
 }
+
+/** The database cannot answer right now (restarting after a failure, unreachable). */
+export class DatabaseUnavailable extends DepotError {
+  constructor(message = 'The database is unavailable. Try again shortly.') {
+    super(503, message);
+  }
+}

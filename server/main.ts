@@ -21,9 +21,15 @@ async function main() {
     // Stop accepting, finish requests in flight, then close the database.
     const forced = setTimeout(() => process.exit(1), 15000);
     forced.unref();
-    await app.close();
+    let exitCode = 0;
+    try {
+      await app.close();
+    } catch (error) {
+      logger.error({ err: error }, 'shutting down failed');
+      exitCode = 1;
+    }
     logger.flush();
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -20,7 +20,7 @@ export async function openDatabase(config: DepotConfig, logger: Logger): Promise
     pool.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
     return new Kysely<DepotDatabase>({ dialect: new PostgresDialect({ pool }) });
   }
-  const embedded = new EmbeddedDatabase(config.home);
+  const embedded = new EmbeddedDatabase(config.home, logger);
   await embedded.waitReady;
   return new Kysely<DepotDatabase>({ dialect: new PGliteDialect(embedded) });
 }

@@ -14,6 +14,11 @@ import {
 export interface PGliteLike {
   readonly waitReady: Promise<void>;
   readonly closed: boolean;
+  /**
+   * Counts restarts of the database (EmbeddedDatabase): a transaction begun before one has
+   * lost its session and its writes, and must not go on in the next.
+   */
+  readonly generation?: number;
   query<R>(sql: string, parameters?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
   close(): Promise<void>;
 }
@@ -40,9 +45,27 @@ export class PGliteDialect implements Dialect {
   }
 }
 
+/**
+ * PostgreSQL's connection_failure: the transaction's session ended with the database
+ * instance it ran in (embedded-database.ts), taking its uncommitted writes along.
+ */
+function transactionLost(): Error {
+  return Object.assign(
+    new Error(
+      'The transaction was lost when the embedded database restarted; nothing of it was kept',
+    ),
+    { code: '08006' },
+  );
+}
+
 class PGliteDriver implements Driver {
   /** The open transaction, if any: it owns the database from begin to commit. */
-  private transaction?: { owner: DatabaseConnection; done: Promise<void>; end: () => void };
+  private transaction?: {
+    owner: DatabaseConnection;
+    done: Promise<void>;
+    end: () => void;
+    generation?: number;
+  };
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly pglite: PGliteLike) {}
@@ -66,7 +89,18 @@ class PGliteDriver implements Driver {
     }
   }
 
-  async run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+  /** True when `connection`'s transaction began in a database instance that has since ended. */
+  lostTransaction(connection: DatabaseConnection): boolean {
+    return (
+      this.transaction?.owner === connection &&
+      this.transaction.generation !== this.pglite.generation
+    );
+  }
+
+  async run<R>(connection: DatabaseConnection, compiled: CompiledQuery): Promise<QueryResult<R>> {
+    // Checked as the query is sent: sent to a restarted database, it would run on its own,
+    // outside the transaction, and commit by itself.
+    if (this.lostTransaction(connection)) throw transactionLost();
     const query = this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
     this.inFlight.add(query);
     try {
@@ -86,7 +120,7 @@ class PGliteDriver implements Driver {
     let end!: () => void;
     const done = new Promise<void>((resolve) => (end = resolve));
     // Taken before `begin` is sent: queries sent later by others queue behind the commit.
-    this.transaction = { owner: connection, done, end };
+    this.transaction = { owner: connection, done, end, generation: this.pglite.generation };
     try {
       await connection.executeQuery(CompiledQuery.raw('begin'));
     } catch (error) {
@@ -103,6 +137,9 @@ class PGliteDriver implements Driver {
 
   private async finish(connection: DatabaseConnection, statement: 'commit' | 'rollback') {
     try {
+      // A lost transaction has nothing left to roll back, and the error that lost it is the
+      // one its caller should see; a commit of it fails.
+      if (statement === 'rollback' && this.lostTransaction(connection)) return;
       await connection.executeQuery(CompiledQuery.raw(statement));
     } finally {
       if (this.transaction?.owner === connection) this.endTransaction();
@@ -126,7 +163,7 @@ class PGliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     await this.driver.turn(this);
-    return this.driver.run<R>(compiled);
+    return this.driver.run<R>(this, compiled);
   }
 
   // eslint-disable-next-line require-yield

@@ -58,8 +58,14 @@ async function createCluster(PGliteClass: typeof PGlite, dataDir: string) {
   await creator.close();
 }
 
-/** Opens (creating on first start) the embedded database under `home/db`. */
-export async function openPGlite(home: string): Promise<PGlite> {
+/**
+ * Opens (creating on first start) the embedded database under `home/db`. `onStderr` sees
+ * PostgreSQL's log lines, which PGlite otherwise drops.
+ */
+export async function openPGlite(
+  home: string,
+  options: { onStderr?: (line: string) => boolean } = {},
+): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
   const dataDir = join(home, 'db');
   mkdirSync(dataDir, { recursive: true });
@@ -70,5 +76,6 @@ export async function openPGlite(home: string): Promise<PGlite> {
   ]);
   return PGlite.create(dataDir, {
     startParams: [...PGlite.defaultStartParams, ...settings],
+    onStderr: options.onStderr,
   });
 }

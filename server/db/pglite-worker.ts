@@ -3,13 +3,13 @@
 // beside it; the main thread sends SQL and receives rows (embedded-database.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { openPGlite } from './pglite-open.ts';
-import type { WorkerReply, WorkerRequest } from './embedded-database.ts';
+import type { ErrorFields, WorkerReply, WorkerRequest } from './embedded-database.ts';
 
 const port = parentPort!;
 const post = (reply: WorkerReply) => port.postMessage(reply);
 
 /** What a caller needs of a database error: its text and PostgreSQL's fields (code, ...). */
-function describeError(error: unknown) {
+function describeError(error: unknown): ErrorFields {
   const { message, code, detail, constraint, table, column, severity } = error as Record<
     string,
     string | undefined
@@ -17,15 +17,58 @@ function describeError(error: unknown) {
   return { message: message ?? String(error), code, detail, constraint, table, column, severity };
 }
 
+/**
+ * PostgreSQL ends a session on FATAL and the whole server on PANIC (a WAL write that found
+ * the disk full, say), then recovers from the WAL in a fresh process. PGlite is that one
+ * session in one WebAssembly instance: it reports either as a plain error and carries on
+ * with the failed write's locks still held, and its next query spins forever. After one of
+ * these the instance is never used again.
+ */
+const endsTheInstance = (error: ErrorFields) =>
+  error.severity === 'PANIC' || error.severity === 'FATAL';
+
+/** PostgreSQL's log while starting (recent lines): PGlite says only that start-up failed. */
+const startLog: string[] = [];
+let starting = true;
+function keepStartLog(line: string) {
+  if (!starting) return false;
+  startLog.push(line);
+  if (startLog.length > 20) startLog.shift();
+  return false;
+}
+
+/** Why start-up failed, in PostgreSQL's words when its log says (the last FATAL or PANIC). */
+function startFailure(error: unknown): ErrorFields {
+  const reason = startLog.findLast((line) => /\b(FATAL|PANIC):/.test(line));
+  if (!reason) return describeError(error);
+  const [, severity, message] = /\b(FATAL|PANIC):\s*(.*)$/.exec(reason)!;
+  // Start-up writes the WAL too (crash recovery ends with a checkpoint); the log line carries
+  // no SQLSTATE, so ENOSPC's text marks it as the disk_full (53100) a query would have met.
+  const code = message.includes('No space left on device') ? '53100' : '57P03';
+  return { message, severity, code };
+}
+
 try {
-  const pglite = await openPGlite((workerData as { home: string }).home);
-  port.on('message', async (request: WorkerRequest) => {
+  const pglite = await openPGlite((workerData as { home: string }).home, {
+    onStderr: keepStartLog,
+  });
+  starting = false;
+  let instanceEnded = false;
+
+  async function answer(request: WorkerRequest) {
     if (request.type === 'close') {
-      await pglite.close();
-      post({ type: 'closed' });
+      // A shutdown checkpoint that fails (no room for the WAL) loses nothing: the WAL holds
+      // every commit and the next start replays it.
+      const error = instanceEnded
+        ? undefined
+        : await pglite.close().then(() => undefined, describeError);
+      post({ type: 'closed', error });
       port.close();
       return;
     }
+    // The main thread ends this thread on the reply that said so; queries sent meanwhile
+    // never reach the broken instance.
+    if (instanceEnded) return;
     try {
       const result = await pglite.query(request.sql, request.parameters);
       post({
@@ -34,11 +77,20 @@ try {
         rows: result.rows,
         affectedRows: result.affectedRows,
       });
-    } catch (error) {
-      post({ type: 'error', id: request.id, error: describeError(error) });
+    } catch (caught) {
+      const error = describeError(caught);
+      instanceEnded = endsTheInstance(error);
+      post({ type: 'error', id: request.id, error, instanceEnded });
     }
+  }
+
+  // One request at a time, in the order sent: PGlite would queue them as well, but a query
+  // must not start before the one ahead of it has been seen to leave the instance usable.
+  let queue = Promise.resolve();
+  port.on('message', (request: WorkerRequest) => {
+    queue = queue.then(() => answer(request));
   });
   post({ type: 'ready' });
 } catch (error) {
-  post({ type: 'failed', error: describeError(error) });
+  post({ type: 'failed', error: startFailure(error) });
 }

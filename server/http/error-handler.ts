@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseFailure } from '../db/database-errors.ts';
 import { AccessDenied, DepotError, TooManyRequests } from '../errors.ts';
 import { endedForSlowBody } from './slow-bodies.ts';
 
@@ -109,6 +110,12 @@ export function installErrorHandler(
         reply.header('WWW-Authenticate', 'Basic realm="Depot"');
       }
       return send(reply, error.statusCode, error.message, { field: error.field, code: error.code });
+    }
+    const database = databaseFailure(error);
+    if (database) {
+      // The database's own words (which file, which disk) are for the operator, not the caller.
+      request.log.warn({ err: error }, 'the database failed the request');
+      return send(reply, database.statusCode, database.message);
     }
     if (error.validation) {
       const { message, field } = describeValidation(error.validation as AjvIssue[]);
