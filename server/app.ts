@@ -173,7 +173,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(projectRoutes, { services });
   await app.register(repositoriesRoutes, { services });
   await app.register(storageRoutes, { services });
-  await app.register(searchRestRoutes, { services });
+  await app.register(searchRestRoutes, { services, aqlLimits: config.aql });
   await app.register(copyMoveRoutes, { services });
   await app.register(trashRoutes, { services });
   // Each package format's client protocol under /artifactory/api/<format>/ (docs/formats.md).
