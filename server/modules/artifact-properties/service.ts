@@ -4,9 +4,10 @@ import {
   deletePropertiesInScope,
   readProperties,
   readRootProperties,
-  replacePropertyInScope,
+  setPropertiesInScope,
   type PropertyScope,
 } from '../artifacts/properties.ts';
+import { checkPropertyBatch } from '../artifacts/property-limits.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { locateNode } from '../tree-browser/locate-node.ts';
@@ -58,12 +59,11 @@ export function createArtifactPropertiesService(db: Database, artifacts: Artifac
       return { artifactProperties: names.map((name) => ({ name, value: properties[name]! })) };
     },
 
-    /** Replaces one property's values on the target, all nodes in one transaction. */
+    /** Replaces one property's values on the target (below a folder, a page at a time). */
     async set(target: PropertyTarget, property: ArtifactProperty): Promise<{ info: string }> {
+      checkPropertyBatch({ [property.name]: property.value });
       const scope = await writableScope(target);
-      await db
-        .transaction()
-        .execute((tx) => replacePropertyInScope(tx, scope, property.name, property.value));
+      await setPropertiesInScope(db, scope, { [property.name]: property.value });
       return { info: PROPERTY_MESSAGES.set(property.name) };
     },
 

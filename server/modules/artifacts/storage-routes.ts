@@ -10,9 +10,10 @@ import {
   parsePropertyList,
   readProperties,
   readRootProperties,
-  replacePropertyInScope,
+  setPropertiesInScope,
   type PropertyScope,
 } from './properties.ts';
+import { checkPropertyBatch, checkPropertyNamesToDelete } from './property-limits.ts';
 
 type StorageRequest = FastifyRequest<{
   Params: { repoKey: string; '*'?: string };
@@ -146,11 +147,8 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
     if (!list)
       throw new BadRequest('Give the properties to set: ?properties=key=value;key2=value2');
     const properties = parsePropertyList(list);
-    const where = await scope(request);
-    await db.transaction().execute(async (tx) => {
-      for (const [key, values] of Object.entries(properties))
-        await replacePropertyInScope(tx, where, key, values);
-    });
+    checkPropertyBatch(properties);
+    await setPropertiesInScope(db, await scope(request), properties);
     return reply.status(204).send();
   }
 
@@ -161,6 +159,7 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
       .filter(Boolean);
     if (keys.length === 0)
       throw new BadRequest('Give the property keys to delete: ?properties=key1,key2');
+    checkPropertyNamesToDelete(keys);
     await deletePropertiesInScope(db, await scope(request), keys);
     return reply.status(204).send();
   }
