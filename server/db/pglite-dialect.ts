@@ -40,9 +40,16 @@ export class PGliteDialect implements Dialect {
   }
 }
 
+/** A query or a transaction waiting for another connection's transaction to end. */
+type Waiting =
+  | { kind: 'query'; send: () => void }
+  | { kind: 'transaction'; connection: DatabaseConnection; start: () => void };
+
 class PGliteDriver implements Driver {
   /** The open transaction, if any: it owns the database from begin to commit. */
   private transaction?: { owner: DatabaseConnection; done: Promise<void>; end: () => void };
+  /** What waits for the open transaction to end, in arrival order. */
+  private waiting: Waiting[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly pglite: PGliteLike) {}
@@ -59,14 +66,16 @@ class PGliteDriver implements Driver {
 
   async releaseConnection(): Promise<void> {}
 
-  /** Waits while another connection's transaction is open. */
-  async turn(connection: DatabaseConnection): Promise<void> {
-    while (this.transaction && this.transaction.owner !== connection) {
-      await this.transaction.done;
-    }
+  /** Sends a query now, or once another connection's open transaction has ended. */
+  execute<R>(connection: DatabaseConnection, compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.transaction || this.transaction.owner === connection) return this.run<R>(compiled);
+    return new Promise((resolve, reject) =>
+      this.waiting.push({ kind: 'query', send: () => this.run<R>(compiled).then(resolve, reject) }),
+    );
   }
 
-  async run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+  // Sends the query to PGlite before its first await: whoever calls it fixes the order.
+  private async run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const query = this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
     this.inFlight.add(query);
     try {
@@ -82,11 +91,12 @@ class PGliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    while (this.transaction) await this.transaction.done;
-    let end!: () => void;
-    const done = new Promise<void>((resolve) => (end = resolve));
     // Taken before `begin` is sent: queries sent later by others queue behind the commit.
-    this.transaction = { owner: connection, done, end };
+    if (!this.transaction) this.transaction = this.opened(connection);
+    else
+      await new Promise<void>((start) =>
+        this.waiting.push({ kind: 'transaction', connection, start }),
+      );
     try {
       await connection.executeQuery(CompiledQuery.raw('begin'));
     } catch (error) {
@@ -109,9 +119,32 @@ class PGliteDriver implements Driver {
     }
   }
 
+  private opened(owner: DatabaseConnection) {
+    let end!: () => void;
+    const done = new Promise<void>((resolve) => (end = resolve));
+    return { owner, done, end };
+  }
+
+  /**
+   * Ends the open transaction and lets the waiting in, fairly: every query that waited is
+   * sent first, in order, then the first waiting transaction begins. A request with one
+   * query (a ping) thus waits for one transaction at most, however many are queued; a
+   * transaction waits at most for the queries that were waiting when the one before it ended.
+   */
   private endTransaction() {
     this.transaction?.end();
     this.transaction = undefined;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const entry of waiting) if (entry.kind === 'query') entry.send();
+    const transactions = waiting.filter((entry) => entry.kind === 'transaction');
+    const next = transactions.shift();
+    this.waiting = transactions;
+    if (next) {
+      // Owned from now: whatever is sent before its `begin` arrives waits behind it.
+      this.transaction = this.opened(next.connection);
+      next.start();
+    }
   }
 
   async destroy(): Promise<void> {
@@ -124,9 +157,8 @@ class PGliteDriver implements Driver {
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly driver: PGliteDriver) {}
 
-  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    await this.driver.turn(this);
-    return this.driver.run<R>(compiled);
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.execute<R>(this, compiled);
   }
 
   // eslint-disable-next-line require-yield
