@@ -3,13 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asBulkWork } from './bulk-work.ts';
 import { EmbeddedDatabase } from './embedded-database.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 
 /**
  * The embedded database's one session, shared fairly (issue 22, item 9): a query that waited
  * for a transaction is sent before the next waiting transaction begins, so it waits for one
- * transaction, not for every one queued; and no query ever runs inside another's transaction.
+ * transaction, not for every one queued; bulk work's statements are sent one at a time, so a
+ * query waits for one of them, not for every one queued; and no query ever runs inside
+ * another's transaction.
  */
 let home: string;
 let db: Kysely<Record<string, never>>;
@@ -84,5 +87,24 @@ describe('the embedded database session', () => {
     await expect(held.done).rejects.toThrow('undone is rolled back');
     // Had the query run inside the transaction, it would have seen the transaction's row.
     expect((await seen).rows[0].labels).not.toContain('undone');
+  });
+
+  it('sends bulk work one statement at a time, letting other queries go between', async () => {
+    const order: string[] = [];
+    const bulk = (name: string) =>
+      asBulkWork(() => sql`select ${name}::text`.execute(db)).then(() => order.push(name));
+    const batches = [bulk('batch 1'), bulk('batch 2'), bulk('batch 3')];
+    const ping = sql`select 1`.execute(db).then(() => order.push('ping'));
+    await Promise.all([...batches, ping]);
+    // Sent after all three, the ping is answered before the second: it waited for one.
+    expect(order.filter((name) => name !== 'ping')).toEqual(['batch 1', 'batch 2', 'batch 3']);
+    expect(order.indexOf('ping')).toBeLessThan(order.indexOf('batch 2'));
+  });
+
+  it('keeps bulk work going after one of its statements fails', async () => {
+    const failed = asBulkWork(() => sql`select no_such_column from marks`.execute(db));
+    await expect(failed).rejects.toThrow();
+    const next = await asBulkWork(() => sql<{ n: number }>`select 7 as n`.execute(db));
+    expect(next.rows).toEqual([{ n: 7 }]);
   });
 });

@@ -9,6 +9,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
+import { isBulkWork } from './bulk-work.ts';
 
 /** What the dialect needs of PGlite: the worker-backed EmbeddedDatabase, or PGlite itself. */
 export interface PGliteLike {
@@ -50,6 +51,8 @@ class PGliteDriver implements Driver {
   private transaction?: { owner: DatabaseConnection; done: Promise<void>; end: () => void };
   /** What waits for the open transaction to end, in arrival order. */
   private waiting: Waiting[] = [];
+  /** The last bulk statement sent: the next one waits for it (bulk-work.ts). */
+  private lastBulk: Promise<unknown> = Promise.resolve();
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly pglite: PGliteLike) {}
@@ -66,8 +69,23 @@ class PGliteDriver implements Driver {
 
   async releaseConnection(): Promise<void> {}
 
-  /** Sends a query now, or once another connection's open transaction has ended. */
+  /**
+   * Sends a query: bulk work's one at a time (every other query may go ahead of the next),
+   * and any query now, or once another connection's open transaction has ended.
+   */
   execute<R>(connection: DatabaseConnection, compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (!isBulkWork() || this.transaction?.owner === connection)
+      return this.whenFree(connection, compiled);
+    const result = this.lastBulk.then(() => this.whenFree<R>(connection, compiled));
+    this.lastBulk = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Sends a query now, or once another connection's open transaction has ended. */
+  private whenFree<R>(
+    connection: DatabaseConnection,
+    compiled: CompiledQuery,
+  ): Promise<QueryResult<R>> {
     if (!this.transaction || this.transaction.owner === connection) return this.run<R>(compiled);
     return new Promise((resolve, reject) =>
       this.waiting.push({ kind: 'query', send: () => this.run<R>(compiled).then(resolve, reject) }),
