@@ -94,7 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     },
     aql: {
       maxBytes: positiveInteger(env, 'DEPOT_AQL_MAX_KB', 64) * 1024,
-      maxCriteria: positiveInteger(env, 'DEPOT_AQL_MAX_CRITERIA', 200),
+      maxCriteria: positiveInteger(env, 'DEPOT_AQL_MAX_CRITERIA', 100),
     },
     // 0 (tests) and up; an hour when unset.
     gcGraceSeconds: wholeNumber(env, 'DEPOT_GC_GRACE_SECONDS', 3600),

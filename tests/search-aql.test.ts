@@ -311,21 +311,21 @@ describe('limits on one query', () => {
     expect(body.errors[0].message).toMatch(/^AQL: nesting deeper than 32 levels \(the limit\)/);
   });
 
-  it('answers 200 criteria and refuses the 201st, naming the limit and where', async () => {
+  it('answers 100 criteria and refuses the 101st, naming the limit and where', async () => {
     const terms = (count: number) =>
       Array.from({ length: count }, (_, i) =>
         i === 0 ? '{"name":"root.txt"}' : `{"name":{"$match":"absent-${i}*"}}`,
       ).join(',');
-    const accepted = await aql(`items.find({"$or":[${terms(200)}]})`);
+    const accepted = await aql(`items.find({"$or":[${terms(100)}]})`);
     expect(accepted.status).toBe(200);
     expect(names(accepted.body)).toEqual(['root.txt']);
 
-    const query = `items.find({"$or":[${terms(200)},{"size":{"$gt":0,"$lt":9}}]})`;
+    const query = `items.find({"$or":[${terms(100)},{"size":{"$gt":0,"$lt":9}}]})`;
     const refused = await aql(query);
     expect(refused.status).toBe(400);
     const position = query.indexOf('"$gt"') + 1;
     expect(refused.body.errors[0].message).toBe(
-      `AQL: more than 200 criteria (the limit) at position ${position}`,
+      `AQL: more than 100 criteria (the limit) at position ${position}`,
     );
   });
 

@@ -16,7 +16,7 @@ export const PROPERTY_LIMITS = {
   maxValueLength: 4000,
   maxValues: 100,
   /** Values of all the keys one request sets, together. */
-  maxValuesPerRequest: 1000,
+  maxValuesPerRequest: 250,
   /** Characters of all the names and values one request sets, together. */
   maxCharactersPerRequest: 65536,
   /** Names one request deletes. */
@@ -29,7 +29,7 @@ export const PROPERTY_LIMITS = {
  * database serves one statement at a time for everybody. A page holds at most this many
  * rows (items times the values set on each) and this many items.
  */
-const ROWS_PER_TRANSACTION = 2000;
+const ROWS_PER_TRANSACTION = 250;
 const ITEMS_PER_PAGE = 200;
 
 /**
