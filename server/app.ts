@@ -8,6 +8,7 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { startChangeListener } from './db/change-listener.ts';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { identityPlugin } from './http/identity.ts';
+import { jsonBodyDepthLimit } from './http/json-body.ts';
 import { KnownCallers } from './http/known-callers.ts';
 import {
   createDownloadFastPath,
@@ -156,6 +157,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     reply.header('X-Content-Type-Options', 'nosniff');
   });
 
+  await app.register(jsonBodyDepthLimit);
   await app.register(fastifyCookie);
   await app.register(identityPlugin, {
     knownCallers,

@@ -1,4 +1,5 @@
 import { DepotError } from '../../errors.ts';
+import { deeperThan } from '../../http/json-nesting.ts';
 import { AqlSyntaxError } from './aql-lexer.ts';
 
 /**
@@ -30,34 +31,14 @@ export class AqlTooLarge extends DepotError {
   }
 }
 
-/** Bytes a UTF-16 code unit takes in UTF-8 (a surrogate pair's two halves make its 4). */
-const utf8Bytes = (unit: number) =>
-  unit < 0x80 ? 1 : unit < 0x800 ? 2 : unit >= 0xd800 && unit < 0xe000 ? 2 : 3;
-
 /**
- * Reads a query once, character by character, before anything else is done with it, and
- * refuses it at the first limit it passes: brackets nested too deep (400, at the bracket) or
- * too many bytes (413). A query nested 20,000 levels deep is told about its nesting even when
- * it is also too large, since that is what is wrong with it first.
+ * Refuses a query past its limits before anything else is done with it: brackets nested too
+ * deep first (400, at the bracket: a query nested 20,000 levels deep is told about its
+ * nesting even when it is also too large), then too many bytes (413).
  */
 export function checkAqlLimits(source: string, limits: AqlLimits): void {
-  let bytes = 0;
-  let depth = 0;
-  let inString = false;
-  for (let at = 0; at < source.length; at++) {
-    const unit = source.charCodeAt(at);
-    bytes += utf8Bytes(unit);
-    if (bytes > limits.maxBytes) throw new AqlTooLarge(limits.maxBytes);
-    if (inString) {
-      if (unit === 0x5c /* \ */) {
-        at++;
-        if (at < source.length) bytes += utf8Bytes(source.charCodeAt(at));
-      } else if (unit === 0x22 /* " */) inString = false;
-    } else if (unit === 0x22) inString = true;
-    else if (unit === 0x7b /* { */ || unit === 0x5b /* [ */) {
-      depth++;
-      if (depth > AQL_MAX_DEPTH)
-        throw new AqlSyntaxError(`nesting deeper than ${AQL_MAX_DEPTH} levels (the limit)`, at + 1);
-    } else if (unit === 0x7d /* } */ || unit === 0x5d /* ] */) depth--;
-  }
+  const tooDeep = deeperThan(source, AQL_MAX_DEPTH);
+  if (tooDeep !== undefined)
+    throw new AqlSyntaxError(`nesting deeper than ${AQL_MAX_DEPTH} levels (the limit)`, tooDeep);
+  if (Buffer.byteLength(source) > limits.maxBytes) throw new AqlTooLarge(limits.maxBytes);
 }
