@@ -190,6 +190,7 @@ try {
   const viaAql = await time(async (i) => {
     const aql = parseAql(
       `items.find({"repo":"${REPO}","@build.name":"${build(i)}"}).sort({"$desc":["created"]}).limit(100)`,
+      config.aql,
     );
     let count = 0;
     const rows = await services.search.stream(

@@ -10,6 +10,7 @@ import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { crossSitePlugin } from './http/cross-site.ts';
 import { identityPlugin } from './http/identity.ts';
 import { createBodyRateGuard } from './http/slow-bodies.ts';
+import { jsonBodyDepthLimit } from './http/json-body.ts';
 import { KnownCallers } from './http/known-callers.ts';
 import {
   createDownloadFastPath,
@@ -171,6 +172,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     reply.header('X-Content-Type-Options', 'nosniff');
   });
 
+  await app.register(jsonBodyDepthLimit);
   await app.register(fastifyCookie);
   // Before identity: a cross-site write is refused whoever it claims to come from.
   await app.register(crossSitePlugin, { publicOrigin: config.publicOrigin });
@@ -190,7 +192,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await app.register(projectRoutes, { services });
   await app.register(repositoriesRoutes, { services });
   await app.register(storageRoutes, { services });
-  await app.register(searchRestRoutes, { services });
+  await app.register(searchRestRoutes, { services, aqlLimits: config.aql });
   await app.register(copyMoveRoutes, { services });
   await app.register(trashRoutes, { services });
   // Each package format's client protocol under /artifactory/api/<format>/ (docs/formats.md).

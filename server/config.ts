@@ -25,8 +25,18 @@ export interface DepotConfig {
   masterKey: string | undefined;
   /** Limits of folder downloads as archives (docs/archives.md). */
   folderDownload: { maxConcurrent: number; maxSizeMb: number; maxFiles: number };
-  /** Limits of exploding a deployed archive (X-Explode-Archive), against archive bombs. */
-  archiveDeploy: { maxEntries: number; maxSizeMb: number; maxRatio: number };
+  /**
+   * Limits of exploding a deployed archive (X-Explode-Archive), against archive bombs; an
+   * atomic one (X-Explode-Archive-Atomic) is one transaction, and holds fewer entries.
+   */
+  archiveDeploy: {
+    maxEntries: number;
+    maxSizeMb: number;
+    maxRatio: number;
+    maxAtomicEntries: number;
+  };
+  /** Bounds on one AQL query (docs/search.md): its size in bytes and its comparisons. */
+  aql: { maxBytes: number; maxCriteria: number };
   /**
    * Garbage collection and pruning leave binaries younger than this alone (seconds), so
    * content being uploaded or re-deployed right now is never collected.
@@ -101,6 +111,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       maxEntries: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_ENTRIES', 10000),
       maxSizeMb: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_SIZE_MB', 1024),
       maxRatio: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_RATIO', 100),
+      maxAtomicEntries: positiveInteger(env, 'DEPOT_ATOMIC_DEPLOY_MAX_ENTRIES', 1000),
+    },
+    aql: {
+      maxBytes: positiveInteger(env, 'DEPOT_AQL_MAX_KB', 64) * 1024,
+      maxCriteria: positiveInteger(env, 'DEPOT_AQL_MAX_CRITERIA', 100),
     },
     // 0 (tests) and up; an hour when unset.
     gcGraceSeconds: wholeNumber(env, 'DEPOT_GC_GRACE_SECONDS', 3600),

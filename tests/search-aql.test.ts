@@ -281,3 +281,75 @@ describe('bad queries', () => {
     expect((await aql('items.find()', {})).status).toBe(401);
   });
 });
+
+describe('limits on one query', () => {
+  /** `levels` brackets deep: `$and`s, each an object and an array, around `inner`. */
+  const nestedAnd = (ands: number, inner: string) =>
+    `items.find(${'{"$and":['.repeat(ands)}${inner}${']}'.repeat(ands)})`;
+
+  it('answers a query nested 32 levels deep, the limit', async () => {
+    // 15 $and (30 levels), then an object holding an object of operators (levels 31 and 32).
+    const { status, body } = await aql(nestedAnd(15, '{"name":{"$eq":"root.txt"}}'));
+    expect(status).toBe(200);
+    expect(names(body)).toEqual(['root.txt']);
+  });
+
+  it('refuses 20,000 nested $and with a 400 naming the depth limit, not a stack overflow', async () => {
+    const { status, body } = await aql(nestedAnd(20000, '{"name":"root.txt"}'));
+    expect(status).toBe(400);
+    // The 33rd bracket: `items.find(` is 11 characters and each `{"$and":[` 9.
+    expect(body.errors[0].message).toBe(
+      'AQL: nesting deeper than 32 levels (the limit) at position 156',
+    );
+  });
+
+  it('refuses brackets nested past the limit anywhere, arrays included', async () => {
+    const { status, body } = await aql(
+      `items.find({"name":${'['.repeat(100000)}${']'.repeat(100000)}})`,
+    );
+    expect(status).toBe(400);
+    expect(body.errors[0].message).toMatch(/^AQL: nesting deeper than 32 levels \(the limit\)/);
+  });
+
+  it('answers 100 criteria and refuses the 101st, naming the limit and where', async () => {
+    const terms = (count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        i === 0 ? '{"name":"root.txt"}' : `{"name":{"$match":"absent-${i}*"}}`,
+      ).join(',');
+    const accepted = await aql(`items.find({"$or":[${terms(100)}]})`);
+    expect(accepted.status).toBe(200);
+    expect(names(accepted.body)).toEqual(['root.txt']);
+
+    const query = `items.find({"$or":[${terms(100)},{"size":{"$gt":0,"$lt":9}}]})`;
+    const refused = await aql(query);
+    expect(refused.status).toBe(400);
+    const position = query.indexOf('"$gt"') + 1;
+    expect(refused.body.errors[0].message).toBe(
+      `AQL: more than 100 criteria (the limit) at position ${position}`,
+    );
+  });
+
+  it('answers a query of 64 KB, the limit, and refuses one byte more with a 413', async () => {
+    const query = 'items.find({"name":"root.txt"})';
+    const padded = (bytes: number) => query + ' '.repeat(bytes - query.length);
+    const accepted = await aql(padded(64 * 1024));
+    expect(accepted.status).toBe(200);
+    expect(names(accepted.body)).toEqual(['root.txt']);
+
+    for (const body of [padded(64 * 1024 + 1), padded(530 * 1024)]) {
+      const refused = await aql(body);
+      expect(refused.status).toBe(413);
+      expect(refused.body.errors[0].message).toBe(
+        'AQL: the query is larger than 65,536 bytes, the most a query may be',
+      );
+    }
+    // Past the server's own body limit (1 MiB) the body is not even read.
+    expect((await aql(padded(2 * 1024 * 1024))).status).toBe(413);
+  });
+
+  it('counts the size in bytes, as sent', async () => {
+    // 'é' is two bytes in UTF-8: 33,000 of them pass the limit in fewer characters.
+    const { status } = await aql(`items.find({"name":"${'é'.repeat(33000)}"})`);
+    expect(status).toBe(413);
+  });
+});

@@ -9,6 +9,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
+import { isBulkWork } from './bulk-work.ts';
 
 /** What the dialect needs of PGlite: the worker-backed EmbeddedDatabase, or PGlite itself. */
 export interface PGliteLike {
@@ -58,6 +59,11 @@ function transactionLost(): Error {
   );
 }
 
+/** A query or a transaction waiting for another connection's transaction to end. */
+type Waiting =
+  | { kind: 'query'; send: () => void }
+  | { kind: 'transaction'; connection: DatabaseConnection; start: () => void };
+
 class PGliteDriver implements Driver {
   /** The open transaction, if any: it owns the database from begin to commit. */
   private transaction?: {
@@ -66,6 +72,10 @@ class PGliteDriver implements Driver {
     end: () => void;
     generation?: number;
   };
+  /** What waits for the open transaction to end, in arrival order. */
+  private waiting: Waiting[] = [];
+  /** The last bulk statement sent: the next one waits for it (bulk-work.ts). */
+  private lastBulk: Promise<unknown> = Promise.resolve();
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly pglite: PGliteLike) {}
@@ -82,22 +92,46 @@ class PGliteDriver implements Driver {
 
   async releaseConnection(): Promise<void> {}
 
-  /** Waits while another connection's transaction is open. */
-  async turn(connection: DatabaseConnection): Promise<void> {
-    while (this.transaction && this.transaction.owner !== connection) {
-      await this.transaction.done;
-    }
+  /**
+   * Sends a query: bulk work's one at a time (every other query may go ahead of the next),
+   * and any query now, or once another connection's open transaction has ended.
+   */
+  execute<R>(connection: DatabaseConnection, compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (!isBulkWork() || this.transaction?.owner === connection)
+      return this.whenFree(connection, compiled);
+    const result = this.lastBulk.then(() => this.whenFree<R>(connection, compiled));
+    this.lastBulk = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Sends a query now, or once another connection's open transaction has ended. */
+  private whenFree<R>(
+    connection: DatabaseConnection,
+    compiled: CompiledQuery,
+  ): Promise<QueryResult<R>> {
+    if (!this.transaction || this.transaction.owner === connection)
+      return this.run<R>(connection, compiled);
+    return new Promise((resolve, reject) =>
+      this.waiting.push({
+        kind: 'query',
+        send: () => this.run<R>(connection, compiled).then(resolve, reject),
+      }),
+    );
   }
 
   /** True when `connection`'s transaction began in a database instance that has since ended. */
-  lostTransaction(connection: DatabaseConnection): boolean {
+  private lostTransaction(connection: DatabaseConnection): boolean {
     return (
       this.transaction?.owner === connection &&
       this.transaction.generation !== this.pglite.generation
     );
   }
 
-  async run<R>(connection: DatabaseConnection, compiled: CompiledQuery): Promise<QueryResult<R>> {
+  // Sends the query to PGlite before its first await: whoever calls it fixes the order.
+  private async run<R>(
+    connection: DatabaseConnection,
+    compiled: CompiledQuery,
+  ): Promise<QueryResult<R>> {
     // Checked as the query is sent: sent to a restarted database, it would run on its own,
     // outside the transaction, and commit by itself.
     if (this.lostTransaction(connection)) throw transactionLost();
@@ -116,11 +150,12 @@ class PGliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    while (this.transaction) await this.transaction.done;
-    let end!: () => void;
-    const done = new Promise<void>((resolve) => (end = resolve));
     // Taken before `begin` is sent: queries sent later by others queue behind the commit.
-    this.transaction = { owner: connection, done, end, generation: this.pglite.generation };
+    if (!this.transaction) this.transaction = this.opened(connection);
+    else
+      await new Promise<void>((start) =>
+        this.waiting.push({ kind: 'transaction', connection, start }),
+      );
     try {
       await connection.executeQuery(CompiledQuery.raw('begin'));
     } catch (error) {
@@ -146,9 +181,32 @@ class PGliteDriver implements Driver {
     }
   }
 
+  private opened(owner: DatabaseConnection) {
+    let end!: () => void;
+    const done = new Promise<void>((resolve) => (end = resolve));
+    return { owner, done, end, generation: this.pglite.generation };
+  }
+
+  /**
+   * Ends the open transaction and lets the waiting in, fairly: every query that waited is
+   * sent first, in order, then the first waiting transaction begins. A request with one
+   * query (a ping) thus waits for one transaction at most, however many are queued; a
+   * transaction waits at most for the queries that were waiting when the one before it ended.
+   */
   private endTransaction() {
     this.transaction?.end();
     this.transaction = undefined;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const entry of waiting) if (entry.kind === 'query') entry.send();
+    const transactions = waiting.filter((entry) => entry.kind === 'transaction');
+    const next = transactions.shift();
+    this.waiting = transactions;
+    if (next) {
+      // Owned from now: whatever is sent before its `begin` arrives waits behind it.
+      this.transaction = this.opened(next.connection);
+      next.start();
+    }
   }
 
   async destroy(): Promise<void> {
@@ -161,9 +219,8 @@ class PGliteDriver implements Driver {
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly driver: PGliteDriver) {}
 
-  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    await this.driver.turn(this);
-    return this.driver.run<R>(this, compiled);
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.execute<R>(this, compiled);
   }
 
   // eslint-disable-next-line require-yield

@@ -19,6 +19,15 @@ const parser = new XMLParser({
   processEntities: false,
 });
 
+/** The parsed POM; what the parser refuses though well-formed (nesting past its limit) is a 400. */
+function parsed(content: string): { project?: Record<string, unknown> } {
+  try {
+    return parser.parse(content) as { project?: Record<string, unknown> };
+  } catch (error) {
+    throw new BadRequest(`The POM could not be read: ${(error as Error).message}`);
+  }
+}
+
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : undefined);
 
 /**
@@ -31,7 +40,7 @@ export function readPom(content: string): PomCoordinates {
     throw new BadRequest(
       `The POM is not valid XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`,
     );
-  const project = (parser.parse(content) as { project?: Record<string, unknown> }).project;
+  const project = parsed(content).project;
   if (!project || typeof project !== 'object')
     throw new BadRequest('The POM has no <project> element');
   const parent = (project.parent ?? {}) as Record<string, unknown>;

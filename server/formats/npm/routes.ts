@@ -122,6 +122,8 @@ export async function npmRoutes(
   // npm audit: its request passed to the upstream as it came (npm gzips it), so the body is
   // taken as bytes here, never parsed, and its size is bounded.
   await app.register(async (audit) => {
+    // In place of the server's JSON parser (http/json-body.ts), for this route alone.
+    audit.removeContentTypeParser('application/json');
     audit.addContentTypeParser(
       'application/json',
       { parseAs: 'buffer', bodyLimit: AUDIT_BODY_LIMIT },

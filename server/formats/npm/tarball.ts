@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { BadRequest } from '../../errors.ts';
+import { deeperThan, JSON_MAX_DEPTH } from '../../http/json-nesting.ts';
 
 /** What a package tarball says about itself: its package.json and its readme. */
 export interface TarballContents {
@@ -61,9 +62,14 @@ export async function readPackageTarball(source: Buffer | Readable): Promise<Tar
     throw new BadRequest(`The package tarball could not be read: ${(error as Error).message}`);
   }
   if (!manifestText) throw new BadRequest('The package tarball has no package.json');
+  const text = manifestText.toString('utf8');
+  if (deeperThan(text, JSON_MAX_DEPTH) !== undefined)
+    throw new BadRequest(
+      `The package.json inside the tarball nests deeper than ${JSON_MAX_DEPTH} levels (the limit)`,
+    );
   let manifest: unknown;
   try {
-    manifest = JSON.parse(manifestText.toString('utf8'));
+    manifest = JSON.parse(text);
   } catch {
     throw new BadRequest('The package.json inside the tarball is not valid JSON');
   }

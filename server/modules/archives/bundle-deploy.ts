@@ -96,7 +96,7 @@ export function createBundleDeploys(services: Services, limits: DepotConfig['arc
         pipeInto(request.content, capBytes(maxArchiveBytes, limits.maxSizeMb)),
         request.expected,
       );
-      const guard = new BombGuard(limits);
+      const guard = guardFor(limits, request.atomic);
       const tree: StagedTree = { files: new Map(), folders: new Set() };
       try {
         await readArchive(spooled.tmpPath, type, (entry) =>
@@ -159,6 +159,18 @@ async function checkEntries(
       ];
     },
   });
+}
+
+/**
+ * The bomb guard of one deploy. An atomic one is recorded in one transaction, which holds
+ * the embedded database while it runs: it is held to fewer entries, with its own message.
+ */
+function guardFor(limits: DepotConfig['archiveDeploy'], atomic: boolean): BombGuard {
+  if (!atomic || limits.maxAtomicEntries >= limits.maxEntries) return new BombGuard(limits);
+  return new BombGuard(
+    { ...limits, maxEntries: limits.maxAtomicEntries },
+    { ...ARCHIVE_MESSAGES, tooManyEntries: ARCHIVE_MESSAGES.tooManyAtomicEntries },
+  );
 }
 
 /** A path cannot be a file and a folder at once, within the archive either. */

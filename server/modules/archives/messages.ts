@@ -24,6 +24,8 @@ export const ARCHIVE_MESSAGES = {
     `Archive entry '${name}' is both a file and a folder in the archive. Nothing was deployed`,
   tooManyEntries: (max: number) =>
     `The archive has more than ${max} entries, the most an exploded archive may have. Nothing was deployed`,
+  tooManyAtomicEntries: (max: number) =>
+    `The archive has more than ${max} entries, the most an atomic deploy (X-Explode-Archive-Atomic) records in its one transaction: deploy it without that header, or split it. Nothing was deployed`,
   tooManyBytes: (maxMb: number) =>
     `The archive unpacks to more than ${maxMb} MB, the most an exploded archive may hold. Nothing was deployed`,
   ratioTooHigh: (name: string, max: number) =>

@@ -17,4 +17,7 @@ export const PROPERTY_MESSAGES = {
   valueTooLong: `A property value is at most ${PROPERTY_LIMITS.maxValueLength} characters`,
   valueCharacters: `A property value cannot contain ${quoted(FORBIDDEN_IN_PROPERTY.value)}`,
   namesRequired: 'Give the names of the properties to delete',
+  tooManyValuesInRequest: `One request sets at most ${PROPERTY_LIMITS.maxValuesPerRequest} property values in all`,
+  requestTooLarge: `One request's property names and values hold at most ${PROPERTY_LIMITS.maxCharactersPerRequest.toLocaleString('en')} characters in all`,
+  tooManyNamesToDelete: `One request deletes at most ${PROPERTY_LIMITS.maxNamesPerDelete} properties`,
 } as const;

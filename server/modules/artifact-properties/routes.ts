@@ -75,9 +75,12 @@ const deleteBody = {
     properties: {
       type: 'array',
       minItems: 1,
-      maxItems: 1000,
+      maxItems: PROPERTY_LIMITS.maxNamesPerDelete,
       items: { type: 'string', minLength: 1, maxLength: PROPERTY_LIMITS.maxNameLength },
-      errorMessage: { minItems: PROPERTY_MESSAGES.namesRequired },
+      errorMessage: {
+        minItems: PROPERTY_MESSAGES.namesRequired,
+        maxItems: PROPERTY_MESSAGES.tooManyNamesToDelete,
+      },
     },
   },
 } as const;

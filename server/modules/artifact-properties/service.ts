@@ -7,6 +7,7 @@ import {
   type CheckedScope,
 } from '../artifacts/property-changes.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
+import { checkPropertyBatch } from '../artifacts/property-limits.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
 import { locateNode } from '../tree-browser/locate-node.ts';
@@ -61,14 +62,15 @@ export function createArtifactPropertiesService(db: Database, artifacts: Artifac
     },
 
     /**
-     * Replaces one property's values on the target, all nodes in one transaction, once the
-     * caller's walker allows Annotate on each of them.
+     * Replaces one property's values on the target, once the caller's walker
+     * allows Annotate on each node it reaches (below a folder, written a page at a time).
      */
     async set(
       target: PropertyTarget,
       property: ArtifactProperty,
       walker: ItemWalker,
     ): Promise<{ info: string }> {
+      checkPropertyBatch({ [property.name]: property.value });
       const scope = await writableScope(target);
       await setCheckedProperties(db, scope, { [property.name]: property.value }, walker);
       return { info: PROPERTY_MESSAGES.set(property.name) };

@@ -6,8 +6,31 @@ import { escapeLike } from './paths.ts';
 
 export type Properties = Record<string, string[]>;
 
-/** How long a property's name and values may be, and how many values it may have. */
-export const PROPERTY_LIMITS = { maxNameLength: 255, maxValueLength: 4000, maxValues: 100 };
+/**
+ * How long a property's name and values may be and how many values it may have, and how much
+ * one request may set or delete: every value is a row, and a request's rows are written on
+ * every item of its scope (docs/security.md).
+ */
+export const PROPERTY_LIMITS = {
+  maxNameLength: 255,
+  maxValueLength: 4000,
+  maxValues: 100,
+  /** Values of all the keys one request sets, together. */
+  maxValuesPerRequest: 250,
+  /** Characters of all the names and values one request sets, together. */
+  maxCharactersPerRequest: 65536,
+  /** Names one request deletes. */
+  maxNamesPerDelete: 1000,
+};
+
+/**
+ * A change to many items is written a page of items at a time, each page in a short
+ * transaction of its own, so that other requests' statements run in between: the embedded
+ * database serves one statement at a time for everybody. A page holds at most this many
+ * rows (items times the values set on each) and this many items.
+ */
+const ROWS_PER_TRANSACTION = 250;
+const ITEMS_PER_PAGE = 200;
 
 /**
  * Characters the scripted form (`?properties=a=1;b=2,3`, and `?properties=a,b` to delete)
@@ -59,57 +82,132 @@ export async function readProperties(db: Database, nodeId: number): Promise<Prop
   return grouped(rows);
 }
 
-/** Sets the given keys (replacing their values) on the nodes; run inside a transaction. */
+/** Every (key, value) to store, each value once per key. */
+function pairsOf(properties: Properties): { keys: string[]; values: string[] } {
+  const keys: string[] = [];
+  const values: string[] = [];
+  for (const [key, list] of Object.entries(properties)) {
+    for (const value of new Set(list)) {
+      keys.push(key);
+      values.push(value);
+    }
+  }
+  return { keys, values };
+}
+
+/**
+ * Sets the given keys (replacing their values) on the nodes, in two statements whatever the
+ * number of keys; run inside a transaction.
+ */
 export async function writeProperties(
   tx: Transaction<DepotDatabase>,
   nodeIds: number[],
   properties: Properties,
 ) {
-  if (nodeIds.length === 0) return;
-  for (const [key, values] of Object.entries(properties)) {
-    await tx
-      .deleteFrom('node_properties')
-      .where('node_id', 'in', nodeIds)
-      .where('key', '=', key)
+  const keys = Object.keys(properties);
+  if (nodeIds.length === 0 || keys.length === 0) return;
+  await sql`delete from node_properties
+    where node_id = any(${nodeIds}::bigint[]) and key = any(${keys}::text[])`.execute(tx);
+  const pairs = pairsOf(properties);
+  if (pairs.keys.length === 0) return;
+  await sql`insert into node_properties (node_id, key, value)
+    select n.id, kv.key, kv.value
+    from unnest(${nodeIds}::bigint[]) as n(id)
+    cross join unnest(${pairs.keys}::text[], ${pairs.values}::text[]) as kv(key, value)`.execute(
+    tx,
+  );
+}
+
+/** A node a change may reach, as a caller's filter sees it. */
+export interface ScopeNode {
+  path: string;
+  folder: boolean;
+}
+
+/** Which of the scope's nodes a change may write (the caller's grant); all when absent. */
+export type NodeFilter = (node: ScopeNode) => boolean;
+
+/**
+ * The ids of the scope's nodes that `allowed` lets through, a page at a time in path order:
+ * each page is one short statement on the (repository, path) index, and a folder of a
+ * million files is never held in memory at once.
+ */
+async function* nodePages(
+  db: Database,
+  scope: PropertyScope,
+  pageSize: number,
+  allowed: NodeFilter = () => true,
+) {
+  const idsOf = (rows: (ScopeNode & { id: string | number | bigint })[]) =>
+    rows.filter(allowed).map((row) => Number(row.id));
+  if (scope.path !== '') {
+    const self = await db
+      .selectFrom('nodes')
+      .select(['id', 'path', 'folder'])
+      .where('repository_id', '=', scope.repositoryId)
+      .where('path', '=', scope.path)
+      .executeTakeFirst();
+    if (self && idsOf([self]).length > 0) yield idsOf([self]);
+  }
+  if (!scope.recursive) return;
+  // Everything below the folder sorts after its own path; the root's items after ''.
+  let after = scope.path;
+  for (;;) {
+    const rows = await db
+      .selectFrom('nodes')
+      .select(['id', 'path', 'folder'])
+      .where('repository_id', '=', scope.repositoryId)
+      .$if(scope.path !== '', (q) => q.where('path', 'like', `${escapeLike(scope.path)}/%`))
+      .where('path', '>', after)
+      .orderBy('path')
+      .limit(pageSize)
       .execute();
-    const rows = nodeIds.flatMap((node_id) =>
-      [...new Set(values)].map((value) => ({ node_id, key, value })),
-    );
-    if (rows.length > 0) await tx.insertInto('node_properties').values(rows).execute();
+    const ids = idsOf(rows);
+    if (ids.length > 0) yield ids;
+    if (rows.length < pageSize) return;
+    after = rows[rows.length - 1].path;
   }
 }
 
-/** The scope's condition on `nodes` (aliased `n`): one index range scan, no ids in memory. */
-function inScope(scope: PropertyScope) {
+/** Items per page for a change writing `rowsPerItem` rows on each. */
+const pageSizeFor = (rowsPerItem: number) =>
+  Math.max(
+    1,
+    Math.min(ITEMS_PER_PAGE, Math.floor(ROWS_PER_TRANSACTION / Math.max(1, rowsPerItem))),
+  );
+
+/**
+ * Sets the given keys (replacing their values) on every node of the scope, and on the
+ * repository itself when the scope is its root. A page of nodes at a time, each in its own
+ * transaction: a folder of a million files costs a million rows' work, but no statement
+ * holds the database for long. If it fails midway, the pages done keep the change; setting
+ * again finishes it (docs/security.md). Only the nodes `allowed` lets through are written.
+ */
+export async function setPropertiesInScope(
+  db: Database,
+  scope: PropertyScope,
+  properties: Properties,
+  allowed?: NodeFilter,
+) {
   if (scope.path === '')
-    return scope.recursive ? sql`n.repository_id = ${scope.repositoryId}` : sql`false`;
-  const self = sql`n.repository_id = ${scope.repositoryId} and n.path = ${scope.path}`;
-  if (!scope.recursive) return self;
-  return sql`n.repository_id = ${scope.repositoryId}
-    and (n.path = ${scope.path} or n.path like ${`${escapeLike(scope.path)}/%`})`;
+    await db
+      .transaction()
+      .execute((tx) => replaceRootProperties(tx, scope.repositoryId, properties));
+  const pageSize = pageSizeFor(pairsOf(properties).keys.length);
+  for await (const nodeIds of nodePages(db, scope, pageSize, allowed))
+    await db.transaction().execute((tx) => writeProperties(tx, nodeIds, properties));
 }
 
 /**
- * Replaces one property's values on every node of the scope, in SQL: a folder of a million
- * files costs two statements, never its rows in memory. Run inside a transaction.
+ * Deletes the given keys from every node of the scope, a page of nodes at a time; keys no
+ * node has are no error. Only the nodes `allowed` lets through are changed.
  */
-export async function replacePropertyInScope(
-  tx: Transaction<DepotDatabase>,
+export async function deletePropertiesInScope(
+  db: Database,
   scope: PropertyScope,
-  key: string,
-  values: string[],
+  keys: string[],
+  allowed?: NodeFilter,
 ) {
-  if (scope.path === '') await replaceRootProperty(tx, scope.repositoryId, key, values);
-  await sql`delete from node_properties where key = ${key}
-    and node_id in (select n.id from nodes n where ${inScope(scope)})`.execute(tx);
-  await sql`insert into node_properties (node_id, key, value)
-    select n.id, ${key}, v.value
-    from nodes n cross join (select distinct unnest(${values}::text[]) as value) v
-    where ${inScope(scope)}`.execute(tx);
-}
-
-/** Deletes the given keys from every node of the scope; keys no node has are no error. */
-export async function deletePropertiesInScope(db: Database, scope: PropertyScope, keys: string[]) {
   if (keys.length === 0) return;
   if (scope.path === '')
     await db
@@ -117,8 +215,9 @@ export async function deletePropertiesInScope(db: Database, scope: PropertyScope
       .where('repository_id', '=', scope.repositoryId)
       .where('key', 'in', keys)
       .execute();
-  await sql`delete from node_properties where key = any(${keys}::text[])
-    and node_id in (select n.id from nodes n where ${inScope(scope)})`.execute(db);
+  for await (const nodeIds of nodePages(db, scope, ITEMS_PER_PAGE, allowed))
+    await sql`delete from node_properties
+      where node_id = any(${nodeIds}::bigint[]) and key = any(${keys}::text[])`.execute(db);
 }
 
 /** The properties of a repository itself (of its root). */
@@ -133,17 +232,23 @@ export async function readRootProperties(db: Database, repositoryId: number): Pr
   return grouped(rows);
 }
 
-async function replaceRootProperty(
+async function replaceRootProperties(
   tx: Transaction<DepotDatabase>,
   repositoryId: number,
-  key: string,
-  values: string[],
+  properties: Properties,
 ) {
+  const keys = Object.keys(properties);
+  if (keys.length === 0) return;
   await tx
     .deleteFrom('repository_properties')
     .where('repository_id', '=', repositoryId)
-    .where('key', '=', key)
+    .where('key', 'in', keys)
     .execute();
-  const rows = [...new Set(values)].map((value) => ({ repository_id: repositoryId, key, value }));
+  const pairs = pairsOf(properties);
+  const rows = pairs.keys.map((key, i) => ({
+    repository_id: repositoryId,
+    key,
+    value: pairs.values[i],
+  }));
   if (rows.length > 0) await tx.insertInto('repository_properties').values(rows).execute();
 }

@@ -1,10 +1,9 @@
-import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { DepotDatabase } from '../../db/tables.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import {
   deletePropertiesInScope,
-  replacePropertyInScope,
+  setPropertiesInScope,
+  type NodeFilter,
   type Properties,
   type PropertyScope,
 } from './properties.ts';
@@ -13,49 +12,47 @@ import {
 export type CheckedScope = PropertyScope & { repoKey: string };
 
 /**
- * Runs a property change once the caller's walker allows Annotate on every node it reaches:
- * a recursive change reaches everything below a folder (or all of a repository), and one
- * node the caller may not annotate refuses the whole change. Walk and change share one
- * transaction reading one snapshot, so what changes is what was checked.
+ * Refuses the change unless the caller's walker allows Annotate on every node it reaches: a
+ * recursive change reaches everything below a folder (or all of a repository), and one node
+ * the caller may not annotate refuses the whole change before anything is written.
  */
-async function whenAllowed(
-  db: Database,
-  scope: CheckedScope,
-  walker: ItemWalker,
-  change: (tx: Transaction<DepotDatabase>) => Promise<void>,
-) {
-  await db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (tx) => {
-      const repo = { id: scope.repositoryId, key: scope.repoKey };
-      if (scope.recursive) await walker.requireSubtree('annotate', repo, scope.path, tx);
-      // The root's own properties are the repository's: Annotate on all of it, not on a
-      // folder inside it.
-      else if (scope.path === '') walker.requireRepository('annotate', repo.key);
-      await change(tx);
-    });
+async function requireAnnotate(scope: CheckedScope, walker: ItemWalker) {
+  const repo = { id: scope.repositoryId, key: scope.repoKey };
+  if (scope.recursive) await walker.requireSubtree('annotate', repo, scope.path);
+  // The root's own properties are the repository's: Annotate on all of it, not on a folder
+  // inside it.
+  else if (scope.path === '') walker.requireRepository('annotate', repo.key);
 }
 
-/** Sets properties (each key's values replaced) on the scope, all or nothing. */
-export function setCheckedProperties(
+/**
+ * The write's own filter: the change is written a page at a time after the check (so that
+ * no statement holds the database for long, docs/security.md), and a node deployed below the
+ * folder in between is written only if the caller may annotate it.
+ */
+function annotatable(scope: CheckedScope, walker: ItemWalker): NodeFilter | undefined {
+  if (walker.access.admin) return undefined;
+  return (node) =>
+    walker.access.can('annotate', scope.repoKey, node.path, node.folder ? 'folder' : 'file');
+}
+
+/** Sets properties (each key's values replaced) on the scope, once all of it is allowed. */
+export async function setCheckedProperties(
   db: Database,
   scope: CheckedScope,
   properties: Properties,
   walker: ItemWalker,
 ) {
-  return whenAllowed(db, scope, walker, async (tx) => {
-    for (const [key, values] of Object.entries(properties))
-      await replacePropertyInScope(tx, scope, key, values);
-  });
+  await requireAnnotate(scope, walker);
+  await setPropertiesInScope(db, scope, properties, annotatable(scope, walker));
 }
 
-/** Deletes properties by key from the scope, all or nothing. */
-export function deleteCheckedProperties(
+/** Deletes properties by key from the scope, once all of it is allowed. */
+export async function deleteCheckedProperties(
   db: Database,
   scope: CheckedScope,
   keys: string[],
   walker: ItemWalker,
 ) {
-  return whenAllowed(db, scope, walker, (tx) => deletePropertiesInScope(tx, scope, keys));
+  await requireAnnotate(scope, walker);
+  await deletePropertiesInScope(db, scope, keys, annotatable(scope, walker));
 }

@@ -12,6 +12,7 @@ import { assertProjectRoom } from '../projects/quota.ts';
 import { acceptsPath } from './ant-pattern.ts';
 import { ancestorsOf, escapeLike, folderRow, splitPath } from './paths.ts';
 import { writeProperties } from './properties.ts';
+import { createStagedTreeStore, type StagedFile } from './staged-tree.ts';
 import { checksumHolders } from './queries.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
 
@@ -55,11 +56,7 @@ export interface DeployRequest {
   staged?: StagedBlob;
 }
 
-/** A file of an exploded archive, staged in the filestore, not yet recorded. */
-export interface StagedFile {
-  path: string;
-  staged: StagedBlob;
-}
+export type { StagedFile } from './staged-tree.ts';
 
 /** What a file's row needs besides its blob. */
 type FileRecord = Pick<DeployRequest, 'path' | 'properties' | 'user'>;
@@ -71,6 +68,8 @@ export function createArtifactsService(
   changes?: TableChanges,
   prepareIndex?: PrepareIndex,
 ) {
+  const stagedTrees = createStagedTreeStore(db, filestore);
+
   async function repository(key: string): Promise<RepositoryRow> {
     const row = await repositories.findRow(key);
     if (!row) throw new NotFound(`Repository '${key}' could not be found.`);
@@ -149,36 +148,6 @@ export function createArtifactsService(
     }
   }
 
-  /** Records staged files and folders in one transaction, checking each path as deploy does. */
-  async function storeStagedTree(
-    repo: Pick<RepositoryRow, 'id' | 'config'>,
-    files: StagedFile[],
-    folders: string[],
-    { user, properties }: Omit<FileRecord, 'path'>,
-  ) {
-    const repositoryId = repo.id;
-    try {
-      await db.transaction().execute(async (tx) => {
-        const incoming = files.map((file) => ({ path: file.path, size: file.staged.size }));
-        await assertProjectRoom(tx, repo, incoming);
-        for (const folder of folders) {
-          for (const path of [...ancestorsOf(folder), folder]) {
-            await ensureFolder(tx, repositoryId, path, user);
-          }
-        }
-        // Every path is checked before any blob is put in place, so a conflict leaves none.
-        for (const file of files) await assertPathFree(tx, repositoryId, file.path);
-        for (const file of files) {
-          await claimBlob(tx, file.staged);
-          await filestore.commit(file.staged);
-          await recordFile(tx, repositoryId, { path: file.path, properties, user }, file.staged);
-        }
-      });
-    } finally {
-      for (const file of files) await filestore.discard(file.staged);
-    }
-  }
-
   function findNode(repositoryId: number, path: string) {
     return db
       .selectFrom('nodes')
@@ -216,8 +185,8 @@ export function createArtifactsService(
 
     /**
      * Records the staged files of an exploded archive (and its folders). Atomic: one
-     * transaction, all or nothing. Otherwise each file is its own deploy, in order, and the
-     * first failure stops the rest (the files before it stay, as separate PUTs would).
+     * transaction, all or nothing. Otherwise in batches of files, in archive order, and the
+     * first refusal stops the rest (the files before it stay, as separate PUTs would).
      */
     async deployStaged(
       repo: Pick<RepositoryRow, 'id' | 'config'>,
@@ -225,10 +194,10 @@ export function createArtifactsService(
       record: Omit<FileRecord, 'path'>,
       atomic: boolean,
     ) {
-      if (atomic) return storeStagedTree(repo, tree.files, tree.folders, record);
+      const target = { repo, user: record.user, properties: record.properties };
       try {
-        await storeStagedTree(repo, [], tree.folders, record);
-        for (const file of tree.files) await storeStagedTree(repo, [file], [], record);
+        if (atomic) await stagedTrees.recordAtomically(target, tree.files, tree.folders);
+        else await stagedTrees.recordInBatches(target, tree.files, tree.folders);
       } finally {
         for (const file of tree.files) await filestore.discard(file.staged);
       }
@@ -448,22 +417,6 @@ async function assertPathFree(db: Database | Tx, repositoryId: number, path: str
     .executeTakeFirst();
   if (clash?.folder) throw new Conflict(`A folder exists at '${path}': a file cannot replace it`);
   if (clash) throw new Conflict(`'${clash.path}' is a file: it cannot hold '${path}'`);
-}
-
-/** Makes a folder unless it exists; a file in its place is a conflict. */
-async function ensureFolder(tx: Tx, repositoryId: number, path: string, user: string) {
-  await tx
-    .insertInto('nodes')
-    .values(folderRow(repositoryId, path, user))
-    .onConflict((c) => c.columns(['repository_id', 'path']).doNothing())
-    .execute();
-  const existing = await tx
-    .selectFrom('nodes')
-    .select('folder')
-    .where('repository_id', '=', repositoryId)
-    .where('path', '=', path)
-    .executeTakeFirstOrThrow();
-  if (!existing.folder) throw new Conflict(`'${path}' is a file: it cannot hold a folder`);
 }
 
 const checksumUnknown = (checksum: string) =>

@@ -11,6 +11,7 @@ import {
   setCheckedProperties,
   type CheckedScope,
 } from './property-changes.ts';
+import { checkPropertyBatch, checkPropertyNamesToDelete } from './property-limits.ts';
 
 type StorageRequest = FastifyRequest<{
   Params: { repoKey: string; '*'?: string };
@@ -146,6 +147,7 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
       throw new BadRequest('Give the properties to set: ?properties=key=value;key2=value2');
     const properties = parsePropertyList(list);
     // Annotate on everything the change reaches: the walker refuses all of it otherwise.
+    checkPropertyBatch(properties);
     const walker = await services.access.walker(request.principal);
     await setCheckedProperties(db, await scope(request), properties, walker);
     return reply.status(204).send();
@@ -158,6 +160,7 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
       .filter(Boolean);
     if (keys.length === 0)
       throw new BadRequest('Give the property keys to delete: ?properties=key1,key2');
+    checkPropertyNamesToDelete(keys);
     const walker = await services.access.walker(request.principal);
     await deleteCheckedProperties(db, await scope(request), keys, walker);
     return reply.status(204).send();

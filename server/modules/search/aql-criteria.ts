@@ -13,6 +13,18 @@ import {
 } from './criteria.ts';
 import { parseRelativeTime } from './relative-time.ts';
 
+/** Counts comparisons as they are made and refuses the first past the limit. */
+class CriteriaBudget {
+  private used = 0;
+  constructor(private readonly max: number) {}
+
+  take(position: number) {
+    this.used += 1;
+    if (this.used > this.max)
+      throw new AqlSyntaxError(`more than ${this.max} criteria (the limit)`, position);
+  }
+}
+
 /** A JSON value of the query text, with where it began for error messages. */
 export type JsonNode =
   | { type: 'string'; value: string; position: number }
@@ -33,31 +45,41 @@ const TYPES = ['file', 'folder', 'any'];
  * (or an object) of criteria, `@key` compares a property's values, `property.key` and
  * `property.value` any property's. Items are files unless the query says otherwise.
  */
-export function criteriaOf(filter: JsonNode | undefined): Criterion {
+export function criteriaOf(filter: JsonNode | undefined, maxCriteria: number): Criterion {
   if (filter === undefined) return FILES_ONLY;
   if (filter.type !== 'object') throw expected('an object of criteria', filter);
-  const where = objectCriteria(filter);
+  const where = objectCriteria(filter, new CriteriaBudget(maxCriteria));
   return mentions(where, 'type') ? where : all(where, FILES_ONLY);
 }
 
-function objectCriteria(node: Extract<JsonNode, { type: 'object' }>): Criterion {
+function objectCriteria(
+  node: Extract<JsonNode, { type: 'object' }>,
+  budget: CriteriaBudget,
+): Criterion {
   return all(
-    ...node.entries.map((entry) => entryCriterion(entry.key, entry.position, entry.value)),
+    ...node.entries.map((entry) => entryCriterion(entry.key, entry.position, entry.value, budget)),
   );
 }
 
-function entryCriterion(key: string, position: number, value: JsonNode): Criterion {
+function entryCriterion(
+  key: string,
+  position: number,
+  value: JsonNode,
+  budget: CriteriaBudget,
+): Criterion {
   if (key === '$and' || key === '$or') {
     const parts = value.type === 'array' ? value.items : [value];
     const items = parts.map((part) => {
       if (part.type !== 'object') throw expected(`an object inside ${key}`, part);
-      return objectCriteria(part);
+      return objectCriteria(part, budget);
     });
     return key === '$and' ? all(...items) : any(...items);
   }
+  const compare = (make: (op: Operator, operand: JsonNode) => Criterion) =>
+    comparisons(value, make, budget);
   if (key.startsWith('@')) {
     const name = key.slice(1);
-    return comparisons(value, (op, operand) => ({
+    return compare((op, operand) => ({
       kind: 'property',
       key: name === '*' ? undefined : name,
       op,
@@ -65,13 +87,13 @@ function entryCriterion(key: string, position: number, value: JsonNode): Criteri
     }));
   }
   if (key === 'property.key')
-    return comparisons(value, (op, operand) => ({
+    return compare((op, operand) => ({
       kind: 'propertyKey',
       op,
       value: String(text(operand, op)),
     }));
   if (key === 'property.value')
-    return comparisons(value, (op, operand) => ({
+    return compare((op, operand) => ({
       kind: 'property',
       key: undefined,
       op,
@@ -83,15 +105,19 @@ function entryCriterion(key: string, position: number, value: JsonNode): Criteri
       position,
     );
   const field = key as ItemField;
-  return comparisons(value, (op, operand) => fieldCriterion(field, op, operand));
+  return compare((op, operand) => fieldCriterion(field, op, operand));
 }
 
 /** `"value"` means `$eq`; `{"$op": value, ...}` means all of those comparisons. */
 function comparisons(
   value: JsonNode,
   make: (op: Operator, operand: JsonNode) => Criterion,
+  budget: CriteriaBudget,
 ): Criterion {
-  if (value.type !== 'object') return make('$eq', value);
+  if (value.type !== 'object') {
+    budget.take(value.position);
+    return make('$eq', value);
+  }
   if (value.entries.length === 0) throw expected('at least one operator', value);
   return all(
     ...value.entries.map((entry) => {
@@ -100,6 +126,7 @@ function comparisons(
           `unknown operator "${entry.key}", expected one of ${OPERATORS.join(', ')}`,
           entry.position,
         );
+      budget.take(entry.position);
       return make(entry.key as Operator, entry.value);
     }),
   );

@@ -26,7 +26,25 @@ export function describe(token: Token): string {
   return `'${token.text}'`;
 }
 
+// Sticky patterns read at a position without copying the rest of the query for each token.
+const WHITESPACE = /\s+/y;
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const WORD = /[A-Za-z_$][\w$]*/y;
+/** The rest of a string up to its closing quote, when it has no escape and no control character. */
+// eslint-disable-next-line no-control-regex -- control characters are what it must stop at
+const PLAIN_STRING_BODY = /[^"\\\u0000-\u001f]*/y;
+
+/** The text `pattern` matches at `at`, or undefined. */
+function matchAt(pattern: RegExp, source: string, at: number): string | undefined {
+  pattern.lastIndex = at;
+  return pattern.exec(source)?.[0];
+}
+
 function readString(source: string, start: number): { value: string; end: number } {
+  // The common case, no escape: the text between the quotes is the value.
+  const plain = matchAt(PLAIN_STRING_BODY, source, start + 1) ?? '';
+  const plainEnd = start + 1 + plain.length;
+  if (source[plainEnd] === '"') return { value: plain, end: plainEnd + 1 };
   // JSON's string rules: the same escapes, no raw control characters.
   let end = start + 1;
   while (end < source.length && source[end] !== '"') {
@@ -49,8 +67,9 @@ export function tokenize(source: string): Token[] {
   let at = 0;
   while (at < source.length) {
     const char = source[at];
-    if (/\s/.test(char)) {
-      at++;
+    const space = matchAt(WHITESPACE, source, at);
+    if (space) {
+      at += space.length;
     } else if (PUNCTUATION.has(char)) {
       tokens.push({ kind: 'punct', text: char, position: at + 1 });
       at++;
@@ -59,9 +78,8 @@ export function tokenize(source: string): Token[] {
       tokens.push({ kind: 'string', text: value, position: at + 1 });
       at = end;
     } else {
-      const number = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(source.slice(at));
-      const word = /^[A-Za-z_$][\w$]*/.exec(source.slice(at));
-      const lexeme = number?.[0] ?? word?.[0];
+      const number = matchAt(NUMBER, source, at);
+      const lexeme = number ?? matchAt(WORD, source, at);
       if (!lexeme) throw new AqlSyntaxError(`unexpected character '${char}'`, at + 1);
       tokens.push({ kind: number ? 'number' : 'word', text: lexeme, position: at + 1 });
       at += lexeme.length;

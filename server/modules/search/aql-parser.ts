@@ -1,5 +1,6 @@
 import { AqlSyntaxError, describe, tokenize, type Token } from './aql-lexer.ts';
 import { criteriaOf, type JsonNode } from './aql-criteria.ts';
+import { checkAqlLimits, type AqlLimits } from './aql-limits.ts';
 import { ITEM_FIELDS, type Criterion, type ItemField, type SortOrder } from './criteria.ts';
 
 /** The largest offset or limit: PostgreSQL's integer; a bigger one is a mistake, not a wish. */
@@ -21,17 +22,22 @@ export interface AqlQuery {
 /**
  * Reads an AQL query of the items domain, e.g.
  * `items.find({"repo":"libs","@build":{"$match":"1*"}}).include("name").sort({"$desc":["created"]}).limit(10)`.
- * Every mistake is an `AqlSyntaxError` naming the position and what was expected there.
+ * Every mistake is an `AqlSyntaxError` naming the position and what was expected there; a
+ * query past the limits (size, nesting, criteria) is refused before it costs more than reading.
  */
-export function parseAql(source: string): AqlQuery {
-  const parser = new Parser(tokenize(source));
+export function parseAql(source: string, limits: AqlLimits): AqlQuery {
+  checkAqlLimits(source, limits);
+  const parser = new Parser(tokenize(source), limits.maxCriteria);
   return parser.query();
 }
 
 class Parser {
   private at = 0;
 
-  constructor(private readonly tokens: Token[]) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly maxCriteria: number,
+  ) {}
 
   query(): AqlQuery {
     const domain = this.expectWord('the domain items');
@@ -46,7 +52,12 @@ class Parser {
     this.expectPunct('(');
     const filter = this.peekPunct(')') ? undefined : this.value();
     this.expectPunct(')');
-    const query: AqlQuery = { where: criteriaOf(filter), properties: false, sort: [], offset: 0 };
+    const query: AqlQuery = {
+      where: criteriaOf(filter, this.maxCriteria),
+      properties: false,
+      sort: [],
+      offset: 0,
+    };
     while (this.peekPunct('.')) {
       this.next();
       this.modifier(query);
@@ -132,6 +143,7 @@ class Parser {
       return { type: 'string', value: token.text, position: token.position };
     if (token.kind === 'number')
       return { type: 'number', value: Number(token.text), position: token.position };
+    // Recursion is bounded: checkAqlLimits refused anything nested deeper than AQL_MAX_DEPTH.
     if (token.kind === 'punct' && token.text === '{') return this.object(token);
     if (token.kind === 'punct' && token.text === '[') return this.array(token);
     throw this.expected('an object, an array, a string or a number', token);

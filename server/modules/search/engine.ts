@@ -1,3 +1,4 @@
+import { asBulkWork } from '../../db/bulk-work.ts';
 import type { Database } from '../../db/database.ts';
 import type { AccessDecider } from '../access-control/decider.ts';
 import type { ItemQuery } from './criteria.ts';
@@ -72,7 +73,8 @@ export function createSearchEngine(db: Database) {
         ? BATCH
         : Math.min(BATCH, request.limit + 1 + (request.skip ?? 0));
     for (;;) {
-      const rows = await read(repoKeys, offset, size);
+      // Bulk work: on the embedded database, other requests' statements go between batches.
+      const rows = await asBulkWork(() => read(repoKeys, offset, size));
       for (const [index, row] of rows.entries()) {
         const kind = row.folder ? 'folder' : 'file';
         if (access.can('read', row.repo, row.path, kind)) yield { row, position: offset + index };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import type { AqlLimits } from './aql-limits.ts';
 import { parseAql } from './aql-parser.ts';
 import { renderAqlItems } from './aql-render.ts';
 import { checksumCriterion, gavcQuery, nameTerm, propertyQuery } from './builders.ts';
@@ -47,7 +48,10 @@ const filesWhere = (where: Criterion, sort: ItemQuery['sort'] = []): ItemQuery =
  * CI scripts use by name, checksum, properties, GAVC, dates and usage. Answers are streamed
  * and never capped; each holds only what the caller may read.
  */
-export async function searchRestRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function searchRestRoutes(
+  app: FastifyInstance,
+  { services, aqlLimits }: { services: Services; aqlLimits: AqlLimits },
+) {
   const { search } = services;
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
@@ -70,10 +74,14 @@ export async function searchRestRoutes(app: FastifyInstance, { services }: { ser
     return reply.type('application/json').send(body);
   }
 
-  app.post(`${BASE}/aql`, READER, async (request, reply) => {
+  // Bodies up to the server's own limit are read, so that a query past the AQL limit is
+  // told which limit it passed; an admin may set the AQL limit higher than the server's.
+  const bodyLimit = Math.max(app.initialConfig.bodyLimit ?? 0, aqlLimits.maxBytes + 1);
+  const aqlRoute = { ...READER, bodyLimit };
+  app.post(`${BASE}/aql`, aqlRoute, async (request, reply) => {
     const text = typeof request.body === 'string' ? request.body : '';
     if (text.trim() === '') throw new BadRequest(M.aqlBody);
-    const aql = parseAql(text);
+    const aql = parseAql(text, aqlLimits);
     const query: ItemQuery = { where: aql.where, sort: aql.sort, scope: 'artifacts' };
     const rows = await search.stream(request.principal, query, {
       skip: aql.offset,
