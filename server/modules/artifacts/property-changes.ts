@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DepotDatabase } from '../../db/tables.ts';
+import { retryTransaction } from '../../db/transaction-retry.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import {
   deletePropertiesInScope,
@@ -24,17 +25,21 @@ async function whenAllowed(
   walker: ItemWalker,
   change: (tx: Transaction<DepotDatabase>) => Promise<void>,
 ) {
-  await db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (tx) => {
-      const repo = { id: scope.repositoryId, key: scope.repoKey };
-      if (scope.recursive) await walker.requireSubtree('annotate', repo, scope.path, tx);
-      // The root's own properties are the repository's: Annotate on all of it, not on a
-      // folder inside it.
-      else if (scope.path === '') walker.requireRepository('annotate', repo.key);
-      await change(tx);
-    });
+  // Two changes of one node at repeatable read: the database refuses the second to commit
+  // (40001); it runs again, on what the first left.
+  await retryTransaction(() =>
+    db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (tx) => {
+        const repo = { id: scope.repositoryId, key: scope.repoKey };
+        if (scope.recursive) await walker.requireSubtree('annotate', repo, scope.path, tx);
+        // The root's own properties are the repository's: Annotate on all of it, not on a
+        // folder inside it.
+        else if (scope.path === '') walker.requireRepository('annotate', repo.key);
+        await change(tx);
+      }),
+  );
 }
 
 /** Sets properties (each key's values replaced) on the scope, all or nothing. */

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import mime from 'mime';
 import { sql, type Transaction } from 'kysely';
 import { createReadCache, deepFreeze } from '../../cache/read-cache.ts';
 import type { Database } from '../../db/database.ts';
@@ -10,7 +9,9 @@ import type { Checksums, Filestore, StagedBlob, StoredBlob } from '../../storage
 import type { RepositoriesService } from '../repositories/service.ts';
 import { assertProjectRoom } from '../projects/quota.ts';
 import { acceptsPath } from './ant-pattern.ts';
-import { ancestorsOf, escapeLike, folderRow, splitPath } from './paths.ts';
+import { ancestorsOf, escapeLike } from './paths.ts';
+import { holdForRemoval, placeFile, placeFolder } from './tree-writes.ts';
+import { retryTransaction } from '../../db/transaction-retry.ts';
 import { writeProperties } from './properties.ts';
 import { checksumHolders } from './queries.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
@@ -124,8 +125,11 @@ export function createArtifactsService(
   }
 
   /**
-   * Records a file in one transaction: claim the blob row first (which holds garbage
-   * collection off it), put a staged file in place, then write the rows that refer to it.
+   * Records a file in one transaction: claim the blob row (which holds garbage collection off
+   * it), write the rows that refer to it, and put a staged file in place last, so that a
+   * refused path leaves no file behind. A staged blob's row is claimed once before, in a
+   * commit of its own: a crash between the rename and the commit leaves a row nothing refers
+   * to, which garbage collection removes, file and all, after its grace period.
    */
   async function storeFile(
     repo: Pick<RepositoryRow, 'id' | 'config'>,
@@ -134,22 +138,28 @@ export function createArtifactsService(
     staged?: StagedBlob,
     index?: IndexHook,
   ) {
+    // A retried transaction finds the file already in place: it is renamed once.
+    let inPlace = false;
     try {
-      return await db.transaction().execute(async (tx) => {
-        await assertProjectRoom(tx, repo, [{ path: record.path, size: blob.size }]);
-        await claimBlob(tx, blob);
-        if (staged) await filestore.commit(staged);
-        else if (!(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
-        const node = await recordFile(tx, repo.id, record, blob);
-        await index?.(tx, { id: Number(node.id), repositoryId: repo.id });
-        return node;
-      });
+      if (staged) await preclaimBlobs(db, [staged]);
+      return await retryTransaction(() =>
+        db.transaction().execute(async (tx) => {
+          await assertProjectRoom(tx, repo, [{ path: record.path, size: blob.size }]);
+          await claimBlob(tx, blob);
+          if (!staged && !(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
+          const node = await recordFile(tx, repo.id, record, blob);
+          await index?.(tx, { id: Number(node.id), repositoryId: repo.id });
+          if (staged && !inPlace) await filestore.commit(staged);
+          inPlace = true;
+          return node;
+        }),
+      );
     } finally {
       await filestore.discard(staged);
     }
   }
 
-  /** Records staged files and folders in one transaction, checking each path as deploy does. */
+  /** Records staged files and folders in one transaction, each path placed as deploy does. */
   async function storeStagedTree(
     repo: Pick<RepositoryRow, 'id' | 'config'>,
     files: StagedFile[],
@@ -157,30 +167,35 @@ export function createArtifactsService(
     { user, properties }: Omit<FileRecord, 'path'>,
   ) {
     const repositoryId = repo.id;
+    const inPlace = new Set<StagedBlob>();
     try {
-      await db.transaction().execute(async (tx) => {
-        const incoming = files.map((file) => ({ path: file.path, size: file.staged.size }));
-        await assertProjectRoom(tx, repo, incoming);
-        for (const folder of folders) {
-          for (const path of [...ancestorsOf(folder), folder]) {
-            await ensureFolder(tx, repositoryId, path, user);
+      await preclaimBlobs(
+        db,
+        files.map((file) => file.staged),
+      );
+      await retryTransaction(() =>
+        db.transaction().execute(async (tx) => {
+          const incoming = files.map((file) => ({ path: file.path, size: file.staged.size }));
+          await assertProjectRoom(tx, repo, incoming);
+          for (const folder of folders) await placeFolder(tx, repositoryId, folder, user);
+          // Every row is written before any blob is put in place, so a conflict leaves none.
+          for (const file of files) {
+            await claimBlob(tx, file.staged);
+            await recordFile(tx, repositoryId, { path: file.path, properties, user }, file.staged);
           }
-        }
-        // Every path is checked before any blob is put in place, so a conflict leaves none.
-        for (const file of files) await assertPathFree(tx, repositoryId, file.path);
-        for (const file of files) {
-          await claimBlob(tx, file.staged);
-          await filestore.commit(file.staged);
-          await recordFile(tx, repositoryId, { path: file.path, properties, user }, file.staged);
-        }
-      });
+          for (const { staged } of files) {
+            if (!inPlace.has(staged)) await filestore.commit(staged);
+            inPlace.add(staged);
+          }
+        }),
+      );
     } finally {
       for (const file of files) await filestore.discard(file.staged);
     }
   }
 
-  function findNode(repositoryId: number, path: string) {
-    return db
+  function findNode(repositoryId: number, path: string, executor: Database = db) {
+    return executor
       .selectFrom('nodes')
       .leftJoin('blobs', 'blobs.sha256', 'nodes.sha256')
       .select([
@@ -215,6 +230,12 @@ export function createArtifactsService(
     deployTarget,
 
     /**
+     * Refuses (409) a path a file could not be written at now: a folder holds it, or a file
+     * holds a folder above it. An early answer only; the write itself decides (placeFile).
+     */
+    assertPathFree: (repositoryId: number, path: string) => assertPathFree(db, repositoryId, path),
+
+    /**
      * Records the staged files of an exploded archive (and its folders). Atomic: one
      * transaction, all or nothing. Otherwise each file is its own deploy, in order, and the
      * first failure stops the rest (the files before it stay, as separate PUTs would).
@@ -242,6 +263,7 @@ export function createArtifactsService(
           `The path '${request.path}' is not allowed by the include and exclude patterns of repository '${repo.key}'`,
         );
       }
+      // An early refusal before a body is read; the write itself decides (placeFile).
       await assertPathFree(db, repo.id, request.path);
       const { blob, staged } = await contentFor(request);
       try {
@@ -286,7 +308,7 @@ export function createArtifactsService(
       return order;
     },
 
-    /** The node at a path in one repository, or undefined. */
+    /** The node at a path in one repository, or undefined (read through `executor`, a transaction). */
     findNode,
 
     /**
@@ -361,8 +383,9 @@ export function createArtifactsService(
       repositoryId: number,
       path: string,
       options: { deep: boolean; withFolders: boolean },
+      executor: Database = db,
     ) {
-      return db
+      return executor
         .selectFrom('nodes')
         .leftJoin('blobs', 'blobs.sha256', 'nodes.sha256')
         .select([
@@ -371,6 +394,7 @@ export function createArtifactsService(
           'nodes.folder',
           'nodes.size',
           'nodes.modified_at',
+          'nodes.mime_type',
           'blobs.sha1',
           'nodes.sha256',
         ])
@@ -407,10 +431,21 @@ export function createArtifactsService(
       return Number(deleted.numDeletedRows);
     },
 
+    /** Deletes a node and everything below it, held first as every removal is (tree-writes.ts). */
+    async removeTree(repositoryId: number, path: string): Promise<number> {
+      return retryTransaction(() =>
+        db.transaction().execute(async (tx) => {
+          await holdForRemoval(tx, repositoryId, path);
+          return this.deleteTree(repositoryId, path, tx);
+        }),
+      );
+    },
+
     /**
      * Deletes a node and everything below it for good, once the caller's walker allows
-     * Delete on every one of them. Walk and delete share one transaction, reading one
-     * snapshot, so what goes is what was checked.
+     * Delete on every one of them. The node is held first (holdForRemoval): writers below it
+     * finish before the walk, and none start until the delete commits, so what goes is what
+     * was checked.
      */
     async delete(repoKey: string, path: string, walker: ItemWalker): Promise<void> {
       const repo = await repository(repoKey);
@@ -418,14 +453,14 @@ export function createArtifactsService(
         throw new BadRequest(
           'Deleting a whole repository is done through /artifactory/api/repositories',
         );
-      const deleted = await db
-        .transaction()
-        .setIsolationLevel('repeatable read')
-        .execute(async (tx) => {
+      await retryTransaction(() =>
+        db.transaction().execute(async (tx) => {
+          if (!(await holdForRemoval(tx, repo.id, path)))
+            throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
           await walker.requireSubtree('delete', repo, path, tx);
           return this.deleteTree(repo.id, path, tx);
-        });
-      if (deleted === 0) throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
+        }),
+      );
     },
   };
 }
@@ -450,22 +485,6 @@ async function assertPathFree(db: Database | Tx, repositoryId: number, path: str
   if (clash) throw new Conflict(`'${clash.path}' is a file: it cannot hold '${path}'`);
 }
 
-/** Makes a folder unless it exists; a file in its place is a conflict. */
-async function ensureFolder(tx: Tx, repositoryId: number, path: string, user: string) {
-  await tx
-    .insertInto('nodes')
-    .values(folderRow(repositoryId, path, user))
-    .onConflict((c) => c.columns(['repository_id', 'path']).doNothing())
-    .execute();
-  const existing = await tx
-    .selectFrom('nodes')
-    .select('folder')
-    .where('repository_id', '=', repositoryId)
-    .where('path', '=', path)
-    .executeTakeFirstOrThrow();
-  if (!existing.folder) throw new Conflict(`'${path}' is a file: it cannot hold a folder`);
-}
-
 const checksumUnknown = (checksum: string) =>
   new NotFound(`Checksum deploy failed: no stored content has checksum ${checksum}`);
 
@@ -483,38 +502,31 @@ async function claimBlob(tx: Tx, blob: StoredBlob) {
     .execute();
 }
 
+/**
+ * Claims blobs about to be put in place, in a commit of their own before the transaction
+ * that records them: a blob file on disk then always has a row, and one that nothing came
+ * to refer to (a crash before the recording commit) is garbage collection's to remove.
+ */
+async function preclaimBlobs(db: Database, blobs: StoredBlob[]) {
+  // One content twice in a batch would make one statement touch its row twice.
+  const unique = [...new Map(blobs.map((blob) => [blob.sha256, blob])).values()];
+  if (unique.length === 0) return;
+  await db
+    .insertInto('blobs')
+    .values(
+      unique.map((blob) => ({
+        sha256: blob.sha256,
+        sha1: blob.sha1,
+        md5: blob.md5 ?? null,
+        size: blob.size,
+      })),
+    )
+    .onConflict((c) => c.column('sha256').doUpdateSet({ touched_at: sql`now()` }))
+    .execute();
+}
+
 async function recordFile(tx: Tx, repositoryId: number, request: FileRecord, blob: StoredBlob) {
-  const now = new Date();
-  for (const folder of ancestorsOf(request.path)) {
-    await tx
-      .insertInto('nodes')
-      .values(folderRow(repositoryId, folder, request.user))
-      .onConflict((c) => c.columns(['repository_id', 'path']).doNothing())
-      .execute();
-  }
-  const { parentPath, name } = splitPath(request.path);
-  const file = {
-    sha256: blob.sha256,
-    size: blob.size,
-    mime_type: mime.getType(name) ?? 'application/octet-stream',
-    modified_at: now,
-    modified_by: request.user,
-  };
-  const node = await tx
-    .insertInto('nodes')
-    .values({
-      repository_id: repositoryId,
-      path: request.path,
-      parent_path: parentPath,
-      name,
-      folder: false,
-      created_at: now,
-      created_by: request.user,
-      ...file,
-    })
-    .onConflict((c) => c.columns(['repository_id', 'path']).doUpdateSet(file))
-    .returning(['id', 'created_at', 'created_by', 'modified_at', 'mime_type'])
-    .executeTakeFirstOrThrow();
+  const node = await placeFile(tx, repositoryId, request.path, blob, request.user);
   await writeProperties(tx, [node.id], request.properties);
   return node;
 }

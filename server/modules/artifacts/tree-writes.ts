@@ -1,0 +1,182 @@
+import mime from 'mime';
+import type { Transaction } from 'kysely';
+import type { DepotDatabase } from '../../db/tables.ts';
+import { Conflict } from '../../errors.ts';
+import { ancestorsOf, folderRow, splitPath } from './paths.ts';
+
+type Tx = Transaction<DepotDatabase>;
+
+/**
+ * The one way nodes are created or removed, inside the transaction that does it. Every path
+ * that makes nodes (deploy, exploded bundles, remote cache fills, copy, move, restore, the
+ * formats' own writes) goes through `placeFile` and `placeFolder`; every removal of a subtree
+ * starts with `holdForRemoval`. Together they make "a file and a folder never share a path,
+ * and nothing lives below a file" a decision the database takes, under any interleaving, on
+ * PGlite and on PostgreSQL (docs/security.md, "Nothing acknowledged is lost"):
+ *
+ * - The `(repository_id, path)` unique index is the serialization point: two transactions
+ *   writing one path wait on each other there, and the second sees what the first committed.
+ * - A file's row is written `ON CONFLICT DO UPDATE ... WHERE folder = false`: no row back
+ *   means a folder holds the path.
+ * - Ancestor folders are made where missing and held `FOR KEY SHARE` until commit, outermost
+ *   first; one that turns out to be a file refuses the write. A removal holds the root of
+ *   what it removes `FOR UPDATE` first, which waits for every writer below it to commit and
+ *   keeps new ones out until it has committed, so nothing is left behind without a parent.
+ */
+
+/** Attempts at holding a chain of folders that others keep creating and removing. */
+const HOLD_ATTEMPTS = 5;
+
+/** The columns of a file's row that a write sets (besides where it is). */
+export interface FileContent {
+  sha256: string;
+  size: number;
+  mimeType?: string;
+}
+
+/** Makes the folders of a chain (outermost first) where missing and holds them all. */
+async function holdFolders(tx: Tx, repositoryId: number, chain: string[], user: string) {
+  if (chain.length === 0) return [];
+  for (let attempt = 1; ; attempt++) {
+    const held = await tx
+      .selectFrom('nodes')
+      .select(['path', 'folder'])
+      .where('repository_id', '=', repositoryId)
+      .where('path', 'in', chain)
+      // Locked in this order: outermost first, as every writer does, so writers never deadlock.
+      .orderBy(({ fn }) => fn('length', ['path']))
+      .forKeyShare()
+      .execute();
+    const file = held.find((row) => !row.folder);
+    if (file) return [file.path];
+    const missing = chain.filter((path) => !held.some((row) => row.path === path));
+    if (missing.length === 0) return [];
+    const made = await tx
+      .insertInto('nodes')
+      .values(missing.map((path) => folderRow(repositoryId, path, user)))
+      .onConflict((c) => c.columns(['repository_id', 'path']).doNothing())
+      .returning('path')
+      .execute();
+    // Another writer made (or removed) one of them meanwhile: look at the chain again.
+    if (made.length === missing.length) return [];
+    if (attempt >= HOLD_ATTEMPTS)
+      throw new Conflict(`'${chain.at(-1)}' is changing under other writes: try again`);
+  }
+}
+
+/** Makes a folder (and its ancestors) unless it exists; a file anywhere on the way is a 409. */
+export async function placeFolder(
+  tx: Tx,
+  repositoryId: number,
+  path: string,
+  user: string,
+): Promise<void> {
+  const [file] = await holdFolders(tx, repositoryId, [...ancestorsOf(path), path], user);
+  if (file !== undefined) throw new Conflict(`'${file}' is a file: it cannot hold a folder`);
+}
+
+/**
+ * Writes a file's row (a new one, or new content over an existing file), making and holding
+ * its ancestor folders. A folder at the path, or a file above it, is a 409 and nothing is
+ * written. Answers the row.
+ */
+export async function placeFile(
+  tx: Tx,
+  repositoryId: number,
+  path: string,
+  content: FileContent,
+  user: string,
+) {
+  const [file] = await holdFolders(tx, repositoryId, ancestorsOf(path), user);
+  if (file !== undefined) throw new Conflict(`'${file}' is a file: it cannot hold '${path}'`);
+  const { parentPath, name } = splitPath(path);
+  const now = new Date();
+  const written = {
+    sha256: content.sha256,
+    size: content.size,
+    mime_type: content.mimeType ?? mime.getType(name) ?? 'application/octet-stream',
+    modified_at: now,
+    modified_by: user,
+  };
+  const node = await tx
+    .insertInto('nodes')
+    .values({
+      repository_id: repositoryId,
+      path,
+      parent_path: parentPath,
+      name,
+      folder: false,
+      created_at: now,
+      created_by: user,
+      ...written,
+    })
+    .onConflict((c) =>
+      c.columns(['repository_id', 'path']).doUpdateSet(written).where('nodes.folder', '=', false),
+    )
+    .returning(['id', 'created_at', 'created_by', 'modified_at', 'mime_type'])
+    .executeTakeFirst();
+  if (!node) throw new Conflict(`A folder exists at '${path}': a file cannot replace it`);
+  return node;
+}
+
+/** Holds existing folders above a node, outermost first, as writers below them do. */
+async function holdAncestors(tx: Tx, repositoryId: number, path: string) {
+  const ancestors = ancestorsOf(path);
+  if (ancestors.length === 0) return;
+  await tx
+    .selectFrom('nodes')
+    .select('id')
+    .where('repository_id', '=', repositoryId)
+    .where('path', 'in', ancestors)
+    .orderBy(({ fn }) => fn('length', ['path']))
+    .forKeyShare()
+    .execute();
+}
+
+/**
+ * Holds the root of a subtree about to be removed (or moved away), and the folders above it
+ * as a writer below them would: it waits for writers and removers inside the subtree to
+ * commit, and keeps new ones out until this transaction ends. Run it first, in a transaction
+ * at READ COMMITTED, so that what the transaction reads next includes everything those
+ * others committed. Answers the node, or undefined when there is none.
+ */
+export async function holdForRemoval(tx: Tx, repositoryId: number, path: string) {
+  await holdAncestors(tx, repositoryId, path);
+  return tx
+    .selectFrom('nodes')
+    .select(['id', 'folder'])
+    .where('repository_id', '=', repositoryId)
+    .where('path', '=', path)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
+ * Holds the root of a subtree being copied (and the folders above it) against removal until
+ * this transaction ends; other readers and writers below it go on. Answers the node.
+ */
+export async function holdForCopy(tx: Tx, repositoryId: number, path: string) {
+  await holdAncestors(tx, repositoryId, path);
+  return tx
+    .selectFrom('nodes')
+    .select(['id', 'folder'])
+    .where('repository_id', '=', repositoryId)
+    .where('path', '=', path)
+    .forKeyShare()
+    .executeTakeFirst();
+}
+
+/**
+ * Holds every top-level node of a repository for removal: emptying or moving a whole
+ * repository waits for writers inside it as `holdForRemoval` does for one subtree.
+ */
+export async function holdRepositoryForRemoval(tx: Tx, repositoryId: number) {
+  await tx
+    .selectFrom('nodes')
+    .select('id')
+    .where('repository_id', '=', repositoryId)
+    .where('parent_path', '=', '')
+    .orderBy('path')
+    .forUpdate()
+    .execute();
+}
