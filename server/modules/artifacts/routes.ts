@@ -54,9 +54,11 @@ export async function artifactsRoutes(
   async function download(request: ArtifactRequest, reply: FastifyReply) {
     const { path } = parseArtifactPath(request.params['*'] ?? '');
     const repo = await artifacts.repository(request.params.repoKey);
+    // `.../zz/` asks for the folder zz, never for a file of that name (the router drops the '/').
+    const asksFolder = path !== '' && request.url.split('?')[0]!.endsWith('/');
     // Only Maven-layout repositories have answers of their own; other downloads go straight on.
-    if (!path || !MAVEN_TYPES.has(repo.package_type))
-      return downloadHandler(request, reply, repo.key, path);
+    if (!path || asksFolder || !MAVEN_TYPES.has(repo.package_type))
+      return downloadHandler(request, reply, repo.key, path, asksFolder);
     const caller = { principal: request.principal, log: request.log };
     const access = await services.access.forPrincipal(request.principal);
     const answer = await services.maven.answer(repo, path, caller, access);

@@ -15,6 +15,7 @@ import { retryTransaction } from '../../db/transaction-retry.ts';
 import { writeProperties } from './properties.ts';
 import { checksumHolders } from './queries.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
+import { CACHE_SUFFIX } from '../access-control/permission-target.ts';
 
 /** Holders of some content read per query by a checksum deploy. */
 const HOLDERS_PAGE = 500;
@@ -72,10 +73,27 @@ export function createArtifactsService(
   changes?: TableChanges,
   prepareIndex?: PrepareIndex,
 ) {
+  /** Rows answered for `{remote}-cache`: the remote's cache alone, never its upstream. */
+  const cacheViews = new WeakSet<RepositoryRow>();
+
+  /**
+   * A repository by key. `{remote}-cache` names a remote repository's cache, as storage
+   * summary and Artifactory's REST do: the remote's row under that key, which reads from the
+   * cache only (`isCacheView`). A repository really named so comes first.
+   */
   async function repository(key: string): Promise<RepositoryRow> {
-    const row = await repositories.findRow(key);
+    const row = (await repositories.findRow(key)) ?? (await cacheView(key));
     if (!row) throw new NotFound(`Repository '${key}' could not be found.`);
     return row;
+  }
+
+  async function cacheView(key: string): Promise<RepositoryRow | undefined> {
+    if (!key.toLowerCase().endsWith(CACHE_SUFFIX)) return undefined;
+    const owner = await repositories.findRow(key.slice(0, -CACHE_SUFFIX.length));
+    if (owner?.rclass !== 'remote') return undefined;
+    const view = { ...owner, key: `${owner.key}${CACHE_SUFFIX}` };
+    cacheViews.add(view);
+    return view;
   }
 
   /** Where a PUT to a repository lands: locals themselves, virtuals their deployment target. */
@@ -234,6 +252,9 @@ export function createArtifactsService(
      * holds a folder above it. An early answer only; the write itself decides (placeFile).
      */
     assertPathFree: (repositoryId: number, path: string) => assertPathFree(db, repositoryId, path),
+
+    /** Whether a repository row is a remote's cache named `{remote}-cache`: no upstream. */
+    isCacheView: (repo: RepositoryRow) => cacheViews.has(repo),
 
     /**
      * Records the staged files of an exploded archive (and its folders). Atomic: one
