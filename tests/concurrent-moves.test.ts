@@ -56,4 +56,16 @@ describe('concurrent moves of one folder', () => {
     expect(copies.length).toBe(1);
     expect(await treeViolations(depot, 'gen')).toEqual([]);
   });
+
+  it('refuses a move onto the folder that holds the item, which would delete its own rows', async () => {
+    await deployFile(depot, 'gen', 'hold/in/in/f.txt', 'deep');
+    const before = await treeOf(depot, 'gen');
+    const refused = await move('hold/in', 'hold');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].message).toBe(
+      "Cannot move 'hold/in' onto 'hold', a folder that holds it",
+    );
+    expect(await treeOf(depot, 'gen')).toEqual(before);
+    expect(await treeViolations(depot, 'gen')).toEqual([]);
+  });
 });

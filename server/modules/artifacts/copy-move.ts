@@ -172,6 +172,12 @@ async function planTransfer(
   if (source.id === target.id && (request.fromPath === '' || into(toRoot))) {
     throw new BadRequest(`Cannot ${request.kind} '${request.fromPath}' into itself`);
   }
+  // Onto a folder above it, the item would land on its own rows (a move would delete them).
+  if (source.id === target.id && request.fromPath.startsWith(`${toRoot}/`)) {
+    throw new BadRequest(
+      `Cannot ${request.kind} '${request.fromPath}' onto '${toRoot}', a folder that holds it`,
+    );
+  }
 
   const below = await artifacts.listBelow(source.id, request.fromPath, {
     deep: true,

@@ -83,7 +83,10 @@ async function setAside(tx: Tx, trashId: number, path: string) {
       .execute();
 }
 
-/** Marks the root of what just landed in the trash with when and by whom it was deleted. */
+/**
+ * Marks the root of what just landed in the trash with when and by whom it was deleted. No
+ * item in it says where it was deleted from (only an item set aside later does).
+ */
 export async function recordDeletion(tx: Tx, trashId: number, root: string, user: string) {
   const landed = await tx
     .selectFrom('nodes')
@@ -91,6 +94,7 @@ export async function recordDeletion(tx: Tx, trashId: number, root: string, user
     .where('repository_id', '=', trashId)
     .where('path', '=', root)
     .executeTakeFirstOrThrow();
+  await dropProperties(tx, trashId, root, [DELETED_FROM]);
   await tx
     .insertInto('node_properties')
     .values([
@@ -101,19 +105,22 @@ export async function recordDeletion(tx: Tx, trashId: number, root: string, user
     .execute();
 }
 
-/** Drops the trash's own properties from the root of an item just restored. */
+/** Drops the trash's own properties from everything just restored, its root and below. */
 export async function forgetDeletion(tx: Tx, repositoryId: number, root: string) {
-  const restored = await tx
-    .selectFrom('nodes')
-    .select('id')
-    .where('repository_id', '=', repositoryId)
-    .where('path', '=', root)
-    .executeTakeFirst();
-  if (!restored) return;
+  await dropProperties(tx, repositoryId, root, [DELETED_AT, DELETED_BY, DELETED_FROM]);
+}
+
+async function dropProperties(tx: Tx, repositoryId: number, root: string, keys: string[]) {
   await tx
     .deleteFrom('node_properties')
-    .where('node_id', '=', restored.id)
-    .where('key', 'in', [DELETED_AT, DELETED_BY, DELETED_FROM])
+    .where('key', 'in', keys)
+    .where('node_id', 'in', (eb) =>
+      eb
+        .selectFrom('nodes')
+        .select('id')
+        .where('repository_id', '=', repositoryId)
+        .where((w) => w.or([w('path', '=', root), w('path', 'like', `${escapeLike(root)}/%`)])),
+    )
     .execute();
 }
 
