@@ -143,9 +143,7 @@ function planner(rng: ReturnType<typeof random>) {
           // A body cut short (the cache refused it while it streamed) acknowledges nothing;
           // a folder's listing is a whole answer too.
           const whole =
-            answer.status !== 200 ||
-            answer.body === content ||
-            (content === undefined && answer.body.includes('<html'));
+            answer.status !== 200 || answer.body === content || answer.body.includes('<html');
           return whole ? answer : { status: 0, body: `cut short: ${answer.body.length} bytes` };
         },
       };

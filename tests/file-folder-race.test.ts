@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAuth, createRepository, deployFile, startTestDepot } from './helpers/test-app.ts';
+import {
+  adminAuth,
+  basic,
+  createRepository,
+  deployFile,
+  devWithOnlyGrant,
+  startTestDepot,
+} from './helpers/test-app.ts';
 import type { TestDepot } from './helpers/test-app.ts';
 import { treeViolations } from './helpers/tree-invariants.ts';
 
@@ -80,5 +87,30 @@ describe('a file and a folder racing for one path', () => {
       expect(moved).toBe(statuses[2] === 201 ? 'folder' : 'two');
     }
     expect(await treeViolations(depot, 'gen')).toEqual([]);
+  });
+
+  it('a deploy by a caller without Delete/Overwrite never replaces a file written meanwhile', async () => {
+    await devWithOnlyGrant(depot, {
+      repositories: ['gen'],
+      include: ['**'],
+      exclude: [],
+      actions: ['read', 'annotate', 'write'],
+    });
+    for (let round = 0; round < 20; round++) {
+      const path = `owned/f${round}.txt`;
+      const [byAdmin, byDev] = await Promise.all([
+        put(path, `admin ${round}`),
+        depot.app.inject({
+          method: 'PUT',
+          url: `/artifactory/gen/${path}`,
+          headers: { authorization: basic('dev', 'dev-pass-1') },
+          payload: `dev ${round}`,
+        }),
+      ]);
+      expect(byAdmin.statusCode).toBe(201);
+      // Whichever came first, the admin's file is what stays: the dev may only create.
+      expect([201, 403], byDev.body).toContain(byDev.statusCode);
+      expect(await seenAt(path), `round ${round}`).toBe(`admin ${round}`);
+    }
   });
 });

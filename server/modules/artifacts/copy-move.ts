@@ -356,7 +356,11 @@ async function copyFile(tx: Tx, plan: Plan, item: Item) {
     size: Number(item.size),
     mimeType: item.mime_type ?? undefined,
   };
-  const { id } = await placeFile(tx, plan.target.id, path, content, plan.user);
+  // Only a file the plan saw there (and checked Delete/Overwrite on) may be replaced; one
+  // that appeared since makes the transfer plan again.
+  const { id } = await placeFile(tx, plan.target.id, path, content, plan.user, {
+    refuseExistingFile: plan.replaced.has(path) ? undefined : () => new PlanOutdated(),
+  });
   await tx.deleteFrom('node_properties').where('node_id', '=', id).execute();
   const properties = await tx
     .selectFrom('node_properties')

@@ -87,13 +87,13 @@ export async function artifactsRoutes(
     );
     if (intercepted) return reply.status(intercepted).send();
     const exploding = header(request, 'x-explode-archive')?.toLowerCase() === 'true';
-    // Overwriting needs Delete/Overwrite as well (spec 01 §3).
-    if (
-      !exploding &&
-      (await artifacts.findNode(target.id, path)) &&
-      !access.can('delete', target.key, path)
-    )
-      throw services.access.denied(request.principal, 'overwrite', target.key, path);
+    // Overwriting needs Delete/Overwrite as well (spec 01 §3): refused early here, and by the
+    // write itself for a file that appears meanwhile.
+    const mayOverwrite = access.can('delete', target.key, path);
+    const overwriteDenied = () =>
+      services.access.denied(request.principal, 'overwrite', target.key, path);
+    if (!exploding && !mayOverwrite && (await artifacts.findNode(target.id, path)))
+      throw overwriteDenied();
     if (exploding) {
       // Deploy bundle: the archive's entries are deployed into its folder (docs/archives.md).
       const summary = await bundleDeploys.explode({
@@ -120,6 +120,7 @@ export async function artifactsRoutes(
       walker: byChecksum ? await services.access.walker(request.principal) : undefined,
       properties,
       user: request.principal.name,
+      refuseExistingFile: mayOverwrite ? undefined : overwriteDenied,
     });
     const base = `${request.protocol}://${request.host}/artifactory`;
     request.log.info(

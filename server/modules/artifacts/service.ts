@@ -55,6 +55,11 @@ export interface DeployRequest {
   index?: IndexHook;
   /** The content, already staged (a multipart upload's file part); `content` is then unread. */
   staged?: StagedBlob;
+  /**
+   * The caller may not replace a file there (no Delete/Overwrite): a file at the path,
+   * there before or written meanwhile, refuses the deploy with this error.
+   */
+  refuseExistingFile?: (path: string) => Error;
 }
 
 /** A file of an exploded archive, staged in the filestore, not yet recorded. */
@@ -64,7 +69,7 @@ export interface StagedFile {
 }
 
 /** What a file's row needs besides its blob. */
-type FileRecord = Pick<DeployRequest, 'path' | 'properties' | 'user'>;
+type FileRecord = Pick<DeployRequest, 'path' | 'properties' | 'user' | 'refuseExistingFile'>;
 
 export function createArtifactsService(
   db: Database,
@@ -547,7 +552,9 @@ async function preclaimBlobs(db: Database, blobs: StoredBlob[]) {
 }
 
 async function recordFile(tx: Tx, repositoryId: number, request: FileRecord, blob: StoredBlob) {
-  const node = await placeFile(tx, repositoryId, request.path, blob, request.user);
+  const node = await placeFile(tx, repositoryId, request.path, blob, request.user, {
+    refuseExistingFile: request.refuseExistingFile,
+  });
   await writeProperties(tx, [node.id], request.properties);
   return node;
 }

@@ -75,6 +75,16 @@ export async function placeFolder(
   if (file !== undefined) throw new Conflict(`'${file}' is a file: it cannot hold a folder`);
 }
 
+/** How a write treats a file already at its path. */
+export interface PlaceOptions {
+  /**
+   * The file is not to be replaced: the write refuses with this error instead, decided by the
+   * database as a folder in the way is (a file that appeared since the caller last looked,
+   * too). Without it, new content replaces the file's.
+   */
+  refuseExistingFile?: (path: string) => Error;
+}
+
 /**
  * Writes a file's row (a new one, or new content over an existing file), making and holding
  * its ancestor folders. A folder at the path, or a file above it, is a 409 and nothing is
@@ -86,6 +96,7 @@ export async function placeFile(
   path: string,
   content: FileContent,
   user: string,
+  options: PlaceOptions = {},
 ) {
   const [file] = await holdFolders(tx, repositoryId, ancestorsOf(path), user);
   if (file !== undefined) throw new Conflict(`'${file}' is a file: it cannot hold '${path}'`);
@@ -98,6 +109,7 @@ export async function placeFile(
     modified_at: now,
     modified_by: user,
   };
+  const { refuseExistingFile } = options;
   const node = await tx
     .insertInto('nodes')
     .values({
@@ -111,12 +123,25 @@ export async function placeFile(
       ...written,
     })
     .onConflict((c) =>
-      c.columns(['repository_id', 'path']).doUpdateSet(written).where('nodes.folder', '=', false),
+      refuseExistingFile
+        ? c.columns(['repository_id', 'path']).doNothing()
+        : c
+            .columns(['repository_id', 'path'])
+            .doUpdateSet(written)
+            .where('nodes.folder', '=', false),
     )
     .returning(['id', 'created_at', 'created_by', 'modified_at', 'mime_type'])
     .executeTakeFirst();
-  if (!node) throw new Conflict(`A folder exists at '${path}': a file cannot replace it`);
-  return node;
+  if (node) return node;
+  // Seen by a statement of its own: what the conflicting writer committed.
+  const there = await tx
+    .selectFrom('nodes')
+    .select('folder')
+    .where('repository_id', '=', repositoryId)
+    .where('path', '=', path)
+    .executeTakeFirst();
+  if (refuseExistingFile && there?.folder === false) throw refuseExistingFile(path);
+  throw new Conflict(`A folder exists at '${path}': a file cannot replace it`);
 }
 
 /** Holds existing folders above a node, outermost first, as writers below them do. */
