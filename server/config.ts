@@ -43,6 +43,11 @@ export interface DepotConfig {
    */
   gcGraceSeconds: number;
   /**
+   * On SIGTERM or SIGINT, how long requests in flight may take to finish (seconds) before
+   * they are aborted and the database closes (docs/security.md, "Nothing acknowledged is lost").
+   */
+  shutdownGraceSeconds: number;
+  /**
    * Proxies (addresses or CIDRs, DEPOT_TRUSTED_PROXIES, comma-separated) whose
    * X-Forwarded-For/Proto/Host are believed. None by default: a client could otherwise
    * claim any address and slip past the sign-in throttle.
@@ -119,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     },
     // 0 (tests) and up; an hour when unset.
     gcGraceSeconds: wholeNumber(env, 'DEPOT_GC_GRACE_SECONDS', 3600),
+    shutdownGraceSeconds: wholeNumber(env, 'DEPOT_SHUTDOWN_GRACE_SECONDS', 10),
     trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),
     publicOrigin: publicOrigin(env.DEPOT_PUBLIC_URL),
     requestLimits: {

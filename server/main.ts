@@ -1,6 +1,10 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { closeGracefully } from './graceful-close.ts';
 import { createLogger } from './logger.ts';
+
+/** Past the grace period, how long aborted requests, jobs and the database may take to close. */
+const FORCED_EXIT_AFTER_GRACE_MS = 15000;
 
 /** CLI entry: reads config, builds the app, listens, and shuts down cleanly on a signal. */
 async function main() {
@@ -17,13 +21,17 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
-    // Stop accepting, finish requests in flight, then close the database.
-    const forced = setTimeout(() => process.exit(1), 15000);
+    const graceMs = config.shutdownGraceSeconds * 1000;
+    logger.info({ signal, graceMs }, 'shutting down');
+    // A last resort, past the grace period: a close that cannot finish still ends the process.
+    const forced = setTimeout(() => process.exit(1), graceMs + FORCED_EXIT_AFTER_GRACE_MS);
     forced.unref();
+    // Stop accepting, let requests in flight finish within the grace period (then abort
+    // them), stop the jobs, then close the database.
     let exitCode = 0;
     try {
-      await app.close();
+      await closeGracefully(app, { graceMs, logger });
+      logger.info({ signal }, 'shut down');
     } catch (error) {
       logger.error({ err: error }, 'shutting down failed');
       exitCode = 1;

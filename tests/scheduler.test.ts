@@ -117,6 +117,27 @@ describe('the job scheduler', () => {
     expect(own.nextRun('closing')).toBeUndefined();
     expect(await own.run('closing')).toEqual({ ran: false });
   });
+
+  it('asks a run in flight to end early when stopped, so a shutdown is not held by it', async () => {
+    const own = createScheduler(
+      depot.services.db,
+      logger,
+      createJobLock(depot.services.db, { pinConnection: Boolean(depot.config.databaseUrl) }),
+    );
+    let rounds = 0;
+    own.define('endless', async (stopping) => {
+      // A job that would go on for ever, as a collection over millions of blobs nearly does.
+      while (!stopping.aborted) {
+        rounds += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return { info: `stopped after ${rounds} rounds` };
+    });
+    const run = own.run('endless');
+    while (rounds === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await own.stop();
+    expect(await run).toEqual({ ran: true, result: { info: `stopped after ${rounds} rounds` } });
+  });
 });
 
 /** Two processes on one PostgreSQL: two pools, two schedulers; a job runs on one only. */

@@ -32,10 +32,12 @@ const KEPT_RUNS = 50;
  * every timer and waits for runs in flight, so closing the app leaves nothing behind.
  */
 export function createScheduler(db: Database, logger: Logger, withJobLock: JobLock) {
-  const jobs = new Map<string, () => Promise<JobResult>>();
+  const jobs = new Map<string, (stopping: AbortSignal) => Promise<JobResult>>();
   const timers = new Map<string, Cron>();
   const running = new Map<string, Promise<RunOutcome>>();
   let stopped = false;
+  // Aborted by `stop`: a long job (garbage collection) ends early, so a shutdown is not held.
+  const stopping = new AbortController();
 
   async function recordStart(job: string, trigger: JobTrigger): Promise<number> {
     const row = await db
@@ -68,10 +70,14 @@ export function createScheduler(db: Database, logger: Logger, withJobLock: JobLo
       .execute();
   }
 
-  async function runRecorded(job: string, trigger: JobTrigger, work: () => Promise<JobResult>) {
+  async function runRecorded(
+    job: string,
+    trigger: JobTrigger,
+    work: (stopping: AbortSignal) => Promise<JobResult>,
+  ) {
     const id = await recordStart(job, trigger);
     try {
-      const result = await work();
+      const result = await work(stopping.signal);
       await recordEnd(id, job, 'success', result.info);
       logger.info({ job, trigger, ...result }, 'job finished');
       return result;
@@ -100,7 +106,8 @@ export function createScheduler(db: Database, logger: Logger, withJobLock: JobLo
   return {
     run,
 
-    define(job: string, work: () => Promise<JobResult>) {
+    /** A job's work; `stopping` is aborted when the scheduler stops (a long job ends early). */
+    define(job: string, work: (stopping: AbortSignal) => Promise<JobResult>) {
       jobs.set(job, work);
     },
 
@@ -152,9 +159,10 @@ export function createScheduler(db: Database, logger: Logger, withJobLock: JobLo
       );
     },
 
-    /** Stops every timer and waits for the runs in flight. */
+    /** Stops every timer, asks the runs in flight to end early and waits for them. */
     async stop() {
       stopped = true;
+      stopping.abort();
       for (const timer of timers.values()) timer.stop();
       timers.clear();
       await Promise.allSettled(running.values());

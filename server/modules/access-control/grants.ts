@@ -134,13 +134,20 @@ export function deciderFromGrants(
     if (covering.length > 0) grantsOf.set(repo.key.toLowerCase(), covering);
   }
 
+  /** `{remote}-cache` addresses a remote repository's cache: judged as the remote itself. */
+  function cacheOwner(key: string): string {
+    if (byKey.has(key) || !key.endsWith(CACHE_SUFFIX)) return key;
+    const owner = key.slice(0, -CACHE_SUFFIX.length);
+    return byKey.get(owner)?.rclass === 'remote' ? owner : key;
+  }
+
   function can(
     action: RepoAction,
     repoKey: string,
     path: string,
     kind: NodeKind = 'file',
   ): boolean {
-    const key = repoKey.toLowerCase();
+    const key = cacheOwner(repoKey.toLowerCase());
     const repo = byKey.get(key);
     if (repo?.rclass === 'virtual') {
       return (repo.repositories ?? []).some((member) => can(action, member, path, kind));

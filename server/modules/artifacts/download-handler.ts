@@ -53,11 +53,17 @@ export function createDownloadHandler({
     return sent;
   }
 
+  /**
+   * `asksFolder`: the URL ended in '/', which asks for a folder's listing. Only a folder
+   * answers it, from what is stored or cached; an upstream is never asked, so that a page it
+   * serves at a directory URL is never cached as a file under the folder's name.
+   */
   async function download(
     request: FastifyRequest,
     reply: FastifyReply,
     repoKey: string,
     path: string,
+    asksFolder = false,
   ) {
     const repo = await artifacts.repository(repoKey);
     const access = await services.access.forPrincipal(request.principal);
@@ -85,11 +91,12 @@ export function createDownloadHandler({
     for (const source of sources) {
       const node = await artifacts.findNodeForDownload(source.id, path);
       if (node?.folder) return sendListing(reply, sources, access, title, path);
+      if (asksFolder) continue;
       if (node?.sha256 && !access.can('read', source.key, path)) {
         deniedFile = true;
         continue;
       }
-      if (node?.sha256 && source.rclass === 'remote') {
+      if (node?.sha256 && source.rclass === 'remote' && !artifacts.isCacheView(source)) {
         // A cached copy; stale metadata is checked upstream first.
         const answer = await services.remote.resolve(source, path, node, remoteRequest);
         if (answer.kind !== 'absent') return sendRemote(answer);
@@ -97,11 +104,14 @@ export function createDownloadHandler({
       if (node?.sha256) return serveFile(request, reply, node);
     }
     // Nothing stored or cached has it: ask the remote repositories' upstreams, in order.
+    if (asksFolder) throw new NotFound(`Could not find resource '${repoKey}/${path}/'.`);
     let missReason: string | undefined;
-    // Fetching into a remote's cache is Deploy/Cache on it (spec 01 §3), besides read.
+    // Fetching into a remote's cache is Deploy/Cache on it (spec 01 §3), besides read; a
+    // remote's cache named as `{remote}-cache` is read alone.
     const fetchable = sources.filter(
       (s) =>
         s.rclass === 'remote' &&
+        !artifacts.isCacheView(s) &&
         access.can('read', s.key, path) &&
         access.can('deploy', s.key, path),
     );

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DepotDatabase } from '../../db/tables.ts';
 import { BadRequest } from '../../errors.ts';
+import { retryTransaction } from '../../db/transaction-retry.ts';
 import { escapeLike } from './paths.ts';
 
 export type Properties = Record<string, string[]>;
@@ -113,9 +114,8 @@ export async function writeProperties(
   await sql`insert into node_properties (node_id, key, value)
     select n.id, kv.key, kv.value
     from unnest(${nodeIds}::bigint[]) as n(id)
-    cross join unnest(${pairs.keys}::text[], ${pairs.values}::text[]) as kv(key, value)`.execute(
-    tx,
-  );
+    cross join unnest(${pairs.keys}::text[], ${pairs.values}::text[]) as kv(key, value)
+    on conflict do nothing`.execute(tx);
 }
 
 /** A node a change may reach, as a caller's filter sees it. */
@@ -189,13 +189,17 @@ export async function setPropertiesInScope(
   properties: Properties,
   allowed?: NodeFilter,
 ) {
+  // Each transaction runs again when a concurrent change of the same rows made PostgreSQL
+  // refuse it (a deadlock); its insert skips rows a concurrent change already wrote.
   if (scope.path === '')
-    await db
-      .transaction()
-      .execute((tx) => replaceRootProperties(tx, scope.repositoryId, properties));
+    await retryTransaction(() =>
+      db.transaction().execute((tx) => replaceRootProperties(tx, scope.repositoryId, properties)),
+    );
   const pageSize = pageSizeFor(pairsOf(properties).keys.length);
   for await (const nodeIds of nodePages(db, scope, pageSize, allowed))
-    await db.transaction().execute((tx) => writeProperties(tx, nodeIds, properties));
+    await retryTransaction(() =>
+      db.transaction().execute((tx) => writeProperties(tx, nodeIds, properties)),
+    );
 }
 
 /**
@@ -250,5 +254,10 @@ async function replaceRootProperties(
     key,
     value: pairs.values[i],
   }));
-  if (rows.length > 0) await tx.insertInto('repository_properties').values(rows).execute();
+  if (rows.length > 0)
+    await tx
+      .insertInto('repository_properties')
+      .values(rows)
+      .onConflict((c) => c.doNothing())
+      .execute();
 }

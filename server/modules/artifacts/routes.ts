@@ -54,9 +54,11 @@ export async function artifactsRoutes(
   async function download(request: ArtifactRequest, reply: FastifyReply) {
     const { path } = parseArtifactPath(request.params['*'] ?? '');
     const repo = await artifacts.repository(request.params.repoKey);
+    // `.../zz/` asks for the folder zz, never for a file of that name (the router drops the '/').
+    const asksFolder = path !== '' && request.url.split('?')[0]!.endsWith('/');
     // Only Maven-layout repositories have answers of their own; other downloads go straight on.
-    if (!path || !MAVEN_TYPES.has(repo.package_type))
-      return downloadHandler(request, reply, repo.key, path);
+    if (!path || asksFolder || !MAVEN_TYPES.has(repo.package_type))
+      return downloadHandler(request, reply, repo.key, path, asksFolder);
     const caller = { principal: request.principal, log: request.log };
     const access = await services.access.forPrincipal(request.principal);
     const answer = await services.maven.answer(repo, path, caller, access);
@@ -85,13 +87,13 @@ export async function artifactsRoutes(
     );
     if (intercepted) return reply.status(intercepted).send();
     const exploding = header(request, 'x-explode-archive')?.toLowerCase() === 'true';
-    // Overwriting needs Delete/Overwrite as well (spec 01 §3).
-    if (
-      !exploding &&
-      (await artifacts.findNode(target.id, path)) &&
-      !access.can('delete', target.key, path)
-    )
-      throw services.access.denied(request.principal, 'overwrite', target.key, path);
+    // Overwriting needs Delete/Overwrite as well (spec 01 §3): refused early here, and by the
+    // write itself for a file that appears meanwhile.
+    const mayOverwrite = access.can('delete', target.key, path);
+    const overwriteDenied = () =>
+      services.access.denied(request.principal, 'overwrite', target.key, path);
+    if (!exploding && !mayOverwrite && (await artifacts.findNode(target.id, path)))
+      throw overwriteDenied();
     if (exploding) {
       // Deploy bundle: the archive's entries are deployed into its folder (docs/archives.md).
       const summary = await bundleDeploys.explode({
@@ -118,6 +120,7 @@ export async function artifactsRoutes(
       walker: byChecksum ? await services.access.walker(request.principal) : undefined,
       properties,
       user: request.principal.name,
+      refuseExistingFile: mayOverwrite ? undefined : overwriteDenied,
     });
     const base = `${request.protocol}://${request.host}/artifactory`;
     request.log.info(

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import mime from 'mime';
 import { sql, type Transaction } from 'kysely';
 import { createReadCache, deepFreeze } from '../../cache/read-cache.ts';
 import type { Database } from '../../db/database.ts';
@@ -10,11 +9,14 @@ import type { Checksums, Filestore, StagedBlob, StoredBlob } from '../../storage
 import type { RepositoriesService } from '../repositories/service.ts';
 import { assertProjectRoom } from '../projects/quota.ts';
 import { acceptsPath } from './ant-pattern.ts';
-import { ancestorsOf, escapeLike, folderRow, splitPath } from './paths.ts';
+import { ancestorsOf, escapeLike } from './paths.ts';
+import { holdForRemoval, placeFile } from './tree-writes.ts';
+import { retryTransaction } from '../../db/transaction-retry.ts';
 import { writeProperties } from './properties.ts';
 import { createStagedTreeStore, type StagedFile } from './staged-tree.ts';
 import { checksumHolders } from './queries.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
+import { CACHE_SUFFIX } from '../access-control/permission-target.ts';
 
 /** Holders of some content read per query by a checksum deploy. */
 const HOLDERS_PAGE = 500;
@@ -54,12 +56,17 @@ export interface DeployRequest {
   index?: IndexHook;
   /** The content, already staged (a multipart upload's file part); `content` is then unread. */
   staged?: StagedBlob;
+  /**
+   * The caller may not replace a file there (no Delete/Overwrite): a file at the path,
+   * there before or written meanwhile, refuses the deploy with this error.
+   */
+  refuseExistingFile?: (path: string) => Error;
 }
 
 export type { StagedFile } from './staged-tree.ts';
 
 /** What a file's row needs besides its blob. */
-type FileRecord = Pick<DeployRequest, 'path' | 'properties' | 'user'>;
+type FileRecord = Pick<DeployRequest, 'path' | 'properties' | 'user' | 'refuseExistingFile'>;
 
 export function createArtifactsService(
   db: Database,
@@ -70,10 +77,27 @@ export function createArtifactsService(
 ) {
   const stagedTrees = createStagedTreeStore(db, filestore);
 
+  /** Rows answered for `{remote}-cache`: the remote's cache alone, never its upstream. */
+  const cacheViews = new WeakSet<RepositoryRow>();
+
+  /**
+   * A repository by key. `{remote}-cache` names a remote repository's cache, as storage
+   * summary and Artifactory's REST do: the remote's row under that key, which reads from the
+   * cache only (`isCacheView`). A repository really named so comes first.
+   */
   async function repository(key: string): Promise<RepositoryRow> {
-    const row = await repositories.findRow(key);
+    const row = (await repositories.findRow(key)) ?? (await cacheView(key));
     if (!row) throw new NotFound(`Repository '${key}' could not be found.`);
     return row;
+  }
+
+  async function cacheView(key: string): Promise<RepositoryRow | undefined> {
+    if (!key.toLowerCase().endsWith(CACHE_SUFFIX)) return undefined;
+    const owner = await repositories.findRow(key.slice(0, -CACHE_SUFFIX.length));
+    if (owner?.rclass !== 'remote') return undefined;
+    const view = { ...owner, key: `${owner.key}${CACHE_SUFFIX}` };
+    cacheViews.add(view);
+    return view;
   }
 
   /** Where a PUT to a repository lands: locals themselves, virtuals their deployment target. */
@@ -123,8 +147,11 @@ export function createArtifactsService(
   }
 
   /**
-   * Records a file in one transaction: claim the blob row first (which holds garbage
-   * collection off it), put a staged file in place, then write the rows that refer to it.
+   * Records a file in one transaction: claim the blob row (which holds garbage collection off
+   * it), write the rows that refer to it, and put a staged file in place last, so that a
+   * refused path leaves no file behind. A staged blob's row is claimed once before, in a
+   * commit of its own: a crash between the rename and the commit leaves a row nothing refers
+   * to, which garbage collection removes, file and all, after its grace period.
    */
   async function storeFile(
     repo: Pick<RepositoryRow, 'id' | 'config'>,
@@ -133,23 +160,29 @@ export function createArtifactsService(
     staged?: StagedBlob,
     index?: IndexHook,
   ) {
+    // A retried transaction finds the file already in place: it is renamed once.
+    let inPlace = false;
     try {
-      return await db.transaction().execute(async (tx) => {
-        await assertProjectRoom(tx, repo, [{ path: record.path, size: blob.size }]);
-        await claimBlob(tx, blob);
-        if (staged) await filestore.commit(staged);
-        else if (!(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
-        const node = await recordFile(tx, repo.id, record, blob);
-        await index?.(tx, { id: Number(node.id), repositoryId: repo.id });
-        return node;
-      });
+      if (staged) await preclaimBlobs(db, [staged]);
+      return await retryTransaction(() =>
+        db.transaction().execute(async (tx) => {
+          await assertProjectRoom(tx, repo, [{ path: record.path, size: blob.size }]);
+          await claimBlob(tx, blob);
+          if (!staged && !(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
+          const node = await recordFile(tx, repo.id, record, blob);
+          await index?.(tx, { id: Number(node.id), repositoryId: repo.id });
+          if (staged && !inPlace) await filestore.commit(staged);
+          inPlace = true;
+          return node;
+        }),
+      );
     } finally {
       await filestore.discard(staged);
     }
   }
 
-  function findNode(repositoryId: number, path: string) {
-    return db
+  function findNode(repositoryId: number, path: string, executor: Database = db) {
+    return executor
       .selectFrom('nodes')
       .leftJoin('blobs', 'blobs.sha256', 'nodes.sha256')
       .select([
@@ -184,6 +217,15 @@ export function createArtifactsService(
     deployTarget,
 
     /**
+     * Refuses (409) a path a file could not be written at now: a folder holds it, or a file
+     * holds a folder above it. An early answer only; the write itself decides (placeFile).
+     */
+    assertPathFree: (repositoryId: number, path: string) => assertPathFree(db, repositoryId, path),
+
+    /** Whether a repository row is a remote's cache named `{remote}-cache`: no upstream. */
+    isCacheView: (repo: RepositoryRow) => cacheViews.has(repo),
+
+    /**
      * Records the staged files of an exploded archive (and its folders). Atomic: one
      * transaction, all or nothing. Otherwise in batches of files, in archive order, and the
      * first refusal stops the rest (the files before it stay, as separate PUTs would).
@@ -211,6 +253,7 @@ export function createArtifactsService(
           `The path '${request.path}' is not allowed by the include and exclude patterns of repository '${repo.key}'`,
         );
       }
+      // An early refusal before a body is read; the write itself decides (placeFile).
       await assertPathFree(db, repo.id, request.path);
       const { blob, staged } = await contentFor(request);
       try {
@@ -255,7 +298,7 @@ export function createArtifactsService(
       return order;
     },
 
-    /** The node at a path in one repository, or undefined. */
+    /** The node at a path in one repository, or undefined (read through `executor`, a transaction). */
     findNode,
 
     /**
@@ -330,8 +373,9 @@ export function createArtifactsService(
       repositoryId: number,
       path: string,
       options: { deep: boolean; withFolders: boolean },
+      executor: Database = db,
     ) {
-      return db
+      return executor
         .selectFrom('nodes')
         .leftJoin('blobs', 'blobs.sha256', 'nodes.sha256')
         .select([
@@ -340,6 +384,7 @@ export function createArtifactsService(
           'nodes.folder',
           'nodes.size',
           'nodes.modified_at',
+          'nodes.mime_type',
           'blobs.sha1',
           'nodes.sha256',
         ])
@@ -376,10 +421,21 @@ export function createArtifactsService(
       return Number(deleted.numDeletedRows);
     },
 
+    /** Deletes a node and everything below it, held first as every removal is (tree-writes.ts). */
+    async removeTree(repositoryId: number, path: string): Promise<number> {
+      return retryTransaction(() =>
+        db.transaction().execute(async (tx) => {
+          await holdForRemoval(tx, repositoryId, path);
+          return this.deleteTree(repositoryId, path, tx);
+        }),
+      );
+    },
+
     /**
      * Deletes a node and everything below it for good, once the caller's walker allows
-     * Delete on every one of them. Walk and delete share one transaction, reading one
-     * snapshot, so what goes is what was checked.
+     * Delete on every one of them. The node is held first (holdForRemoval): writers below it
+     * finish before the walk, and none start until the delete commits, so what goes is what
+     * was checked.
      */
     async delete(repoKey: string, path: string, walker: ItemWalker): Promise<void> {
       const repo = await repository(repoKey);
@@ -387,14 +443,14 @@ export function createArtifactsService(
         throw new BadRequest(
           'Deleting a whole repository is done through /artifactory/api/repositories',
         );
-      const deleted = await db
-        .transaction()
-        .setIsolationLevel('repeatable read')
-        .execute(async (tx) => {
+      await retryTransaction(() =>
+        db.transaction().execute(async (tx) => {
+          if (!(await holdForRemoval(tx, repo.id, path)))
+            throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
           await walker.requireSubtree('delete', repo, path, tx);
           return this.deleteTree(repo.id, path, tx);
-        });
-      if (deleted === 0) throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
+        }),
+      );
     },
   };
 }
@@ -436,38 +492,33 @@ async function claimBlob(tx: Tx, blob: StoredBlob) {
     .execute();
 }
 
+/**
+ * Claims blobs about to be put in place, in a commit of their own before the transaction
+ * that records them: a blob file on disk then always has a row, and one that nothing came
+ * to refer to (a crash before the recording commit) is garbage collection's to remove.
+ */
+async function preclaimBlobs(db: Database, blobs: StoredBlob[]) {
+  // One content twice in a batch would make one statement touch its row twice.
+  const unique = [...new Map(blobs.map((blob) => [blob.sha256, blob])).values()];
+  if (unique.length === 0) return;
+  await db
+    .insertInto('blobs')
+    .values(
+      unique.map((blob) => ({
+        sha256: blob.sha256,
+        sha1: blob.sha1,
+        md5: blob.md5 ?? null,
+        size: blob.size,
+      })),
+    )
+    .onConflict((c) => c.column('sha256').doUpdateSet({ touched_at: sql`now()` }))
+    .execute();
+}
+
 async function recordFile(tx: Tx, repositoryId: number, request: FileRecord, blob: StoredBlob) {
-  const now = new Date();
-  for (const folder of ancestorsOf(request.path)) {
-    await tx
-      .insertInto('nodes')
-      .values(folderRow(repositoryId, folder, request.user))
-      .onConflict((c) => c.columns(['repository_id', 'path']).doNothing())
-      .execute();
-  }
-  const { parentPath, name } = splitPath(request.path);
-  const file = {
-    sha256: blob.sha256,
-    size: blob.size,
-    mime_type: mime.getType(name) ?? 'application/octet-stream',
-    modified_at: now,
-    modified_by: request.user,
-  };
-  const node = await tx
-    .insertInto('nodes')
-    .values({
-      repository_id: repositoryId,
-      path: request.path,
-      parent_path: parentPath,
-      name,
-      folder: false,
-      created_at: now,
-      created_by: request.user,
-      ...file,
-    })
-    .onConflict((c) => c.columns(['repository_id', 'path']).doUpdateSet(file))
-    .returning(['id', 'created_at', 'created_by', 'modified_at', 'mime_type'])
-    .executeTakeFirstOrThrow();
+  const node = await placeFile(tx, repositoryId, request.path, blob, request.user, {
+    refuseExistingFile: request.refuseExistingFile,
+  });
   await writeProperties(tx, [node.id], request.properties);
   return node;
 }

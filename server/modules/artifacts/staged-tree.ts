@@ -1,12 +1,12 @@
-import mime from 'mime';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DepotDatabase } from '../../db/tables.ts';
 import { Conflict, DepotError } from '../../errors.ts';
 import type { Filestore, StagedBlob } from '../../storage/filestore.ts';
 import { assertProjectRoom } from '../projects/quota.ts';
-import { ancestorsOf, folderRow, splitPath } from './paths.ts';
+import { ancestorsOf } from './paths.ts';
 import { writeProperties } from './properties.ts';
+import { placeFiles, placeFolders } from './tree-writes.ts';
 
 type Tx = Transaction<DepotDatabase>;
 
@@ -123,55 +123,11 @@ export function createStagedTreeStore(db: Database, filestore: Filestore) {
     const incoming = files.map((file) => ({ path: file.path, size: file.staged.size }));
     await assertProjectRoom(tx, target.repo, incoming);
     await assertPathsFree(tx, repositoryId, files, folders);
-    const folderPaths = new Set([
-      ...folders.flatMap((folder) => [...ancestorsOf(folder), folder]),
-      ...files.flatMap((file) => ancestorsOf(file.path)),
-    ]);
-    for (const chunk of chunksOf([...folderPaths], ROWS_PER_STATEMENT))
-      await tx
-        .insertInto('nodes')
-        .values(chunk.map((path) => folderRow(repositoryId, path, target.user)))
-        .onConflict((c) => c.columns(['repository_id', 'path']).doNothing())
-        .execute();
-    const now = new Date();
-    for (const chunk of chunksOf(files, ROWS_PER_STATEMENT)) {
-      const rows = chunk.map(({ path, staged }) => {
-        const { parentPath, name } = splitPath(path);
-        return {
-          repository_id: repositoryId,
-          path,
-          parent_path: parentPath,
-          name,
-          folder: false,
-          sha256: staged.sha256,
-          size: staged.size,
-          mime_type: mime.getType(name) ?? 'application/octet-stream',
-          created_at: now,
-          created_by: target.user,
-          modified_at: now,
-          modified_by: target.user,
-        };
-      });
-      const nodes = await tx
-        .insertInto('nodes')
-        .values(rows)
-        .onConflict((c) =>
-          c.columns(['repository_id', 'path']).doUpdateSet({
-            sha256: sql`excluded.sha256`,
-            size: sql`excluded.size`,
-            mime_type: sql`excluded.mime_type`,
-            modified_at: sql`excluded.modified_at`,
-            modified_by: sql`excluded.modified_by`,
-          }),
-        )
-        .returning('id')
-        .execute();
-      await writeProperties(
-        tx,
-        nodes.map((node) => Number(node.id)),
-        target.properties,
-      );
-    }
+    // The one decision every write of a path makes (tree-writes.ts), for many paths at once.
+    if (folders.length > 0) await placeFolders(tx, repositoryId, folders, target.user);
+    const placed = files.map(({ path, staged }) => ({ path, content: staged }));
+    const nodeIds = await placeFiles(tx, repositoryId, placed, target.user);
+    await writeProperties(tx, nodeIds, target.properties);
   }
 
   /**

@@ -35,11 +35,14 @@ const TRASH_PURGE_CRON = '0 0 * * * ?';
 const SETTINGS_REFRESH_CRON = '30 * * * * ?';
 
 /** The work behind each job name, each answering what it did. */
-function jobWork(services: Services, graceMs: number): Record<string, () => Promise<JobResult>> {
+function jobWork(
+  services: Services,
+  graceMs: number,
+): Record<string, (stopping: AbortSignal) => Promise<JobResult>> {
   const { db } = services;
   return {
-    garbageCollection: async () => {
-      const report = await services.garbageCollector.collect(graceMs);
+    garbageCollection: async (stopping) => {
+      const report = await services.garbageCollector.collect(graceMs, stopping);
       return {
         info: `Garbage collection freed ${report.binaries} binaries (${humanBytes(report.bytes)})`,
         ...report,

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { retryTransaction } from '../../db/transaction-retry.ts';
 import type { DownloadStatsService } from './download-stats.ts';
 import { humanBytes } from './human-bytes.ts';
 
@@ -48,6 +49,10 @@ export async function cleanUnusedCache(
 }
 
 async function removeUnused(db: Database, repositoryId: number, cutoff: Date) {
+  return retryTransaction(() => removeUnusedOnce(db, repositoryId, cutoff));
+}
+
+async function removeUnusedOnce(db: Database, repositoryId: number, cutoff: Date) {
   return db.transaction().execute(async (tx) => {
     const deleted = await tx
       .deleteFrom('nodes')
@@ -60,16 +65,25 @@ async function removeUnused(db: Database, repositoryId: number, cutoff: Date) {
       )
       .returning('size')
       .execute();
-    // Folders with nothing left below them.
+    // Folders with nothing left below them. Held first, as every removal is
+    // (artifacts/tree-writes.ts): a cache fill writing below one commits before the delete
+    // looks again, so its folder stays.
+    const empty = sql<boolean>`not exists (select 1 from nodes below
+          where below.repository_id = nodes.repository_id and below.folder = false
+            and left(below.path, length(nodes.path) + 1) = nodes.path || '/')`;
+    await tx
+      .selectFrom('nodes')
+      .select('id')
+      .where('repository_id', '=', repositoryId)
+      .where('folder', '=', true)
+      .where(empty)
+      .forUpdate()
+      .execute();
     await tx
       .deleteFrom('nodes')
       .where('repository_id', '=', repositoryId)
       .where('folder', '=', true)
-      .where(
-        sql<boolean>`not exists (select 1 from nodes below
-          where below.repository_id = nodes.repository_id and below.folder = false
-            and left(below.path, length(nodes.path) + 1) = nodes.path || '/')`,
-      )
+      .where(empty)
       .execute();
     return {
       files: deleted.length,

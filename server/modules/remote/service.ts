@@ -304,6 +304,9 @@ export function createRemoteService(
       const offline = await offlineReason(repo, config, path);
       if (offline) return { kind: 'absent', reason: offline };
       if (await state.recentlyMissed(repo.id, path)) return { kind: 'absent' };
+      // The cache cannot hold a file under a cached file, nor in a folder's place: refused
+      // before the upstream is asked (the recording decides again, under concurrency).
+      await artifacts.assertPathFree(repo.id, path);
       return coalesced(repo, config, path, undefined, request);
     },
 

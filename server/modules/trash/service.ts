@@ -1,7 +1,17 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { BadRequest, NotFound } from '../../errors.ts';
+import { retryTransaction } from '../../db/transaction-retry.ts';
+import { BadRequest, Conflict, NotFound } from '../../errors.ts';
 import { transfer } from '../artifacts/copy-move.ts';
+import { holdRepositoryForRemoval } from '../artifacts/tree-writes.ts';
+import { TRASH_MESSAGES } from './messages.ts';
+import {
+  DELETED_AT,
+  deletedFrom,
+  forgetDeletion,
+  recordDeletion,
+  setAsideEarlierDeletion,
+} from './trash-versions.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 
@@ -15,8 +25,6 @@ export interface TrashConfig {
 
 const DEFAULT_TRASH_CONFIG: TrashConfig = { enabled: true, retentionPeriodDays: 14 };
 const SETTINGS_KEY = 'trashcan';
-const DELETED_AT = 'trash.deleted';
-const DELETED_BY = 'trash.deletedBy';
 
 /**
  * The trash can: with it on (the default), a delete moves the item to `auto-trashcan` under
@@ -53,21 +61,51 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
     return artifacts.repository(TRASH_REPO_KEY);
   }
 
-  /** Where a restore puts an item: `to`, else where it was deleted from. */
-  async function restoreTarget(trashPath: string, to: string | undefined) {
+  /** The trash can, if something was ever deleted into it. */
+  async function existingTrash() {
     // Looked up, not created: a restore that finds nothing must leave no trash can behind.
-    const trash = await db
+    return db
       .selectFrom('repositories')
       .select('id')
       .where(sql`lower(key)`, '=', TRASH_REPO_KEY)
       .executeTakeFirst();
+  }
+
+  /**
+   * Where a restore puts an item: `to`, else where it was deleted from: its path in the
+   * trash, or, for an earlier deletion set aside (`f.txt~1`), the path it was deleted at.
+   */
+  async function restoreTarget(trashPath: string, to: string | undefined) {
+    const trash = await existingTrash();
     const node = trash && (await artifacts.findNode(trash.id, trashPath));
     if (!node) throw new NotFound(`'${trashPath}' is not in the trash can`);
-    const destination = (to ?? trashPath).replace(/^\//, '');
+    const destination = (to ?? (await deletedFrom(db, trash.id, trashPath))).replace(/^\//, '');
     const [toRepo, ...rest] = destination.split('/');
     if (!toRepo || rest.length === 0)
       throw new BadRequest('Restore needs a target: {repoKey}/{path}');
     return { toRepo, rest };
+  }
+
+  /** Moves an item out of the trash; never over a file that is there now (a 409 naming them). */
+  async function moveOut(
+    trashPath: string,
+    to: string | undefined,
+    walker: ItemWalker,
+    dryRun: boolean,
+  ) {
+    const { toRepo, rest } = await restoreTarget(trashPath, to);
+    const result = await transfer(db, artifacts, {
+      kind: 'move',
+      fromRepo: TRASH_REPO_KEY,
+      fromPath: trashPath,
+      toRepo,
+      toPath: rest.join('/'),
+      dryRun,
+      walker,
+      refuseOverwrite: (paths) => new Conflict(TRASH_MESSAGES.wouldOverwrite(paths)),
+      landing: { after: (tx, { repositoryId, root }) => forgetDeletion(tx, repositoryId, root) },
+    });
+    return { result, restoredTo: `${toRepo}/${rest.join('/')}` };
   }
 
   return {
@@ -111,7 +149,6 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
       await walker.requireSubtree('delete', repo, path);
       const trash = await trashRepository();
       const trashPath = `${repo.key}/${path}`;
-      await artifacts.deleteTree(trash.id, trashPath); // an earlier delete of the same path
       await transfer(db, artifacts, {
         kind: 'move',
         fromRepo: repo.key,
@@ -121,16 +158,12 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         dryRun: false,
         walker,
         intoTrash: true,
+        landing: {
+          // An earlier deletion of the same path stays in the trash, set aside (`f.txt~1`).
+          before: (tx, { root }) => setAsideEarlierDeletion(tx, trash.id, root),
+          after: (tx, { root }) => recordDeletion(tx, trash.id, root, user),
+        },
       });
-      const moved = await artifacts.findNode(trash.id, trashPath);
-      await db
-        .insertInto('node_properties')
-        .values([
-          { node_id: moved!.id, key: DELETED_AT, value: new Date().toISOString() },
-          { node_id: moved!.id, key: DELETED_BY, value: user },
-        ])
-        .onConflict((c) => c.doNothing())
-        .execute();
       return 'trash';
     },
 
@@ -139,54 +172,31 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
      * at `to`: a move out of the trash, each item checked through the caller's walker.
      */
     async restore(trashPath: string, to: string | undefined, walker: ItemWalker): Promise<string> {
-      const { toRepo, rest } = await restoreTarget(trashPath, to);
-      await transfer(db, artifacts, {
-        kind: 'move',
-        fromRepo: TRASH_REPO_KEY,
-        fromPath: trashPath,
-        toRepo,
-        toPath: rest.join('/'),
-        dryRun: false,
-        walker,
-      });
-      const restored = await artifacts.findNode(
-        (await artifacts.repository(toRepo)).id,
-        rest.join('/'),
-      );
-      if (restored) {
-        await db
-          .deleteFrom('node_properties')
-          .where('node_id', '=', restored.id)
-          .where('key', 'in', [DELETED_AT, DELETED_BY])
-          .execute();
-      }
-      return `${toRepo}/${rest.join('/')}`;
+      return (await moveOut(trashPath, to, walker, false)).restoredTo;
     },
 
-    /** A restore's dry run: checked as a real one is, nothing moved; answers what it would do. */
+    /**
+     * A restore's dry run: checked as a real one is, nothing moved; answers what it would do,
+     * or the same refusal (a 409 naming the files it would overwrite).
+     */
     async planRestore(
       trashPath: string,
       to: string | undefined,
       walker: ItemWalker,
     ): Promise<string> {
-      const { toRepo, rest } = await restoreTarget(trashPath, to);
-      const plan = await transfer(db, artifacts, {
-        kind: 'move',
-        fromRepo: TRASH_REPO_KEY,
-        fromPath: trashPath,
-        toRepo,
-        toPath: rest.join('/'),
-        dryRun: true,
-        walker,
-      });
-      return plan.message;
+      return (await moveOut(trashPath, to, walker, true)).result.message;
     },
 
     /** Deletes everything in the trash for good, once the caller may delete all of it. */
     async empty(walker: ItemWalker): Promise<void> {
       const trash = await trashRepository();
-      await walker.requireSubtree('delete', trash, '');
-      await db.deleteFrom('nodes').where('repository_id', '=', trash.id).execute();
+      await retryTransaction(() =>
+        db.transaction().execute(async (tx) => {
+          await holdRepositoryForRemoval(tx, trash.id);
+          await walker.requireSubtree('delete', trash, '', tx);
+          await tx.deleteFrom('nodes').where('repository_id', '=', trash.id).execute();
+        }),
+      );
     },
 
     /** Removes what has been in the trash longer than the retention period. */
@@ -202,7 +212,7 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         .where('node_properties.key', '=', DELETED_AT)
         .where('node_properties.value', '<', cutoff)
         .execute();
-      for (const { path } of expired) await artifacts.deleteTree(trash.id, path);
+      for (const { path } of expired) await artifacts.removeTree(trash.id, path);
       return expired.length;
     },
   };

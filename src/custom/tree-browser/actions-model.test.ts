@@ -21,6 +21,7 @@ import {
 } from './actions-model';
 import { $activeId, fetchChildrenFx, fetchRootsFx, pathRequested, saveSettingsFx } from './model';
 import { ACTION_LABELS } from './messages';
+import { ApiError } from '../../api/ApiError';
 
 const node = (repoKey: string, path: string, extra: Partial<TreeNode> = {}): TreeNode => ({
   type: path ? 'file' : 'repository',
@@ -127,6 +128,29 @@ describe('node actions', () => {
     expect(scope.getState($dialog)).toBeNull();
     expect(texts(scope)).toEqual(['copied 1 file']);
     expect(scope.getState($activeId)).toBe('other/x.txt');
+  });
+
+  it('shows a restore refused over newer content in the dialog, for the dry run and the real one', async () => {
+    const { scope, transfer } = scopeWith([node('docs', ''), TRASH]);
+    const refusal =
+      'Nothing was restored: newer content is at docs/a/x.txt. Move or delete it first (a delete keeps it in the trash can), or restore to another path';
+    transfer.mockImplementation(async () => {
+      throw new ApiError({
+        message: 'Conflict',
+        status: 409,
+        body: { errors: [{ status: 409, message: refusal }] },
+        method: 'POST',
+        url: '/ui/api/v1/ui/artifactactions/restore',
+      });
+    });
+    const trashed = node('auto-trashcan', 'docs/a/x.txt');
+    await allSettled(actionClicked, { scope, params: { name: 'restore', node: trashed } });
+    const target = { targetRepoKey: 'docs', targetPath: 'a/x.txt' };
+    await allSettled(transferSubmitted, { scope, params: { ...target, dryRun: true } });
+    expect(scope.getState($dryRunResult)).toBe(refusal);
+    await allSettled(transferSubmitted, { scope, params: { ...target, dryRun: false } });
+    expect(scope.getState($dialog)).toMatchObject({ kind: 'transfer', action: 'restore' });
+    expect(scope.getState($dryRunResult)).toBe(refusal);
   });
 
   it('zaps at once, without a dialog, and says what it did', async () => {
