@@ -50,7 +50,6 @@ import { startMaintenance } from './modules/maintenance/maintenance.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
 import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
-import { layoutsRoutes } from './modules/repositories/layouts-routes.ts';
 import { propertySetsRoutes } from './modules/property-sets/routes.ts';
 import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
 import { treeBrowserRoutes } from './modules/tree-browser/routes.ts';
@@ -58,7 +57,7 @@ import { watchesRoutes } from './modules/watches/routes.ts';
 import { effectivePermissionsRoutes } from './modules/effective-permissions/routes.ts';
 import { Filestore } from './storage/filestore.ts';
 import { loadMasterKey, SecretBox } from './crypto/secret-box.ts';
-import { generalConfigRoutes } from './modules/general-config/routes.ts';
+import { entityRoutes } from './modules/entities/routes.ts';
 import { schemasRoutes } from './modules/schemas/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { uiRoutes } from './modules/ui/routes.ts';
@@ -225,9 +224,9 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(maintenanceRoutes, { services, maintenance });
       await api.register(remoteRoutes, { services });
       await api.register(repositoriesUiRoutes, { services });
-      await api.register(layoutsRoutes, { services });
       await api.register(propertySetsRoutes, { services });
-      await api.register(generalConfigRoutes, { services });
+      // Every descriptor with a `store`: its calls, from the descriptor alone.
+      await api.register(entityRoutes, { services });
       await api.register(storageSummaryRoutes, { services });
       await api.register(treeBrowserRoutes, { services });
       await api.register(artifactGeneralRoutes, { services });

@@ -25,7 +25,7 @@ describe('schemas:check', () => {
 
   it('reports a column that is not in the entity', () => {
     const registry = registryWith((s) =>
-      s.list.columns.push({ field: 'shoeSize', header: 'Shoe' }),
+      s.list!.columns.push({ field: 'shoeSize', header: 'Shoe' }),
     );
     expect(checkSchemas(registry, depot.app.routeCatalog)).toEqual([
       "screen 'users': column 'shoeSize' is not a property of 'user'",

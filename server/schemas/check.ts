@@ -2,7 +2,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import type { RouteEntry } from '../http/identity.ts';
-import type { SchemaRegistry, ScreenDescriptor } from './registry.ts';
+import type { CollectionDescriptor, SchemaRegistry } from './registry.ts';
 
 /** Where the console's calls live on the server. */
 export const CONSOLE_API_PREFIX = '/ui/api/v1';
@@ -18,7 +18,7 @@ function strictAjv() {
 const toRoutePattern = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
 function checkDescriptor(
-  screen: ScreenDescriptor,
+  screen: CollectionDescriptor,
   registry: SchemaRegistry,
   routes: RouteEntry[] | undefined,
 ): string[] {
@@ -100,7 +100,8 @@ export function checkSchemas(registry: SchemaRegistry, routes?: RouteEntry[]): s
       }
       continue;
     }
-    problems.push(...checkDescriptor(screen, registry, routes));
+    if (screen.store?.kind !== 'single')
+      problems.push(...checkDescriptor(screen as CollectionDescriptor, registry, routes));
   }
   const routesSeen = new Map<string, string>();
   for (const screen of registry.screens.values()) {
