@@ -125,7 +125,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   const secrets = new SecretBox(loadMasterKey(config));
   const services = createServices(
     db,
-    loadSchemaRegistry(),
+    loadSchemaRegistry(config.schemasDir),
     readVersion(),
     filestore,
     secrets,
