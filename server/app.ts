@@ -46,7 +46,7 @@ import { searchConsoleRoutes } from './modules/search/console-routes.ts';
 import { copyMoveRoutes } from './modules/artifacts/copy-move-routes.ts';
 import { trashRoutes } from './modules/trash/routes.ts';
 import { maintenanceRoutes } from './modules/maintenance/routes.ts';
-import { startMaintenance } from './modules/maintenance/maintenance.ts';
+import { startMaintenance, type Maintenance } from './modules/maintenance/maintenance.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
 import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
@@ -143,6 +143,47 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     logger.warn({ err: error }, 'writing download statistics failed; kept for the next try'),
   );
 
+  const { app, downloadFastPath } = await assembleHttp({
+    config,
+    logger,
+    services,
+    filestore,
+    maintenance,
+  });
+
+  app.addHook('onClose', async () => {
+    await maintenance.stop();
+    await services.downloadStats.stop();
+    await changeListener?.close();
+    await db.destroy();
+  });
+  // Writes through the returned db clear the read caches, as the services' own do.
+  return { app, services, db: services.db, downloadFastPath };
+}
+
+export interface HttpParts {
+  config: DepotConfig;
+  logger: Logger;
+  services: Services;
+  filestore: Filestore;
+  maintenance: Maintenance;
+  /** Only the route list is wanted (schemas:check): no request is served, so nothing is compiled. */
+  routesOnly?: boolean;
+}
+
+/**
+ * The HTTP side of the server: Fastify with its plugins and every route, around services that
+ * exist already. buildApp uses it; schemas:check uses it too, on services over no database,
+ * to learn the route list without starting one (server/schemas/route-list.ts).
+ */
+export async function assembleHttp({
+  config,
+  logger,
+  services,
+  filestore,
+  maintenance,
+  routesOnly = false,
+}: HttpParts) {
   const knownCallers = new KnownCallers(services.tableChanges);
   const downloadFastPath = createDownloadFastPath({ services, filestore, knownCallers, logger });
   const app: FastifyInstance = Fastify({
@@ -159,8 +200,12 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   // Bodies and path parameters are checked as sent, with the schemas' own messages;
   // query strings arrive as text and are coerced.
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' || httpPart === 'params' ? bodyAjv : queryAjv).compile(schema),
+    routesOnly
+      ? () => true
+      : (httpPart === 'body' || httpPart === 'params' ? bodyAjv : queryAjv).compile(schema),
   );
+  // Answers are never sent when only the route list is wanted: no serializer to compile.
+  if (routesOnly) app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installErrorHandler(app, {
     hideUnauthorizedResources: async () =>
       (await services.securityConfig.get()).hideUnauthorizedResources,
@@ -249,13 +294,5 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     { prefix: '/ui/api/v1' },
   );
   await app.register(uiRoutes, { uiDir: config.uiDir });
-
-  app.addHook('onClose', async () => {
-    await maintenance.stop();
-    await services.downloadStats.stop();
-    await changeListener?.close();
-    await db.destroy();
-  });
-  // Writes through the returned db clear the read caches, as the services' own do.
-  return { app, services, db: services.db, downloadFastPath };
+  return { app, downloadFastPath };
 }

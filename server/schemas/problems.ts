@@ -14,3 +14,7 @@ export const formatProblem = ({ file, pointer, message }: SchemaProblem) =>
 /** A JSON pointer from its steps, each escaped as RFC 6901 says. */
 export const pointerOf = (...steps: (string | number)[]) =>
   steps.map((step) => `/${String(step).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+/** A pointer one or more steps below `pointer`. */
+export const below = (pointer: string, ...steps: (string | number)[]) =>
+  pointer + pointerOf(...steps);
