@@ -47,11 +47,10 @@ import { searchConsoleRoutes } from './modules/search/console-routes.ts';
 import { copyMoveRoutes } from './modules/artifacts/copy-move-routes.ts';
 import { trashRoutes } from './modules/trash/routes.ts';
 import { maintenanceRoutes } from './modules/maintenance/routes.ts';
-import { startMaintenance } from './modules/maintenance/maintenance.ts';
+import { startMaintenance, type Maintenance } from './modules/maintenance/maintenance.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
 import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
-import { layoutsRoutes } from './modules/repositories/layouts-routes.ts';
 import { propertySetsRoutes } from './modules/property-sets/routes.ts';
 import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
 import { treeBrowserRoutes } from './modules/tree-browser/routes.ts';
@@ -59,7 +58,7 @@ import { watchesRoutes } from './modules/watches/routes.ts';
 import { effectivePermissionsRoutes } from './modules/effective-permissions/routes.ts';
 import { Filestore } from './storage/filestore.ts';
 import { loadMasterKey, SecretBox } from './crypto/secret-box.ts';
-import { generalConfigRoutes } from './modules/general-config/routes.ts';
+import { entityRoutes } from './modules/entities/routes.ts';
 import { schemasRoutes } from './modules/schemas/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { uiRoutes } from './modules/ui/routes.ts';
@@ -127,7 +126,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   const secrets = new SecretBox(loadMasterKey(config));
   const services = createServices(
     db,
-    loadSchemaRegistry(),
+    loadSchemaRegistry(config.schemasDir),
     readVersion(),
     filestore,
     secrets,
@@ -145,6 +144,47 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     logger.warn({ err: error }, 'writing download statistics failed; kept for the next try'),
   );
 
+  const { app, downloadFastPath } = await assembleHttp({
+    config,
+    logger,
+    services,
+    filestore,
+    maintenance,
+  });
+
+  app.addHook('onClose', async () => {
+    await maintenance.stop();
+    await services.downloadStats.stop();
+    await changeListener?.close();
+    await db.destroy();
+  });
+  // Writes through the returned db clear the read caches, as the services' own do.
+  return { app, services, db: services.db, downloadFastPath };
+}
+
+export interface HttpParts {
+  config: DepotConfig;
+  logger: Logger;
+  services: Services;
+  filestore: Filestore;
+  maintenance: Maintenance;
+  /** Only the route list is wanted (schemas:check): no request is served, so nothing is compiled. */
+  routesOnly?: boolean;
+}
+
+/**
+ * The HTTP side of the server: Fastify with its plugins and every route, around services that
+ * exist already. buildApp uses it; schemas:check uses it too, on services over no database,
+ * to learn the route list without starting one (server/schemas/route-list.ts).
+ */
+export async function assembleHttp({
+  config,
+  logger,
+  services,
+  filestore,
+  maintenance,
+  routesOnly = false,
+}: HttpParts) {
   const knownCallers = new KnownCallers(services.tableChanges);
   const downloadFastPath = createDownloadFastPath({ services, filestore, knownCallers, logger });
   const app: FastifyInstance = Fastify({
@@ -161,8 +201,12 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   // Bodies and path parameters are checked as sent, with the schemas' own messages;
   // query strings arrive as text and are coerced.
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' || httpPart === 'params' ? bodyAjv : queryAjv).compile(schema),
+    routesOnly
+      ? () => true
+      : (httpPart === 'body' || httpPart === 'params' ? bodyAjv : queryAjv).compile(schema),
   );
+  // Answers are never sent when only the route list is wanted: no serializer to compile.
+  if (routesOnly) app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   installErrorHandler(app, {
     hideUnauthorizedResources: async () =>
       (await services.securityConfig.get()).hideUnauthorizedResources,
@@ -227,9 +271,9 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
       await api.register(maintenanceRoutes, { services, maintenance });
       await api.register(remoteRoutes, { services });
       await api.register(repositoriesUiRoutes, { services });
-      await api.register(layoutsRoutes, { services });
       await api.register(propertySetsRoutes, { services });
-      await api.register(generalConfigRoutes, { services });
+      // Every descriptor with a `store`: its calls, from the descriptor alone.
+      await api.register(entityRoutes, { services });
       await api.register(storageSummaryRoutes, { services });
       await api.register(treeBrowserRoutes, { services });
       await api.register(artifactGeneralRoutes, { services });
@@ -252,13 +296,5 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     { prefix: '/ui/api/v1' },
   );
   await app.register(uiRoutes, { uiDir: config.uiDir });
-
-  app.addHook('onClose', async () => {
-    await maintenance.stop();
-    await services.downloadStats.stop();
-    await changeListener?.close();
-    await db.destroy();
-  });
-  // Writes through the returned db clear the read caches, as the services' own do.
-  return { app, services, db: services.db, downloadFastPath };
+  return { app, downloadFastPath };
 }

@@ -16,6 +16,11 @@ export interface DepotConfig {
   logToStdout: boolean;
   /** The built console, served under /ui/. */
   uiDir: string;
+  /**
+   * The entity schemas and screen descriptors (`entities/`, `screens/`): the project's
+   * `schemas/` unless DEPOT_SCHEMAS_DIR names another copy (a product owner's checkout, a test's).
+   */
+  schemasDir: string | undefined;
   /** Where binaries live; `home/filestore` unless DEPOT_FILESTORE_DIR puts them elsewhere. */
   filestoreDir: string;
   /**
@@ -105,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     logLevel,
     logToStdout: env.DEPOT_LOG_STDOUT !== 'false',
     uiDir: resolve(env.DEPOT_UI_DIR ?? 'dist/ui'),
+    schemasDir: env.DEPOT_SCHEMAS_DIR ? resolve(env.DEPOT_SCHEMAS_DIR) : undefined,
     filestoreDir: resolve(env.DEPOT_FILESTORE_DIR || join(home, 'filestore')),
     masterKey: env.DEPOT_MASTER_KEY || undefined,
     folderDownload: {

@@ -68,6 +68,13 @@ export class Conflict extends DepotError {
   }
 }
 
+/** A write that names the version it read (If-Match) when the document has moved on since. */
+export class PreconditionFailed extends DepotError {
+  constructor(message: string) {
+    super(412, message);
+  }
+}
+
 /** The filestore's disk is full: nothing of the upload is kept. */
 export class InsufficientStorage extends DepotError {
   constructor(message = 'Not enough disk space to store the artifact') {

@@ -21,12 +21,11 @@ import { createMaintenanceSettings } from './modules/maintenance/settings.ts';
 import { createStorageQuota } from './modules/maintenance/storage-quota.ts';
 import { createRemoteService } from './modules/remote/service.ts';
 import { createRepositoriesService } from './modules/repositories/service.ts';
-import { createLayoutsService } from './modules/repositories/layouts-service.ts';
 import { createAccessService } from './modules/access-control/service.ts';
 import { createApiKeysService } from './modules/access-tokens/api-keys.ts';
 import { createAccessTokensService } from './modules/access-tokens/service.ts';
 import { orUndefined } from './modules/access-control/validation.ts';
-import { createPropertySetsService } from './modules/property-sets/service.ts';
+import { createEntityStores } from './modules/entities/entity-stores.ts';
 import { createStorageSummaryService } from './modules/storage-summary/service.ts';
 import { createTrashService } from './modules/trash/service.ts';
 import { createTreeBrowserService } from './modules/tree-browser/service.ts';
@@ -59,10 +58,20 @@ export function createServices(
   // Writes through `db` clear the in-process read caches (credentials, repositories).
   const changes = new TableChanges();
   const db = database.withPlugin(changes);
-  const securityConfig = createSecurityConfigService(db, changes);
   const catalogue = loadCatalogue();
-  const repositories = createRepositoriesService(db, catalogue, changes, secrets);
-  const generalConfig = createGeneralConfigService(db);
+  // The schema engine's stores; their hooks reach the services below once those exist.
+  const entities = createEntityStores({
+    db,
+    registry: schemas,
+    box: secrets,
+    services: () => ({ catalogue, repositories }),
+  });
+  const securityConfig = createSecurityConfigService(entities.single('security-settings'), changes);
+  const layouts = entities.collection('repo-layout');
+  const repositories = createRepositoriesService(db, catalogue, changes, secrets, (name) =>
+    layouts.exists(name),
+  );
+  const generalConfig = createGeneralConfigService(entities.single('general-settings'));
   // Package formats check and index the files stored into their repositories
   // (server/formats/); Maven's service reads artifacts back, once both exist.
   const maven = createMavenService({
@@ -85,7 +94,7 @@ export function createServices(
   const signInLocks = createSignInLocks({ db, securityConfig, changes });
   const users = createUsersService(db, securityConfig, signInLocks);
   const auth = createAuthService(db, securityConfig, signInLocks, changes);
-  const mail = createMailService({ db, secrets });
+  const mail = createMailService(entities.single('mail-settings'));
   const groups = createGroupsService(db);
   const access = createAccessService({
     db,
@@ -112,8 +121,8 @@ export function createServices(
     catalogue,
     filestore,
     repositories,
-    repoLayouts: createLayoutsService(db, catalogue),
-    propertySets: createPropertySetsService(db, repositories),
+    /** The schema engine's documents, by entity (docs/adding-a-screen.md). */
+    entities,
     artifacts,
     treeBrowser,
     watches,

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../server/http/identity.ts';
+import { engineRoutes } from '../server/modules/entities/descriptors.ts';
+import { engineRequest, populateEngineDocuments } from './helpers/engine-requests.ts';
 import { populateMatrix } from './helpers/route-table-fixture.ts';
 import {
   CALLERS,
@@ -43,6 +45,8 @@ const headersOf = (caller: Caller): Record<string, string> =>
       : { authorization: basic(...PASSWORDS[caller]) };
 
 let depot: TestDepot;
+/** The schema engine's single documents as they stood, saved back by their update calls. */
+let singleDocuments: Map<string, object>;
 /** The admin's own token: the one id other callers try to revoke. */
 let adminTokenId: string;
 /** The stand-in console's folder. */
@@ -62,6 +66,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const { port } = upstream.address() as AddressInfo;
   adminTokenId = await populateMatrix(depot, smtp, `http://127.0.0.1:${port}/`);
+  singleDocuments = await populateEngineDocuments(depot);
 });
 afterAll(async () => {
   await depot.close();
@@ -77,7 +82,8 @@ afterAll(async () => {
  */
 function concreteUrl(route: RouteEntry): string {
   const { method, url } = route;
-  const fixed = DOOMED[routeName(route)] ?? shapeOf(FIXED_URLS, route)?.();
+  const fixed =
+    DOOMED[routeName(route)] ?? shapeOf(FIXED_URLS, route)?.() ?? engineRequestOf(route)?.url;
   if (fixed) return fixed;
   const deleting = method === 'DELETE';
   const repo = deleting ? 'victim-local' : 'matrix-local';
@@ -88,8 +94,6 @@ function concreteUrl(route: RouteEntry): string {
     if (/roles\/:name$/.test(url) && ['PUT', 'DELETE'].includes(method)) return 'matrix-role';
     if (/\/groups\/:name/.test(url) || url.endsWith('groups/:name')) return 'victim-group';
     if (/permissions\/:name$/.test(url)) return 'matrix-target';
-    if (/layouts\/:name$/.test(url)) return 'maven-2-default';
-    if (/propertysets\/:name$/.test(url)) return 'matrix-set';
     if (/roles\/:name$/.test(url)) return 'Viewer';
     return name;
   };
@@ -129,7 +133,18 @@ function concreteUrl(route: RouteEntry): string {
 function shapeOf<T>(table: Record<string, T>, route: RouteEntry): T | undefined {
   return table[routeName(route)] ?? table[routeName({ ...route, method: 'GET' })];
 }
-const requestOf = (route: RouteEntry): ShapedRequest => shapeOf(REQUESTS, route) ?? {};
+const requestOf = (route: RouteEntry): ShapedRequest =>
+  shapeOf(REQUESTS, route) ?? { body: engineRequestOf(route)?.body };
+
+/** A route of the schema engine's, called as its descriptor says (engine-requests.ts). */
+function engineRequestOf(route: RouteEntry) {
+  if (!route.entity) return undefined;
+  const method = route.method === 'HEAD' ? 'GET' : route.method;
+  const engine = engineRoutes(depot.services.schemas).find(
+    (r) => r.method === method && r.url === route.url,
+  );
+  return engine && engineRequest(depot.services.schemas, engine, singleDocuments);
+}
 
 /** The deletes of whole things name things of their own, kept for them alone. */
 const DOOMED: Record<string, string> = {
@@ -169,9 +184,9 @@ async function databaseFingerprint(): Promise<string> {
     'nodes',
     'node_properties',
     'repository_properties',
-    'repo_layouts',
     'watches',
-    'property_sets',
+    'entity_documents',
+    'entity_audit',
     'permission_targets',
     'permission_target_principals',
     'access_tokens',

@@ -205,18 +205,6 @@ export interface DownloadStatsTable {
   last_downloaded_by: string;
 }
 
-export interface RepoLayoutsTable {
-  id: Generated<number>;
-  name: string;
-  artifact_path_pattern: string;
-  distinctive_descriptor_path_pattern: boolean;
-  descriptor_path_pattern: string;
-  folder_integration_revision_regexp: string;
-  file_integration_revision_regexp: string;
-  created_at: ColumnType<Date, never, never>;
-  updated_at: ColumnType<Date, never, Date>;
-}
-
 export interface RemoteCacheEntriesTable {
   node_id: number;
   /** When the upstream last confirmed (or supplied) this cached file. */
@@ -239,25 +227,6 @@ export interface WatchesTable {
   path: string;
   username: string;
   created_at: ColumnType<Date, never, never>;
-}
-
-export interface PropertySetValue {
-  value: string;
-  defaultValue: boolean;
-}
-
-export interface PropertySetProperty {
-  name: string;
-  propertyType: 'ANY_VALUE' | 'SINGLE_SELECT' | 'MULTI_SELECT';
-  predefinedValues: PropertySetValue[];
-}
-
-export interface PropertySetsTable {
-  name: string;
-  /** Written as JSON text, read back parsed. */
-  properties: ColumnType<PropertySetProperty[], string, string>;
-  created_at: ColumnType<Date, never, never>;
-  updated_at: ColumnType<Date, never, Date>;
 }
 
 /** A permission target's sections, Artifactory's v2 JSON (server/modules/access-control). */
@@ -351,6 +320,29 @@ export interface ApiKeysTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+/** A document of an entity the schema engine stores (migration 0025, server/modules/entities). */
+export interface EntityDocumentsTable {
+  entity: string;
+  /** The key as uniqueness compares it: lower-cased when the entity's keys ignore case. */
+  match_key: string;
+  key: string;
+  /** Written as JSON text, read back parsed; secrets in it are sealed. */
+  document: ColumnType<Record<string, unknown>, string, string>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+/** One change of an engine-stored document: who, when, what (secrets masked). */
+export interface EntityAuditTable {
+  id: Generated<string>;
+  entity: string;
+  key: string;
+  action: 'create' | 'update' | 'delete';
+  actor: string;
+  at: ColumnType<Date, never, never>;
+  changes: ColumnType<Record<string, unknown>, string, never>;
+}
+
 export interface DepotDatabase {
   users: UsersTable;
   groups: GroupsTable;
@@ -365,11 +357,11 @@ export interface DepotDatabase {
   remote_misses: RemoteMissesTable;
   remote_cache_entries: RemoteCacheEntriesTable;
   remote_upstream_state: RemoteUpstreamStateTable;
-  repo_layouts: RepoLayoutsTable;
   job_runs: JobRunsTable;
   download_stats: DownloadStatsTable;
   watches: WatchesTable;
-  property_sets: PropertySetsTable;
+  entity_documents: EntityDocumentsTable;
+  entity_audit: EntityAuditTable;
   permission_targets: PermissionTargetsTable;
   permission_target_principals: PermissionTargetPrincipalsTable;
   access_tokens: AccessTokensTable;

@@ -29,6 +29,8 @@ export interface RouteEntry {
   permission: RoutePermission;
   /** 'many' when it acts on more than the item it names (permissions.ts, RouteReach). */
   reach?: RouteReach;
+  /** The entity it serves, for a route the schema engine registers from a descriptor. */
+  entity?: string;
 }
 
 declare module 'fastify' {
@@ -91,8 +93,15 @@ export const identityPlugin = fp<IdentityOptions>(
       const reach = route.config?.reach;
       if (reach !== undefined && reach !== 'many')
         throw new Error(`Route ${route.method} ${route.url} declares an unknown reach '${reach}'`);
+      const entity = route.config?.entity;
       for (const method of [route.method].flat())
-        catalog.push({ method, url: route.url, permission, ...(reach ? { reach } : {}) });
+        catalog.push({
+          method,
+          url: route.url,
+          permission,
+          ...(reach ? { reach } : {}),
+          ...(entity ? { entity } : {}),
+        });
     });
 
     /** A token or key stands in for the user it belongs to; a name given with it must match. */

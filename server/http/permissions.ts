@@ -74,6 +74,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     permission?: RoutePermission;
     reach?: RouteReach;
+    /** The entity a schema-engine route serves (server/modules/entities/routes.ts). */
+    entity?: string;
   }
   interface FastifyRequest {
     principal: Principal;

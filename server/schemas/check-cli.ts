@@ -1,38 +1,32 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { checkSchemas } from './check.ts';
-import { loadSchemaRegistry } from './registry.ts';
+import { checkSchemas, servableRegistry } from './check.ts';
+import { consoleRegistries } from './console-registries.ts';
+import { descriptorTypeProblems } from './descriptor-type-file.ts';
+import { formatProblem } from './problems.ts';
+import { readSchemaSources, SCHEMAS_DIR } from './registry.ts';
+import { listServerRoutes } from './route-list.ts';
 
-/** `npm run schemas:check`: builds a throwaway server to learn its routes, then checks. */
-async function main() {
-  const registry = loadSchemaRegistry();
-  const home = mkdtempSync(join(tmpdir(), 'depot-schemas-check-'));
-  const config = loadConfig({
-    DEPOT_HOME: home,
-    DEPOT_ADMIN_PASSWORD: 'schemas-check-only',
-    DEPOT_LOG_STDOUT: 'false',
-  });
-  const { app } = await buildApp(config, pino({ level: 'silent' }));
-  await app.ready();
-  const problems = checkSchemas(registry, app.routeCatalog);
-  await app.close();
-  rmSync(home, { recursive: true, force: true });
-
+/**
+ * `npm run schemas:check`: reads every schema and descriptor (the project's, or
+ * DEPOT_SCHEMAS_DIR's), learns the server's routes without a database, resolves widgets and
+ * components through the console's registries, and prints every problem as
+ * `file#pointer: what was expected`. Exits 1 when there is one.
+ */
+export async function runSchemasCheck(): Promise<number> {
+  const started = performance.now();
+  const dir = loadConfig().schemasDir ?? SCHEMAS_DIR;
+  const { registry, problems } = readSchemaSources(dir);
+  const routes = await listServerRoutes(servableRegistry(registry));
+  problems.push(...checkSchemas(registry, { routes, ...consoleRegistries() }));
+  problems.push(...descriptorTypeProblems(registry.screenMetaSchema));
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (problems.length > 0) {
     console.error(`schemas:check found ${problems.length} problem(s):`);
-    for (const problem of problems) console.error(`  - ${problem}`);
-    process.exit(1);
+    for (const problem of problems) console.error(`  ${formatProblem(problem)}`);
+    return 1;
   }
   console.log(
-    `schemas:check: ${registry.entities.size} entities and ${registry.screens.size} screens are valid`,
+    `schemas:check: ${registry.entities.size} entities and ${registry.screens.size} screens are valid (${routes.length} server routes, ${seconds} s)`,
   );
+  return 0;
 }
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});

@@ -1,113 +1,143 @@
 import Ajv2020 from 'ajv/dist/2020.js';
-import addErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
-import type { RouteEntry } from '../http/identity.ts';
+import { ENTITY_HOOKS } from '../modules/entities/hook-registry.ts';
+import { checkDescriptor, type CheckContext } from './check-descriptor.ts';
+import { checkEntitySchema, describeAjvError } from './check-entity.ts';
+import { below, type SchemaProblem } from './problems.ts';
 import type { SchemaRegistry, ScreenDescriptor } from './registry.ts';
+import { pagesOf, routesOverlap } from './route-overlap.ts';
 
-/** Where the console's calls live on the server. */
-export const CONSOLE_API_PREFIX = '/ui/api/v1';
-
+/**
+ * Ajv in strict mode, for the schemas themselves. `errorMessage` is known as a keyword (its
+ * keys are checked by check-entity.ts) rather than compiled by ajv-errors: the check never
+ * validates a body, and ajv-errors' code doubled the compile time.
+ */
 function strictAjv() {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true });
   addFormats.default(ajv);
-  addErrors.default(ajv);
-  ajv.addKeyword('x-display');
+  ajv.addKeyword('errorMessage');
   return ajv;
 }
 
-const toRoutePattern = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+/** Ajv for `default` and `examples` values: the first error is enough, nothing strict. */
+function valuesAjv() {
+  const ajv = new Ajv2020({ strict: false });
+  addFormats.default(ajv);
+  ajv.addKeyword('errorMessage');
+  return ajv;
+}
 
-function checkDescriptor(
-  screen: ScreenDescriptor,
-  registry: SchemaRegistry,
-  routes: RouteEntry[] | undefined,
-): string[] {
-  const problems: string[] = [];
-  const where = `screen '${screen.id}'`;
-  const entity = registry.entities.get(screen.entity);
-  if (!entity) return [`${where}: entity '${screen.entity}' does not exist`];
-  const properties = entity.properties ?? {};
-  const has = (field: string) => field in properties;
+/** The meta-schema of descriptors, compiled once per check. */
+const compiledMeta = new WeakMap<object, ReturnType<Ajv2020['compile']>>();
+function descriptorValidator(registry: SchemaRegistry) {
+  let validate = compiledMeta.get(registry.screenMetaSchema);
+  if (!validate) {
+    validate = strictAjv().compile(registry.screenMetaSchema);
+    compiledMeta.set(registry.screenMetaSchema, validate);
+  }
+  return validate;
+}
 
-  if (!has(screen.key))
-    problems.push(`${where}: key '${screen.key}' is not a property of '${screen.entity}'`);
-  for (const column of screen.list.columns) {
-    if (!has(column.field))
-      problems.push(`${where}: column '${column.field}' is not a property of '${screen.entity}'`);
-  }
-  const { form } = screen;
-  for (const field of form.fields) {
-    if (!has(field))
-      problems.push(`${where}: form field '${field}' is not a property of '${screen.entity}'`);
-  }
-  const formLists: [string, string[] | undefined][] = [
-    ['requiredOnCreate', form.requiredOnCreate],
-    ['readOnlyOnEdit', form.readOnlyOnEdit],
-    ['options', Object.keys((form.options as object | undefined) ?? {})],
-    ['confirm', form.confirm ? [(form.confirm as { field: string }).field] : []],
-  ];
-  for (const [name, fields] of formLists) {
-    for (const field of fields ?? []) {
-      if (!form.fields.includes(field))
-        problems.push(`${where}: form.${name} names '${field}', which is not a form field`);
+/** A descriptor's meta-schema errors, each at its field, naming the fields it knows. */
+function metaProblems(file: string, errors: Ajv2020['errors']): SchemaProblem[] {
+  return (errors ?? [])
+    .filter((error) => error.keyword !== 'if')
+    .map((error) => {
+      if (error.keyword !== 'additionalProperties')
+        return { file, pointer: error.instancePath, message: describeAjvError(error) };
+      const field = String((error.params as { additionalProperty: string }).additionalProperty);
+      const known = Object.keys((error.parentSchema as { properties?: object })?.properties ?? {});
+      return {
+        file,
+        pointer: below(error.instancePath, field),
+        message: `'${field}' is not a descriptor field the meta-schema knows; expected one of ${known.map((k) => `'${k}'`).join(', ')}`,
+      };
+    });
+}
+
+/** Screens whose pages match the same path: both files are told, bespoke and engine alike. */
+function collisions(registry: SchemaRegistry): SchemaProblem[] {
+  const screens = [...registry.screens.values()];
+  const fileOf = (screen: ScreenDescriptor) => registry.files.get(`screen:${screen.id}`)!;
+  const problems: SchemaProblem[] = [];
+  screens.forEach((screen, index) => {
+    for (const other of screens.slice(0, index)) {
+      const clash = pagesOf(screen).find((page) =>
+        pagesOf(other).some((theirs) => routesOverlap(page, theirs)),
+      );
+      if (!clash) continue;
+      for (const [one, another] of [
+        [screen, other],
+        [other, screen],
+      ])
+        problems.push({
+          file: fileOf(one),
+          pointer: '/route',
+          message: `the page ${clash} collides with screen '${another.id}' (${fileOf(another)}, route ${another.route}); expected a route no other screen's pages match`,
+        });
     }
-  }
-  if (routes) {
-    const calls = [
-      ...Object.entries(screen.api).map(([name, call]) => ({ name: `api.${name}`, ...call })),
-      ...(screen.rowActions ?? []).map((action) => ({
-        name: `rowActions.${action.id}`,
-        ...action,
-      })),
-      ...Object.entries((form.options as Record<string, { path: string }>) ?? {}).map(
-        ([field, o]) => ({
-          name: `form.options.${field}`,
-          method: 'GET',
-          path: o.path,
-        }),
-      ),
-    ];
-    for (const call of calls) {
-      const url = CONSOLE_API_PREFIX + toRoutePattern(call.path);
-      const exists = routes.some((r) => r.method === call.method && r.url === url);
-      if (!exists)
-        problems.push(`${where}: ${call.name} ${call.method} ${call.path} is not a server route`);
-    }
+  });
+  return problems;
+}
+
+/** An entity stored by two descriptors would get two sets of routes over one store. */
+function storedTwice(registry: SchemaRegistry): SchemaProblem[] {
+  const storedBy = new Map<string, ScreenDescriptor>();
+  const problems: SchemaProblem[] = [];
+  for (const screen of registry.screens.values()) {
+    if (!screen.store) continue;
+    const first = storedBy.get(screen.entity);
+    if (first)
+      problems.push({
+        file: registry.files.get(`screen:${screen.id}`)!,
+        pointer: '/store',
+        message: `entity '${screen.entity}' is stored by screen '${first.id}' already; expected one stored descriptor per entity`,
+      });
+    else storedBy.set(screen.entity, screen);
   }
   return problems;
 }
 
 /**
- * Everything `npm run schemas:check` verifies: entity schemas compile in strict mode,
- * descriptors satisfy the meta-schema, their fields exist in the entity, and (given the
- * server's route catalog) every call they name exists on the server.
+ * Everything `npm run schemas:check` verifies beyond reading the files: each entity schema
+ * (check-entity.ts), each descriptor against the meta-schema and against its entity, the
+ * server and the console (check-descriptor.ts), and the screens against each other. Every
+ * problem names the file, the JSON pointer and what was expected.
  */
-export function checkSchemas(registry: SchemaRegistry, routes?: RouteEntry[]): string[] {
-  const problems: string[] = [];
-  const ajv = strictAjv();
-  for (const [id, schema] of registry.entities) {
-    try {
-      ajv.compile({ ...schema, $id: `entity:${id}` });
-    } catch (error) {
-      problems.push(`entity '${id}': ${(error as Error).message}`);
-    }
-  }
-  const validateDescriptor = ajv.compile(registry.screenMetaSchema);
+export function checkSchemas(
+  registry: SchemaRegistry,
+  context: Partial<CheckContext> = {},
+): SchemaProblem[] {
+  const ajv = { strict: strictAjv(), values: valuesAjv() };
+  const problems: SchemaProblem[] = [];
+  for (const [id, schema] of registry.entities)
+    problems.push(...checkEntitySchema(registry.files.get(`entity:${id}`)!, schema, ajv));
+  const validateDescriptor = descriptorValidator(registry);
+  const full: CheckContext = { hookNames: Object.keys(ENTITY_HOOKS), ...context };
   for (const screen of registry.screens.values()) {
-    if (!validateDescriptor(screen)) {
-      for (const issue of validateDescriptor.errors ?? []) {
-        problems.push(`screen '${screen.id}'${issue.instancePath}: ${issue.message}`);
-      }
-      continue;
-    }
-    problems.push(...checkDescriptor(screen, registry, routes));
+    const file = registry.files.get(`screen:${screen.id}`)!;
+    if (!validateDescriptor(screen))
+      problems.push(...metaProblems(file, validateDescriptor.errors));
+    else problems.push(...checkDescriptor(file, screen, registry.entities, full));
   }
-  const routesSeen = new Map<string, string>();
-  for (const screen of registry.screens.values()) {
-    const other = routesSeen.get(screen.route);
-    if (other)
-      problems.push(`screen '${screen.id}': route ${screen.route} is also used by '${other}'`);
-    routesSeen.set(screen.route, screen.id);
-  }
+  problems.push(...collisions(registry), ...storedTwice(registry));
   return problems;
+}
+
+/**
+ * The part of a registry a server could start with: descriptors that satisfy the meta-schema
+ * and whose stored entity and hooks exist. schemas:check builds its route list from it, so
+ * that one broken descriptor is reported rather than stopping the check.
+ */
+export function servableRegistry(registry: SchemaRegistry): SchemaRegistry {
+  const validate = descriptorValidator(registry);
+  const screens = new Map(
+    [...registry.screens].filter(
+      ([, screen]) =>
+        validate(screen) &&
+        registry.entities.has(screen.entity) &&
+        (screen.store?.hooks === undefined || screen.store.hooks in ENTITY_HOOKS),
+    ),
+  );
+  return { ...registry, screens };
 }

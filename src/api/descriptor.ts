@@ -1,67 +1,27 @@
 /**
- * The screen descriptor format (schemas/meta/screen.meta.schema.json), as the server serves
- * it: `GET /ui/api/v1/schemas/screens/{id}` answers with `entitySchema` bundled in.
+ * The screen descriptor format, as the server serves it: `GET /ui/api/v1/schemas/screens/{id}`
+ * answers with `entitySchema` bundled in. The types are generated from the meta-schema
+ * (schemas/meta/screen.meta.schema.json, `npm run schemas:types`), one definition for the
+ * server and the console.
  */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+import type {
+  CollectionDescriptor,
+  ResourceApi as ResourceCalls,
+  ScreenDescriptorFields,
+} from '../../schemas/meta/screen-descriptor.generated';
 
-export interface ApiCall {
-  method: HttpMethod;
-  path: string;
-  /** For deleteMany: the body is `{[bodyKey]: keys}`. */
-  bodyKey?: string;
-}
+export type {
+  ApiCall,
+  FormDescriptor,
+  HttpMethod,
+  ListColumn,
+  MenuEntry,
+  Permission,
+  RowAction,
+} from '../../schemas/meta/screen-descriptor.generated';
 
-export interface ResourceApi {
-  list: ApiCall;
-  get: ApiCall;
-  create: ApiCall;
-  update: ApiCall;
-  deleteMany: ApiCall;
-}
-
-/**
- * Who may use a screen: visitors (when anonymous access is on), signed-in users, admins; and
- * `manager`: admins, and users who manage a permission target (spec 01 §6).
- */
-export type Permission = 'admin' | 'user' | 'anonymous' | 'manager';
-
-export interface MenuEntry {
-  section: 'Application' | 'Administration';
-  group: string;
-  label: string;
-  order?: number;
-}
-
-export interface ListColumn {
-  field: string;
-  header: string;
-  link?: boolean;
-  width?: number;
-  format?: 'date' | 'count' | 'text';
-}
-
-export interface RowAction {
-  id: string;
-  label: string;
-  method: Exclude<HttpMethod, 'GET'>;
-  path: string;
-  confirm?: string;
-  /** When set, the body is a one-item list of this field of the row... */
-  bodyFrom?: string;
-  /** ...or, with this set too, an object with this key holding it. */
-  bodyKey?: string;
-}
-
-export interface FormDescriptor {
-  newTitle?: string;
-  editTitle?: string;
-  fields: string[];
-  requiredOnCreate?: string[];
-  readOnlyOnEdit?: string[];
-  confirm?: { field: string; label: string; message: string };
-  options?: Record<string, { path: string; valueKey: string }>;
-  uiSchema?: Record<string, unknown>;
-}
+/** A CRUD screen's calls: all five, as a list screen has them. */
+export type ResourceApi = Required<ResourceCalls>;
 
 /** A JSON Schema (draft 2020-12) as the entity files hold it; loose on purpose. */
 export type JsonSchema = Record<string, unknown> & {
@@ -69,27 +29,18 @@ export type JsonSchema = Record<string, unknown> & {
   required?: string[];
 };
 
-export interface ScreenSummary {
-  id: string;
-  title: string;
-  route: string;
-  menu?: MenuEntry;
-  permission: Permission;
-}
+/** What the screen list (`GET /schemas/screens`) answers for each screen. */
+export type ScreenSummary = Pick<
+  ScreenDescriptorFields,
+  'id' | 'title' | 'route' | 'menu' | 'permission'
+>;
 
-export interface ScreenDescriptor extends ScreenSummary {
-  entity: string;
-  key: string;
-  component?: string;
+/**
+ * A list-and-form screen's descriptor with its entity schema. Who may use a screen
+ * (`permission`): visitors (when anonymous access is on), signed-in users, admins; and
+ * `manager`: admins, and users who manage a permission target (spec 01 §6).
+ */
+export type ScreenDescriptor = CollectionDescriptor & {
   api: ResourceApi;
-  list: {
-    columns: ListColumn[];
-    pageSize?: number;
-    quickSearch?: boolean;
-    newLabel?: string;
-    deleteConfirm?: { title: string; text: string };
-  };
-  form: FormDescriptor;
-  rowActions?: RowAction[];
   entitySchema: JsonSchema;
-}
+};

@@ -11,7 +11,7 @@ import type {
   EffectivePermissionsPage,
 } from '../../server/modules/effective-permissions/service.ts';
 import type { FileView } from '../../server/modules/file-views/view-rules.ts';
-import type { PropertySet } from '../../server/modules/property-sets/queries.ts';
+import type { PropertySet } from '../../server/modules/property-sets/hooks.ts';
 import type { TabsAndActions } from '../../server/modules/tree-browser/node-actions.ts';
 import type { RootsQuery, TreeNode, TreePage } from '../../server/modules/tree-browser/service.ts';
 import type { WatchStatus } from '../../server/modules/watches/service.ts';

@@ -97,8 +97,8 @@ async function npmPackage(depot: TestDepot) {
 }
 
 /**
- * Permission targets, property sets and layouts, each with one for the deletes; loopback
- * allowed as an upstream, for the remote URL test's server.
+ * Permission targets, with ones for the deletes; loopback allowed as an upstream, for the
+ * remote URL test's server. (The schema engine's documents come from engine-requests.ts.)
  */
 async function configuration(depot: TestDepot) {
   await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.1'] });
@@ -116,14 +116,6 @@ async function configuration(depot: TestDepot) {
   await readVictimLocal('matrix-target', { users: { victim: ['read'] }, groups: {} });
   await readVictimLocal('doomed-target', { users: {}, groups: { 'doomed-group': ['read'] } });
   await readVictimLocal('doomed-target-ui', { users: {}, groups: { 'doomed-group': ['read'] } });
-  for (const name of ['matrix-set', 'doomed-set'])
-    await depot.services.propertySets.create({ name, properties: [] } as never);
-  await asAdmin(depot, 'POST', '/ui/api/v1/ui/admin/repositories/layouts', {
-    name: 'doomed-layout',
-    artifactPathPattern: '[org]/[module]-[baseRev].[ext]',
-    folderIntegrationRevisionRegExp: 'SNAPSHOT',
-    fileIntegrationRevisionRegExp: 'SNAPSHOT',
-  });
 }
 
 /**

@@ -239,27 +239,6 @@ const ADMINISTRATION: Record<string, ShapedRequest> = {
   },
   'POST /ui/api/v1/ui/groups': { body: { name: 'matrix-group' } },
   'POST /ui/api/v1/ui/groups/delete': { body: { groupNames: ['doomed-group-ui'] } },
-  'POST /ui/api/v1/ui/admin/repositories/layouts': {
-    body: {
-      name: 'matrix-layout',
-      artifactPathPattern: '[org]/[module]/[baseRev]/[module]-[baseRev].[ext]',
-      folderIntegrationRevisionRegExp: 'SNAPSHOT',
-      fileIntegrationRevisionRegExp: 'SNAPSHOT',
-    },
-  },
-  'PUT /ui/api/v1/ui/admin/repositories/layouts/:name': {
-    body: {
-      name: 'matrix-layout',
-      artifactPathPattern: '[org]/[module]/[baseRev]/[module]-[baseRev].[ext]',
-      folderIntegrationRevisionRegExp: 'SNAPSHOT',
-      fileIntegrationRevisionRegExp: 'SNAPSHOT',
-    },
-  },
-  'POST /ui/api/v1/ui/admin/repositories/layouts/delete': {
-    body: { layoutNames: ['doomed-layout'] },
-  },
-  'POST /ui/api/v1/ui/propertysets': { body: { name: 'matrix-set2', properties: [] } },
-  'POST /ui/api/v1/ui/propertysets/delete': { body: { propertySetNames: ['doomed-set'] } },
   'POST /ui/api/v1/access/permissions': {
     body: {
       name: 'matrix-new-target',
@@ -383,7 +362,8 @@ export const REQUESTS: Record<string, ShapedRequest> = {
 /**
  * Routes whose URL names one thing of its own rather than the usual matrix-local/org/file.txt:
  * npm's publish and unpublish (one of the admin's packages, in a repository only they may
- * write), a folder to download, a layout made in the POST phase.
+ * write), a folder to download. The schema engine's routes are not here: their requests come
+ * from the descriptors (engine-requests.ts).
  */
 export const FIXED_URLS: Record<string, () => string> = {
   'PUT /artifactory/api/npm/:repoKey/*': () => '/artifactory/api/npm/matrix-npm/matrix-pkg',
@@ -391,8 +371,6 @@ export const FIXED_URLS: Record<string, () => string> = {
     '/artifactory/api/npm/matrix-npm/matrix-pkg/-rev/1',
   'GET /artifactory/api/archive/download/:repoKey/*': () =>
     '/artifactory/api/archive/download/matrix-local/org',
-  'PUT /ui/api/v1/ui/admin/repositories/layouts/:name': () =>
-    '/ui/api/v1/ui/admin/repositories/layouts/matrix-layout',
   'PUT /artifactory/api/security/users/:name': () => '/artifactory/api/security/users/rest-made',
   'PUT /artifactory/api/npm/:repoKey/-/user/:couchUser': () =>
     '/artifactory/api/npm/matrix-npm/-/user/org.couchdb.user:victim',

@@ -22,6 +22,7 @@ import * as permissionSections from './0021-permission-sections.ts';
 import * as repositoryProperties from './0022-repository-properties.ts';
 import * as tokenOwners from './0023-token-owners.ts';
 import * as signInLocks from './0024-sign-in-locks.ts';
+import * as entityDocuments from './0025-entity-documents.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0022-repository-properties': repositoryProperties,
   '0023-token-owners': tokenOwners,
   '0024-sign-in-locks': signInLocks,
+  '0025-entity-documents': entityDocuments,
 };
 
 /**

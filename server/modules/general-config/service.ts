@@ -1,38 +1,24 @@
-import type { Database } from '../../db/database.ts';
+import type { SingleStore } from '../entities/single-store.ts';
 
-/** Instance-wide general settings (GET/PUT /ui/generalConfig). */
+/** Instance-wide general settings (GET/PUT /ui/generalConfig, schemas/entities/general-settings). */
 export interface GeneralConfig {
   /** Global offline mode: no remote repository contacts its upstream; caches still serve. */
   offlineMode: boolean;
 }
 
-export const DEFAULT_GENERAL_CONFIG: GeneralConfig = { offlineMode: false };
-
-const KEY = 'general';
-
-export function createGeneralConfigService(db: Database) {
+/**
+ * The general settings, a single document of the schema engine (its calls are the engine's,
+ * from schemas/screens/general-config.screen.json); features read them here.
+ */
+export function createGeneralConfigService(store: SingleStore) {
   return {
     /** Read from the database every time: every node of a cluster sees a change at once. */
     async get(): Promise<GeneralConfig> {
-      const row = await db
-        .selectFrom('settings')
-        .select('value')
-        .where('key', '=', KEY)
-        .executeTakeFirst();
-      const stored = (row?.value ?? {}) as Partial<GeneralConfig>;
-      return { offlineMode: stored.offlineMode ?? DEFAULT_GENERAL_CONFIG.offlineMode };
+      return (await store.read()) as unknown as GeneralConfig;
     },
 
-    async update(change: Partial<GeneralConfig>): Promise<GeneralConfig> {
-      const current = await this.get();
-      const next: GeneralConfig = { offlineMode: change.offlineMode ?? current.offlineMode };
-      const value = JSON.stringify(next);
-      await db
-        .insertInto('settings')
-        .values({ key: KEY, value })
-        .onConflict((c) => c.column('key').doUpdateSet({ value }))
-        .execute();
-      return next;
+    async update(change: Partial<GeneralConfig>, actor = 'system'): Promise<GeneralConfig> {
+      return (await store.update(change, actor)).document as unknown as GeneralConfig;
     },
   };
 }

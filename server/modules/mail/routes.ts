@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.ts';
 import { MAIL_MESSAGES as M } from './messages.ts';
-import { mailSettingsBody, type MailSettings } from './settings.ts';
+import { updateBody } from '../entities/body-schemas.ts';
 
 const admin = { permission: 'admin' as const };
 const open = { permission: 'public' as const };
@@ -16,34 +16,24 @@ const object = (properties: Record<string, object>, required: string[]) => ({
 });
 
 /**
- * Mail settings with the test button, and the flows that mail: forgot password, reset by
+ * The mail settings' test button (the settings themselves are the schema engine's), and the flows that mail: forgot password, reset by
  * key, invitations (spec 01 §7 Auth and Users; docs/mail.md). Under /ui/api/v1.
  */
 export async function mailRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { mail, passwordFlows } = services;
+  // The form as it stands, checked as a save of it would be, and whom to send to.
+  const settingsBody = updateBody(services.schemas.entities.get('mail-settings')!);
 
-  app.get('/ui/mail', { config: admin }, async () => mail.view());
-
-  app.put<{ Body: Partial<MailSettings> }>(
-    '/ui/mail',
-    { config: admin, schema: { body: mailSettingsBody } },
-    async (request) => {
-      const saved = await mail.update(request.body);
-      request.log.info({ by: request.principal.name }, 'mail settings saved');
-      return saved;
-    },
-  );
-
-  app.post<{ Body: Partial<MailSettings> & { to: string } }>(
+  app.post<{ Body: Record<string, unknown> & { to: string } }>(
     '/ui/mail/test',
     {
       config: admin,
       schema: {
         body: {
-          ...mailSettingsBody,
+          ...settingsBody,
           required: ['to'],
           properties: {
-            ...mailSettingsBody.properties,
+            ...(settingsBody.properties as object),
             to: { type: 'string', minLength: 3, maxLength: 254, format: 'email' },
           },
         },

@@ -218,6 +218,8 @@ export function createRepositoriesService(
   catalogue: Catalogue,
   changes?: TableChanges,
   secrets?: SecretBox,
+  /** Whether an admin added a layout of this name (the schema engine keeps them). */
+  customLayoutExists: (name: string) => Promise<boolean> = async () => false,
 ) {
   // Every artifact request reads its repository: keep rows briefly, drop them on any write.
   const rows = createReadCache<string, Row | undefined>({ ttlMs: 5000, maxEntries: 10000 });
@@ -258,12 +260,8 @@ export function createRepositoriesService(
   async function checkLayout(config: RepositoryConfig) {
     const name = config.repoLayoutRef;
     if (!name || catalogue.layout(name)) return;
-    const custom = await db
-      .selectFrom('repo_layouts')
-      .select('id')
-      .where('name', '=', name)
-      .executeTakeFirst();
-    if (!custom) throw new BadRequest(REPO_MESSAGES.unknownLayout(name), 'repoLayoutRef');
+    if (!(await customLayoutExists(name)))
+      throw new BadRequest(REPO_MESSAGES.unknownLayout(name), 'repoLayoutRef');
   }
 
   function toRow(config: RepositoryConfig, storedPassword?: unknown) {
@@ -334,6 +332,17 @@ export function createRepositoriesService(
     },
 
     /** The stored row, for the storage layer (id and patterns). */
+    /** The keys of the repositories that use a layout, in order. */
+    async keysUsingLayout(name: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('repositories')
+        .select('key')
+        .where('repo_layout_ref', '=', name)
+        .orderBy('key')
+        .execute();
+      return rows.map((row) => row.key);
+    },
+
     async findRow(key: string) {
       return findRow(key);
     },

@@ -82,14 +82,22 @@ export async function repositoriesUiRoutes(
 ) {
   const { repositories, catalogue } = services;
   const entity = services.schemas.entities.get('repository')!;
-  const ajv = createBodyAjv();
-  const validateCreate = ajv.compile(createBodySchema(entity));
-  const validateUpdate = ajv.compile(updateBodySchema(entity));
-  const validateKey = ajv.compile({
-    type: 'object',
-    required: ['key'],
-    properties: { key: entity.properties!.key },
-  });
+  // Compiled at the first call that needs them: listing the routes (schemas:check) never does.
+  let compiled: Record<'create' | 'update' | 'key', ValidateFunction> | undefined;
+  const validators = () => {
+    if (compiled) return compiled;
+    const ajv = createBodyAjv();
+    compiled = {
+      create: ajv.compile(createBodySchema(entity)),
+      update: ajv.compile(updateBodySchema(entity)),
+      key: ajv.compile({
+        type: 'object',
+        required: ['key'],
+        properties: { key: entity.properties!.key },
+      }),
+    };
+    return compiled;
+  };
 
   function checkAgainstEntity(validate: ValidateFunction, config: object) {
     if (validate(config)) return;
@@ -191,6 +199,7 @@ export async function repositoriesUiRoutes(
       const { repoType, repoKey = '', packageType = '', projectKey } = request.query;
       await requireManager(request, projectKey);
       const kind = kindOf(repoType, 'repoType') ?? 'local';
+      const validateKey = validators().key;
       if (!validateKey({ key: repoKey })) {
         return { valid: false, error: describeValidation(validateKey.errors as never).message };
       }
@@ -249,7 +258,7 @@ export async function repositoriesUiRoutes(
     async (request, reply) => {
       const config = toRepositoryConfig(request.body);
       await requireManager(request, config.projectKey);
-      checkAgainstEntity(validateCreate, config);
+      checkAgainstEntity(validators().create, config);
       const created = await repositories
         .create(config as RepositoryConfig)
         .catch((error: unknown) => Promise.reject(onFormField(error)));
@@ -266,8 +275,8 @@ export async function repositoriesUiRoutes(
     { config: manager, schema: { body: formBodySchema() } },
     async (request) => {
       const config = toRepositoryConfig(request.body);
-      checkAgainstEntity(validateKey, config);
-      checkAgainstEntity(validateUpdate, config);
+      checkAgainstEntity(validators().key, config);
+      checkAgainstEntity(validators().update, config);
       const key = String(config.key ?? '');
       const current = await managedRepository(request, key);
       // Moving a repository between projects is an admin's call (the projects API).

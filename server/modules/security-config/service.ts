@@ -1,4 +1,6 @@
-import type { Database } from '../../db/database.ts';
+import { loadSchemaRegistry } from '../../schemas/registry.ts';
+import { documentDefaults, type EntityDocument } from '../entities/documents.ts';
+import type { SingleStore } from '../entities/single-store.ts';
 import type { TableChanges } from '../../db/table-changes.ts';
 import { createReadCache, deepFreeze } from '../../cache/read-cache.ts';
 
@@ -30,23 +32,10 @@ export interface SecurityConfig {
   remoteAllowList: string[];
 }
 
-export const DEFAULT_SECURITY_CONFIG: SecurityConfig = {
-  anonAccessEnabled: false,
-  hideUnauthorizedResources: false,
-  rememberMeEnabled: true,
-  userLockPolicy: { enabled: true, loginAttempts: 5 },
-  passwordPolicy: {
-    minLength: 8,
-    uppercase: false,
-    lowercase: false,
-    digit: false,
-    specialChar: false,
-    historySize: 0,
-    expiryDays: 0,
-  },
-  mfa: { enabled: true, enforced: false },
-  remoteAllowList: [],
-};
+/** The settings nobody changed yet: the defaults of schemas/entities/security-settings. */
+export const DEFAULT_SECURITY_CONFIG = deepFreeze(
+  documentDefaults(loadSchemaRegistry().entities.get('security-settings')!),
+) as unknown as SecurityConfig;
 
 export type SecurityConfigChange = Partial<
   Omit<SecurityConfig, 'userLockPolicy' | 'passwordPolicy' | 'mfa'>
@@ -56,17 +45,6 @@ export type SecurityConfigChange = Partial<
   mfa?: Partial<SecurityConfig['mfa']>;
 };
 
-/** Each nested setting merged field by field, so a change names only what it changes. */
-function merged(base: SecurityConfig, change: SecurityConfigChange): SecurityConfig {
-  return {
-    ...base,
-    ...change,
-    userLockPolicy: { ...base.userLockPolicy, ...change.userLockPolicy },
-    passwordPolicy: { ...base.passwordPolicy, ...change.passwordPolicy },
-    mfa: { ...base.mfa, ...change.mfa },
-  };
-}
-
 const KEY = 'security' as const;
 
 /**
@@ -75,17 +53,16 @@ const KEY = 'security' as const;
  */
 const CACHE_MS = 1000;
 
-export function createSecurityConfigService(db: Database, changes?: TableChanges) {
+/**
+ * The security settings, a single document of the schema engine (its calls are the engine's,
+ * from schemas/screens/security-config.screen.json); sign-in and access read them here.
+ */
+export function createSecurityConfigService(store: SingleStore, changes?: TableChanges) {
   const cache = createReadCache<typeof KEY, SecurityConfig>({ ttlMs: CACHE_MS, maxEntries: 1 });
   changes?.onChange(['settings'], cache.clear);
 
   async function read(): Promise<SecurityConfig> {
-    const row = await db
-      .selectFrom('settings')
-      .select('value')
-      .where('key', '=', KEY)
-      .executeTakeFirst();
-    return deepFreeze(merged(DEFAULT_SECURITY_CONFIG, (row?.value ?? {}) as SecurityConfigChange));
+    return deepFreeze(await store.read()) as unknown as SecurityConfig;
   }
 
   return {
@@ -98,14 +75,10 @@ export function createSecurityConfigService(db: Database, changes?: TableChanges
       return cache.peek(KEY);
     },
 
-    async update(change: SecurityConfigChange): Promise<SecurityConfig> {
-      const next = merged(await this.get(), change);
-      await db
-        .insertInto('settings')
-        .values({ key: KEY, value: JSON.stringify(next) })
-        .onConflict((c) => c.column('key').doUpdateSet({ value: JSON.stringify(next) }))
-        .execute();
-      return next;
+    /** Nested settings merge field by field, so a change names only what it changes. */
+    async update(change: SecurityConfigChange, actor = 'system'): Promise<SecurityConfig> {
+      const { document } = await store.update(change as EntityDocument, actor);
+      return document as unknown as SecurityConfig;
     },
   };
 }

@@ -2,8 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { createBodySchema, responseSchema, updateBodySchema } from '../../schemas/registry.ts';
 import type { Services } from '../../services.ts';
 import type { UserInput } from './service.ts';
-import type { SecurityConfigChange } from '../security-config/service.ts';
-import { securityConfigChangeSchema } from '../security-config/schema.ts';
 
 const nameParams = {
   type: 'object',
@@ -25,7 +23,7 @@ const admin = { permission: 'admin' as const };
 
 /** The console's user calls (spec 01 §7 Users), under /ui/api/v1. Admin only. */
 export async function usersRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  const { users, securityConfig } = services;
+  const { users } = services;
   const userSchema = services.schemas.entities.get('user')!;
   const createBody = createBodySchema(userSchema);
   const updateBody = updateBodySchema(userSchema);
@@ -88,17 +86,6 @@ export async function usersRoutes(app: FastifyInstance, { services }: { services
       },
     );
   }
-
-  app.get('/ui/securityconfig', { config: admin }, async () => securityConfig.get());
-
-  app.put<{ Body: SecurityConfigChange }>(
-    '/ui/securityconfig',
-    {
-      config: admin,
-      schema: { body: securityConfigChangeSchema },
-    },
-    async (request) => securityConfig.update(request.body),
-  );
 
   // Spec 01 §7 names both calls (the security configuration's and the access entities');
   // each takes the user names to unlock.

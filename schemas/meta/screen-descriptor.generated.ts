@@ -1,0 +1,136 @@
+// stamp: 92515d6c48b9c821
+// Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
+// The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
+
+export type Permission = 'admin' | 'user' | 'anonymous' | 'manager';
+
+export interface MenuEntry {
+  section: 'Application' | 'Administration';
+  group: string;
+  label: string;
+  order?: number;
+}
+
+export interface ResourceApi {
+  list?: ApiCall;
+  get?: ApiCall;
+  create?: ApiCall;
+  update?: ApiCall;
+  deleteMany?: ApiCall;
+}
+
+export interface ApiCall {
+  method: HttpMethod;
+  path: string;
+  bodyKey?: string;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface ListDescriptor {
+  columns: ListColumn[];
+  pageSize?: number;
+  quickSearch?: boolean;
+  newLabel?: string;
+  deleteConfirm?: {
+    title: string;
+    text: string;
+  };
+}
+
+export interface ListColumn {
+  field: string;
+  header: string;
+  link?: boolean;
+  width?: number;
+  format?: 'date' | 'count' | 'text';
+}
+
+export interface FormDescriptor {
+  newTitle?: string;
+  editTitle?: string;
+  fields: string[];
+  requiredOnCreate?: string[];
+  readOnlyOnEdit?: string[];
+  confirm?: {
+    field: string;
+    label: string;
+    message: string;
+  };
+  options?: Record<
+    string,
+    {
+      path: string;
+      valueKey: string;
+    }
+  >;
+  uiSchema?: Record<string, unknown>;
+}
+
+/** The engine stores this screen's entity: the server registers the calls of `api` itself and enforces the body schema, unique keys, readOnlyOnEdit, write-only secrets, ETags, the permission and an audit entry per change (docs/adding-a-screen.md). */
+export interface StoreDescriptor {
+  /** collection: documents under their key (list, get, create, update, deleteMany). single: one settings document (get, update). */
+  kind?: 'collection' | 'single';
+  /** For single: the name the document is kept under; the entity id when left out. */
+  settingsKey?: string;
+  /** Who may call list and get when it is not who may write: public, reader (signed in, or anonymous when anonymous access is on), user, admin. */
+  readPermission?: 'public' | 'reader' | 'user' | 'admin';
+  /** insensitive: two keys that differ only in case are the same key. */
+  keyCase?: 'sensitive' | 'insensitive';
+  /** The name of the server hooks that add this entity's own behaviour (server/modules/entities/hooks/). */
+  hooks?: string;
+  /** The server's answers where the spec words them otherwise: {field} is a field of the document, {count} how many were deleted. */
+  messages?: {
+    exists?: string;
+    notFound?: string;
+    readOnlyOnEdit?: string;
+    deleted?: string;
+  };
+}
+
+export interface RowAction {
+  id: string;
+  label: string;
+  method: 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  confirm?: string;
+  bodyFrom?: string;
+  bodyKey?: string;
+}
+
+export interface ScreenDescriptorFields {
+  id: string;
+  title: string;
+  entity: string;
+  key?: string;
+  route: string;
+  permission: Permission;
+  component?: string;
+  menu?: MenuEntry;
+  api: ResourceApi;
+  list?: ListDescriptor;
+  form: FormDescriptor;
+  /** The engine stores this screen's entity: the server registers the calls of `api` itself and enforces the body schema, unique keys, readOnlyOnEdit, write-only secrets, ETags, the permission and an audit entry per change (docs/adding-a-screen.md). */
+  store?: StoreDescriptor;
+  rowActions?: RowAction[];
+}
+
+export type SingleDocumentDescriptor = ScreenDescriptorFields &
+  Required<Pick<ScreenDescriptorFields, 'store'>> & {
+    store: Required<Pick<NonNullable<ScreenDescriptorFields['store']>, 'kind'>> & {
+      kind: 'single';
+    };
+  } & { api: Required<Pick<NonNullable<ScreenDescriptorFields['api']>, 'get' | 'update'>> };
+
+export type CollectionDescriptor = ScreenDescriptorFields &
+  Required<Pick<ScreenDescriptorFields, 'key' | 'list'>> & {
+    api: Required<
+      Pick<
+        NonNullable<ScreenDescriptorFields['api']>,
+        'list' | 'get' | 'create' | 'update' | 'deleteMany'
+      >
+    >;
+  };
+
+/** A screen descriptor, as schemas/screens/*.screen.json hold them. */
+export type ScreenDescriptor = SingleDocumentDescriptor | CollectionDescriptor;

@@ -1,0 +1,23 @@
+import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { RepositoriesService } from '../repositories/service.ts';
+import { propertySetHooks } from '../property-sets/hooks.ts';
+import { repoLayoutHooks } from '../repositories/layout-hooks.ts';
+import type { EntityHooks } from './hooks.ts';
+
+/** The services hooks may call. A feature whose hooks need another one adds it here. */
+export interface HookServices {
+  catalogue: Catalogue;
+  repositories: RepositoriesService;
+}
+
+/** Builds a feature's hooks; `services` is called when a hook runs, once all exist. */
+export type HookFactory = (services: () => HookServices) => EntityHooks;
+
+/**
+ * The server behaviour descriptors may name with `store.hooks`. A feature adds its hooks
+ * here, in its own module's file; schemas:check refuses a name that is not in this list.
+ */
+export const ENTITY_HOOKS: Record<string, HookFactory> = {
+  'property-sets': propertySetHooks,
+  'repo-layouts': repoLayoutHooks,
+};

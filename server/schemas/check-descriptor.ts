@@ -1,0 +1,201 @@
+import type { RouteEntry } from '../http/identity.ts';
+import { CONSOLE_API_PREFIX, toRoutePattern } from '../modules/entities/descriptors.ts';
+import { below, type SchemaProblem } from './problems.ts';
+import { isSingleDocument, type JsonSchema, type ScreenDescriptor } from './registry.ts';
+
+/** What a descriptor is checked against besides its entity: the server and the console. */
+export interface CheckContext {
+  /** The server's routes; endpoints are not checked without them. */
+  routes?: RouteEntry[];
+  /** Whether the console's widget registry resolves a `ui:widget` value. */
+  widgetExists?: (name: string) => boolean;
+  /** Whether the console's screen registry has a `component`. */
+  componentExists?: (name: string) => boolean;
+  /** The server hooks a `store.hooks` may name. */
+  hookNames: string[];
+}
+
+type Report = (pointer: string, message: string) => void;
+const list = (names: Iterable<string>) => [...names].map((n) => `'${n}'`).join(', ');
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A route's path with every parameter alike, so `{name}` finds `:user` too. */
+const shapeOf = (url: string) => url.replace(/:[^/]+/g, ':');
+
+/**
+ * Every call a descriptor names, wherever it names one: an object with a `path` (and a
+ * `method`, GET when left out) is a call to the server, in `api`, `rowActions`,
+ * `form.options` or any block a later descriptor field adds.
+ */
+function callsIn(
+  value: unknown,
+  pointer: string,
+): { pointer: string; method: string; path: string }[] {
+  if (Array.isArray(value))
+    return value.flatMap((item, index) => callsIn(item, below(pointer, index)));
+  if (!isObject(value)) return [];
+  const own =
+    typeof value.path === 'string' && value.path.startsWith('/')
+      ? [
+          {
+            pointer,
+            method: typeof value.method === 'string' ? value.method : 'GET',
+            path: value.path,
+          },
+        ]
+      : [];
+  const nested = Object.entries(value).flatMap(([key, child]) =>
+    key === 'uiSchema' ? [] : callsIn(child, below(pointer, key)),
+  );
+  return [...own, ...nested];
+}
+
+function checkCalls(screen: ScreenDescriptor, routes: RouteEntry[], report: Report) {
+  const served = new Set(routes.map((route) => `${route.method} ${shapeOf(route.url)}`));
+  // A stored entity's `api` is what the engine registers: those calls are its own.
+  const named = callsIn(screen, '').filter(
+    (call) => !(screen.store && call.pointer.startsWith('/api/')),
+  );
+  for (const call of named) {
+    const url = shapeOf(CONSOLE_API_PREFIX + toRoutePattern(call.path));
+    if (!served.has(`${call.method} ${url}`))
+      report(
+        call.pointer,
+        `${call.method} ${call.path} is not a call the server serves; expected a route under ${CONSOLE_API_PREFIX} (a stored entity's calls are the engine's own)`,
+      );
+  }
+}
+
+function checkWidgets(
+  uiSchema: unknown,
+  pointer: string,
+  exists: (n: string) => boolean,
+  report: Report,
+) {
+  if (!isObject(uiSchema)) return;
+  for (const [key, value] of Object.entries(uiSchema)) {
+    if (key === 'ui:widget' && typeof value === 'string' && !exists(value))
+      report(
+        below(pointer, key),
+        `'${value}' is not a widget the console's registry has; expected one of its widgets (src/engine/form/widgetRegistry.ts)`,
+      );
+    else checkWidgets(value, below(pointer, key), exists, report);
+  }
+}
+
+function checkForm(
+  screen: ScreenDescriptor,
+  properties: string[],
+  context: CheckContext,
+  report: Report,
+) {
+  const { form } = screen;
+  const unknownField = (field: string) =>
+    `'${field}' is not a property of entity '${screen.entity}'; expected one of ${list(properties)}`;
+  form.fields.forEach((field, index) => {
+    if (!properties.includes(field)) report(`/form/fields/${index}`, unknownField(field));
+  });
+  const notAField = (field: string) =>
+    `names '${field}', which is not one of form.fields (${list(form.fields)})`;
+  for (const name of ['requiredOnCreate', 'readOnlyOnEdit'] as const)
+    (form[name] ?? []).forEach((field, index) => {
+      if (!form.fields.includes(field)) report(`/form/${name}/${index}`, notAField(field));
+    });
+  for (const field of Object.keys(form.options ?? {}))
+    if (!form.fields.includes(field)) report(below('/form/options', field), notAField(field));
+  if (form.confirm && !form.fields.includes(form.confirm.field))
+    report('/form/confirm/field', notAField(form.confirm.field));
+  for (const key of Object.keys(form.uiSchema ?? {}))
+    if (!key.startsWith('ui:') && !form.fields.includes(key))
+      report(below('/form/uiSchema', key), notAField(key));
+  if (context.widgetExists)
+    checkWidgets(form.uiSchema, '/form/uiSchema', context.widgetExists, report);
+}
+
+function checkStore(
+  screen: ScreenDescriptor,
+  entity: JsonSchema,
+  context: CheckContext,
+  report: Report,
+) {
+  const store = screen.store;
+  if (!store) return;
+  if (store.hooks !== undefined && !context.hookNames.includes(store.hooks))
+    report(
+      '/store/hooks',
+      `'${store.hooks}' names no server hooks; expected one of ${list(context.hookNames)} (server/modules/entities/hook-registry.ts)`,
+    );
+  const examples = entity.examples;
+  if (!Array.isArray(examples) || examples.length === 0)
+    report(
+      '/entity',
+      `'${screen.entity}' is stored by the engine but its schema has no examples; expected "examples" with at least one valid document (the generated contract test creates it)`,
+    );
+  if (isSingleDocument(screen)) return;
+  const key = entity.properties?.[screen.key];
+  if (key && (key.type !== 'string' || !(entity.required ?? []).includes(screen.key)))
+    report(
+      '/key',
+      `'${screen.key}' keys stored documents, so it must be a required string property of '${screen.entity}'`,
+    );
+  for (const operation of ['get', 'update'] as const) {
+    const path = screen.api[operation]?.path ?? '';
+    if ((path.match(/\{[^}]+\}/g) ?? []).length !== 1)
+      report(
+        `/api/${operation}/path`,
+        `'${path}' must name the document's key with one placeholder, as '/ui/things/{${screen.key}}'`,
+      );
+  }
+}
+
+/**
+ * Mistakes in one descriptor that its meta-schema cannot see: an entity, key, column or form
+ * field that does not exist, a widget or component the console does not have, a call the
+ * server does not serve, hooks that do not exist.
+ */
+export function checkDescriptor(
+  file: string,
+  screen: ScreenDescriptor,
+  entities: Map<string, JsonSchema>,
+  context: CheckContext,
+): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  const report: Report = (pointer, message) => problems.push({ file, pointer, message });
+  const entity = entities.get(screen.entity);
+  if (!entity) {
+    report(
+      '/entity',
+      `'${screen.entity}' names no entity schema; expected one of ${list(entities.keys())}`,
+    );
+    return problems;
+  }
+  const properties = Object.keys(entity.properties ?? {});
+  if (!isSingleDocument(screen)) {
+    if (!properties.includes(screen.key))
+      report(
+        '/key',
+        `'${screen.key}' is not a property of entity '${screen.entity}'; expected one of ${list(properties)}`,
+      );
+    screen.list.columns.forEach((column, index) => {
+      if (!properties.includes(column.field))
+        report(
+          `/list/columns/${index}/field`,
+          `'${column.field}' is not a property of entity '${screen.entity}'; expected one of ${list(properties)}`,
+        );
+    });
+  }
+  checkForm(screen, properties, context, report);
+  checkStore(screen, entity, context, report);
+  if (
+    screen.component !== undefined &&
+    context.componentExists &&
+    !context.componentExists(screen.component)
+  )
+    report(
+      '/component',
+      `'${screen.component}' is not a component of the console's screen registry (src/engine/registry.ts)`,
+    );
+  if (context.routes) checkCalls(screen, context.routes, report);
+  return problems;
+}

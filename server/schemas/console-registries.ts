@@ -1,0 +1,15 @@
+import { getWidgetRegistry, widgetName } from '../../src/engine/form/widgetRegistry.ts';
+import { getScreenRegistry } from '../../src/engine/registry.ts';
+
+/**
+ * The console's own registries, for schemas:check to resolve descriptors' widget names and
+ * components exactly as the console will (never a list kept apart from them).
+ */
+export function consoleRegistries() {
+  const widgets = getWidgetRegistry();
+  const screens = getScreenRegistry();
+  return {
+    widgetExists: (name: string) => widgets.has(widgetName(name)),
+    componentExists: (name: string) => screens.has(name),
+  };
+}
