@@ -8,6 +8,7 @@ import { attachRouter } from './shell/navigation/model';
 import { appStarted } from './shell/session/model';
 import './shell/model';
 import { systemThemeChanged, themeStarted } from './design/theme/model';
+import { ConsoleExtensions } from './screens/ConsoleExtensions';
 
 /** The console is served under /ui/; routes in the table are relative to it. */
 const router = createBrowserRouter(routes, { basename: '/ui' });
@@ -21,6 +22,8 @@ appStarted();
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <RouterProvider router={router} />
+    <ConsoleExtensions>
+      <RouterProvider router={router} />
+    </ConsoleExtensions>
   </StrictMode>,
 );

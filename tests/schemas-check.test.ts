@@ -12,7 +12,7 @@ afterAll(() => depot.close());
 
 function registryWith(change: (users: ScreenDescriptor) => void) {
   const registry = loadSchemaRegistry();
-  const users = structuredClone(registry.screens.get('users')!);
+  const users = structuredClone(registry.screens.get('users') as ScreenDescriptor);
   change(users);
   registry.screens.set('users', users);
   return registry;
@@ -48,6 +48,25 @@ describe('schemas:check', () => {
     const problems = checkSchemas(registry, depot.app.routeCatalog);
     expect(problems[0]).toMatch(
       /^screen 'users'\/permission: must be equal to one of the allowed values/,
+    );
+  });
+
+  it('reports a bespoke page at a path another screen already answers', () => {
+    const registry = loadSchemaRegistry();
+    const tree = structuredClone(registry.screens.get('tree-browser')!);
+    tree.pages = [...(tree.pages ?? []), { path: '/admin/management/users' }];
+    registry.screens.set('tree-browser', tree);
+    expect(checkSchemas(registry, depot.app.routeCatalog)).toEqual([
+      "screen 'users': route /admin/management/users is also used by 'tree-browser'",
+    ]);
+  });
+
+  it('asks a descriptor without a component for its entity, key, calls, list and form', () => {
+    const registry = loadSchemaRegistry();
+    const { component: _bespoke, ...withoutComponent } = registry.screens.get('maintenance')!;
+    registry.screens.set('maintenance', withoutComponent as ScreenDescriptor);
+    expect(checkSchemas(registry, depot.app.routeCatalog)).toContain(
+      "screen 'maintenance': must have required property 'entity'",
     );
   });
 

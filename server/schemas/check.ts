@@ -2,7 +2,12 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import type { RouteEntry } from '../http/identity.ts';
-import type { SchemaRegistry, ScreenDescriptor } from './registry.ts';
+import {
+  isEntityScreen,
+  type AnyScreen,
+  type SchemaRegistry,
+  type ScreenDescriptor,
+} from './registry.ts';
 
 /** Where the console's calls live on the server. */
 export const CONSOLE_API_PREFIX = '/ui/api/v1';
@@ -100,14 +105,22 @@ export function checkSchemas(registry: SchemaRegistry, routes?: RouteEntry[]): s
       }
       continue;
     }
-    problems.push(...checkDescriptor(screen, registry, routes));
+    // A bespoke screen has no entity: its component is the console's to resolve.
+    if (isEntityScreen(screen)) problems.push(...checkDescriptor(screen, registry, routes));
   }
   const routesSeen = new Map<string, string>();
   for (const screen of registry.screens.values()) {
-    const other = routesSeen.get(screen.route);
-    if (other)
-      problems.push(`screen '${screen.id}': route ${screen.route} is also used by '${other}'`);
-    routesSeen.set(screen.route, screen.id);
+    for (const path of screenPaths(screen)) {
+      const shape = path.replace(/:[^/]+/g, ':');
+      const other = routesSeen.get(shape);
+      if (other) problems.push(`screen '${screen.id}': route ${path} is also used by '${other}'`);
+      routesSeen.set(shape, screen.id);
+    }
   }
   return problems;
+}
+
+/** Every path a screen answers in the console: its route, and a bespoke screen's pages. */
+function screenPaths(screen: AnyScreen): string[] {
+  return [screen.route, ...(screen.pages ?? []).map((page) => page.path)];
 }

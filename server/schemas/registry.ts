@@ -8,14 +8,12 @@ export type JsonSchema = Record<string, unknown> & {
   required?: string[];
 };
 
-export interface ScreenDescriptor {
-  id: string;
-  title: string;
+export type ScreenPermission = 'admin' | 'user' | 'anonymous' | 'manager' | 'projectAdmin';
+
+/** A generic screen: the engine renders its list and forms from its entity. */
+export interface ScreenDescriptor extends ScreenRegistration {
   entity: string;
   key: string;
-  route: string;
-  permission: 'admin' | 'user' | 'anonymous';
-  menu?: { section: string; group: string; label: string; order?: number };
   api: Record<string, { method: string; path: string; bodyKey?: string }>;
   list: { columns: { field: string; header: string }[] } & Record<string, unknown>;
   form: { fields: string[]; requiredOnCreate?: string[]; readOnlyOnEdit?: string[] } & Record<
@@ -25,9 +23,34 @@ export interface ScreenDescriptor {
   rowActions?: { id: string; method: string; path: string }[];
 }
 
+/** What every screen has, bespoke or generic: how the console routes, guards and lists it. */
+export interface ScreenRegistration {
+  id: string;
+  title: string;
+  route: string;
+  permission: ScreenPermission;
+  component?: string;
+  pages?: { path: string; view?: string; title?: string; permission?: ScreenPermission }[];
+  anonymousTo?: string;
+  menu?: { section: string; group: string; label: string; order?: number };
+  projectMenu?: { group: string; label: string; order?: number };
+  userMenu?: { label: string };
+}
+
+/** A bespoke screen: a component of the console's screen registry, without entity or forms. */
+export type BespokeScreen = ScreenRegistration & { component: string } & Partial<
+    Omit<ScreenDescriptor, keyof ScreenRegistration>
+  >;
+
+export type AnyScreen = ScreenDescriptor | BespokeScreen;
+
+/** Whether the engine renders the screen from an entity (list, forms, calls). */
+export const isEntityScreen = (screen: AnyScreen): screen is ScreenDescriptor =>
+  screen.entity !== undefined;
+
 export interface SchemaRegistry {
   entities: Map<string, JsonSchema>;
-  screens: Map<string, ScreenDescriptor>;
+  screens: Map<string, AnyScreen>;
   screenMetaSchema: JsonSchema;
 }
 
@@ -50,8 +73,8 @@ export function loadSchemaRegistry(dir = SCHEMAS_DIR): SchemaRegistry {
     if (!value.$id) throw new Error(`${file} has no $id`);
     entities.set(value.$id, value);
   }
-  const screens = new Map<string, ScreenDescriptor>();
-  for (const { value } of readJsonFiles<ScreenDescriptor>(join(dir, 'screens'), '.screen.json')) {
+  const screens = new Map<string, AnyScreen>();
+  for (const { value } of readJsonFiles<AnyScreen>(join(dir, 'screens'), '.screen.json')) {
     screens.set(value.id, value);
   }
   const screenMetaSchema = JSON.parse(

@@ -20,10 +20,11 @@ export interface ResourceApi {
 }
 
 /**
- * Who may use a screen: visitors (when anonymous access is on), signed-in users, admins; and
- * `manager`: admins, and users who manage a permission target (spec 01 §6).
+ * Who may use a screen: visitors (when anonymous access is on), signed-in users, admins;
+ * `manager`: admins, and users who manage a permission target; `projectAdmin`: admins, and
+ * the admins of the project selected in the toolbar (spec 01 §6).
  */
-export type Permission = 'admin' | 'user' | 'anonymous' | 'manager';
+export type Permission = 'admin' | 'user' | 'anonymous' | 'manager' | 'projectAdmin';
 
 export interface MenuEntry {
   section: 'Application' | 'Administration';
@@ -69,18 +70,42 @@ export type JsonSchema = Record<string, unknown> & {
   required?: string[];
 };
 
+/** The page a screen shows at a path: its list, its new form or its edit form. */
+export type ScreenViewName = 'list' | 'new' | 'edit';
+
+/** A further path a bespoke screen serves beside its `route`. */
+export interface ScreenPage {
+  path: string;
+  view?: ScreenViewName;
+  title?: string;
+  permission?: Permission;
+}
+
+/**
+ * What the server lists for every screen (`GET /ui/api/v1/schemas/screens`): enough to
+ * route, guard, title and show it in the menus before its page opens.
+ */
 export interface ScreenSummary {
   id: string;
   title: string;
   route: string;
   menu?: MenuEntry;
   permission: Permission;
+  /** A bespoke page from the screen registry; without it the engine renders the screen. */
+  component?: string;
+  pages?: ScreenPage[];
+  /** Where a visitor who is not signed in goes instead of login. */
+  anonymousTo?: string;
+  /** Its item in the Project Settings menu, shown while a project is selected. */
+  projectMenu?: Omit<MenuEntry, 'section'>;
+  /** Its link in the toolbar's user menu. */
+  userMenu?: { label: string };
 }
 
+/** A generic screen's full descriptor: the engine renders its list and forms from it. */
 export interface ScreenDescriptor extends ScreenSummary {
   entity: string;
   key: string;
-  component?: string;
   api: ResourceApi;
   list: {
     columns: ListColumn[];
