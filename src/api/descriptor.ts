@@ -62,6 +62,20 @@ export interface FormDescriptor {
   confirm?: { field: string; label: string; message: string };
   options?: Record<string, { path: string; valueKey: string }>;
   uiSchema?: Record<string, unknown>;
+  /** Fieldsets in order; fields in no section come first. */
+  sections?: { title: string; fields: string[] }[];
+  /** Buttons beside Save that send the valid form to an endpoint (a webhook's Test). */
+  actions?: FormAction[];
+}
+
+export interface FormAction {
+  id: string;
+  label: string;
+  method: 'POST' | 'PUT';
+  path: string;
+  /** Shown when the answer carries no message of its own. */
+  successMessage?: string;
+  failureMessage?: string;
 }
 
 /** A JSON Schema (draft 2020-12) as the entity files hold it; loose on purpose. */
