@@ -9,6 +9,7 @@ import { appStarted } from './shell/session/model';
 import './shell/model';
 import { systemThemeChanged, themeStarted } from './design/theme/model';
 import { ConsoleExtensions } from './screens/ConsoleExtensions';
+import { reloadSchemasOnChange } from './engine/descriptors/devReload';
 
 /** The console is served under /ui/; routes in the table are relative to it. */
 const router = createBrowserRouter(routes, { basename: '/ui' });
@@ -19,6 +20,7 @@ window
   .matchMedia?.('(prefers-color-scheme: dark)')
   .addEventListener('change', (event) => systemThemeChanged(event.matches ? 'dark' : 'light'));
 appStarted();
+reloadSchemasOnChange();
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
