@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { schemasReload } from './vite.schemas-reload';
 
 // One config for the console build (served by the server under /ui/) and for vitest.
 // Two vitest projects: the server runs in Node, the console in jsdom.
 export default defineConfig({
   base: '/ui/',
-  plugins: [react()],
+  plugins: [react(), schemasReload()],
   build: {
     outDir: 'dist/ui',
     emptyOutDir: true,

@@ -65,6 +65,7 @@ import { uiRoutes } from './modules/ui/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { createBodyAjv, createQueryAjv } from './schemas/ajv.ts';
 import { loadSchemaRegistry } from './schemas/registry.ts';
+import { watchSchemaRegistry } from './schemas/watch-registry.ts';
 import { createServices, type Services } from './services.ts';
 import { readVersion } from './version.ts';
 
@@ -132,6 +133,9 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     secrets,
     config.projectsLimit,
   );
+  const schemaWatch = config.schemasReload
+    ? watchSchemaRegistry(services.schemas, services.schemas.dir, logger)
+    : undefined;
   // On PostgreSQL other nodes may share the database: their writes clear our caches too.
   const changeListener = config.databaseUrl
     ? await startChangeListener(config.databaseUrl, services.tableChanges, logger)
@@ -153,6 +157,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   });
 
   app.addHook('onClose', async () => {
+    schemaWatch?.close();
     await maintenance.stop();
     await services.downloadStats.stop();
     await changeListener?.close();

@@ -28,3 +28,11 @@ describe('the edge settings', () => {
       expect(() => loadConfig({ [name]: '0' })).toThrow(name);
   });
 });
+
+describe('reloading schemas', () => {
+  it('is off unless DEPOT_SCHEMAS_RELOAD is true (development)', () => {
+    expect(loadConfig({}).schemasReload).toBe(false);
+    expect(loadConfig({ DEPOT_SCHEMAS_RELOAD: 'yes' }).schemasReload).toBe(false);
+    expect(loadConfig({ DEPOT_SCHEMAS_RELOAD: 'true' }).schemasReload).toBe(true);
+  });
+});

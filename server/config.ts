@@ -86,6 +86,11 @@ export interface DepotConfig {
    * names): the way back in when every administrator is locked (docs/security.md).
    */
   unlockUsers: string[];
+  /**
+   * Development: reload `schemas/` when a file in it changes (DEPOT_SCHEMAS_RELOAD=true;
+   * `npm run dev:server` sets it), so an edited descriptor shows without a restart.
+   */
+  schemasReload: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -146,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       .split(',')
       .map((name) => name.trim())
       .filter(Boolean),
+    schemasReload: env.DEPOT_SCHEMAS_RELOAD === 'true',
   };
 }
 

@@ -8,6 +8,8 @@ import { attachRouter } from './shell/navigation/model';
 import { appStarted } from './shell/session/model';
 import './shell/model';
 import { systemThemeChanged, themeStarted } from './design/theme/model';
+import { ConsoleExtensions } from './screens/ConsoleExtensions';
+import { reloadSchemasOnChange } from './engine/descriptors/devReload';
 
 /** The console is served under /ui/; routes in the table are relative to it. */
 const router = createBrowserRouter(routes, { basename: '/ui' });
@@ -18,9 +20,12 @@ window
   .matchMedia?.('(prefers-color-scheme: dark)')
   .addEventListener('change', (event) => systemThemeChanged(event.matches ? 'dark' : 'light'));
 appStarted();
+reloadSchemasOnChange();
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <RouterProvider router={router} />
+    <ConsoleExtensions>
+      <RouterProvider router={router} />
+    </ConsoleExtensions>
   </StrictMode>,
 );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBody, updateBody } from '../server/modules/entities/body-schemas.ts';
-import { messagesOf } from '../server/modules/entities/descriptors.ts';
+import { messagesOf, storedScreens } from '../server/modules/entities/descriptors.ts';
 import { fillMessage } from '../server/modules/entities/documents.ts';
 import { createBodyAjv } from '../server/schemas/ajv.ts';
 import {
@@ -23,7 +23,7 @@ import { adminAuth, startTestDepot, type TestDepot } from './helpers/test-app.ts
  * saved with its example, and refused each broken constraint the same way.
  */
 const registry = loadSchemaRegistry();
-const stored = [...registry.screens.values()].filter((screen) => screen.store);
+const stored = storedScreens(registry);
 const ajv = createBodyAjv();
 
 let depot: TestDepot;

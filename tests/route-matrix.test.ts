@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityPlugin } from '../server/http/identity.ts';
+import { loadSchemaRegistry } from '../server/schemas/registry.ts';
 import {
   adminAuth,
   basic,
@@ -208,7 +209,14 @@ describe('route permission matrix', () => {
   it('hides admin screen descriptors from plain users', async () => {
     const plain = { authorization: basic('plain', 'plain-pass-1') };
     const screens = await depot.app.inject({ url: '/ui/api/v1/schemas/screens', headers: plain });
-    expect(screens.json()).toEqual([]);
+    // Bespoke screens for everyone (the artifact browser, the profile) are listed; no admin one.
+    const listed = screens.json() as { id: string; permission: string }[];
+    expect(listed.filter((screen) => screen.permission === 'admin')).toEqual([]);
+    const notForAdminsOnly = [...loadSchemaRegistry().screens.values()]
+      .filter((screen) => screen.permission !== 'admin')
+      .map((screen) => screen.id);
+    expect(listed.map((screen) => screen.id).sort()).toEqual(notForAdminsOnly.sort());
+    expect(notForAdminsOnly).not.toContain('users');
     const users = await depot.app.inject({
       url: '/ui/api/v1/schemas/screens/users',
       headers: plain,

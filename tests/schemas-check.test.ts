@@ -168,6 +168,47 @@ const PLANTED: { path: string; content: unknown; expected: [string, string][] }[
       ['schemas/screens/planted-store.screen.json#/entity', 'has no examples'],
     ],
   },
+  {
+    path: 'screens/planted-page.screen.json',
+    content: {
+      id: 'planted-page',
+      title: 'Planted page',
+      route: '/admin/configuration/planted-page',
+      permission: 'admin',
+      component: 'search',
+      pages: [{ path: '/admin/management/groups/:group/edit', view: 'edit' }],
+    },
+    expected: [
+      ['schemas/screens/planted-page.screen.json#/route', "collides with screen 'groups'"],
+      ['schemas/screens/groups.screen.json#/route', "collides with screen 'planted-page'"],
+    ],
+  },
+  {
+    path: 'screens/planted-component.screen.json',
+    content: {
+      id: 'planted-component',
+      title: 'Planted component',
+      route: '/admin/configuration/planted-component',
+      permission: 'admin',
+      component: 'no-such-page',
+    },
+    expected: [
+      [
+        'schemas/screens/planted-component.screen.json#/component',
+        "'no-such-page' is not a component of the console's screen registry",
+      ],
+    ],
+  },
+  {
+    path: 'screens/planted-nothing.screen.json',
+    content: {
+      id: 'planted-nothing',
+      title: 'Planted nothing',
+      route: '/admin/configuration/planted-nothing',
+      permission: 'admin',
+    },
+    expected: [['schemas/screens/planted-nothing.screen.json#', "'component'"]],
+  },
 ];
 
 describe('npm run schemas:check', () => {

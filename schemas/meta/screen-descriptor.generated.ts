@@ -1,14 +1,35 @@
-// stamp: 92515d6c48b9c821
+// stamp: 4061c5cc00326eff
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
-export type Permission = 'admin' | 'user' | 'anonymous' | 'manager';
+export type Permission = 'admin' | 'user' | 'anonymous' | 'manager' | 'projectAdmin';
+
+export interface ScreenPage {
+  path: string;
+  view?: ScreenViewName;
+  title?: string;
+  permission?: 'admin' | 'user' | 'anonymous' | 'manager' | 'projectAdmin';
+}
+
+export type ScreenViewName = 'list' | 'new' | 'edit';
 
 export interface MenuEntry {
   section: 'Application' | 'Administration';
   group: string;
   label: string;
   order?: number;
+}
+
+/** The item in the Project Settings menu, which replaces Administration while a project is selected. */
+export interface ProjectMenuEntry {
+  group: string;
+  label: string;
+  order?: number;
+}
+
+/** A link in the toolbar's user menu. */
+export interface UserMenuEntry {
+  label: string;
 }
 
 export interface ResourceApi {
@@ -65,6 +86,24 @@ export interface FormDescriptor {
     }
   >;
   uiSchema?: Record<string, unknown>;
+  /** Fieldsets of the form, in order, each with its title and the form fields it holds; fields in no section come first. */
+  sections?: FormSection[];
+  /** Buttons beside Save that send the valid form to an endpoint and show its answer (a webhook's Test). */
+  actions?: FormAction[];
+}
+
+export interface FormSection {
+  title: string;
+  fields: string[];
+}
+
+export interface FormAction {
+  id: string;
+  label: string;
+  method: 'POST' | 'PUT';
+  path: string;
+  successMessage?: string;
+  failureMessage?: string;
 }
 
 /** The engine stores this screen's entity: the server registers the calls of `api` itself and enforces the body schema, unique keys, readOnlyOnEdit, write-only secrets, ETags, the permission and an audit entry per change (docs/adding-a-screen.md). */
@@ -101,15 +140,24 @@ export interface RowAction {
 export interface ScreenDescriptorFields {
   id: string;
   title: string;
-  entity: string;
+  entity?: string;
   key?: string;
   route: string;
   permission: Permission;
+  /** A bespoke page from the console's screen registry; without it the engine renders the list and the forms. */
   component?: string;
+  /** More paths a bespoke screen serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
+  pages?: ScreenPage[];
+  /** Where a visitor who is not signed in goes instead of the login page. */
+  anonymousTo?: string;
   menu?: MenuEntry;
-  api: ResourceApi;
+  /** The item in the Project Settings menu, which replaces Administration while a project is selected. */
+  projectMenu?: ProjectMenuEntry;
+  /** A link in the toolbar's user menu. */
+  userMenu?: UserMenuEntry;
+  api?: ResourceApi;
   list?: ListDescriptor;
-  form: FormDescriptor;
+  form?: FormDescriptor;
   /** The engine stores this screen's entity: the server registers the calls of `api` itself and enforces the body schema, unique keys, readOnlyOnEdit, write-only secrets, ETags, the permission and an audit entry per change (docs/adding-a-screen.md). */
   store?: StoreDescriptor;
   rowActions?: RowAction[];
@@ -120,10 +168,13 @@ export type SingleDocumentDescriptor = ScreenDescriptorFields &
     store: Required<Pick<NonNullable<ScreenDescriptorFields['store']>, 'kind'>> & {
       kind: 'single';
     };
-  } & { api: Required<Pick<NonNullable<ScreenDescriptorFields['api']>, 'get' | 'update'>> };
+  } & Required<Pick<ScreenDescriptorFields, 'entity' | 'api' | 'form'>> & {
+    api: Required<Pick<NonNullable<ScreenDescriptorFields['api']>, 'get' | 'update'>>;
+  };
 
 export type CollectionDescriptor = ScreenDescriptorFields &
-  Required<Pick<ScreenDescriptorFields, 'key' | 'list'>> & {
+  Required<Pick<ScreenDescriptorFields, 'entity'>> &
+  Required<Pick<ScreenDescriptorFields, 'key' | 'list' | 'api' | 'form'>> & {
     api: Required<
       Pick<
         NonNullable<ScreenDescriptorFields['api']>,
@@ -132,5 +183,8 @@ export type CollectionDescriptor = ScreenDescriptorFields &
     >;
   };
 
+export type BespokeDescriptor = ScreenDescriptorFields &
+  Required<Pick<ScreenDescriptorFields, 'component'>>;
+
 /** A screen descriptor, as schemas/screens/*.screen.json hold them. */
-export type ScreenDescriptor = SingleDocumentDescriptor | CollectionDescriptor;
+export type ScreenDescriptor = SingleDocumentDescriptor | CollectionDescriptor | BespokeDescriptor;

@@ -1,7 +1,13 @@
 import type { RouteEntry } from '../http/identity.ts';
 import { CONSOLE_API_PREFIX, toRoutePattern } from '../modules/entities/descriptors.ts';
 import { below, type SchemaProblem } from './problems.ts';
-import { isSingleDocument, type JsonSchema, type ScreenDescriptor } from './registry.ts';
+import {
+  isEntityScreen,
+  isSingleDocument,
+  type EntityDescriptor,
+  type JsonSchema,
+  type ScreenDescriptor,
+} from './registry.ts';
 
 /** What a descriptor is checked against besides its entity: the server and the console. */
 export interface CheckContext {
@@ -22,6 +28,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /** A route's path with every parameter alike, so `{name}` finds `:user` too. */
 const shapeOf = (url: string) => url.replace(/:[^/]+/g, ':');
+
+/** Fields whose paths are the console's own (its pages), not calls to the server. */
+const CONSOLE_ONLY_FIELDS = new Set(['uiSchema', 'pages']);
 
 /**
  * Every call a descriptor names, wherever it names one: an object with a `path` (and a
@@ -46,7 +55,7 @@ function callsIn(
         ]
       : [];
   const nested = Object.entries(value).flatMap(([key, child]) =>
-    key === 'uiSchema' ? [] : callsIn(child, below(pointer, key)),
+    CONSOLE_ONLY_FIELDS.has(key) ? [] : callsIn(child, below(pointer, key)),
   );
   return [...own, ...nested];
 }
@@ -85,7 +94,7 @@ function checkWidgets(
 }
 
 function checkForm(
-  screen: ScreenDescriptor,
+  screen: EntityDescriptor,
   properties: string[],
   context: CheckContext,
   report: Report,
@@ -114,7 +123,7 @@ function checkForm(
 }
 
 function checkStore(
-  screen: ScreenDescriptor,
+  screen: EntityDescriptor,
   entity: JsonSchema,
   context: CheckContext,
   report: Report,
@@ -162,13 +171,35 @@ export function checkDescriptor(
 ): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const report: Report = (pointer, message) => problems.push({ file, pointer, message });
+  if (
+    screen.component !== undefined &&
+    context.componentExists &&
+    !context.componentExists(screen.component)
+  )
+    report(
+      '/component',
+      `'${screen.component}' is not a component of the console's screen registry (src/screens/registry.ts)`,
+    );
+  if (context.routes) checkCalls(screen, context.routes, report);
+  // A bespoke screen without an entity is its component's alone.
+  if (isEntityScreen(screen)) checkEntityScreen(screen, entities, context, report);
+  return problems;
+}
+
+/** An entity screen's entity, key, columns, form and store, against its entity schema. */
+function checkEntityScreen(
+  screen: EntityDescriptor,
+  entities: Map<string, JsonSchema>,
+  context: CheckContext,
+  report: Report,
+) {
   const entity = entities.get(screen.entity);
   if (!entity) {
     report(
       '/entity',
       `'${screen.entity}' names no entity schema; expected one of ${list(entities.keys())}`,
     );
-    return problems;
+    return;
   }
   const properties = Object.keys(entity.properties ?? {});
   if (!isSingleDocument(screen)) {
@@ -187,15 +218,4 @@ export function checkDescriptor(
   }
   checkForm(screen, properties, context, report);
   checkStore(screen, entity, context, report);
-  if (
-    screen.component !== undefined &&
-    context.componentExists &&
-    !context.componentExists(screen.component)
-  )
-    report(
-      '/component',
-      `'${screen.component}' is not a component of the console's screen registry (src/engine/registry.ts)`,
-    );
-  if (context.routes) checkCalls(screen, context.routes, report);
-  return problems;
 }

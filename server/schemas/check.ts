@@ -4,8 +4,8 @@ import { ENTITY_HOOKS } from '../modules/entities/hook-registry.ts';
 import { checkDescriptor, type CheckContext } from './check-descriptor.ts';
 import { checkEntitySchema, describeAjvError } from './check-entity.ts';
 import { below, type SchemaProblem } from './problems.ts';
-import type { SchemaRegistry, ScreenDescriptor } from './registry.ts';
-import { pagesOf, routesOverlap } from './route-overlap.ts';
+import { isEntityScreen, type SchemaRegistry, type ScreenDescriptor } from './registry.ts';
+import { pagesOf, routesCollide } from './route-overlap.ts';
 
 /**
  * Ajv in strict mode, for the schemas themselves. `errorMessage` is known as a keyword (its
@@ -63,7 +63,7 @@ function collisions(registry: SchemaRegistry): SchemaProblem[] {
   screens.forEach((screen, index) => {
     for (const other of screens.slice(0, index)) {
       const clash = pagesOf(screen).find((page) =>
-        pagesOf(other).some((theirs) => routesOverlap(page, theirs)),
+        pagesOf(other).some((theirs) => routesCollide(page, theirs)),
       );
       if (!clash) continue;
       for (const [one, another] of [
@@ -85,7 +85,7 @@ function storedTwice(registry: SchemaRegistry): SchemaProblem[] {
   const storedBy = new Map<string, ScreenDescriptor>();
   const problems: SchemaProblem[] = [];
   for (const screen of registry.screens.values()) {
-    if (!screen.store) continue;
+    if (!screen.store || !isEntityScreen(screen)) continue;
     const first = storedBy.get(screen.entity);
     if (first)
       problems.push({
@@ -135,6 +135,7 @@ export function servableRegistry(registry: SchemaRegistry): SchemaRegistry {
     [...registry.screens].filter(
       ([, screen]) =>
         validate(screen) &&
+        isEntityScreen(screen) &&
         registry.entities.has(screen.entity) &&
         (screen.store?.hooks === undefined || screen.store.hooks in ENTITY_HOOKS),
     ),

@@ -1,5 +1,5 @@
 import { getWidgetRegistry, widgetName } from '../../src/engine/form/widgetRegistry.ts';
-import { getScreenRegistry } from '../../src/engine/registry.ts';
+import { screenRegistry } from '../../src/screens/registry.ts';
 
 /**
  * The console's own registries, for schemas:check to resolve descriptors' widget names and
@@ -7,9 +7,8 @@ import { getScreenRegistry } from '../../src/engine/registry.ts';
  */
 export function consoleRegistries() {
   const widgets = getWidgetRegistry();
-  const screens = getScreenRegistry();
   return {
     widgetExists: (name: string) => widgets.has(widgetName(name)),
-    componentExists: (name: string) => screens.has(name),
+    componentExists: (name: string) => screenRegistry.has(name),
   };
 }

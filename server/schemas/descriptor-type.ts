@@ -22,11 +22,22 @@ const TYPE_NAMES: Record<string, string> = {
   '/properties/form': 'FormDescriptor',
   '/properties/rowActions/items': 'RowAction',
   '/properties/store': 'StoreDescriptor',
+  '/properties/pages/items': 'ScreenPage',
+  '/properties/pages/items/properties/view': 'ScreenViewName',
+  '/properties/projectMenu': 'ProjectMenuEntry',
+  '/properties/userMenu': 'UserMenuEntry',
+  '/properties/form/properties/sections/items': 'FormSection',
+  '/properties/form/properties/actions/items': 'FormAction',
 };
 
-/** The variants `allOf[i].then` / `allOf[i].else` become, by the index of the `allOf`. */
-const VARIANT_NAMES: Record<number, { then: string; else: string }> = {
-  0: { then: 'SingleDocumentDescriptor', else: 'CollectionDescriptor' },
+/**
+ * The variants `allOf[i].then` / `allOf[i].else` become, by the index of the `allOf`: a
+ * descriptor is one settings document, a list of documents, or a bespoke screen.
+ */
+const VARIANT_NAMES: Record<number, { then: string; else?: string }> = {
+  0: { then: 'SingleDocumentDescriptor' },
+  1: { then: 'CollectionDescriptor' },
+  2: { then: 'BespokeDescriptor' },
 };
 
 /** The declarations written so far, by type name, and the meta-schema `$ref`s resolve in. */
@@ -131,6 +142,8 @@ function refinement(fragment: JsonSchema | undefined, base: string): string[] {
   return parts;
 }
 
+const uniqueParts = (parts: string[]) => [...new Set(parts)];
+
 /** The TypeScript source of the descriptor type, as `npm run schemas:types` writes it. */
 export function descriptorTypeSource(metaSchema: JsonSchema): string {
   const out: Declarations = Object.assign(new Map<string, string>(), { root: metaSchema });
@@ -140,14 +153,17 @@ export function descriptorTypeSource(metaSchema: JsonSchema): string {
   ((metaSchema.allOf as JsonSchema[] | undefined) ?? []).forEach((rule, index) => {
     const names = VARIANT_NAMES[index];
     if (!names || !rule.if) throw new Error(`/allOf/${index}: only if/then/else is supported`);
+    if (rule.else && !names.else) throw new Error(`/allOf/${index}: its else has no type name`);
+    // What `if` asks beside its `not` (a negation narrows no type) holds in `then`.
     const thenParts = [root, ...refinement(rule.if as JsonSchema, root)];
     thenParts.push(...refinement(rule.then as JsonSchema, root));
+    variants.push(`export type ${names.then} = ${uniqueParts(thenParts).join(' & ')};\n`);
+    if (!names.else) return;
     const elseParts = [root, ...refinement(rule.else as JsonSchema, root)];
-    variants.push(`export type ${names.then} = ${thenParts.join(' & ')};\n`);
-    variants.push(`export type ${names.else} = ${elseParts.join(' & ')};\n`);
+    variants.push(`export type ${names.else} = ${uniqueParts(elseParts).join(' & ')};\n`);
   });
   const union = Object.values(VARIANT_NAMES)
-    .flatMap((n) => [n.then, n.else])
+    .flatMap((n) => [n.then, n.else ?? ''])
     .filter((n) => variants.some((v) => v.startsWith(`export type ${n} `)));
   const screenDescriptor =
     union.length > 0

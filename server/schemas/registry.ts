@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type {
+  BespokeDescriptor,
   CollectionDescriptor,
   ScreenDescriptor,
   SingleDocumentDescriptor,
@@ -8,7 +9,14 @@ import type {
 import { PROJECT_ROOT } from '../paths.ts';
 import { formatProblem, type SchemaProblem } from './problems.ts';
 
-export type { CollectionDescriptor, ScreenDescriptor, SingleDocumentDescriptor };
+export type { BespokeDescriptor, CollectionDescriptor, ScreenDescriptor, SingleDocumentDescriptor };
+
+/** A screen the engine renders from an entity: one settings document or a list of them. */
+export type EntityDescriptor = SingleDocumentDescriptor | CollectionDescriptor;
+
+/** Whether the engine renders the screen from an entity (a bespoke one may have none). */
+export const isEntityScreen = (screen: ScreenDescriptor): screen is EntityDescriptor =>
+  screen.entity !== undefined;
 
 export type JsonSchema = Record<string, unknown> & {
   $id?: string;

@@ -1,8 +1,13 @@
 import { isSingleDocument, type ScreenDescriptor } from './registry.ts';
 
-/** The console pages of a screen: its list, `new` and `:key/edit`, or its one page. */
+/**
+ * The console pages of a screen, as src/engine/screenPaths.ts routes them: a bespoke screen's
+ * route and its `pages`, a settings document's one page, or a list with `new` and `:key/edit`.
+ */
 export function pagesOf(screen: ScreenDescriptor): string[] {
-  if (isSingleDocument(screen) || screen.component !== undefined) return [screen.route];
+  if (screen.component !== undefined)
+    return [screen.route, ...(screen.pages ?? []).map((page) => page.path)];
+  if (isSingleDocument(screen)) return [screen.route];
   return [screen.route, `${screen.route}/new`, `${screen.route}/:key/edit`];
 }
 
@@ -25,3 +30,27 @@ export function routesOverlap(a: string, b: string): boolean {
   }
   return true;
 }
+
+/**
+ * How specific a route pattern is, scored as React Router ranks the console's routes
+ * (its computeScore): more segments, static ones above parameters, a `*` last.
+ */
+function rankOf(route: string): number {
+  const all = route.split('/');
+  const splat = all.includes('*');
+  return all
+    .filter((segment) => segment !== '*')
+    .reduce(
+      (score, segment) => score + (isParameter(segment) ? 3 : segment === '' ? 1 : 10),
+      all.length + (splat ? -2 : 0),
+    );
+}
+
+/**
+ * Whether two console routes collide: some path matches both and neither ranks above the
+ * other, so which page shows depends on the order routes happen to be listed in. A more
+ * specific route beside a general one (`/admin/repositories/layouts` beside
+ * `/admin/repositories/:repoType`) is how the console means it and is no collision.
+ */
+export const routesCollide = (a: string, b: string) =>
+  routesOverlap(a, b) && rankOf(a) === rankOf(b);

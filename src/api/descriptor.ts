@@ -2,7 +2,7 @@
  * The screen descriptor format, as the server serves it: `GET /ui/api/v1/schemas/screens/{id}`
  * answers with `entitySchema` bundled in. The types are generated from the meta-schema
  * (schemas/meta/screen.meta.schema.json, `npm run schemas:types`), one definition for the
- * server and the console.
+ * server and the console; this file only names the views of it the console uses.
  */
 import type {
   CollectionDescriptor,
@@ -12,12 +12,19 @@ import type {
 
 export type {
   ApiCall,
+  FormAction,
   FormDescriptor,
+  FormSection,
   HttpMethod,
   ListColumn,
   MenuEntry,
   Permission,
+  ProjectMenuEntry,
   RowAction,
+  ScreenPage,
+  ScreenViewName,
+  SingleDocumentDescriptor,
+  UserMenuEntry,
 } from '../../schemas/meta/screen-descriptor.generated';
 
 /** A CRUD screen's calls: all five, as a list screen has them. */
@@ -29,17 +36,29 @@ export type JsonSchema = Record<string, unknown> & {
   required?: string[];
 };
 
-/** What the screen list (`GET /schemas/screens`) answers for each screen. */
+/**
+ * What the screen list (`GET /ui/api/v1/schemas/screens`) answers for each screen: enough to
+ * route, guard, title and show it in the menus before its page opens. Who may use a screen
+ * (`permission`): visitors (when anonymous access is on), signed-in users, admins; `manager`:
+ * admins, and users who manage a permission target; `projectAdmin`: admins, and the admins
+ * of the project selected in the toolbar (spec 01 §6). A `component` names a bespoke page of
+ * the screen registry; without one the engine renders the screen.
+ */
 export type ScreenSummary = Pick<
   ScreenDescriptorFields,
-  'id' | 'title' | 'route' | 'menu' | 'permission'
+  | 'id'
+  | 'title'
+  | 'route'
+  | 'menu'
+  | 'permission'
+  | 'component'
+  | 'pages'
+  | 'anonymousTo'
+  | 'projectMenu'
+  | 'userMenu'
 >;
 
-/**
- * A list-and-form screen's descriptor with its entity schema. Who may use a screen
- * (`permission`): visitors (when anonymous access is on), signed-in users, admins; and
- * `manager`: admins, and users who manage a permission target (spec 01 §6).
- */
+/** A list-and-form screen's descriptor with its entity schema: the engine renders it. */
 export type ScreenDescriptor = CollectionDescriptor & {
   api: ResourceApi;
   entitySchema: JsonSchema;

@@ -1,6 +1,6 @@
 import type { KyInstance } from 'ky';
 import { call, http } from './client';
-import type { ApiCall, ResourceApi, RowAction } from './descriptor';
+import type { ApiCall, FormAction, ResourceApi, RowAction } from './descriptor';
 
 export type Row = Record<string, unknown>;
 
@@ -73,4 +73,28 @@ export async function fetchChoices(
 ): Promise<string[]> {
   const items = (await call<Row[] | undefined>('GET', path, {}, client)) ?? [];
   return items.map((item) => String(item[valueKey])).filter((value) => value !== 'undefined');
+}
+
+/** What a successful answer says of itself: a text body, `info`, `message` or `feedbackMsg.info`. */
+export function answerMessage(body: unknown): string | undefined {
+  const text = (value: unknown) =>
+    typeof value === 'string' && value.trim() !== '' ? value : undefined;
+  if (typeof body === 'string') return text(body);
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  const feedback = b.feedbackMsg as Record<string, unknown> | undefined;
+  return text(b.info) ?? text(b.message) ?? text(feedback?.info);
+}
+
+/**
+ * Sends a form's valid payload to a descriptor's form action (a webhook's Test); answers
+ * the server's own message, if it gave one. Placeholders come from the payload.
+ */
+export async function runFormAction(
+  action: FormAction,
+  payload: Row,
+  client: KyInstance = http,
+): Promise<string | undefined> {
+  const path = fillPath(action.path, payload);
+  return answerMessage(await call<unknown>(action.method, path, { json: payload }, client));
 }

@@ -1,8 +1,7 @@
-import { lazy, useEffect, useMemo } from 'react';
+import { lazy, useEffect } from 'react';
 import { useUnit } from 'effector-react';
 import { errorMessage } from '../api/errorMessage';
 import { $descriptorErrors, $descriptors, descriptorRequested } from './descriptors/model';
-import { getScreenRegistry } from './registry';
 import type { ScreenView } from './screenPaths';
 import { DEFAULT_ERROR_MESSAGE, LOADING_LABEL } from './messages';
 import { ListScreen } from './list/ListScreen';
@@ -10,10 +9,7 @@ import { ListScreen } from './list/ListScreen';
 /** Forms bring rjsf and Ajv; only form pages download them. */
 const FormScreen = lazy(() => import('./form/FormScreen'));
 
-/**
- * One descriptor screen page: loads the descriptor, then renders the custom component it
- * names, or the generic list or form.
- */
+/** One page of an engine screen: loads the descriptor, then renders the list or a form. */
 export default function ScreenPage({ view }: { view: ScreenView }) {
   const id = view.screen.id;
   const [descriptors, errors, requestDescriptor] = useUnit([
@@ -21,7 +17,6 @@ export default function ScreenPage({ view }: { view: ScreenView }) {
     $descriptorErrors,
     descriptorRequested,
   ]);
-  const screens = useMemo(() => getScreenRegistry(), []);
   useEffect(() => {
     requestDescriptor(id);
   }, [id, requestDescriptor]);
@@ -30,12 +25,8 @@ export default function ScreenPage({ view }: { view: ScreenView }) {
   if (errors[id]) return <p role="alert">{errorMessage(errors[id], DEFAULT_ERROR_MESSAGE)}</p>;
   if (!descriptor) return <p role="status">{LOADING_LABEL}</p>;
 
-  const entityKey = view.view === 'edit' ? view.key : undefined;
-  if (descriptor.component) {
-    const Custom = screens.get(descriptor.component);
-    return <Custom descriptor={descriptor} view={view.view} entityKey={entityKey} />;
-  }
   if (view.view === 'list') return <ListScreen descriptor={descriptor} />;
+  const entityKey = view.view === 'edit' ? view.key : undefined;
   return (
     <FormScreen
       // A new key remounts: going from one user's form to another's starts afresh.

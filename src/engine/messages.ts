@@ -5,6 +5,8 @@
 export const REQUIRED_MESSAGE = 'You must fill in this field';
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email';
 export const INVALID_URL_MESSAGE = 'Please enter a valid url';
+/** Spec 03 §5, repository crons; the form says it of every cron field. */
+export const CRON_INVALID_MESSAGE = 'The cron expression is invalid';
 export const maxLengthMessage = (limit: number) => `Value may not exceed ${limit} symbols`;
 export const minLengthMessage = (limit: number) => `Value must be greater then ${limit} symbols`;
 
@@ -28,5 +30,7 @@ export const savedMessage = (entityTitle: string, key: string, mode: 'create' | 
   `${entityTitle} '${key}' ${mode === 'create' ? 'created' : 'updated'}`;
 export const deletedMessage = (entityTitle: string, count: number) =>
   `${count} ${entityTitle.toLowerCase()}(s) deleted`;
+/** A form action's answer without a message of its own, nor one in the descriptor. */
+export const FORM_ACTION_DONE = 'Done';
 export const actionDoneMessage = (actionLabel: string, key: string) =>
   `${actionLabel}: done for '${key}'`;

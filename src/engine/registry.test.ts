@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRegistry, getScreenRegistry } from './registry';
+import { createRegistry, createScreenRegistry } from './registry';
 import { assertWidgetsRegistered, getWidgetRegistry, widgetName } from './form/widgetRegistry';
 
 describe('registries', () => {
@@ -35,7 +35,7 @@ describe('registries', () => {
   });
 
   it('throws for a custom screen component nobody registered', () => {
-    expect(() => getScreenRegistry().get('tree-browser')).toThrow(
+    expect(() => createScreenRegistry({}).get('tree-browser')).toThrow(
       'No screen component named "tree-browser" is registered',
     );
   });

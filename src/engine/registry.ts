@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { ScreenDescriptor } from '../api/descriptor';
+import type { ScreenSummary, ScreenViewName } from '../api/descriptor';
 
 /** A name→entry map whose lookups fail loudly, naming what was asked for. */
 export interface Registry<T> {
@@ -20,17 +20,22 @@ export function createRegistry<T>(kind: string, entries: Record<string, T>): Reg
   };
 }
 
-/** Props every custom screen component (descriptor `component`) receives. */
+/** Props every bespoke screen component (descriptor `component`) receives. */
 export interface ScreenComponentProps {
-  descriptor: ScreenDescriptor;
-  view: 'list' | 'new' | 'edit';
-  entityKey?: string;
+  /** The screen as the server lists it: title, route, pages, permission. */
+  screen: ScreenSummary;
+  /** Which page of the screen the path shows: its route is the list, a page says its own. */
+  view: ScreenViewName;
 }
 
+export type ScreenComponent = ComponentType<ScreenComponentProps>;
+export type ScreenRegistry = Registry<ScreenComponent>;
+
 /**
- * Custom screens from src/custom/ register here by the name a descriptor's `component`
- * uses, each behind React.lazy so that it loads with its screen only. None exists yet.
+ * The bespoke screens by the name a descriptor's `component` uses. The engine knows none:
+ * the console's entry point supplies them (src/screens/registry.ts), each behind React.lazy
+ * so that it loads with its screen only.
  */
-export function getScreenRegistry(): Registry<ComponentType<ScreenComponentProps>> {
-  return createRegistry<ComponentType<ScreenComponentProps>>('screen component', {});
+export function createScreenRegistry(entries: Record<string, ScreenComponent>): ScreenRegistry {
+  return createRegistry<ScreenComponent>('screen component', entries);
 }

@@ -1,11 +1,26 @@
-import { matchPath } from 'react-router-dom';
-import type { ScreenDescriptor, ScreenSummary } from '../api/descriptor';
+import { matchRoutes } from 'react-router-dom';
+import type {
+  Permission,
+  ScreenDescriptor,
+  ScreenSummary,
+  ScreenViewName,
+} from '../api/descriptor';
 import type { Row } from '../api/resource';
 import { fillTemplate } from './template';
 
-/** The three pages of a CRUD screen: list at `route`, `route/new`, `route/{key}/edit`. */
-export type ScreenView = { screen: ScreenSummary } & (
-  { view: 'list' } | { view: 'new' } | { view: 'edit'; key: string }
+/** One path the console answers for a screen, with the page it shows and who may see it. */
+export interface ScreenRoute {
+  path: string;
+  screen: ScreenSummary;
+  view: ScreenViewName;
+  permission: Permission;
+  /** The page's own title; otherwise the screen's (or, for a form, the descriptor's). */
+  title?: string;
+}
+
+/** The page a path shows: its route, and the entity key of an engine edit page. */
+export type ScreenView = { screen: ScreenSummary; route: ScreenRoute } & (
+  { view: 'list' } | { view: 'new' } | { view: 'edit'; key?: string }
 );
 
 export const newPath = (route: string) => `${route}/new`;
@@ -13,24 +28,61 @@ export const editPath = (route: string, key: string) => `${route}/${encodeURICom
 export const editPathOf = (descriptor: Pick<ScreenDescriptor, 'route' | 'key'>, row: Row) =>
   editPath(descriptor.route, String(row[descriptor.key]));
 
-/** Which screen page a path shows, if any. */
+/** The engine's edit pages name the edited entity with this route parameter. */
+const KEY_PARAM = 'key';
+
+/**
+ * Every path of every screen: an engine screen's list at `route`, `route/new` and
+ * `route/{key}/edit`; a bespoke screen's `route` (its list) and its `pages`.
+ */
+export function screenRoutes(screens: ScreenSummary[]): ScreenRoute[] {
+  return screens.flatMap((screen): ScreenRoute[] => {
+    const own = { screen, permission: screen.permission };
+    if (!screen.component) {
+      return [
+        { ...own, path: screen.route, view: 'list' },
+        { ...own, path: newPath(screen.route), view: 'new' },
+        { ...own, path: `${screen.route}/:${KEY_PARAM}/edit`, view: 'edit' },
+      ];
+    }
+    return [
+      { ...own, path: screen.route, view: 'list' },
+      ...(screen.pages ?? []).map((page) => ({
+        screen,
+        path: page.path,
+        view: page.view ?? 'list',
+        permission: page.permission ?? screen.permission,
+        title: page.title,
+      })),
+    ];
+  });
+}
+
+/**
+ * Which screen page a path shows, if any. React Router ranks the paths, as it does when it
+ * renders them: `/admin/repositories/layouts` beats `/admin/repositories/:repoType`.
+ */
 export function resolveScreenView(
   pathname: string,
   screens: ScreenSummary[],
 ): ScreenView | undefined {
-  for (const screen of screens) {
-    if (matchPath({ path: screen.route, end: true }, pathname)) return { screen, view: 'list' };
-    if (matchPath({ path: newPath(screen.route), end: true }, pathname))
-      return { screen, view: 'new' };
-    const edit = matchPath({ path: `${screen.route}/:key/edit`, end: true }, pathname);
-    if (edit?.params.key !== undefined) return { screen, view: 'edit', key: edit.params.key };
-  }
-  return undefined;
+  const routes = screenRoutes(screens);
+  const matches = matchRoutes(
+    routes.map((route, index) => ({ path: route.path, id: String(index) })),
+    pathname,
+  );
+  const match = matches?.at(-1);
+  if (!match) return undefined;
+  const route = routes[Number(match.route.id)];
+  const base = { screen: route.screen, route };
+  if (route.view !== 'edit') return { ...base, view: route.view };
+  return { ...base, view: 'edit', key: match.params[KEY_PARAM] };
 }
 
-/** The page title of a screen view: the descriptor's form titles once it is loaded. */
+/** The page title of a screen view: the page's own, else the descriptor's form titles. */
 export function screenViewTitle(view: ScreenView, descriptor?: ScreenDescriptor): string {
-  if (view.view === 'list' || !descriptor) return view.screen.title;
+  if (view.route.title) return view.route.title;
+  if (view.view === 'list' || !descriptor || view.screen.component) return view.screen.title;
   if (view.view === 'new') return descriptor.form.newTitle ?? view.screen.title;
   return fillTemplate(descriptor.form.editTitle ?? view.screen.title, {
     [descriptor.key]: view.key,

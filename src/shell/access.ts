@@ -16,6 +16,8 @@ export function canAccess(
   if (permission === 'anonymous') return !isAnonymous(user) || anonAccessEnabled;
   if (isAnonymous(user)) return false;
   if (permission === 'manager') return user?.admin === true || user?.canManagePermissions === true;
+  // Whether a project admin may depends on the project selected: ScreenGuard asks that.
+  if (permission === 'projectAdmin') return user?.admin === true;
   return permission === 'user' || user?.admin === true;
 }
 

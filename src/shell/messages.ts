@@ -48,6 +48,8 @@ export const changePasswordPath = (userName: string) =>
  * root); everyone else lands on the package browser. The home page, which says what one
  * can do with Depot, stays at HOME_PAGE_PATH, under Home in the sidebar.
  */
+/** The admin area: for admins, but for the screens whose descriptors say otherwise. */
+export const ADMIN_AREA_PATH = '/admin';
 export const ADMIN_HOME_PATH = '/admin/management/users';
 export const USER_HOME_PATH = '/packages';
 export const HOME_PAGE_PATH = '/home';
@@ -65,6 +67,9 @@ export const LABELS = {
   changePassword: 'Change Password',
   application: 'Application',
   administration: 'Administration',
+  projectSettings: 'Project Settings',
+  projectSelector: 'Project',
+  allProjects: 'All',
   home: 'Home',
   userMenu: 'User menu',
   darkTheme: 'Dark theme',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider, Link } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, Link, useParams } from 'react-router-dom';
 import { Provider } from 'effector-react';
 import { allSettled, fork } from 'effector';
 import { ApiError } from '../api/ApiError';
@@ -21,18 +21,31 @@ import {
   loginFx,
   logoutFx,
 } from './session/model';
-import { DISCARD_DIALOG, NOT_AUTHORIZED_MESSAGE, USER_HOME_PATH } from './messages';
+import { DISCARD_DIALOG, LABELS, NOT_AUTHORIZED_MESSAGE, USER_HOME_PATH } from './messages';
 import './model';
+import { shippedScreens, shippedScreensFor } from '../screens/testing';
+import { createScreenRegistry, type ScreenComponentProps } from '../engine/registry';
+import { ScreenRegistryProvider } from '../engine/screenRegistryContext';
 
 const admin = adminUser;
 const jo = plainUser;
 const anonymous = anonymousUser;
-const usersSummary = {
-  id: 'users',
-  title: 'Users',
-  route: '/admin/management/users',
-  permission: 'admin' as const,
-};
+
+/**
+ * Stands in for every bespoke screen the shipped descriptors name: says which screen, page
+ * and route parameters it was given, so a test sees where a path went.
+ */
+function StubScreen({ screen, view }: ScreenComponentProps) {
+  const { '*': rest, ...named } = useParams();
+  return (
+    <p data-testid="bespoke" data-rest={rest}>{`${screen.id} ${view} ${JSON.stringify(named)}`}</p>
+  );
+}
+const stubRegistry = createScreenRegistry(
+  Object.fromEntries(
+    shippedScreens.flatMap((s) => (s.component ? [[s.component, StubScreen]] : [])),
+  ),
+);
 
 /** The real route table in memory, on a scope whose server calls are stubs. */
 async function start(path: string, user: CurrentUser, extra: Array<[unknown, unknown]> = []) {
@@ -54,8 +67,11 @@ async function start(path: string, user: CurrentUser, extra: Array<[unknown, unk
     ],
     [
       fetchScreensFx,
+      // As the server answers: a visitor only where anonymous access is on.
       async () =>
-        current.anonymous ? Promise.reject(new Error('401')) : current.admin ? [usersSummary] : [],
+        current.anonymous && !current.anonAccessEnabled
+          ? Promise.reject(new Error('401'))
+          : shippedScreensFor(current),
     ],
     [fetchDescriptorFx, () => new Promise(() => {})],
     [fetchRowsFx, async () => []],
@@ -69,7 +85,9 @@ async function start(path: string, user: CurrentUser, extra: Array<[unknown, unk
   attachRouter(router);
   render(
     <Provider value={scope}>
-      <RouterProvider router={router} />
+      <ScreenRegistryProvider value={stubRegistry}>
+        <RouterProvider router={router} />
+      </ScreenRegistryProvider>
     </Provider>,
   );
   return { router, scope, signIn: (u: CurrentUser) => (current = u) };
@@ -144,6 +162,59 @@ describe('routes and guards', () => {
     await waitFor(() => expect(pathOf(first.router)).toBe('/admin/management/users'));
     const second = await start('/500', jo);
     await waitFor(() => expect(pathOf(second.router)).toBe(USER_HOME_PATH));
+  });
+});
+
+describe('screens from descriptors, bespoke ones included', () => {
+  const bespoke = async () => (await screen.findByTestId('bespoke')).textContent;
+
+  it("gives a bespoke screen's pages to its component, with their parameters and titles", async () => {
+    await start('/repos/tree/General/docs-local/a.txt', admin);
+    expect(await bespoke()).toBe('tree-browser list {"browser":"tree"}');
+    expect(screen.getByTestId('bespoke').dataset.rest).toBe('General/docs-local/a.txt');
+    await waitFor(() => expect(document.title).toBe('Artifacts - depot-1'));
+  });
+
+  it('ranks paths as React Router does: layouts are no repository kind', async () => {
+    const layouts = await start('/admin/repositories/layouts/new', admin);
+    await waitFor(() => expect(document.title).toBe('Layouts - depot-1'));
+    expect(screen.queryByTestId('bespoke')).toBeNull();
+    expect(pathOf(layouts.router)).toBe('/admin/repositories/layouts/new');
+    cleanup();
+    await start('/admin/repositories/remote/new', admin);
+    expect(await bespoke()).toBe('repositories new {"repoType":"remote"}');
+  });
+
+  it("guards each page by its own permission: a target's manager lists but may not create", async () => {
+    const manager = { ...jo, canManagePermissions: true };
+    await start('/admin/management/permissions', manager);
+    expect(await bespoke()).toBe('permissions list {}');
+    cleanup();
+    const create = await start('/admin/management/permissions/create', manager);
+    await screen.findByText(NOT_AUTHORIZED_MESSAGE);
+    expect(pathOf(create.router)).toBe(USER_HOME_PATH);
+    cleanup();
+    await start('/admin/management/permissions/create', admin);
+    expect(await bespoke()).toBe('permissions new {}');
+    await waitFor(() => expect(document.title).toBe('New Permission - depot-1'));
+  });
+
+  it('lists the bespoke screens in the sidebar by their descriptors, for whoever may open them', async () => {
+    await start('/home', jo);
+    const nav = await screen.findByRole('navigation', { name: LABELS.mainNavigation });
+    await waitFor(() => expect(within(nav).getByRole('link', { name: 'Artifacts' })).toBeTruthy());
+    expect(within(nav).getByRole('link', { name: 'Packages' }).getAttribute('href')).toBe(
+      '/packages',
+    );
+    expect(within(nav).queryByRole('link', { name: 'Storage Summary' })).toBeNull();
+    cleanup();
+    await start('/home', admin);
+    const adminNav = await screen.findByRole('navigation', { name: LABELS.mainNavigation });
+    const storage = await within(adminNav).findByRole('link', { name: 'Storage Summary' });
+    expect(storage.getAttribute('href')).toBe('/admin/monitoring/storage-summary');
+    expect(within(adminNav).getByRole('link', { name: 'Repositories' }).getAttribute('href')).toBe(
+      '/admin/repositories/local',
+    );
   });
 });
 

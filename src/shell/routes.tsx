@@ -1,4 +1,4 @@
-import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { Navigate, type RouteObject } from 'react-router-dom';
 import { DescriptorScreen } from '../screens/DescriptorScreen';
 import { resolveScreenView, screenViewTitle } from '../engine/screenPaths';
 import type { RouteHandle, TitleContext } from './layout/documentTitle';
@@ -20,25 +20,10 @@ import { NotAcceptablePage } from './pages/NotAcceptablePage';
 import { ServerErrorPage } from './pages/ServerErrorPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
 import { ADMIN_HOME_PATH, LOGIN_PATH, PAGE_TITLES } from './messages';
-import { storageSummaryRoute } from '../custom/storage-summary/route';
-import { repositoriesRoutes, repositoryLayoutRoutes } from '../custom/repositories/route';
-import { projectAdminRoutes, projectSettingsRoutes } from '../custom/projects/route';
-import { RequireProjectAdmin } from './guards/RequireProjectAdmin';
-import { maintenanceRoute } from '../custom/maintenance/route';
-import { treeBrowserRoutes } from '../custom/tree-browser/route';
-import { packagesRoutes } from '../custom/packages/route';
-import { searchRoutes } from '../custom/search/route';
-import { permissionCreateRoute, permissionsRoutes } from '../custom/permissions-editor/route';
-import { userProfileRoute } from '../custom/user-profile/route';
-import { npmLoginRoute } from '../custom/npm-login/route';
-import { securityConfigRoute } from '../custom/security-config/route';
-import { mailConfigRoute } from '../custom/mail-config/route';
-import { inviteUserRoute } from '../custom/invite-user/route';
-import { accessTokensRoute } from '../custom/access-tokens/route';
 
 const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
 
-/** Titles of descriptor pages come from the descriptors ("Users", "Edit User jo"). */
+/** Titles of screens come from their descriptors ("Users", "Edit User jo", "New Permission"). */
 const screenTitle = ({ pathname, screens, descriptors }: TitleContext) => {
   const view = resolveScreenView(pathname, screens);
   return view && screenViewTitle(view, descriptors[view.screen.id]);
@@ -66,7 +51,11 @@ const loginChildren: RouteObject[] = [
   { path: 'invitation', element: <InvitationPage />, handle: title(PAGE_TITLES.invitation) },
 ];
 
-/** The route table of what exists today (spec 01 §2); descriptor screens are resolved at `*`. */
+/**
+ * The route table of the shell (spec 01 §2): sign-in pages, system pages and the layout.
+ * Every screen, bespoke or generic, comes from the descriptors the server lists and is
+ * resolved at `*`: the shell itself imports no feature.
+ */
 export const routes: RouteObject[] = [
   {
     element: <AppRoot />,
@@ -87,54 +76,13 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <HomeRedirect /> },
           { path: 'home', element: <UserHomePage />, handle: title(PAGE_TITLES.home) },
-          ...treeBrowserRoutes,
-          ...packagesRoutes,
-          ...searchRoutes,
-          userProfileRoute,
-          npmLoginRoute,
           {
             path: 'admin',
-            children: [
-              {
-                // The admin area is for admins, whether or not a screen exists at the path...
-                element: (
-                  <RequireAccess permission="admin">
-                    <Outlet />
-                  </RequireAccess>
-                ),
-                children: [
-                  { index: true, element: <Navigate to={ADMIN_HOME_PATH} replace /> },
-                  storageSummaryRoute,
-                  ...repositoryLayoutRoutes,
-                  ...projectAdminRoutes,
-                  maintenanceRoute,
-                  permissionCreateRoute,
-                  securityConfigRoute,
-                  mailConfigRoute,
-                  inviteUserRoute,
-                  accessTokensRoute,
-                  { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
-                ],
-              },
-              {
-                // ...but for the permission targets a user manages (spec 01 §6)...
-                element: (
-                  <RequireAccess permission="manager">
-                    <Outlet />
-                  </RequireAccess>
-                ),
-                children: permissionsRoutes,
-              },
-              {
-                // ...and for what a project admin does in their project (spec 01 §6).
-                element: (
-                  <RequireProjectAdmin>
-                    <Outlet />
-                  </RequireProjectAdmin>
-                ),
-                children: [...repositoriesRoutes, ...projectSettingsRoutes],
-              },
-            ],
+            element: (
+              <RequireAccess permission="admin">
+                <Navigate to={ADMIN_HOME_PATH} replace />
+              </RequireAccess>
+            ),
           },
           { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
         ],

@@ -1,11 +1,15 @@
 import { expect } from 'vitest';
-import { engineRoutes, type EngineRoute } from '../../server/modules/entities/descriptors.ts';
+import {
+  engineRoutes,
+  storedScreens,
+  type EngineRoute,
+} from '../../server/modules/entities/descriptors.ts';
 import {
   isSingleDocument,
   type CollectionDescriptor,
+  type EntityDescriptor,
   type JsonSchema,
   type SchemaRegistry,
-  type ScreenDescriptor,
 } from '../../server/schemas/registry.ts';
 import { adminAuth, type TestDepot } from './test-app.ts';
 
@@ -16,9 +20,9 @@ import { adminAuth, type TestDepot } from './test-app.ts';
  * from its entity's first example: `matrix-<screen>` (read and updated) and `doomed-<screen>`
  * (deleted); creating names `matrix-<screen>-new`.
  */
-export const matrixKey = (screen: ScreenDescriptor) => `matrix-${screen.id}`;
-export const doomedKey = (screen: ScreenDescriptor) => `doomed-${screen.id}`;
-const newKey = (screen: ScreenDescriptor) => `matrix-${screen.id}-new`;
+export const matrixKey = (screen: EntityDescriptor) => `matrix-${screen.id}`;
+export const doomedKey = (screen: EntityDescriptor) => `doomed-${screen.id}`;
+const newKey = (screen: EntityDescriptor) => `matrix-${screen.id}-new`;
 
 /** An entity's first example: schemas:check requires one for every stored entity. */
 export function exampleOf(entity: JsonSchema): Record<string, unknown> {
@@ -34,7 +38,7 @@ export const documentNamed = (screen: CollectionDescriptor, entity: JsonSchema, 
 });
 
 const screenOf = (registry: SchemaRegistry, route: EngineRoute) =>
-  registry.screens.get(route.screen)!;
+  storedScreens(registry).find((screen) => screen.id === route.screen)!;
 
 /** A path of the descriptor's `api` with its key placeholder filled. */
 const filled = (path: string, key: string) =>

@@ -1,8 +1,9 @@
 import type { RoutePermission } from '../../http/permissions.ts';
 import {
+  isEntityScreen,
   isSingleDocument,
+  type EntityDescriptor,
   type SchemaRegistry,
-  type ScreenDescriptor,
 } from '../../schemas/registry.ts';
 
 /** Where the console's calls live on the server: descriptors' `api` paths are under it. */
@@ -31,7 +32,7 @@ export const DEFAULT_ENTITY_MESSAGES = {
   stale: 'This was changed since you opened it. Reload it to see the changes, then save again.',
 } as const;
 
-export const messagesOf = (screen: ScreenDescriptor) => ({
+export const messagesOf = (screen: EntityDescriptor) => ({
   ...DEFAULT_ENTITY_MESSAGES,
   ...screen.store?.messages,
 });
@@ -43,18 +44,20 @@ export const toRoutePattern = (path: string) => path.replace(/\{([^}]+)\}/g, ':$
  * Who may write: the descriptor's `permission` as a route permission. A `manager` screen's
  * data is written by admins: what a manager may change is a feature's own rule.
  */
-export function writePermissionOf(screen: ScreenDescriptor): RoutePermission {
+export function writePermissionOf(screen: EntityDescriptor): RoutePermission {
   if (screen.permission === 'anonymous') return 'reader';
   if (screen.permission === 'user') return 'user';
   return 'admin';
 }
 
-export const readPermissionOf = (screen: ScreenDescriptor): RoutePermission =>
+export const readPermissionOf = (screen: EntityDescriptor): RoutePermission =>
   screen.store?.readPermission ?? writePermissionOf(screen);
 
 /** The descriptors whose entity the engine stores. */
-export const storedScreens = (registry: SchemaRegistry) =>
-  [...registry.screens.values()].filter((screen) => screen.store !== undefined);
+export const storedScreens = (registry: SchemaRegistry): EntityDescriptor[] =>
+  [...registry.screens.values()].filter(
+    (screen): screen is EntityDescriptor => isEntityScreen(screen) && screen.store !== undefined,
+  );
 
 const OPERATIONS_OF = {
   collection: ['list', 'get', 'create', 'update', 'deleteMany'],
@@ -62,7 +65,7 @@ const OPERATIONS_OF = {
 } as const satisfies Record<string, EntityOperation[]>;
 
 /** The routes the engine registers for a stored descriptor, from its `api` block alone. */
-export function engineRoutesOf(screen: ScreenDescriptor): EngineRoute[] {
+export function engineRoutesOf(screen: EntityDescriptor): EngineRoute[] {
   const operations = OPERATIONS_OF[isSingleDocument(screen) ? 'single' : 'collection'];
   return operations.flatMap((operation) => {
     const call = screen.api[operation];

@@ -1,9 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isSingleDocument, type ScreenDescriptor } from '../../schemas/registry.ts';
+import { isSingleDocument, type EntityDescriptor } from '../../schemas/registry.ts';
 import type { Services } from '../../services.ts';
 import { createBody, deleteManyBody, listFields, listQuery, updateBody } from './body-schemas.ts';
 import type { CollectionStore } from './collection-store.ts';
-import { engineRoutesOf, toRoutePattern, type EntityOperation } from './descriptors.ts';
+import {
+  engineRoutesOf,
+  storedScreens,
+  toRoutePattern,
+  type EntityOperation,
+} from './descriptors.ts';
 import type { EntityDocument } from './documents.ts';
 import type { SingleStore } from './single-store.ts';
 import type { Versioned } from './update.ts';
@@ -35,7 +40,7 @@ function answer(reply: FastifyReply, { document, etag }: Versioned, status = 200
   return reply.status(status).header('ETag', etag).send(document);
 }
 
-function collectionHandlers(screen: ScreenDescriptor, store: CollectionStore) {
+function collectionHandlers(screen: EntityDescriptor, store: CollectionStore) {
   const filters = listFields(store.entity);
   return {
     list: async (request: FastifyRequest, reply: FastifyReply) => {
@@ -95,7 +100,7 @@ function singleHandlers(store: SingleStore) {
   };
 }
 
-function schemaOf(screen: ScreenDescriptor, operation: EntityOperation, entity: EntityDocument) {
+function schemaOf(screen: EntityDescriptor, operation: EntityOperation, entity: EntityDocument) {
   const path = screen.api[operation]!.path;
   const params = path.includes('{') ? { params: keyParams(path) } : {};
   switch (operation) {
@@ -118,8 +123,7 @@ function schemaOf(screen: ScreenDescriptor, operation: EntityOperation, entity: 
  * /ui/api/v1 like the console's other calls.
  */
 export async function entityRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  for (const screen of services.schemas.screens.values()) {
-    if (!screen.store) continue;
+  for (const screen of storedScreens(services.schemas)) {
     const handlers = isSingleDocument(screen)
       ? singleHandlers(services.entities.single(screen.entity))
       : collectionHandlers(screen, services.entities.collection(screen.entity));

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Forbidden, NotFound } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
-import type { ScreenDescriptor } from '../../schemas/registry.ts';
+import { isEntityScreen, type ScreenDescriptor } from '../../schemas/registry.ts';
 import type { Services } from '../../services.ts';
 
 const idParams = {
@@ -13,15 +13,34 @@ const idParams = {
 const mayUse = (screen: ScreenDescriptor, principal: Principal) =>
   screen.permission !== 'admin' || principal.admin;
 
+/**
+ * What the console routes, guards and lists a screen by (the sidebar, the user menu, the
+ * Project Settings menu); the rest of a descriptor is fetched when its page opens.
+ */
+function summaryOf(screen: ScreenDescriptor) {
+  const { id, title, route, permission, component, pages, anonymousTo } = screen;
+  const { menu, projectMenu, userMenu } = screen;
+  return {
+    id,
+    title,
+    route,
+    permission,
+    component,
+    pages,
+    anonymousTo,
+    menu,
+    projectMenu,
+    userMenu,
+  };
+}
+
 /** Serves the screen descriptors and entity schemas the console's engine renders. */
 export async function schemasRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { screens, entities } = services.schemas;
   const reader = { permission: 'reader' as const };
 
   app.get('/schemas/screens', { config: reader }, async (request) =>
-    [...screens.values()]
-      .filter((screen) => mayUse(screen, request.principal))
-      .map(({ id, title, route, menu, permission }) => ({ id, title, route, menu, permission })),
+    [...screens.values()].filter((screen) => mayUse(screen, request.principal)).map(summaryOf),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -31,6 +50,7 @@ export async function schemasRoutes(app: FastifyInstance, { services }: { servic
       const screen = screens.get(request.params.id);
       if (!screen) throw new NotFound(`Screen '${request.params.id}' could not be found.`);
       if (!mayUse(screen, request.principal)) throw new Forbidden();
+      if (!isEntityScreen(screen)) return screen;
       // Bundled, not referenced: rjsf resolves $ref only inside the root schema.
       return { ...screen, entitySchema: entities.get(screen.entity) };
     },

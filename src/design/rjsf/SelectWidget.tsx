@@ -1,3 +1,4 @@
+import { MultiSelectWidget } from './MultiSelectWidget';
 import {
   ariaDescribedByIds,
   enumOptionSelectedValue,
@@ -7,8 +8,13 @@ import {
   type WidgetProps,
 } from '@rjsf/utils';
 
-/** A single choice among a schema's enum values, as a native <select>. */
+/**
+ * A single choice among a schema's enum values (or `oneOf` consts with titles, or choices
+ * fetched for a picker), as a native <select>. Asked for several (an array of unique enum
+ * values), it is the checkbox group instead.
+ */
 export function SelectWidget(props: WidgetProps) {
+  if (props.multiple) return <MultiSelectWidget {...props} />;
   const {
     id,
     htmlName,
@@ -22,7 +28,8 @@ export function SelectWidget(props: WidgetProps) {
     rawErrors,
   } = props;
   const { onChange, onBlur, onFocus } = props;
-  const { enumOptions = [], emptyValue } = options;
+  const { emptyValue } = options;
+  const enumOptions = options.enumOptions?.length ? options.enumOptions : fetchedChoices(options);
   const format = getOptionValueFormat(options);
   const decode = (raw: string) => enumOptionValueDecoder(raw, enumOptions, format, emptyValue);
   return (
@@ -51,4 +58,10 @@ export function SelectWidget(props: WidgetProps) {
       ))}
     </select>
   );
+}
+
+/** A picker's choices, fetched from the endpoint its descriptor names (`form.options`). */
+function fetchedChoices(options: WidgetProps['options']) {
+  const choices = Array.isArray(options.choices) ? (options.choices as string[]) : [];
+  return choices.map((value) => ({ value, label: value }));
 }

@@ -1,4 +1,4 @@
-import type { RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
+import type { RegistryFieldsType, RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate } from './ArrayTemplates';
 import { BaseInputTemplate } from './BaseInputTemplate';
 import { CheckboxWidget } from './CheckboxWidget';
@@ -8,11 +8,32 @@ import { MultiSelectWidget } from './MultiSelectWidget';
 import { ObjectFieldTemplate } from './ObjectFieldTemplate';
 import { SelectWidget } from './SelectWidget';
 import { TextareaWidget } from './TextareaWidget';
-import './rjsf.css';
+import { SecretWidget } from './SecretWidget';
+import { CronWidget } from './CronWidget';
+import { AntPatternsWidget } from './AntPatternsWidget';
+import { KeyValueField } from './KeyValueField';
 
-/** Depot's rjsf widgets, by the names a uiSchema uses (`ui:widget`). */
+/**
+ * Depot's rjsf widgets by registry name; rjsf's `checkboxes` (CheckboxesWidget) is the
+ * accessible checkbox group. No CSS is imported here, so that Node (schemas:check) can load
+ * the registry; SchemaForm brings rjsf.css.
+ */
 export function depotWidgets(): RegistryWidgetsType {
-  return { CheckboxWidget, TextareaWidget, SelectWidget, MultiSelectWidget };
+  return {
+    CheckboxWidget,
+    TextareaWidget,
+    SelectWidget,
+    MultiSelectWidget,
+    CheckboxesWidget: MultiSelectWidget,
+    SecretWidget,
+    CronWidget,
+    AntPatternsWidget,
+  };
+}
+
+/** Depot's rjsf fields by the name a uiSchema's `ui:field` uses. */
+export function depotFields(): RegistryFieldsType {
+  return { keyValue: KeyValueField };
 }
 
 /** Depot's rjsf templates; the ones not listed stay rjsf's core templates. */

@@ -14,6 +14,8 @@ import {
   $initialData,
   $saving,
   $serverErrors,
+  $busyActions,
+  formActionClicked,
   formChanged,
   formClosed,
   formOpened,
@@ -28,18 +30,20 @@ interface FormScreenProps {
 
 /** A descriptor's new or edit page: the form, Save and Cancel, and the unsaved-changes guard. */
 export default function FormScreen({ descriptor, mode, entityKey }: FormScreenProps) {
-  const [initial, data, choices, serverErrors, saving] = useUnit([
+  const [initial, data, choices, serverErrors, saving, busyActions] = useUnit([
     $initialData,
     $formData,
     $choices,
     $serverErrors,
     $saving,
+    $busyActions,
   ]);
-  const [opened, closed, changed, submitted] = useUnit([
+  const [opened, closed, changed, submitted, actionClicked] = useUnit([
     formOpened,
     formClosed,
     formChanged,
     formSubmitted,
+    formActionClicked,
   ]);
   const scope = useProvidedScope();
   const isDirty = useCallback(() => (scope ? scope.getState($dirty) : $dirty.getState()), [scope]);
@@ -75,6 +79,8 @@ export default function FormScreen({ descriptor, mode, entityKey }: FormScreenPr
           disabled={saving}
           onChange={changed}
           onSubmit={submitted}
+          onAction={(action, payload) => actionClicked({ action, payload })}
+          busyActions={busyActions}
         >
           <div className="form-actions">
             <button type="submit" className="btn btn-primary" disabled={saving}>

@@ -1,11 +1,11 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
-import type { ScreenDescriptor } from '../../api/descriptor';
-import { createResourceClient, fetchChoices, type Row } from '../../api/resource';
+import type { FormAction, ScreenDescriptor } from '../../api/descriptor';
+import { createResourceClient, fetchChoices, runFormAction, type Row } from '../../api/resource';
 import { ApiError, isServerFailure } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { notificationShown } from '../../shell/notifications/model';
 import { navigateFx } from '../../shell/navigation/model';
-import { DEFAULT_ERROR_MESSAGE, savedMessage } from '../messages';
+import { DEFAULT_ERROR_MESSAGE, FORM_ACTION_DONE, savedMessage } from '../messages';
 import { buildFormSchema, initialFormData, type FormMode } from './formSchema';
 import { sameFormData } from './sameFormData';
 
@@ -25,6 +25,13 @@ export const formClosed = createEvent();
 export const formChanged = createEvent<Row>();
 /** Valid data from SchemaForm, ready to send. */
 export const formSubmitted = createEvent<Row>();
+
+/** One of the descriptor's `form.actions` was clicked on a valid form. */
+export const formActionClicked = createEvent<{ action: FormAction; payload: Row }>();
+
+export const runFormActionFx = createEffect(
+  ({ action, payload }: { action: FormAction; payload: Row }) => runFormAction(action, payload),
+);
 
 export const loadEntityFx = createEffect(({ descriptor, key }: FormTarget) =>
   client(descriptor).get(key ?? ''),
@@ -55,6 +62,11 @@ export const $choices = createStore<Record<string, string[]>>({})
   .on(loadChoicesFx.doneData, (_, choices) => choices)
   .reset(formOpened, formClosed);
 export const $saving = saveFx.pending;
+/** The ids of the form actions under way. */
+export const $busyActions = createStore<string[]>([])
+  .on(runFormActionFx, (busy, { action }) => [...busy, action.id])
+  .on(runFormActionFx.finally, (busy, { params }) => busy.filter((id) => id !== params.action.id))
+  .reset(formOpened, formClosed);
 export const $dirty = combine(
   $initialData,
   $formData,
@@ -166,5 +178,29 @@ sample({
   clock: loadEntityFx.failData,
   filter: (error) => !isServerFailure(error),
   fn: toErrorNotification,
+  target: notificationShown,
+});
+
+// when a form action is clicked, send the form to its endpoint
+sample({ clock: formActionClicked, target: runFormActionFx });
+
+// when it answers, show its message, or the descriptor's, or that it was done
+sample({
+  clock: runFormActionFx.done,
+  fn: ({ params: { action }, result }) => ({
+    kind: 'success' as const,
+    text: result ?? action.successMessage ?? FORM_ACTION_DONE,
+  }),
+  target: notificationShown,
+});
+
+// when it fails, show why in the server's words, else the descriptor's (5xx: the error dialog)
+sample({
+  clock: runFormActionFx.fail,
+  filter: ({ error }) => !isServerFailure(error),
+  fn: ({ params: { action }, error }) => ({
+    kind: 'error' as const,
+    text: errorMessage(error, action.failureMessage ?? DEFAULT_ERROR_MESSAGE),
+  }),
   target: notificationShown,
 });

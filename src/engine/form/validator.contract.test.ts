@@ -10,6 +10,7 @@ import type { Row } from '../../api/resource';
 import { buildFormSchema } from './formSchema';
 import { formValidator } from './validator';
 import { transformErrors } from './transformErrors';
+import { hookForm, hookSchema } from './formFeatures.fixture';
 
 /**
  * The reference: Ajv for draft 2020-12 with ajv-formats and ajv-errors, as rjsf's
@@ -32,11 +33,22 @@ function messagesOf(validator: ValidatorType<Row>, schema: RJSFSchema, data: Row
   const { errors } = validator.validateFormData(data, schema);
   const byField: Record<string, string[]> = {};
   for (const error of errors) {
+    // The console reports the leaf of a failed if/then, not the `if` itself (AGGREGATE_KEYWORDS).
+    if (error.name === 'if') continue;
     const text = error.name === 'errorMessage' ? (error.message ?? '') : `<${error.name}>`;
     (byField[error.property ?? ''] ??= []).push(text);
   }
-  for (const list of Object.values(byField)) list.sort();
+  for (const [field, list] of Object.entries(byField)) byField[field] = asEnum(list).sort();
   return byField;
+}
+
+/**
+ * A value outside an enum written with titles (`oneOf` of `const`): Ajv reports the oneOf
+ * and a const, the console one enum error, as for a plain `enum`.
+ */
+function asEnum(list: string[]): string[] {
+  if (!list.includes('<oneOf>') && !list.includes('<anyOf>')) return list;
+  return [...list.filter((text) => !['<oneOf>', '<anyOf>', '<const>'].includes(text)), '<enum>'];
 }
 
 const userFixtures: Row[] = [
@@ -62,10 +74,24 @@ const groupFixtures: Row[] = [
   { name: 'ok', usersInGroup: ['jo', 'jo'] },
 ];
 
+/** The form features' entity: conditionals, dependentRequired, worded required, enum arrays. */
+const hookFixtures: Row[] = [
+  { name: 'hook1', url: 'https://ci.example.com/hook' },
+  {},
+  { name: 'hook1', url: 'https://ci.example.com/hook', authType: 'PASSWORD' },
+  { name: 'hook1', url: 'https://x.io', authType: 'PASSWORD', secret: 's' },
+  { name: 'hook1', url: 'https://x.io', proxyHost: 'proxy' },
+  { name: 'hook1', url: 'https://x.io', headers: [{ name: 'X-A' }, {}, { name: 'a', value: 'b' }] },
+  { name: 'h', url: 'nope', includePatterns: ['org/**', '/abs'], events: ['artifact', 'nope'] },
+  { name: 'hook1', url: 'https://x.io', domains: ['release_bundle', 'other'], authType: 'X' },
+];
+const hookDescriptor = { form: hookForm, entitySchema: hookSchema };
+
 describe('the console validator agrees with Ajv 2020 + ajv-errors', () => {
   const cases = [
     ['user', usersDescriptor, userFixtures],
     ['group', groupsDescriptor, groupFixtures],
+    ['hook', hookDescriptor, hookFixtures],
   ] as const;
   for (const [entity, descriptor, fixtures] of cases) {
     for (const mode of ['create', 'edit'] as const) {

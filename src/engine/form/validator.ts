@@ -54,6 +54,37 @@ const LIMIT_KEYWORDS = new Set([
   'maximum',
 ]);
 
+/** A `oneOf`/`anyOf` whose branches are all `const` (enum values with titles). */
+function isConstChoice(node: unknown): boolean {
+  return (
+    Array.isArray(node) &&
+    node.length > 0 &&
+    node.every((branch) => branch !== null && typeof branch === 'object' && 'const' in branch)
+  );
+}
+
+/**
+ * A value outside an enum written with titles (`oneOf` of `const`) is one error, as for a
+ * plain `enum`: not one "does not match" per title it is not.
+ */
+function collapseConstChoices(units: OutputUnit[], root: RJSFSchema): OutputUnit[] {
+  const choices = units.filter(
+    (unit) =>
+      (unit.keyword === 'oneOf' || unit.keyword === 'anyOf') &&
+      isConstChoice(atPointer(root, unit.keywordLocation)),
+  );
+  if (choices.length === 0) return units;
+  const inside = (unit: OutputUnit) =>
+    choices.some((choice) => unit.keywordLocation.startsWith(`${choice.keywordLocation}/`));
+  return units
+    .filter((unit) => !inside(unit))
+    .map((unit) =>
+      choices.includes(unit)
+        ? { ...unit, keyword: 'enum', error: 'Instance does not match any of the allowed values.' }
+        : unit,
+    );
+}
+
 /** `#/groups/0` → `.groups.0`, rjsf's property path. */
 function toProperty(instanceLocation: string): string {
   return instanceLocation
@@ -71,7 +102,23 @@ function toRjsfError(unit: OutputUnit, rootSchema: RJSFSchema): RJSFValidationEr
   if (unit.keyword === 'required') {
     const missing = /required property "(.*)"/.exec(unit.error)?.[1] ?? '';
     params.missingProperty = missing;
+    // Worded by the object (ajv-errors' `errorMessage.required`): said of the object.
+    const worded = requiredMessage(rootSchema, unit.keywordLocation, missing);
+    if (worded !== undefined)
+      return {
+        name: 'errorMessage',
+        property,
+        message: worded,
+        params,
+        stack: `${property} ${worded}`.trim(),
+        schemaPath: unit.keywordLocation,
+      };
     // At the root rjsf (like Ajv) names the bare property: `name`, not `.name`.
+    property = property ? `${property}.${missing}` : missing;
+  } else if (unit.keyword === 'dependentRequired') {
+    // As rjsf reads Ajv's error: about the property that is missing, not the object.
+    const missing = /does not have "(.*)"\.$/.exec(unit.error)?.[1] ?? '';
+    params.missingProperty = missing;
     property = property ? `${property}.${missing}` : missing;
   } else if (LIMIT_KEYWORDS.has(unit.keyword)) {
     params.limit = atPointer(rootSchema, unit.keywordLocation);
@@ -92,6 +139,33 @@ function toRjsfError(unit: OutputUnit, rootSchema: RJSFSchema): RJSFValidationEr
     stack: `${property} ${message}`.trim(),
     schemaPath: unit.keywordLocation,
   };
+}
+
+/**
+ * The object's own wording for a missing property, as ajv-errors reads `errorMessage`: one
+ * text for every keyword, one for `required`, or one per property (`required: {name: ...}`).
+ */
+function requiredMessage(root: RJSFSchema, keywordLocation: string, missing: string) {
+  const holder = atPointer(root, keywordLocation.replace(/\/required$/, '')) as
+    { errorMessage?: unknown } | undefined;
+  const errorMessage = holder?.errorMessage;
+  if (typeof errorMessage === 'string') return errorMessage;
+  const forRequired = (errorMessage as { required?: unknown } | undefined)?.required;
+  if (typeof forRequired === 'string') return forRequired;
+  const forProperty = (forRequired as Record<string, unknown> | undefined)?.[missing];
+  return typeof forProperty === 'string' ? forProperty : undefined;
+}
+
+/** ajv-errors reports a worded keyword once per object, however many properties it concerns. */
+function withoutRepeats(errors: RJSFValidationError[]): RJSFValidationError[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => {
+    if (error.name !== 'errorMessage') return true;
+    const key = `${error.property} ${error.schemaPath} ${error.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**
@@ -119,7 +193,10 @@ export class FormValidator implements ValidatorType<Row, RJSFSchema> {
     formData?: Row,
   ): { errors?: Result[]; validationError?: Error } {
     try {
-      const errors = this.validatorFor(schema).validate(formData ?? {}).errors;
+      const errors = collapseConstChoices(
+        this.validatorFor(schema).validate(formData ?? {}).errors,
+        schema,
+      );
       return { errors: errors.filter((unit) => !AGGREGATE_KEYWORDS.has(unit.keyword)) as Result[] };
     } catch (error) {
       return { validationError: error as Error };
@@ -134,7 +211,7 @@ export class FormValidator implements ValidatorType<Row, RJSFSchema> {
     uiSchema?: UiSchema<Row, RJSFSchema>,
   ): ValidationData<Row> {
     const { errors: raw = [], validationError } = this.rawValidation<OutputUnit>(schema, formData);
-    let errors = raw.map((unit) => toRjsfError(unit, schema));
+    let errors = withoutRepeats(raw.map((unit) => toRjsfError(unit, schema)));
     if (validationError) errors.push({ stack: validationError.message });
     if (transformErrors) errors = transformErrors(errors, uiSchema);
     const errorSchema = toErrorSchema<Row>(errors);

@@ -1,5 +1,5 @@
 import { useUnit } from 'effector-react';
-import { PROJECT_LABELS as L } from '../../custom/projects/messages';
+import { LABELS } from '../messages';
 import {
   $canAdministerProjects,
   $projects,
@@ -22,12 +22,12 @@ export function ProjectSelector() {
   if (!canAdminister) return null;
   return (
     <label className="project-selector">
-      <span>{L.selector}</span>
+      <span>{LABELS.projectSelector}</span>
       <select
         value={selected?.project_key ?? DEFAULT_PROJECT_KEY}
         onChange={(event) => select(event.target.value)}
       >
-        <option value={DEFAULT_PROJECT_KEY}>{L.all}</option>
+        <option value={DEFAULT_PROJECT_KEY}>{LABELS.allProjects}</option>
         {projects.map((project) => (
           <option key={project.project_key} value={project.project_key}>
             {project.display_name}

@@ -4,15 +4,12 @@ import { useUnit } from 'effector-react';
 import { $screens } from '../../engine/descriptors/model';
 import { $anonAccessEnabled, $currentUser } from '../session/model';
 import { HOME_PAGE_PATH, LABELS } from '../messages';
-import { buildMenu, type MenuGroup } from './menu';
-import { BESPOKE_SCREENS } from './bespokeScreens';
+import { buildMenu, buildProjectMenu, type MenuGroup } from './menu';
 import { $projectSettingsMode } from '../project/model';
-import { PROJECT_SETTINGS_ITEMS } from '../../custom/projects/menuEntry';
-import { PROJECT_LABELS } from '../../custom/projects/messages';
 
 /**
- * The Application and Administration menus, from the screen descriptors. With one project
- * selected, Project Settings takes Administration's place (spec 01 §2 Sidebar).
+ * The Application and Administration menus, from the screen descriptors only. With one
+ * project selected, Project Settings takes Administration's place (spec 01 §2 Sidebar).
  */
 export function Sidebar() {
   const [screens, user, anonAccessEnabled, projectMode] = useUnit([
@@ -22,9 +19,10 @@ export function Sidebar() {
     $projectSettingsMode,
   ]);
   const sections = useMemo(
-    () => buildMenu([...screens, ...BESPOKE_SCREENS], user, anonAccessEnabled),
+    () => buildMenu(screens, user, anonAccessEnabled),
     [screens, user, anonAccessEnabled],
   );
+  const projectGroups = useMemo(() => buildProjectMenu(screens), [screens]);
   const groupsOf = (section: string) => sections.find((s) => s.section === section)?.groups ?? [];
   const administration = groupsOf('Administration');
   return (
@@ -40,8 +38,8 @@ export function Sidebar() {
       </section>
       {projectMode ? (
         <section>
-          <h2>{PROJECT_LABELS.projectSettings}</h2>
-          <MenuGroups groups={[{ group: PROJECT_LABELS.title, items: PROJECT_SETTINGS_ITEMS }]} />
+          <h2>{LABELS.projectSettings}</h2>
+          <MenuGroups groups={projectGroups} />
         </section>
       ) : (
         administration.length > 0 && (

@@ -2,19 +2,21 @@ import { Link } from 'react-router-dom';
 import { LABELS } from '../messages';
 import { UserMenu } from './UserMenu';
 import { ProjectSelector } from './ProjectSelector';
-import { SetMeUpButton } from '../../custom/set-me-up/SetMeUpButton';
-import { ToolbarSearch } from '../../custom/search/ToolbarSearch';
+import { useToolbarItems } from './toolbarItems';
 
+/** The product link, then the features' items (search, Set Me Up), the project, the user. */
 export function Toolbar() {
+  const items = useToolbarItems();
   return (
     <header className="toolbar">
       <Link to="/" className="toolbar-brand">
         {LABELS.productName}
       </Link>
       <div className="toolbar-end">
-        <ToolbarSearch />
+        {items.map((Item, index) => (
+          <Item key={index} />
+        ))}
         <ProjectSelector />
-        <SetMeUpButton />
         <UserMenu />
       </div>
     </header>

@@ -1,15 +1,16 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { $theme, themeToggled } from '../../design/theme/model';
-import { $currentUser, $isAnonymous } from '../session/model';
+import { $screens } from '../../engine/descriptors/model';
+import { $anonAccessEnabled, $currentUser, $isAnonymous } from '../session/model';
 import { LABELS, LOGIN_PATH, LOGOUT_PATH } from '../messages';
-import { PROFILE_LABELS, PROFILE_PATH } from '../../custom/user-profile/messages';
+import { buildUserMenuLinks } from './menu';
 
 /**
- * The toolbar's user menu: who is signed in, the theme switch, Logout. A disclosure
- * (button + panel) rather than an ARIA menu: every entry is reachable with Tab, and
- * Escape or a click outside closes it.
+ * The toolbar's user menu: who is signed in, the theme switch, a link to each screen whose
+ * descriptor asks for one (Edit Profile), Logout. A disclosure (button + panel) rather than
+ * an ARIA menu: every entry is reachable with Tab, and Escape or a click outside closes it.
  */
 export function UserMenu() {
   const [user, anonymous, theme, toggleTheme] = useUnit([
@@ -18,6 +19,11 @@ export function UserMenu() {
     $theme,
     themeToggled,
   ]);
+  const [screens, anonAccessEnabled] = useUnit([$screens, $anonAccessEnabled]);
+  const links = useMemo(
+    () => buildUserMenuLinks(screens, user, anonAccessEnabled),
+    [screens, user, anonAccessEnabled],
+  );
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -71,9 +77,11 @@ export function UserMenu() {
           />
           <span>{LABELS.darkTheme}</span>
         </label>
-        <Link className="btn" to={PROFILE_PATH} onClick={() => setOpen(false)}>
-          {PROFILE_LABELS.editProfile}
-        </Link>
+        {links.map((link) => (
+          <Link key={link.route} className="btn" to={link.route} onClick={() => setOpen(false)}>
+            {link.label}
+          </Link>
+        ))}
         <button type="button" className="btn" onClick={() => navigate(LOGOUT_PATH)}>
           {LABELS.logout}
         </button>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CurrentUser } from '../../api/auth';
 import type { ScreenSummary } from '../../api/descriptor';
-import { buildMenu } from './menu';
+import { buildMenu, buildProjectMenu, buildUserMenuLinks } from './menu';
+import { shippedScreens } from '../../screens/testing';
 
 const screens: ScreenSummary[] = [
   {
@@ -109,5 +110,48 @@ describe('buildMenu', () => {
       menu: { section: 'Administration', group: 'G', label: 'X' },
     };
     expect(buildMenu([odd], jo, false)).toEqual([]);
+  });
+});
+
+describe('the menus of the shipped descriptors', () => {
+  it('builds Project Settings from the projectMenu entries, in order (spec 01 §2)', () => {
+    expect(buildProjectMenu(shippedScreens)).toEqual([
+      {
+        group: 'Projects',
+        items: [
+          { label: 'Overview', route: '/admin/projects/overview' },
+          { label: 'Members', route: '/admin/projects/members' },
+          { label: 'Roles', route: '/admin/projects/roles' },
+          { label: 'Repositories', route: '/admin/repositories/local' },
+          { label: 'Storage', route: '/admin/projects/storage' },
+        ],
+      },
+    ]);
+  });
+
+  it('links the user menu to the profile for signed-in users, not for visitors', () => {
+    expect(buildUserMenuLinks(shippedScreens, jo, true)).toEqual([
+      { label: 'Edit Profile', route: '/admin/artifactory/user_profile' },
+    ]);
+    expect(buildUserMenuLinks(shippedScreens, anonymous, true)).toEqual([]);
+  });
+
+  it('gives admins every bespoke item the hand-wired sidebar had, in its groups', () => {
+    const labels = buildMenu(shippedScreens, admin, false).flatMap((section) =>
+      section.groups.map(
+        (group) =>
+          `${section.section} > ${group.group}: ${group.items.map((i) => i.label).join(', ')}`,
+      ),
+    );
+    expect(labels).toEqual([
+      'Application > Artifactory: Packages, Artifacts',
+      'Administration > Projects: Projects',
+      'Administration > Repositories: Repositories, Layouts',
+      'Administration > Configuration: Property Sets, Mail, Access Tokens',
+      'Administration > User Management: Users, Invite User, Groups, Permissions',
+      'Administration > Security: General',
+      'Administration > Advanced: Maintenance',
+      'Administration > Monitoring: Storage Summary',
+    ]);
   });
 });

@@ -50,3 +50,37 @@ export function buildMenu(
     return { section, groups };
   }).filter((section) => section.groups.length > 0);
 }
+
+/**
+ * The Project Settings menu, which replaces Administration while a project is selected
+ * (spec 01 §2 Sidebar): the screens with a `projectMenu` entry, grouped and ordered alike.
+ * Who may open each one is for its guard and the server to say, as the project decides.
+ */
+export function buildProjectMenu(screens: ScreenSummary[]): MenuGroup[] {
+  const entries = screens
+    .filter((s) => s.projectMenu !== undefined)
+    .map((s) => ({ route: s.route, menu: s.projectMenu as Omit<MenuEntry, 'section'> }))
+    .sort(
+      (a, b) =>
+        (a.menu.order ?? Number.MAX_SAFE_INTEGER) - (b.menu.order ?? Number.MAX_SAFE_INTEGER) ||
+        a.menu.label.localeCompare(b.menu.label),
+    );
+  const groups: MenuGroup[] = [];
+  for (const { route, menu } of entries) {
+    let group = groups.find((g) => g.group === menu.group);
+    if (!group) groups.push((group = { group: menu.group, items: [] }));
+    group.items.push({ label: menu.label, route });
+  }
+  return groups;
+}
+
+/** The user menu's links: screens with a `userMenu` entry that this user may open. */
+export function buildUserMenuLinks(
+  screens: ScreenSummary[],
+  user: CurrentUser | null,
+  anonAccessEnabled: boolean,
+): MenuItem[] {
+  return screens
+    .filter((s) => s.userMenu !== undefined && canAccess(user, s.permission, anonAccessEnabled))
+    .map((s) => ({ label: (s.userMenu as { label: string }).label, route: s.route }));
+}

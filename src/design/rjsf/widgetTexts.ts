@@ -1,0 +1,12 @@
+/** The texts of Depot's form widgets; the spec's wording where it has one (spec 03 §5). */
+export const WIDGET_TEXTS = {
+  showSecret: 'Show',
+  hideSecret: 'Hide',
+  /** On an edit form, a secret the server keeps and never sends back. */
+  secretKept: 'Saved; leave empty to keep it',
+  nextRuns: 'Next runs',
+  antPatternsHelp: 'Comma-separated Ant patterns (*, **, ?), no leading slash',
+  add: (item: string) => `Add ${item}`,
+  remove: 'Remove',
+  removeItem: (item: string) => `Remove ${item}`,
+} as const;

@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SCREEN_COMPONENT_NAMES, screenRegistry } from './registry';
+import { shippedScreens } from './testing';
+
+const SRC = join(__dirname, '..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** Every module a file imports, statically or with import(). */
+const importsOf = (file: string) =>
+  [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]);
+
+describe('the screen registry', () => {
+  it('has the component of every bespoke descriptor, and no component no descriptor names', () => {
+    const named = shippedScreens.flatMap((screen) => (screen.component ? [screen.component] : []));
+    for (const name of named) expect(screenRegistry.has(name), name).toBe(true);
+    expect([...new Set(named)].sort()).toEqual(SCREEN_COMPONENT_NAMES);
+  });
+
+  it('is the only way features enter: the shell, the engine and the route entry import none', () => {
+    const generic = [
+      ...sourceFiles(join(SRC, 'shell')),
+      ...sourceFiles(join(SRC, 'engine')),
+      join(SRC, 'screens', 'DescriptorScreen.tsx'),
+    ];
+    const offending = generic.flatMap((file) =>
+      importsOf(file)
+        .filter((module) => module.includes('/custom/') || /\/screens\/registry/.test(module))
+        .map((module) => `${relative(SRC, file)} imports ${module}`),
+    );
+    expect(offending).toEqual([]);
+  });
+});

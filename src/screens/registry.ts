@@ -1,0 +1,32 @@
+import { lazy } from 'react';
+import { createScreenRegistry, type ScreenComponent } from '../engine/registry';
+
+/**
+ * The bespoke screens, by the name their descriptor's `component` gives
+ * (schemas/screens/*.screen.json). Each loads with its screen only.
+ */
+const SCREEN_COMPONENTS: Record<string, ScreenComponent> = {
+  'access-tokens': lazy(() => import('../custom/access-tokens/AccessTokensPage')),
+  'invite-user': lazy(() => import('../custom/invite-user/InviteUserPage')),
+  'mail-config': lazy(() => import('../custom/mail-config/MailConfigPage')),
+  maintenance: lazy(() => import('../custom/maintenance/MaintenancePage')),
+  'npm-login': lazy(() => import('../custom/npm-login/NpmLoginPage')),
+  packages: lazy(() => import('../custom/packages/PackagesPage')),
+  permissions: lazy(() => import('../custom/permissions-editor/PermissionsScreen')),
+  projects: lazy(() => import('../custom/projects/ProjectsScreen')),
+  'project-overview': lazy(() => import('../custom/projects/ProjectOverviewPage')),
+  'project-members': lazy(() => import('../custom/projects/ProjectMembersPage')),
+  'project-roles': lazy(() => import('../custom/projects/ProjectRolesPage')),
+  'project-storage': lazy(() => import('../custom/projects/ProjectStoragePage')),
+  repositories: lazy(() => import('../custom/repositories/RepositoriesScreen')),
+  search: lazy(() => import('../custom/search/SearchResultsPage')),
+  'security-config': lazy(() => import('../custom/security-config/SecurityConfigPage')),
+  'storage-summary': lazy(() => import('../custom/storage-summary/StorageSummaryPage')),
+  'tree-browser': lazy(() => import('../custom/tree-browser/TreeBrowserPage')),
+  'user-profile': lazy(() => import('../custom/user-profile/UserProfilePage')),
+};
+
+/** The names a descriptor's `component` may use; `schemas:check` reads them from here. */
+export const SCREEN_COMPONENT_NAMES = Object.keys(SCREEN_COMPONENTS).sort();
+
+export const screenRegistry = createScreenRegistry(SCREEN_COMPONENTS);
