@@ -8,6 +8,7 @@ import type {
   CollectionDescriptor,
   ResourceApi as ResourceCalls,
   ScreenDescriptorFields,
+  SingleDocumentDescriptor,
 } from '../../schemas/meta/screen-descriptor.generated';
 
 export type {
@@ -23,7 +24,6 @@ export type {
   RowAction,
   ScreenPage,
   ScreenViewName,
-  SingleDocumentDescriptor,
   UserMenuEntry,
 } from '../../schemas/meta/screen-descriptor.generated';
 
@@ -42,7 +42,8 @@ export type JsonSchema = Record<string, unknown> & {
  * (`permission`): visitors (when anonymous access is on), signed-in users, admins; `manager`:
  * admins, and users who manage a permission target; `projectAdmin`: admins, and the admins
  * of the project selected in the toolbar (spec 01 §6). A `component` names a bespoke page of
- * the screen registry; without one the engine renders the screen.
+ * the screen registry; without one the engine renders the screen: a list with its forms, or
+ * one settings document's form when `store.kind` is `single` (the server sends only the kind).
  */
 export type ScreenSummary = Pick<
   ScreenDescriptorFields,
@@ -56,6 +57,7 @@ export type ScreenSummary = Pick<
   | 'anonymousTo'
   | 'projectMenu'
   | 'userMenu'
+  | 'store'
 >;
 
 /** A list-and-form screen's descriptor with its entity schema: the engine renders it. */
@@ -63,3 +65,17 @@ export type ScreenDescriptor = CollectionDescriptor & {
   api: ResourceApi;
   entitySchema: JsonSchema;
 };
+
+/** One settings document's descriptor with its entity schema: the engine renders its form. */
+export type SettingsDescriptor = SingleDocumentDescriptor & { entitySchema: JsonSchema };
+
+/** What `GET /ui/api/v1/schemas/screens/{id}` answers for a screen the engine renders. */
+export type LoadedDescriptor = ScreenDescriptor | SettingsDescriptor;
+
+/** Whether a screen is one settings document (general, mail, security settings). */
+export const isSettingsScreen = (screen: Pick<ScreenSummary, 'store'>) =>
+  screen.store?.kind === 'single';
+
+export const isSettingsDescriptor = (
+  descriptor: LoadedDescriptor,
+): descriptor is SettingsDescriptor => isSettingsScreen(descriptor);

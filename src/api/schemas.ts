@@ -1,8 +1,8 @@
 import { call } from './client';
-import type { ScreenDescriptor, ScreenSummary } from './descriptor';
+import type { LoadedDescriptor, ScreenSummary } from './descriptor';
 
 export const schemasApi = {
   listScreens: () => call<ScreenSummary[]>('GET', '/schemas/screens'),
   getScreen: (id: string) =>
-    call<ScreenDescriptor>('GET', `/schemas/screens/${encodeURIComponent(id)}`),
+    call<LoadedDescriptor>('GET', `/schemas/screens/${encodeURIComponent(id)}`),
 };

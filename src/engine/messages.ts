@@ -22,12 +22,15 @@ export const DELETE_CONFIRM_DEFAULT = {
 export const CONFIRM_LABEL = 'Confirm';
 export const CANCEL_LABEL = 'Cancel';
 export const SAVE_LABEL = 'Save';
+export const RESET_LABEL = 'Reset';
 export const NEW_LABEL_DEFAULT = 'New';
 export const LOADING_LABEL = 'Loading…';
 export const ACTIONS_LABEL = 'Actions for the selected row';
 
 export const savedMessage = (entityTitle: string, key: string, mode: 'create' | 'edit') =>
   `${entityTitle} '${key}' ${mode === 'create' ? 'created' : 'updated'}`;
+/** A settings document saved from the engine's page (a bespoke page may word its own). */
+export const settingsSavedMessage = (title: string) => `${title} saved`;
 export const deletedMessage = (entityTitle: string, count: number) =>
   `${count} ${entityTitle.toLowerCase()}(s) deleted`;
 /** A form action's answer without a message of its own, nor one in the descriptor. */

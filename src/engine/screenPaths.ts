@@ -1,9 +1,12 @@
 import { matchRoutes } from 'react-router-dom';
-import type {
-  Permission,
-  ScreenDescriptor,
-  ScreenSummary,
-  ScreenViewName,
+import {
+  isSettingsDescriptor,
+  isSettingsScreen,
+  type LoadedDescriptor,
+  type Permission,
+  type ScreenDescriptor,
+  type ScreenSummary,
+  type ScreenViewName,
 } from '../api/descriptor';
 import type { Row } from '../api/resource';
 import { fillTemplate } from './template';
@@ -33,11 +36,14 @@ const KEY_PARAM = 'key';
 
 /**
  * Every path of every screen: an engine screen's list at `route`, `route/new` and
- * `route/{key}/edit`; a bespoke screen's `route` (its list) and its `pages`.
+ * `route/{key}/edit`, or a settings document's one form at `route`; a bespoke screen's
+ * `route` (its list) and its `pages`.
  */
 export function screenRoutes(screens: ScreenSummary[]): ScreenRoute[] {
   return screens.flatMap((screen): ScreenRoute[] => {
     const own = { screen, permission: screen.permission };
+    if (!screen.component && isSettingsScreen(screen))
+      return [{ ...own, path: screen.route, view: 'edit' }];
     if (!screen.component) {
       return [
         { ...own, path: screen.route, view: 'list' },
@@ -80,9 +86,10 @@ export function resolveScreenView(
 }
 
 /** The page title of a screen view: the page's own, else the descriptor's form titles. */
-export function screenViewTitle(view: ScreenView, descriptor?: ScreenDescriptor): string {
+export function screenViewTitle(view: ScreenView, descriptor?: LoadedDescriptor): string {
   if (view.route.title) return view.route.title;
   if (view.view === 'list' || !descriptor || view.screen.component) return view.screen.title;
+  if (isSettingsDescriptor(descriptor)) return view.screen.title;
   if (view.view === 'new') return descriptor.form.newTitle ?? view.screen.title;
   return fillTemplate(descriptor.form.editTitle ?? view.screen.title, {
     [descriptor.key]: view.key,

@@ -24,6 +24,10 @@ import {
 import { DISCARD_DIALOG, LABELS, NOT_AUTHORIZED_MESSAGE, USER_HOME_PATH } from './messages';
 import './model';
 import { shippedScreens, shippedScreensFor } from '../screens/testing';
+import generalConfigScreen from '../../schemas/screens/general-config.screen.json';
+import generalSettingsSchema from '../../schemas/entities/general-settings.schema.json';
+import type { SettingsDescriptor } from '../api/descriptor';
+import { settingsModelOf } from '../engine/settings/model';
 import { createScreenRegistry, type ScreenComponentProps } from '../engine/registry';
 import { ScreenRegistryProvider } from '../engine/screenRegistryContext';
 
@@ -183,6 +187,31 @@ describe('screens from descriptors, bespoke ones included', () => {
     cleanup();
     await start('/admin/repositories/remote/new', admin);
     expect(await bespoke()).toBe('repositories new {"repoType":"remote"}');
+  });
+
+  it("renders a settings document's one form from its descriptor, and saves what changed", async () => {
+    const general = {
+      ...generalConfigScreen,
+      entitySchema: generalSettingsSchema,
+    } as unknown as SettingsDescriptor;
+    const model = settingsModelOf(general);
+    const saved: unknown[] = [];
+    const { router } = await start('/admin/configuration/general', admin, [
+      [fetchDescriptorFx, async () => general],
+      [model.loadFx, async () => ({ offlineMode: false })],
+      [model.saveFx, async (form: Record<string, unknown>) => (saved.push(form), form)],
+    ]);
+    // The settings page loads with rjsf, lazily: more than findBy's usual second.
+    await screen.findByRole(
+      'heading',
+      { level: 1, name: 'General Configuration' },
+      { timeout: 10000 },
+    );
+    await userEvent.click(await screen.findByLabelText(/Global Offline Mode/));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saved).toEqual([{ offlineMode: true }]));
+    expect(pathOf(router)).toBe('/admin/configuration/general');
+    await waitFor(() => expect(document.title).toBe('General Configuration - depot-1'));
   });
 
   it("guards each page by its own permission: a target's manager lists but may not create", async () => {

@@ -20,6 +20,8 @@ const mayUse = (screen: ScreenDescriptor, principal: Principal) =>
 function summaryOf(screen: ScreenDescriptor) {
   const { id, title, route, permission, component, pages, anonymousTo } = screen;
   const { menu, projectMenu, userMenu } = screen;
+  // Only the kind: whether the console routes one settings page or a list with its forms.
+  const store = screen.store && { kind: screen.store.kind ?? 'collection' };
   return {
     id,
     title,
@@ -31,6 +33,7 @@ function summaryOf(screen: ScreenDescriptor) {
     menu,
     projectMenu,
     userMenu,
+    store,
   };
 }
 

@@ -1,17 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { useUnit } from 'effector-react';
 import { TextField } from '../../design/components/TextField';
-import { SettingsFormPage } from '../settings-form/SettingsFormPage';
+import { SettingsScreen } from '../../engine/settings/SettingsScreen';
+import type { ScreenComponentProps } from '../../engine/registry';
 import { $testError, mailModel, sendTestFx, testRequested } from './model';
 import { MAIL_LABELS as L } from './messages';
-import { mailSchema, mailUiSchema } from './schema';
 
-/** Administration > Configuration > Mail: the SMTP server, and a test mail (docs/mail.md). */
-export default function MailConfigPage() {
+/**
+ * Administration > Configuration > Mail: the SMTP server's form, from its descriptor and
+ * entity schema (schemas/), and a test mail, which is this page's own (docs/mail.md).
+ */
+export default function MailConfigPage({ screen }: ScreenComponentProps) {
   return (
-    <SettingsFormPage title={L.title} model={mailModel} schema={mailSchema} uiSchema={mailUiSchema}>
+    <SettingsScreen screenId={screen.id} model={mailModel} title={L.title}>
       <TestMail />
-    </SettingsFormPage>
+    </SettingsScreen>
   );
 }
 

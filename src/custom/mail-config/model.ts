@@ -2,7 +2,7 @@ import { createEffect, createEvent, createStore, sample } from 'effector';
 import { call } from '../../api/client';
 import { errorMessage } from '../../api/errorMessage';
 import { notificationShown } from '../../shell/notifications/model';
-import { createSettingsModel, type SettingsForm } from '../settings-form/model';
+import { createSettingsModel, type SettingsForm } from '../../engine/settings/model';
 import { MAIL_LABELS } from './messages';
 
 /** The server answers `passwordSet`, never the password; an empty field keeps the stored one. */

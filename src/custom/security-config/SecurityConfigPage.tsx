@@ -1,18 +1,20 @@
-import { SettingsFormPage } from '../settings-form/SettingsFormPage';
+import { SettingsScreen } from '../../engine/settings/SettingsScreen';
+import type { ScreenComponentProps } from '../../engine/registry';
 import { securityConfigModel } from './model';
 import { SECURITY_LABELS } from './messages';
-import { securityConfigSchema } from './schema';
 
 /**
  * Administration > Security > General: anonymous access, hiding unauthorized resources,
- * remember me, the lock policy, the password policy and MFA (docs/security-config.md).
+ * remember me, the lock policy, the password policy and MFA (docs/security-config.md). The
+ * form comes from its descriptor and entity schema (schemas/); the calls and the saved
+ * message are this page's.
  */
-export default function SecurityConfigPage() {
+export default function SecurityConfigPage({ screen }: ScreenComponentProps) {
   return (
-    <SettingsFormPage
-      title={SECURITY_LABELS.title}
+    <SettingsScreen
+      screenId={screen.id}
       model={securityConfigModel}
-      schema={securityConfigSchema}
+      title={SECURITY_LABELS.title}
     />
   );
 }

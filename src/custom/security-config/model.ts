@@ -1,5 +1,5 @@
 import { call } from '../../api/client';
-import { createSettingsModel, type SettingsForm } from '../settings-form/model';
+import { createSettingsModel, type SettingsForm } from '../../engine/settings/model';
 import { SECURITY_LABELS } from './messages';
 
 /** The list of allowed private addresses belongs to remote repositories: never sent from here. */

@@ -1,6 +1,6 @@
 import { createEffect, createEvent, createStore, sample } from 'effector';
 import { schemasApi } from '../../api/schemas';
-import type { ScreenDescriptor, ScreenSummary } from '../../api/descriptor';
+import type { LoadedDescriptor, ScreenSummary } from '../../api/descriptor';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
 
@@ -33,7 +33,7 @@ export const $screensStatus = createStore<LoadStatus>('idle')
   .on(fetchScreensFx.fail, () => 'failed');
 
 /** Full descriptors by id, fetched on first use. */
-export const $descriptors = createStore<Record<string, ScreenDescriptor>>({})
+export const $descriptors = createStore<Record<string, LoadedDescriptor>>({})
   .on(fetchDescriptorFx.done, (all, { params, result }) => ({ ...all, [params]: result }))
   .on(reloadSchemasFx.doneData, (_, { descriptors }) => descriptors);
 export const $descriptorErrors = createStore<Record<string, unknown>>({})

@@ -1,10 +1,10 @@
 import type { UIMatch } from 'react-router-dom';
-import type { ScreenDescriptor, ScreenSummary } from '../../api/descriptor';
+import type { LoadedDescriptor, ScreenSummary } from '../../api/descriptor';
 
 export interface TitleContext {
   pathname: string;
   screens: ScreenSummary[];
-  descriptors: Record<string, ScreenDescriptor>;
+  descriptors: Record<string, LoadedDescriptor>;
 }
 
 /** A route's `handle.title`: fixed, or computed for routes whose pages come from descriptors. */

@@ -1,7 +1,10 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import { call } from '../../api/client';
+import type { SettingsDescriptor } from '../../api/descriptor';
 import { errorMessage } from '../../api/errorMessage';
 import { notificationShown } from '../../shell/notifications/model';
-import { sameFormData } from '../../engine/form/sameFormData';
+import { sameFormData } from '../form/sameFormData';
+import { settingsSavedMessage } from '../messages';
 
 export type SettingsForm = Record<string, unknown>;
 
@@ -62,3 +65,38 @@ export function createSettingsModel(options: {
 }
 
 export type SettingsModel = ReturnType<typeof createSettingsModel>;
+
+/**
+ * What Save sends of a settings document: the form's writable fields as edited (emptied ones
+ * too), but a secret left empty is not sent, so that the server keeps the stored one.
+ */
+export function settingsPayload(descriptor: SettingsDescriptor, form: SettingsForm): SettingsForm {
+  const properties = descriptor.entitySchema.properties ?? {};
+  const payload: SettingsForm = {};
+  for (const field of descriptor.form.fields) {
+    const property = properties[field];
+    if (!property || property.readOnly === true || !(field in form)) continue;
+    const value = form[field];
+    if (property.writeOnly === true && (value === undefined || value === null || value === ''))
+      continue;
+    payload[field] = value;
+  }
+  return payload;
+}
+
+/** One model per settings screen, made on first use: its state outlives a visit to another page. */
+const modelsByScreen = new Map<string, SettingsModel>();
+
+/** The model of a settings screen the engine renders, from its descriptor's get and update calls. */
+export function settingsModelOf(descriptor: SettingsDescriptor): SettingsModel {
+  const known = modelsByScreen.get(descriptor.id);
+  if (known) return known;
+  const { get, update } = descriptor.api;
+  const model = createSettingsModel({
+    load: () => call<SettingsForm>(get.method, get.path),
+    save: (form) => call<SettingsForm>(update.method, update.path, { json: form }),
+    savedText: settingsSavedMessage(descriptor.title),
+  });
+  modelsByScreen.set(descriptor.id, model);
+  return model;
+}

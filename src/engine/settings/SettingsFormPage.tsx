@@ -1,33 +1,27 @@
 import { useCallback, useEffect, type ReactNode } from 'react';
-import Form, { type IChangeEvent } from '@rjsf/core';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useProvidedScope, useUnit } from 'effector-react';
-import { depotTemplates } from '../../design/rjsf';
-import { formValidator } from '../../engine/form/validator';
-import { transformErrors } from '../../engine/form/transformErrors';
+import type { SettingsDescriptor } from '../../api/descriptor';
 import { UnsavedChangesGuard } from '../../shell/guards/UnsavedChangesGuard';
-import type { SettingsForm, SettingsModel } from './model';
-
-const templates = depotTemplates();
-const LABELS = { save: 'Save', reset: 'Reset', loading: 'Loading…' } as const;
+import { SchemaForm } from '../form/SchemaForm';
+import { LOADING_LABEL, RESET_LABEL, SAVE_LABEL } from '../messages';
+import { settingsPayload, type SettingsModel } from './model';
 
 interface SettingsFormPageProps {
-  title: string;
+  /** The screen's descriptor, as served: its form and its entity schema (schemas/). */
+  descriptor: SettingsDescriptor;
   model: SettingsModel;
-  schema: RJSFSchema;
-  uiSchema?: UiSchema;
+  /** The page's heading; the descriptor's title unless a bespoke page words its own. */
+  title?: string;
   /** What follows the form (the mail page's test button). */
   children?: ReactNode;
 }
 
-/** An rjsf form over one settings document, with Save, Reset and the unsaved-changes guard. */
-export function SettingsFormPage({
-  title,
-  model,
-  schema,
-  uiSchema,
-  children,
-}: SettingsFormPageProps) {
+/**
+ * One settings document's page: the descriptor's form over its entity schema, with Save,
+ * Reset and the unsaved-changes guard. The engine renders it for a settings screen; a
+ * bespoke page (mail) adds what follows the form.
+ */
+export function SettingsFormPage({ descriptor, model, title, children }: SettingsFormPageProps) {
   const [form, error, saving, dirty] = useUnit([
     model.$form,
     model.$error,
@@ -49,38 +43,34 @@ export function SettingsFormPage({
 
   return (
     <div className="settings-page">
-      <h1>{title}</h1>
+      <h1>{title ?? descriptor.title}</h1>
       {error && (
         <p className="error-text" role="alert">
           {error}
         </p>
       )}
       {form === null ? (
-        !error && <p role="status">{LABELS.loading}</p>
+        !error && <p role="status">{LOADING_LABEL}</p>
       ) : (
-        <Form<SettingsForm>
-          schema={schema}
-          uiSchema={{ ...uiSchema, 'ui:submitButtonOptions': { norender: true } }}
+        <SchemaForm
+          form={descriptor.form}
+          entitySchema={descriptor.entitySchema}
+          mode="edit"
           formData={form}
-          validator={formValidator}
-          templates={templates}
-          transformErrors={transformErrors}
-          showErrorList={false}
-          noHtml5Validate
-          liveValidate="onChange"
           disabled={saving}
-          onChange={(event: IChangeEvent<SettingsForm>) => changed(event.formData ?? {})}
-          onSubmit={(event: IChangeEvent<SettingsForm>) => save(event.formData ?? {})}
+          onChange={changed}
+          // The whole document as edited: a field emptied on purpose is saved empty.
+          onSubmit={() => save(settingsPayload(descriptor, form))}
         >
           <div className="form-actions">
             <button type="submit" className="btn btn-primary" disabled={!dirty || saving}>
-              {LABELS.save}
+              {SAVE_LABEL}
             </button>
             <button type="button" className="btn" disabled={!dirty} onClick={() => reset()}>
-              {LABELS.reset}
+              {RESET_LABEL}
             </button>
           </div>
-        </Form>
+        </SchemaForm>
       )}
       {form !== null && children}
       <UnsavedChangesGuard isDirty={isDirty} />
