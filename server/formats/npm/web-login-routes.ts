@@ -6,7 +6,14 @@ const loginParams = {
   type: 'object',
   required: ['loginId'],
   properties: {
-    loginId: { type: 'string', minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
+    loginId: {
+      type: 'string',
+      minLength: 16,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]+$',
+      // The console's page shows this answer: an id no login could have is an unknown one.
+      errorMessage: WEB_LOGIN_MESSAGES.unknown,
+    },
   },
 };
 type LoginParams = { Params: { loginId: string } };
