@@ -147,7 +147,7 @@ describe('the menus of the shipped descriptors', () => {
       'Application > Artifactory: Packages, Artifacts',
       'Administration > Projects: Projects',
       'Administration > Repositories: Repositories, Layouts',
-      'Administration > Configuration: General, Property Sets, Mail, Access Tokens',
+      'Administration > Configuration: General Configuration, Property Sets, Mail, Access Tokens',
       'Administration > User Management: Users, Invite User, Groups, Permissions',
       'Administration > Security: General',
       'Administration > Advanced: Maintenance',
