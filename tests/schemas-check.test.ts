@@ -108,6 +108,26 @@ const PLANTED: { path: string; content: unknown; expected: [string, string][] }[
     ],
   },
   {
+    path: 'screens/planted-form-parts.screen.json',
+    content: screen('planted-form-parts', {
+      form: {
+        fields: ['name'],
+        uiSchema: { name: { 'ui:field': 'keyValues' } },
+        sections: [{ title: 'General', fields: ['name', 'nmae'] }],
+      },
+    }),
+    expected: [
+      [
+        'schemas/screens/planted-form-parts.screen.json#/form/uiSchema/name/ui:field',
+        "'keyValues' is not a field the console's registry has",
+      ],
+      [
+        'schemas/screens/planted-form-parts.screen.json#/form/sections/0/fields/1',
+        "names 'nmae', which is not one of form.fields",
+      ],
+    ],
+  },
+  {
     path: 'screens/planted-fields.screen.json',
     content: screen('planted-fields', {
       list: { columns: [{ field: 'shoeSize', header: 'Shoe' }] },

@@ -15,6 +15,8 @@ export interface CheckContext {
   routes?: RouteEntry[];
   /** Whether the console's widget registry resolves a `ui:widget` value. */
   widgetExists?: (name: string) => boolean;
+  /** Whether the console's field registry resolves a `ui:field` value. */
+  fieldExists?: (name: string) => boolean;
   /** Whether the console's screen registry has a `component`. */
   componentExists?: (name: string) => boolean;
   /** The server hooks a `store.hooks` may name. */
@@ -76,20 +78,22 @@ function checkCalls(screen: ScreenDescriptor, routes: RouteEntry[], report: Repo
   }
 }
 
-function checkWidgets(
-  uiSchema: unknown,
-  pointer: string,
-  exists: (n: string) => boolean,
-  report: Report,
-) {
+/** The console registry a uiSchema keyword names an entry of. */
+const REGISTRY_KEYWORDS = {
+  'ui:widget': { kind: 'widget', exists: 'widgetExists' },
+  'ui:field': { kind: 'field', exists: 'fieldExists' },
+} as const;
+
+function checkWidgets(uiSchema: unknown, pointer: string, context: CheckContext, report: Report) {
   if (!isObject(uiSchema)) return;
   for (const [key, value] of Object.entries(uiSchema)) {
-    if (key === 'ui:widget' && typeof value === 'string' && !exists(value))
+    const keyword = REGISTRY_KEYWORDS[key as keyof typeof REGISTRY_KEYWORDS];
+    if (!keyword) checkWidgets(value, below(pointer, key), context, report);
+    else if (typeof value === 'string' && context[keyword.exists]?.(value) === false)
       report(
         below(pointer, key),
-        `'${value}' is not a widget the console's registry has; expected one of its widgets (src/engine/form/widgetRegistry.ts)`,
+        `'${value}' is not a ${keyword.kind} the console's registry has; expected one of its ${keyword.kind}s (src/engine/form/widgetRegistry.ts)`,
       );
-    else checkWidgets(value, below(pointer, key), exists, report);
   }
 }
 
@@ -118,8 +122,13 @@ function checkForm(
   for (const key of Object.keys(form.uiSchema ?? {}))
     if (!key.startsWith('ui:') && !form.fields.includes(key))
       report(below('/form/uiSchema', key), notAField(key));
-  if (context.widgetExists)
-    checkWidgets(form.uiSchema, '/form/uiSchema', context.widgetExists, report);
+  (form.sections ?? []).forEach((section, index) =>
+    section.fields.forEach((field, at) => {
+      if (!form.fields.includes(field))
+        report(`/form/sections/${index}/fields/${at}`, notAField(field));
+    }),
+  );
+  checkWidgets(form.uiSchema, '/form/uiSchema', context, report);
 }
 
 function checkStore(
