@@ -19,9 +19,13 @@ function strictAjv() {
   return ajv;
 }
 
-/** Ajv for `default` and `examples` values: the first error is enough, nothing strict. */
+/**
+ * Ajv for `default` and `examples` values: the first error is enough, nothing strict, and
+ * no check of the schema itself (the strict Ajv did that), which would compile the 2020-12
+ * meta-schema a second time.
+ */
 function valuesAjv() {
-  const ajv = new Ajv2020({ strict: false });
+  const ajv = new Ajv2020({ strict: false, validateSchema: false });
   addFormats.default(ajv);
   ajv.addKeyword('errorMessage');
   return ajv;
@@ -29,10 +33,10 @@ function valuesAjv() {
 
 /** The meta-schema of descriptors, compiled once per check. */
 const compiledMeta = new WeakMap<object, ReturnType<Ajv2020['compile']>>();
-function descriptorValidator(registry: SchemaRegistry) {
+function descriptorValidator(registry: SchemaRegistry, ajv: Ajv2020 = strictAjv()) {
   let validate = compiledMeta.get(registry.screenMetaSchema);
   if (!validate) {
-    validate = strictAjv().compile(registry.screenMetaSchema);
+    validate = ajv.compile(registry.screenMetaSchema);
     compiledMeta.set(registry.screenMetaSchema, validate);
   }
   return validate;
@@ -112,7 +116,7 @@ export function checkSchemas(
   const problems: SchemaProblem[] = [];
   for (const [id, schema] of registry.entities)
     problems.push(...checkEntitySchema(registry.files.get(`entity:${id}`)!, schema, ajv));
-  const validateDescriptor = descriptorValidator(registry);
+  const validateDescriptor = descriptorValidator(registry, ajv.strict);
   const full: CheckContext = { hookNames: Object.keys(ENTITY_HOOKS), ...context };
   for (const screen of registry.screens.values()) {
     const file = registry.files.get(`screen:${screen.id}`)!;
