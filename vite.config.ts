@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { schemasReload } from './vite.schemas-reload';
+import { schemasReload } from './vite.schemas-reload.ts';
 
 // One config for the console build (served by the server under /ui/) and for vitest.
 // Two vitest projects: the server runs in Node, the console in jsdom.
