@@ -1,6 +1,28 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { schemasReload } from './vite.schemas-reload.ts';
+
+/**
+ * Server test files that `npm run test:pg` (DEPOT_TEST_DATABASE_URL set) leaves to `npm test`.
+ * PGlite is PostgreSQL itself, so SQL behaves the same on both; the PostgreSQL run pays for
+ * what differs (connections, concurrent transactions, a server that goes away). These files
+ * would run the same thing twice: they start Depot as a child process on its embedded
+ * database whatever the variable says, or drive a package client through a protocol whose
+ * SQL other files already run on PostgreSQL, or test what lives in memory.
+ */
+const EMBEDDED_RUN_ONLY = [
+  // Child processes on the embedded database, whatever DEPOT_TEST_DATABASE_URL says.
+  'tests/crash-gc.test.ts',
+  'tests/crash-upload.test.ts',
+  'tests/process.test.ts',
+  'server/db/embedded-database.test.ts',
+  'server/db/pglite-dialect.test.ts',
+  // The real mvn client (90 s); tests/maven.test.ts runs the same routes on PostgreSQL.
+  'tests/maven-cli.test.ts',
+  // The address throttle counts in memory, per process; account locks, which the database
+  // keeps, have tests/lockout.test.ts on PostgreSQL.
+  'tests/sign-in-throttle.test.ts',
+];
 
 // One config for the console build (served by the server under /ui/) and for vitest.
 // Two vitest projects: the server runs in Node, the console in jsdom.
@@ -28,6 +50,9 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'tests/**/*.test.ts'],
+          exclude: process.env.DEPOT_TEST_DATABASE_URL
+            ? [...configDefaults.exclude, ...EMBEDDED_RUN_ONLY]
+            : configDefaults.exclude,
           testTimeout: 30000,
           hookTimeout: 60000,
         },

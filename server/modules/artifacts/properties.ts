@@ -107,6 +107,12 @@ export async function writeProperties(
 ) {
   const keys = Object.keys(properties);
   if (nodeIds.length === 0 || keys.length === 0) return;
+  // Two changes of one node's properties take turns: the second waits here for the first to
+  // commit, and its delete then sees the rows the first wrote, so a key is replaced, never
+  // left holding the values of both (PostgreSQL, READ COMMITTED). Not FOR UPDATE: writers
+  // below a folder hold it FOR KEY SHARE (tree-writes.ts), which this does not block.
+  await sql`select id from nodes where id = any(${nodeIds}::bigint[])
+    order by id for no key update`.execute(tx);
   await sql`delete from node_properties
     where node_id = any(${nodeIds}::bigint[]) and key = any(${keys}::text[])`.execute(tx);
   const pairs = pairsOf(properties);
