@@ -100,28 +100,19 @@ export async function placeFile(
 ) {
   const [file] = await holdFolders(tx, repositoryId, ancestorsOf(path), user);
   if (file !== undefined) throw new Conflict(`'${file}' is a file: it cannot hold '${path}'`);
-  const { parentPath, name } = splitPath(path);
-  const now = new Date();
+  const row = fileRow(repositoryId, path, content, user, new Date());
+  // What new content changes in a file already there.
   const written = {
-    sha256: content.sha256,
-    size: content.size,
-    mime_type: content.mimeType ?? mime.getType(name) ?? 'application/octet-stream',
-    modified_at: now,
-    modified_by: user,
+    sha256: row.sha256,
+    size: row.size,
+    mime_type: row.mime_type,
+    modified_at: row.modified_at,
+    modified_by: row.modified_by,
   };
   const { refuseExistingFile } = options;
   const node = await tx
     .insertInto('nodes')
-    .values({
-      repository_id: repositoryId,
-      path,
-      parent_path: parentPath,
-      name,
-      folder: false,
-      created_at: now,
-      created_by: user,
-      ...written,
-    })
+    .values(row)
     .onConflict((c) =>
       refuseExistingFile
         ? c.columns(['repository_id', 'path']).doNothing()
@@ -261,30 +252,27 @@ async function holdAncestors(tx: Tx, repositoryId: number, path: string) {
  * at READ COMMITTED, so that what the transaction reads next includes everything those
  * others committed. Answers the node, or undefined when there is none.
  */
-export async function holdForRemoval(tx: Tx, repositoryId: number, path: string) {
-  await holdAncestors(tx, repositoryId, path);
-  return tx
-    .selectFrom('nodes')
-    .select(['id', 'folder'])
-    .where('repository_id', '=', repositoryId)
-    .where('path', '=', path)
-    .forUpdate()
-    .executeTakeFirst();
+export function holdForRemoval(tx: Tx, repositoryId: number, path: string) {
+  return holdRoot(tx, repositoryId, path, 'update');
 }
 
 /**
  * Holds the root of a subtree being copied (and the folders above it) against removal until
  * this transaction ends; other readers and writers below it go on. Answers the node.
  */
-export async function holdForCopy(tx: Tx, repositoryId: number, path: string) {
+export function holdForCopy(tx: Tx, repositoryId: number, path: string) {
+  return holdRoot(tx, repositoryId, path, 'key share');
+}
+
+/** The folders above a subtree's root held as a writer's, then the root with `lock`. */
+async function holdRoot(tx: Tx, repositoryId: number, path: string, lock: 'update' | 'key share') {
   await holdAncestors(tx, repositoryId, path);
-  return tx
+  const root = tx
     .selectFrom('nodes')
     .select(['id', 'folder'])
     .where('repository_id', '=', repositoryId)
-    .where('path', '=', path)
-    .forKeyShare()
-    .executeTakeFirst();
+    .where('path', '=', path);
+  return (lock === 'update' ? root.forUpdate() : root.forKeyShare()).executeTakeFirst();
 }
 
 /**
