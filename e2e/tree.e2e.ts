@@ -263,6 +263,26 @@ describe('the artifact browser', () => {
     expect(await statusOf('/artifactory/big-local/copied/readme.txt')).toBe(200);
   });
 
+  it('refuses a restore over newer content, in the dry run and the restore, and keeps the newer file', async () => {
+    const path = '/artifactory/big-local/restore-race/x.txt';
+    await asScript('PUT', path, 'one');
+    await asScript('DELETE', path);
+    await asScript('PUT', path, 'two');
+    await page.goto(depot.ui('/repos/tree/General/auto-trashcan/big-local/restore-race/x.txt'));
+    await expectActive('x.txt', 'auto-trashcan/big-local/restore-race/x.txt');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.restore }).click();
+    const dialog = page.getByRole('dialog');
+    const refusal = dialog.getByText(
+      /^Nothing was restored: newer content is at big-local\/restore-race\/x\.txt/,
+    );
+    await dialog.getByRole('button', { name: ACTION_LABELS.dryRun }).click();
+    await refusal.waitFor();
+    await dialog.getByRole('button', { name: ACTION_LABELS.names.restore }).click();
+    await refusal.waitFor();
+    const kept = await fetch(`${depot.baseUrl}${path}`, { headers: { authorization } });
+    expect(await kept.text()).toBe('two');
+  });
+
   it('downloads a file', async () => {
     await page.goto(depot.ui('/repos/tree/General/docs-local/readme.txt'));
     await expectActive('readme.txt', 'docs-local/readme.txt');
