@@ -61,13 +61,10 @@ export async function licenseBucketsRoutes(
       let bucket;
       if (String(request.headers['content-type']).startsWith('multipart/')) {
         const upload = await readBucketUpload(request.raw, request.headers);
-        if (!checkFileFields(upload.fields))
-          throw new BadRequest(
-            ...(Object.values(describeValidation(checkFileFields.errors as never)) as [
-              string,
-              string?,
-            ]),
-          );
+        if (!checkFileFields(upload.fields)) {
+          const { message, field } = describeValidation(checkFileFields.errors as never);
+          throw new BadRequest(message, field);
+        }
         bucket = await buckets.add(
           upload.fields.name!,
           { file: upload.file, key: upload.fields.key },
