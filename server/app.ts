@@ -59,6 +59,7 @@ import { effectivePermissionsRoutes } from './modules/effective-permissions/rout
 import { Filestore } from './storage/filestore.ts';
 import { loadMasterKey, SecretBox } from './crypto/secret-box.ts';
 import { entityRoutes } from './modules/entities/routes.ts';
+import { licenseBucketsRoutes } from './modules/license-buckets/routes.ts';
 import { schemasRoutes } from './modules/schemas/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { uiRoutes } from './modules/ui/routes.ts';
@@ -300,6 +301,13 @@ export async function assembleHttp({
     },
     { prefix: '/ui/api/v1' },
   );
+  // Platform-level calls, at the spec's mission-control paths.
+  await app.register(licenseBucketsRoutes, {
+    services,
+    publicKeyPem: config.licensePublicKey,
+    serverName: config.serverName,
+    prefix: '/mc/api/v1',
+  });
   await app.register(uiRoutes, { uiDir: config.uiDir });
   return { app, downloadFastPath };
 }

@@ -1,3 +1,5 @@
+import { createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** Everything the server reads from its environment, with the embedded-mode defaults. */
@@ -91,6 +93,12 @@ export interface DepotConfig {
    * `npm run dev:server` sets it), so an edited descriptor shows without a restart.
    */
   schemasReload: boolean;
+  /**
+   * The Ed25519 public key license bucket files must be signed with (DEPOT_LICENSE_PUBLIC_KEY:
+   * the PEM itself, or the path of a file holding it), as PEM; unset, buckets cannot be
+   * added (docs/license-buckets.md).
+   */
+  licensePublicKey: string | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -152,7 +160,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       .map((name) => name.trim())
       .filter(Boolean),
     schemasReload: env.DEPOT_SCHEMAS_RELOAD === 'true',
+    licensePublicKey: licensePublicKey(env.DEPOT_LICENSE_PUBLIC_KEY),
   };
+}
+
+/** The PEM of an Ed25519 public key, given inline or as a file's path; refused at start if not one. */
+function licensePublicKey(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const inline = raw.includes('-----BEGIN');
+  let pem: string;
+  try {
+    pem = inline ? raw : readFileSync(raw, 'utf8');
+  } catch (error) {
+    throw new Error(`DEPOT_LICENSE_PUBLIC_KEY names a file that cannot be read: ${raw}`, {
+      cause: error,
+    });
+  }
+  let type: string | undefined;
+  try {
+    type = createPublicKey(pem).asymmetricKeyType;
+  } catch {
+    type = undefined;
+  }
+  if (type !== 'ed25519')
+    throw new Error(
+      'DEPOT_LICENSE_PUBLIC_KEY must be an Ed25519 public key in PEM form, or its file',
+    );
+  return pem;
 }
 
 function trustedProxies(raw: string | undefined): string[] {

@@ -146,6 +146,8 @@ export function createServices(
     storageQuota: createStorageQuota(filestore.root, maintenanceSettings),
     storageSummary: createStorageSummaryService(db, filestore, catalogue),
     db,
+    /** The master key's box: what a feature keeps sealed at rest (license bucket files). */
+    secrets,
     schemas,
     version,
     securityConfig,

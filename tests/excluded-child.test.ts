@@ -838,6 +838,13 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'PUT /ui/api/v1/ui/maintenance',
     'POST /ui/api/v1/ui/admin/repositories/testremote',
   ],
+  'license buckets: no artifact; a parent deleted with its own splits is one bucket (docs/license-buckets.md)':
+    [
+      'POST /mc/api/v1/buckets',
+      'DELETE /mc/api/v1/buckets/:id',
+      'POST /mc/api/v1/buckets/:id/split',
+      'POST /mc/api/v1/buckets/:id/attach',
+    ],
   'a repository as a whole, decided by who manages repositories (docs/projects.md), not by item grants':
     [
       'PUT /artifactory/api/repositories/:key',

@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityPlugin } from '../server/http/identity.ts';
 import { loadSchemaRegistry } from '../server/schemas/registry.ts';
+import { addMatrixBuckets, MATRIX_BUCKET_PUBLIC_KEY } from './helpers/matrix-buckets.ts';
 import {
   adminAuth,
   basic,
@@ -19,7 +20,9 @@ import {
  */
 let depot: TestDepot;
 beforeAll(async () => {
-  depot = await startTestDepot();
+  depot = await startTestDepot({ DEPOT_LICENSE_PUBLIC_KEY: MATRIX_BUCKET_PUBLIC_KEY });
+  // The license bucket the admin reads: `:id` is 'users' below.
+  await addMatrixBuckets(depot, ['users']);
   await depot.services.users.create({
     name: 'plain',
     email: 'p@example.com',

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../server/http/identity.ts';
 import { engineRoutes } from '../server/modules/entities/descriptors.ts';
 import { engineRequest, populateEngineDocuments } from './helpers/engine-requests.ts';
+import { MATRIX_BUCKET_PUBLIC_KEY } from './helpers/matrix-buckets.ts';
 import { populateMatrix } from './helpers/route-table-fixture.ts';
 import {
   CALLERS,
@@ -64,7 +65,10 @@ beforeAll(async () => {
   // A console of its own, so that /ui answers alike whether or not the real one was built.
   uiDir = mkdtempSync(join(tmpdir(), 'depot-matrix-ui-'));
   writeFileSync(join(uiDir, 'index.html'), '<!doctype html><title>Depot</title>');
-  depot = await startTestDepot({ DEPOT_UI_DIR: uiDir });
+  depot = await startTestDepot({
+    DEPOT_UI_DIR: uiDir,
+    DEPOT_LICENSE_PUBLIC_KEY: MATRIX_BUCKET_PUBLIC_KEY,
+  });
   smtp = await startSmtpServer();
   upstream = createServer((_request, response) => response.end('upstream'));
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));

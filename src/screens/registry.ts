@@ -9,6 +9,7 @@ const SCREEN_COMPONENTS: Record<string, ScreenComponent> = {
   'access-tokens': lazy(() => import('../custom/access-tokens/AccessTokensPage')),
   'invite-user': lazy(() => import('../custom/invite-user/InviteUserPage')),
   'mail-config': lazy(() => import('../custom/mail-config/MailConfigPage')),
+  'license-buckets': lazy(() => import('../custom/license-buckets/LicenseBucketsPage')),
   maintenance: lazy(() => import('../custom/maintenance/MaintenancePage')),
   'npm-login': lazy(() => import('../custom/npm-login/NpmLoginPage')),
   packages: lazy(() => import('../custom/packages/PackagesPage')),

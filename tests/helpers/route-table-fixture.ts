@@ -9,6 +9,7 @@ import {
   MADE,
   prepareUpload,
 } from './route-table-requests.ts';
+import { addMatrixBuckets } from './matrix-buckets.ts';
 import { linkIn, type startSmtpServer } from './smtp.ts';
 import { adminAuth, createRepository, deployFile, type TestDepot } from './test-app.ts';
 
@@ -162,6 +163,7 @@ export async function populateMatrix(
   await npmPackage(depot);
   await configuration(depot);
   await mailedKeys(depot, smtp);
+  await addMatrixBuckets(depot);
   const token = await asAdmin(depot, 'POST', '/access/api/v1/tokens', {
     description: 'the admin token',
   });

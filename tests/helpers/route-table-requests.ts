@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BUCKET_REQUESTS, BUCKET_URLS } from './matrix-buckets.ts';
 import { DEFAULT_MAINTENANCE } from '../../server/modules/maintenance/settings.ts';
 
 /**
@@ -357,6 +358,7 @@ export const REQUESTS: Record<string, ShapedRequest> = {
   ...ADMINISTRATION,
   ...SET_ME_UP,
   ...WELL_FORMED,
+  ...BUCKET_REQUESTS,
 };
 
 /**
@@ -366,6 +368,7 @@ export const REQUESTS: Record<string, ShapedRequest> = {
  * from the descriptors (engine-requests.ts).
  */
 export const FIXED_URLS: Record<string, () => string> = {
+  ...BUCKET_URLS,
   'PUT /artifactory/api/npm/:repoKey/*': () => '/artifactory/api/npm/matrix-npm/matrix-pkg',
   'DELETE /artifactory/api/npm/:repoKey/*': () =>
     '/artifactory/api/npm/matrix-npm/matrix-pkg/-rev/1',

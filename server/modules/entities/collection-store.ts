@@ -26,10 +26,19 @@ import {
 import { answerOf, secretFields, sealSecrets } from './secrets.ts';
 import { updatedDocument, type Versioned } from './update.ts';
 
+/**
+ * What the store needs of a collection's descriptor. A feature whose calls the generic
+ * routes cannot serve (license buckets: imported from signed files, at the spec's own paths)
+ * keeps its documents in a store built from just this.
+ */
+export type StoredCollection = Pick<CollectionDescriptor, 'entity' | 'key' | 'store'> & {
+  form?: Pick<CollectionDescriptor['form'], 'readOnlyOnEdit'>;
+};
+
 export interface CollectionStoreOptions {
   db: Database;
   box: SecretBox;
-  screen: CollectionDescriptor;
+  screen: StoredCollection;
   entity: JsonSchema;
   hooks: () => EntityHooks;
 }
@@ -136,7 +145,7 @@ export function createCollectionStore({ db, box, screen, entity, hooks }: Collec
       ifMatch?: string,
     ): Promise<Versioned> {
       if (fixedOne(key)) throw hooks().fixed!.refuseChange(key);
-      const readOnlyOnEdit = [keyField, ...(screen.form.readOnlyOnEdit ?? [])];
+      const readOnlyOnEdit = [keyField, ...(screen.form?.readOnlyOnEdit ?? [])];
       const result = await updatedDocument({
         db,
         box,

@@ -32,7 +32,7 @@ export const DEFAULT_ENTITY_MESSAGES = {
   stale: 'This was changed since you opened it. Reload it to see the changes, then save again.',
 } as const;
 
-export const messagesOf = (screen: EntityDescriptor) => ({
+export const messagesOf = (screen: Pick<EntityDescriptor, 'store'>) => ({
   ...DEFAULT_ENTITY_MESSAGES,
   ...screen.store?.messages,
 });

@@ -149,6 +149,7 @@ describe('the menus of the shipped descriptors', () => {
       'Administration > Repositories: Repositories, Layouts',
       'Administration > Configuration: General Configuration, Property Sets, Mail, Access Tokens',
       'Administration > User Management: Users, Invite User, Groups, Permissions',
+      'Administration > License Management: License Buckets',
       'Administration > Security: General',
       'Administration > Advanced: Maintenance',
       'Administration > Monitoring: Storage Summary',

@@ -1,0 +1,81 @@
+/** Administration > License Management > License Buckets (spec 01 §2, §5, §8, §9). */
+export const BUCKETS_PATH = '/admin/license_management/license_buckets';
+
+/** Spec 01's messages, verbatim: the form's checks, the notifications. */
+export const BUCKET_MESSAGES = {
+  mandatory: 'This field is mandatory',
+  badName: 'Name can only contain alphanumeric characters, dashes and periods',
+  notJsonFile: 'File should have an extension of .json',
+  fileTooLarge: 'File should be less than 13 MB',
+  badUrl: 'Enter a valid URL',
+  overAvailable:
+    'Licenses to be applied is more than the available number of licenses in the bucket',
+  tooHigh: 'Value too high',
+  decimal: 'Decimal not allowed',
+  listFailed: 'Unable to fetch License Buckets',
+  added: 'Successfully added bucket',
+  removed: 'Successfully removed bucket',
+} as const;
+
+/** Spec 01 §9: a bucket file is under 13 MB. */
+export const BUCKET_FILE_LIMIT = 13 * 1024 * 1024;
+export const BUCKET_NAME = /^[A-Za-z0-9._-]+$/;
+
+export const BUCKET_LABELS = {
+  title: 'License Buckets',
+  add: 'Add Bucket',
+  addTitle: 'Add License Bucket',
+  columns: {
+    name: 'Bucket Name',
+    identifier: 'Bucket ID',
+    licenseType: 'License Type',
+    issueDate: 'Issue Date',
+    expiryDate: 'Expiry Date',
+    used: 'Used / Bucket Size',
+    customerName: 'Customer Name',
+    totalProjects: 'Total Projects',
+  },
+  name: 'Name',
+  fileUpload: 'File Upload',
+  file: 'File',
+  fromUrl: 'From URL',
+  url: 'URL',
+  signedUrl: 'Signed URL',
+  key: 'Key',
+  save: 'Save',
+  cancel: 'Cancel',
+  actions: 'Actions',
+  report: 'Report',
+  attach: 'Attach',
+  split: 'Split',
+  download: 'Download',
+  delete: 'Delete',
+  deleteTitle: 'Delete License Bucket',
+  deleteParent: (name: string) =>
+    `Delete bucket ${name}? All its licenses and split buckets are deleted with it.`,
+  deleteSplit: (name: string, parent: string) =>
+    `Delete split bucket ${name}? Its licenses return to bucket ${parent}.`,
+  empty: 'No license buckets yet',
+  splitTitle: 'Split Bucket',
+  sourceBucket: 'Source Bucket',
+  totalLicense: 'Total License',
+  availableLicense: 'Available License',
+  bucketName: 'Bucket Name',
+  numberOfLicenses: 'Number of Licenses',
+  attachTitle: (name: string) => `Attach Licenses from ${name}`,
+  deployment: 'Deployment',
+  status: 'Status',
+  licensesToAttach: '# Licenses to Attach',
+  licenses: '# Licenses',
+  reportTitle: (name: string) => `Bucket Report: ${name}`,
+  totalLicenses: 'Total Licenses',
+  bucketIdentifier: 'Bucket Identifier',
+  maxConsumed: 'Maximum consumed licenses over time',
+  unknownUsage: 'Unknown Usage',
+  pipelinesNodes: 'Pipelines nodes count',
+  deployments: 'Platform Deployments',
+  splits: 'Split Buckets',
+  totalProjects: 'Total Projects',
+  none: 'None',
+  back: 'Back to License Buckets',
+} as const;
