@@ -15,6 +15,7 @@ const EMBEDDED_RUN_ONLY = [
   'tests/crash-gc.test.ts',
   'tests/crash-upload.test.ts',
   'tests/process.test.ts',
+  'tests/shutdown-under-load.test.ts',
   'server/db/embedded-database.test.ts',
   'server/db/pglite-dialect.test.ts',
   // The real mvn client (90 s); tests/maven.test.ts runs the same routes on PostgreSQL.
