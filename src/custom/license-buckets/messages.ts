@@ -1,24 +1,17 @@
+import {
+  BUCKET_FILE_LIMIT,
+  LICENSE_BUCKET_MESSAGES,
+} from '../../../server/modules/license-buckets/messages.ts';
+
 /** Administration > License Management > License Buckets (spec 01 §2, §5, §8, §9). */
 export const BUCKETS_PATH = '/admin/license_management/license_buckets';
 
-/** Spec 01's messages, verbatim: the form's checks, the notifications. */
-export const BUCKET_MESSAGES = {
-  mandatory: 'This field is mandatory',
-  badName: 'Name can only contain alphanumeric characters, dashes and periods',
-  notJsonFile: 'File should have an extension of .json',
-  fileTooLarge: 'File should be less than 13 MB',
-  badUrl: 'Enter a valid URL',
-  overAvailable:
-    'Licenses to be applied is more than the available number of licenses in the bucket',
-  tooHigh: 'Value too high',
-  decimal: 'Decimal not allowed',
-  listFailed: 'Unable to fetch License Buckets',
-  added: 'Successfully added bucket',
-  removed: 'Successfully removed bucket',
-} as const;
-
-/** Spec 01 §9: a bucket file is under 13 MB. */
-export const BUCKET_FILE_LIMIT = 13 * 1024 * 1024;
+/**
+ * Spec 01's messages, verbatim: the form's checks and the notifications, the same words the
+ * server answers with (one list for both).
+ */
+export const BUCKET_MESSAGES = LICENSE_BUCKET_MESSAGES;
+export { BUCKET_FILE_LIMIT };
 export const BUCKET_NAME = /^[A-Za-z0-9._-]+$/;
 
 export const BUCKET_LABELS = {
