@@ -29,6 +29,13 @@ export interface StoredBucket {
 }
 
 /** What an add brings: a file's bytes, or the URLs and key of one to fetch. */
+/** A bucket as calls answer it: the stored fields and its counts. */
+export type DescribedBucket = StoredBucket & {
+  used: number;
+  available: number;
+  totalProjects: number;
+};
+
 export type BucketSource =
   { file: Buffer; key?: string } | { url: string; signedUrl: string; key: string };
 
@@ -81,8 +88,7 @@ export function createLicenseBucketsService(options: {
     (await store.list({ offset: 0, descending: false, equals: { parent: id } }))
       .items as unknown as StoredBucket[];
 
-  /** A bucket as calls answer it: the stored fields and its counts. */
-  async function described(bucket: StoredBucket) {
+  async function described(bucket: StoredBucket): Promise<DescribedBucket> {
     const used = usedOf(bucket);
     const attached = attachedOf(bucket);
     return {

@@ -1,22 +1,11 @@
+import type { DescribedBucket } from '../../../server/modules/license-buckets/service.ts';
 import { call, http } from '../../api/client';
 
 /** The buckets live at the mission-control base, not under the console's prefix. */
 const missionControl = http.extend({ prefixUrl: '/mc/api/v1' });
 
-export interface Bucket {
-  identifier: string;
-  name: string;
-  licenseType: string;
-  customerName: string;
-  issueDate: string;
-  expiryDate: string;
-  size: number;
-  used: number;
-  available: number;
-  totalProjects: number;
-  parent?: string;
-  attachments: { deployment: string; licenses: number }[];
-}
+/** A bucket as the server answers it: the stored fields and its counts. */
+export type Bucket = DescribedBucket;
 
 export interface BucketReport extends Bucket {
   totalLicenses: number;
