@@ -1,3 +1,4 @@
+import { createKeyRulesCheck } from './modules/repositories/key-rules.ts';
 import { loadCatalogue } from './catalogue/catalogue.ts';
 import type { Database } from './db/database.ts';
 import { TableChanges } from './db/table-changes.ts';
@@ -68,8 +69,13 @@ export function createServices(
   });
   const securityConfig = createSecurityConfigService(entities.single('security-settings'), changes);
   const layouts = entities.collection('repo-layout');
-  const repositories = createRepositoriesService(db, catalogue, changes, secrets, (name) =>
-    layouts.exists(name),
+  const repositories = createRepositoriesService(
+    db,
+    catalogue,
+    createKeyRulesCheck(() => schemas.entities.get('repository')!),
+    changes,
+    secrets,
+    (name) => layouts.exists(name),
   );
   const generalConfig = createGeneralConfigService(entities.single('general-settings'));
   // Package formats check and index the files stored into their repositories

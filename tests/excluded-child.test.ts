@@ -844,6 +844,7 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
       'DELETE /mc/api/v1/buckets/:id',
       'POST /mc/api/v1/buckets/:id/split',
       'POST /mc/api/v1/buckets/:id/attach',
+      'POST /mc/api/v1/buckets/:id/detach',
     ],
   'a repository as a whole, decided by who manages repositories (docs/projects.md), not by item grants':
     [

@@ -4,10 +4,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../server/config.ts';
 import { signBucketFile, type BucketGrant } from '../server/modules/license-buckets/bucket-file.ts';
 import { LICENSE_BUCKET_MESSAGES as M } from '../server/modules/license-buckets/messages.ts';
+import { listBucketDocuments } from '../server/modules/license-buckets/queries.ts';
 import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
 
 /**
@@ -270,6 +272,89 @@ describe('a bucket at work', () => {
     const audit = await depot.services.entities.audit('license-bucket', 'parent-b');
     expect(audit[0]).toMatchObject({ action: 'delete', actor: 'admin' });
     expect(JSON.stringify(audit)).not.toContain('BEGIN');
+  });
+});
+
+describe('licenses back from a deployment, and whole changes', () => {
+  it('detaches the licenses a deployment holds, keeping the file and the most ever used', async () => {
+    const file = signed(grant('detach-b'));
+    await upload('detach', file);
+    await call('POST', '/buckets/detach-b/attach', {
+      attachments: [{ deployment: 'home', licenses: 2 }],
+    });
+    const home = (
+      (await (await call('GET', '/buckets/detach-b/status')).json()) as {
+        deployments: { name: string }[];
+      }
+    ).deployments[0]!.name;
+    const detached = await call('POST', '/buckets/detach-b/detach', { deployments: ['home'] });
+    expect(detached.status).toBe(200);
+    expect(await detached.json()).toMatchObject({
+      info: M.detached(2, home),
+      bucket: { used: 0, available: 10, attachments: [] },
+    });
+    const again = await call('POST', '/buckets/detach-b/detach', { deployments: ['home'] });
+    expect(await errorOf(again)).toMatchObject({ message: M.notAttached('detach', 'home') });
+    const empty = await call('POST', '/buckets/detach-b/detach', { deployments: [] });
+    expect((await errorOf(empty)).message).toBe(M.mandatory);
+    expect(await (await call('GET', '/buckets/detach-b/status')).json()).toMatchObject({
+      maxConsumed: 2,
+      deployments: [{ id: 'home', licenses: 0 }],
+    });
+    // The counts changed around the sealed file, which downloads as it was added.
+    const download = await call('GET', '/buckets/detach-b/download');
+    expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(file))).toBe(true);
+    const plain = await call(
+      'POST',
+      '/buckets/detach-b/detach',
+      { deployments: ['home'] },
+      { authorization: basic('plain', 'plain-pass-1') },
+    );
+    expect(plain.status).toBe(403);
+  });
+
+  it('lists buckets without reading their sealed files', async () => {
+    const documents = await listBucketDocuments(depot.services.db);
+    expect(documents.map((document) => document.identifier)).toContain('detach-b');
+    for (const document of documents) expect(document).not.toHaveProperty('signedFile');
+  });
+
+  it('changes nothing, parent and audit trail included, when a split cannot be written', async () => {
+    await upload('atomic', signed(grant('atomic-b')));
+    const { db } = depot.services;
+    const parentRow = async () =>
+      (
+        await sql<{ document: unknown }>`select document from entity_documents
+          where entity = 'license-bucket' and key = 'atomic-b'`.execute(db)
+      ).rows[0];
+    const auditRows = async () =>
+      (await sql`select id from entity_audit where entity = 'license-bucket'`.execute(db)).rows
+        .length;
+    // The split's own row cannot be written: what a crash between the two writes leaves.
+    await sql`create function refuse_doomed_split() returns trigger language plpgsql as $$
+      begin
+        if new.key like '%.doomed' then raise exception 'the split is refused by the test'; end if;
+        return new;
+      end $$`.execute(db);
+    await sql`create trigger refuse_doomed_split before insert on entity_documents
+      for each row execute function refuse_doomed_split()`.execute(db);
+    try {
+      const [parentBefore, auditBefore] = [await parentRow(), await auditRows()];
+      const split = await call('POST', '/buckets/atomic-b/split', { name: 'doomed', licenses: 3 });
+      expect(split.status).toBe(500);
+      expect(await parentRow()).toEqual(parentBefore);
+      expect(await auditRows()).toBe(auditBefore);
+      expect((await call('GET', '/buckets/atomic-b.doomed')).status).toBe(404);
+    } finally {
+      await sql`drop trigger refuse_doomed_split on entity_documents`.execute(db);
+      await sql`drop function refuse_doomed_split()`.execute(db);
+    }
+    const split = await call('POST', '/buckets/atomic-b/split', { name: 'kept', licenses: 3 });
+    expect(split.status).toBe(201);
+    expect(await (await call('GET', '/buckets/atomic-b')).json()).toMatchObject({
+      used: 3,
+      maxUsed: 3,
+    });
   });
 });
 

@@ -65,6 +65,8 @@ export const BUCKET_REQUESTS: Record<string, ShapedRequest> = {
   'POST /mc/api/v1/buckets/:id/attach': {
     body: { attachments: [{ deployment: 'home', licenses: 1 }] },
   },
+  // After the attach (the table calls in order): the license it attached comes back.
+  'POST /mc/api/v1/buckets/:id/detach': { body: { deployments: ['home'] } },
 };
 
 /** Each call names the table's bucket; the delete its own. */
@@ -74,5 +76,6 @@ export const BUCKET_URLS: Record<string, () => string> = {
   'GET /mc/api/v1/buckets/:id/download': () => '/mc/api/v1/buckets/matrix-bucket/download',
   'POST /mc/api/v1/buckets/:id/split': () => '/mc/api/v1/buckets/matrix-bucket/split',
   'POST /mc/api/v1/buckets/:id/attach': () => '/mc/api/v1/buckets/matrix-bucket/attach',
+  'POST /mc/api/v1/buckets/:id/detach': () => '/mc/api/v1/buckets/matrix-bucket/detach',
   'DELETE /mc/api/v1/buckets/:id': () => '/mc/api/v1/buckets/doomed-bucket',
 };

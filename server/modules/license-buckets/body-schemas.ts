@@ -100,6 +100,24 @@ export const attachBody = {
   errorMessage: mandatory(['attachments']),
 };
 
+/** Detach: the deployments whose licenses from this bucket come back, all of them. */
+export const detachBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['deployments'],
+  properties: {
+    deployments: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1, maxLength: 255 },
+      errorMessage: { minItems: M.mandatory },
+    },
+  },
+  errorMessage: mandatory(['deployments']),
+};
+
 export const bucketParams = {
   type: 'object',
   required: ['id'],

@@ -40,6 +40,9 @@ export const LICENSE_BUCKET_MESSAGES = {
     `Licenses attach only to deployments that are ONLINE or PARTIAL; '${name}' is ${status}`,
   attached: (count: number, name: string) => `${count} license(s) attached to ${name}`,
   split: (name: string) => `Bucket '${name}' split off`,
+  detached: (count: number, names: string) => `${count} license(s) detached from ${names}`,
+  notAttached: (bucket: string, deployment: string) =>
+    `Bucket '${bucket}' has no licenses attached to deployment '${deployment}'`,
 } as const;
 
 /** Spec 01 §9: a bucket file is under 13 MB (13 * 1024 * 1024 bytes). */

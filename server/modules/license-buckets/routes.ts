@@ -8,6 +8,7 @@ import {
   addFromUrlBody,
   attachBody,
   bucketParams,
+  detachBody,
   splitBody,
 } from './body-schemas.ts';
 import { readBucketUpload } from './bucket-upload.ts';
@@ -40,11 +41,7 @@ export async function licenseBucketsRoutes(
   // The file form is read as a stream by the add call, not by a body parser.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 
-  app.get(
-    '/buckets',
-    { config: admin },
-    async () => (await buckets.list({ offset: 0, descending: false })).buckets,
-  );
+  app.get('/buckets', { config: admin }, async () => buckets.list());
 
   app.get('/buckets/:id', byId, async (request: IdRequest) => buckets.get(request.params.id));
 
@@ -117,6 +114,22 @@ export async function licenseBucketsRoutes(
       );
       const count = attachments.reduce((sum, entry) => sum + entry.licenses, 0);
       return { info: M.attached(count, deployments.map((d) => d.name).join(', ')), bucket };
+    },
+  );
+
+  // Depot's own call (the spec has none): docs/license-buckets.md, "Detaching licenses".
+  app.post(
+    '/buckets/:id/detach',
+    { config: admin, schema: { params: bucketParams, body: detachBody } },
+    async (
+      request: FastifyRequest<{ Params: { id: string }; Body: { deployments: string[] } }>,
+    ) => {
+      const { bucket, count, names } = await buckets.detach(
+        request.params.id,
+        request.body.deployments,
+        request.principal.name,
+      );
+      return { info: M.detached(count, names.join(', ')), bucket };
     },
   );
 

@@ -1,43 +1,29 @@
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
-import { BadRequest, Conflict, PreconditionFailed } from '../../errors.ts';
+import { BadRequest, Conflict, NotFound } from '../../errors.ts';
 import type { JsonSchema } from '../../schemas/registry.ts';
 import { createCollectionStore, type StoredCollection } from '../entities/collection-store.ts';
-import type { EntityDocument } from '../entities/documents.ts';
+import { deepMerge, documentDefaults, type EntityDocument } from '../entities/documents.ts';
 import type { Actor } from '../entities/hooks.ts';
-import type { ListQuery } from '../entities/queries.ts';
-import { openSecrets } from '../entities/secrets.ts';
-import { checkBucketKey, verifyBucketFile } from './bucket-file.ts';
+import { answerOf, openSecrets } from '../entities/secrets.ts';
+import {
+  attachedOf,
+  availableOf,
+  merged,
+  today,
+  usedOf,
+  type Attachment,
+  type DescribedBucket,
+  type StoredBucket,
+} from './bucket-counts.ts';
+import { bucketReport } from './bucket-report.ts';
+import { bucketFromSource, type BucketSource } from './bucket-source.ts';
+import { writeBuckets } from './bucket-writes.ts';
 import { attachableDeployment, knownDeployments, type Deployment } from './deployments.ts';
-import { fetchBucketFile } from './fetch-bucket-file.ts';
 import { LICENSE_BUCKET_MESSAGES as M } from './messages.ts';
+import { bucketNameTaken, findBucketDocument, listBucketDocuments } from './queries.ts';
 
-/** A bucket as stored (schemas/entities/license-bucket.schema.json). */
-export interface StoredBucket {
-  identifier: string;
-  name: string;
-  licenseType: string;
-  customerName: string;
-  issueDate: string;
-  expiryDate: string;
-  size: number;
-  splitOff: number;
-  maxUsed: number;
-  attachments: { deployment: string; licenses: number }[];
-  parent?: string;
-  url?: string;
-}
-
-/** What an add brings: a file's bytes, or the URLs and key of one to fetch. */
-/** A bucket as calls answer it: the stored fields and its counts. */
-export type DescribedBucket = StoredBucket & {
-  used: number;
-  available: number;
-  totalProjects: number;
-};
-
-export type BucketSource =
-  { file: Buffer; key?: string } | { url: string; signedUrl: string; key: string };
+export type { BucketSource, DescribedBucket, StoredBucket };
 
 /** The engine keeps the documents: unique identifiers, audit, the sealed file. */
 const BUCKETS: StoredCollection = {
@@ -52,23 +38,11 @@ const BUCKETS: StoredCollection = {
   },
 };
 
-const attachedOf = (bucket: StoredBucket) =>
-  bucket.attachments.reduce((sum, attachment) => sum + attachment.licenses, 0);
-/** Licenses gone from the bucket: attached to deployments or given to its splits. */
-const usedOf = (bucket: StoredBucket) => attachedOf(bucket) + bucket.splitOff;
-const today = () => new Date().toISOString().slice(0, 10);
-
-/** `attachments` with `licenses` more for `deployment`. */
-function plus(attachments: StoredBucket['attachments'], deployment: string, licenses: number) {
-  const others = attachments.filter((attachment) => attachment.deployment !== deployment);
-  const current = attachments.find((attachment) => attachment.deployment === deployment);
-  return [...others, { deployment, licenses: (current?.licenses ?? 0) + licenses }];
-}
-
 /**
  * License buckets (spec 01 §2, docs/license-buckets.md): what they do beyond keeping
  * documents. Adding verifies a signed file; a split takes licenses from its parent and a
- * deleted split gives them back; attaching counts licenses out to deployments.
+ * deleted split gives them back, each in one transaction; attaching and detaching count
+ * licenses out to deployments and back.
  */
 export function createLicenseBucketsService(options: {
   db: Database;
@@ -79,67 +53,38 @@ export function createLicenseBucketsService(options: {
   allowList: () => Promise<string[]>;
   projectCount: () => Promise<number>;
 }) {
-  const { box, publicKeyPem } = options;
+  const { db, box, entity } = options;
   const store = createCollectionStore({ ...options, screen: BUCKETS, hooks: () => ({}) });
   const deployments = (): Deployment[] => knownDeployments(options.serverName);
+  const defaults = documentDefaults(entity);
+  const asBucket = (document: EntityDocument) =>
+    answerOf(entity, ['signedFile'], deepMerge(defaults, document)) as unknown as StoredBucket;
 
-  const read = async (id: string) => (await store.get(id)).document as unknown as StoredBucket;
-  const splitsOf = async (id: string) =>
-    (await store.list({ offset: 0, descending: false, equals: { parent: id } }))
-      .items as unknown as StoredBucket[];
+  async function read(id: string): Promise<StoredBucket> {
+    const document = await findBucketDocument(db, id);
+    if (!document) throw new NotFound(M.notFound(id));
+    return asBucket(document);
+  }
+  const splitsOf = async (id: string) => (await listBucketDocuments(db, id)).map(asBucket);
 
   async function described(bucket: StoredBucket): Promise<DescribedBucket> {
     const used = usedOf(bucket);
-    const attached = attachedOf(bucket);
     return {
       ...bucket,
       used,
       available: bucket.size - used,
       // The projects of the deployments it licenses: this Depot's, once attached to it.
-      totalProjects: attached > 0 ? await options.projectCount() : 0,
+      totalProjects: attachedOf(bucket) > 0 ? await options.projectCount() : 0,
     };
   }
 
-  /**
-   * Applies `edit` to the bucket as stored, written only if nobody changed it meanwhile
-   * (the engine's If-Match); a concurrent change makes it read and decide again.
-   */
-  async function change(id: string, actor: Actor, edit: (bucket: StoredBucket) => StoredBucket) {
-    for (let attempt = 1; ; attempt++) {
-      const { document, etag } = await store.get(id);
-      const next = edit(document as unknown as StoredBucket);
-      const maxUsed = Math.max(next.maxUsed, usedOf(next));
-      try {
-        const written = await store.update(
-          id,
-          { ...next, maxUsed } as unknown as EntityDocument,
-          actor,
-          etag,
-        );
-        return written.document as unknown as StoredBucket;
-      } catch (error) {
-        if (!(error instanceof PreconditionFailed) || attempt >= 5) throw error;
-      }
-    }
-  }
-
   async function refuseTakenName(name: string) {
-    const { total } = await store.list({
-      offset: 0,
-      limit: 1,
-      descending: false,
-      equals: { name },
-    });
-    if (total > 0) throw new Conflict(M.nameExists(name), 'name');
+    if (await bucketNameTaken(db, name)) throw new Conflict(M.nameExists(name), 'name');
   }
 
   return {
-    async list(query: Omit<ListQuery, 'equals'>) {
-      const { items, total } = await store.list({ ...query, equals: {} });
-      const buckets = await Promise.all(
-        items.map((item) => described(item as unknown as StoredBucket)),
-      );
-      return { buckets, total };
+    async list(): Promise<DescribedBucket[]> {
+      return Promise.all((await listBucketDocuments(db)).map(asBucket).map(described));
     },
 
     get: async (id: string) => described(await read(id)),
@@ -147,112 +92,79 @@ export function createLicenseBucketsService(options: {
     /** Adds the bucket a signed file grants; nothing is kept unless every check passed. */
     async add(name: string, source: BucketSource, actor: Actor) {
       await refuseTakenName(name);
-      const bytes =
-        'file' in source
-          ? source.file
-          : await fetchBucketFile(source.signedUrl, await options.allowList());
-      let text: string;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-      } catch {
-        throw new BadRequest(M.notJson, 'file');
-      }
-      const grant = verifyBucketFile(text, publicKeyPem, today());
-      if (source.key !== undefined) checkBucketKey(grant, source.key);
-      const bucket: StoredBucket = {
-        identifier: grant.identifier,
-        name,
-        licenseType: grant.licenseType,
-        customerName: grant.customerName,
-        issueDate: grant.issueDate,
-        expiryDate: grant.expiryDate,
-        size: grant.quantity,
-        splitOff: 0,
-        maxUsed: 0,
-        attachments: [],
-        ...('url' in source ? { url: source.url } : {}),
-      };
-      const created = await store.create({ ...bucket, signedFile: text }, actor);
+      const { bucket, signedFile } = await bucketFromSource(name, source, options);
+      const created = await store.create({ ...bucket, signedFile }, actor);
       return described(created.document as unknown as StoredBucket);
     },
 
-    /** A new bucket of `licenses` taken from `id`'s available ones. */
+    /** A new bucket of `licenses` taken from `id`'s available ones, in one transaction. */
     async split(id: string, name: string, licenses: number, actor: Actor) {
-      const source = await read(id);
-      if (source.parent) throw new BadRequest(M.splitOfSplit);
+      if ((await read(id)).parent) throw new BadRequest(M.splitOfSplit);
       await refuseTakenName(name);
-      const splitId = `${source.identifier}.${name}`;
+      const splitId = `${id}.${name}`;
       if (await store.exists(splitId)) throw new Conflict(M.nameExists(name), 'name');
-      // The parent gives the licenses first: a failure after it loses none to a second owner.
-      const parent = await change(id, actor, (bucket) => {
-        if (licenses > bucket.size - usedOf(bucket)) throw new BadRequest(M.tooHigh, 'licenses');
-        return { ...bucket, splitOff: bucket.splitOff + licenses };
+      const split = await writeBuckets(db, actor, async (writes) => {
+        const parent = await writes.change(id, (bucket) => {
+          if (licenses > availableOf(bucket)) throw new BadRequest(M.tooHigh, 'licenses');
+          return { ...bucket, splitOff: bucket.splitOff + licenses };
+        });
+        const created: StoredBucket = {
+          ...parent,
+          identifier: splitId,
+          name,
+          size: licenses,
+          splitOff: 0,
+          maxUsed: 0,
+          attachments: [],
+          parent: parent.identifier,
+        };
+        delete created.url; // the parent's lasting address is not the split's
+        await writes.create(created);
+        return created;
       });
-      const split: StoredBucket = {
-        ...parent,
-        identifier: splitId,
-        name,
-        size: licenses,
-        splitOff: 0,
-        maxUsed: 0,
-        attachments: [],
-        parent: parent.identifier,
-      };
-      delete split.url;
-      try {
-        return described(
-          (await store.create(split as unknown as EntityDocument, actor))
-            .document as unknown as StoredBucket,
-        );
-      } catch (error) {
-        await change(id, actor, (bucket) => ({ ...bucket, splitOff: bucket.splitOff - licenses }));
-        throw error;
-      }
+      return described(split);
     },
 
     /** Counts licenses out to deployments, all or none. */
-    async attach(id: string, wanted: { deployment: string; licenses: number }[], actor: Actor) {
+    async attach(id: string, wanted: Attachment[], actor: Actor) {
       const targets = wanted.map((entry) => attachableDeployment(deployments(), entry.deployment));
-      const bucket = await change(id, actor, (current) => {
-        if (current.expiryDate < today()) throw new BadRequest(M.expired(current.expiryDate));
-        const total = wanted.reduce((sum, entry) => sum + entry.licenses, 0);
-        if (total > current.size - usedOf(current))
-          throw new BadRequest(M.overAvailable, 'licenses');
-        const attachments = wanted.reduce(
-          (list, entry) => plus(list, entry.deployment, entry.licenses),
-          current.attachments,
-        );
-        return { ...current, attachments };
-      });
+      const bucket = await writeBuckets(db, actor, (writes) =>
+        writes.change(id, (current) => {
+          if (current.expiryDate < today()) throw new BadRequest(M.expired(current.expiryDate));
+          const total = wanted.reduce((sum, entry) => sum + entry.licenses, 0);
+          if (total > availableOf(current)) throw new BadRequest(M.overAvailable, 'licenses');
+          return { ...current, attachments: merged(current.attachments, wanted) };
+        }),
+      );
       return { bucket: await described(bucket), deployments: targets };
+    },
+
+    /**
+     * Takes back every license the bucket counted out to these deployments (known or not:
+     * licenses on a deployment Depot no longer knows come back the same way).
+     */
+    async detach(id: string, from: string[], actor: Actor) {
+      let count = 0;
+      const bucket = await writeBuckets(db, actor, (writes) =>
+        writes.change(id, (current) => {
+          const detached = current.attachments.filter((a) => from.includes(a.deployment));
+          const missing = from.find((d) => !detached.some((a) => a.deployment === d));
+          if (missing !== undefined)
+            throw new BadRequest(M.notAttached(current.name, missing), 'deployments');
+          count = detached.reduce((sum, attachment) => sum + attachment.licenses, 0);
+          const attachments = current.attachments.filter((a) => !from.includes(a.deployment));
+          return { ...current, attachments };
+        }),
+      );
+      const names = from.map((d) => deployments().find((known) => known.id === d)?.name ?? d);
+      return { bucket: await described(bucket), count, names };
     },
 
     /** The bucket report (spec 01 §2, "Report"). */
     async report(id: string) {
-      const bucket = await read(id);
-      const known = deployments();
-      const splits = await splitsOf(id);
-      const licensesOn = (deployment: string) =>
-        bucket.attachments.find((attachment) => attachment.deployment === deployment)?.licenses ??
-        0;
-      return {
-        ...(await described(bucket)),
-        totalLicenses: bucket.size,
-        maxConsumed: bucket.maxUsed,
-        // Licenses counted out to deployments Depot no longer knows.
-        unknownUsage: bucket.attachments
-          .filter(
-            (attachment) => !known.some((deployment) => deployment.id === attachment.deployment),
-          )
-          .reduce((sum, attachment) => sum + attachment.licenses, 0),
-        // Depot runs no pipelines service, so no pipelines node holds a license.
-        pipelinesNodes: 0,
-        deployments: known.map((deployment) => ({
-          ...deployment,
-          licenses: licensesOn(deployment.id),
-        })),
-        splits: await Promise.all(splits.map(described)),
-      };
+      const bucket = await described(await read(id));
+      const splits = await Promise.all((await splitsOf(id)).map(described));
+      return bucketReport(bucket, deployments(), splits);
     },
 
     /** The signed file the bucket was added from, as it was added. */
@@ -271,17 +183,15 @@ export function createLicenseBucketsService(options: {
         await store.deleteMany([id, ...splits.map((split) => split.identifier)], actor);
         return;
       }
-      // Deleted first: a failure before the parent is told loses licenses, never doubles them.
-      await store.deleteMany([id], actor);
-      await change(bucket.parent, actor, (parent) => ({
-        ...parent,
-        splitOff: parent.splitOff - bucket.size,
+      await writeBuckets(db, actor, async (writes) => {
+        await writes.remove(bucket);
         // Deployments keep the licenses they had from the split, now counted on the parent.
-        attachments: bucket.attachments.reduce(
-          (list, entry) => plus(list, entry.deployment, entry.licenses),
-          parent.attachments,
-        ),
-      }));
+        await writes.change(bucket.parent!, (parent) => ({
+          ...parent,
+          splitOff: parent.splitOff - bucket.size,
+          attachments: merged(parent.attachments, bucket.attachments),
+        }));
+      });
     },
   };
 }

@@ -1,4 +1,8 @@
-/** Repository messages; the quoted ones are spec 03 §5 verbatim. */
+/**
+ * Repository messages; the quoted ones are spec 03 §5 verbatim. The key rules' messages
+ * (docker lowercase, "-cache", reserved) are the schema's (schemas/entities/repository.schema.json,
+ * `$defs`), which the server answers with; they are named here for the tests that expect them.
+ */
 export const REPO_MESSAGES = {
   unknownProject: (key: string) => `Project '${key}' could not be found.`,
   projectPrefix: (key: string) =>
@@ -28,17 +32,6 @@ export const REPO_MESSAGES = {
   removed: (key: string) =>
     `Repository '${key}' and all its content have been removed successfully.`,
 } as const;
-
-/** First path segments with a meaning of their own under /artifactory/. */
-export const RESERVED_KEYS = [
-  'api',
-  'ui',
-  'webapp',
-  'list',
-  'favicon.ico',
-  '.well-known',
-  'auto-trashcan',
-];
 
 /** Answers of the console's repository calls (spec 03 §7 Repositories). */
 export const REPO_UI_MESSAGES = {

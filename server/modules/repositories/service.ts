@@ -6,7 +6,8 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { TableChanges } from '../../db/table-changes.ts';
 import { createReadCache, deepFreeze } from '../../cache/read-cache.ts';
 import { BadRequest, Conflict, NotFound } from '../../errors.ts';
-import { REPO_MESSAGES, RESERVED_KEYS } from './messages.ts';
+import type { KeyRulesCheck } from './key-rules.ts';
+import { REPO_MESSAGES } from './messages.ts';
 import {
   DEFAULT_REPOSITORY_ENVIRONMENTS,
   isEnvironment,
@@ -160,19 +161,6 @@ export function toRepositoryConfig(row: Row): RepositoryConfig {
   };
 }
 
-/** The spec's key rules (03 §5) that depend on the kind and package type. */
-function checkKeyRules(config: RepositoryConfig): void {
-  if (RESERVED_KEYS.includes(config.key.toLowerCase())) {
-    throw new BadRequest(REPO_MESSAGES.reservedKey(config.key), 'key');
-  }
-  if (config.packageType === 'docker' && config.key !== config.key.toLowerCase()) {
-    throw new BadRequest(REPO_MESSAGES.dockerLowercase, 'key');
-  }
-  if (config.rclass === 'local' && config.key.toLowerCase().endsWith('-cache')) {
-    throw new BadRequest(REPO_MESSAGES.localCacheSuffix, 'key');
-  }
-}
-
 /** A remote repository's upstream is an http or https URL (docs/remote-repositories.md). */
 function checkUpstreamUrl(config: RepositoryConfig): void {
   if (config.rclass !== 'remote') return;
@@ -216,6 +204,8 @@ function checkPackageType(config: RepositoryConfig, catalogue: Catalogue): void 
 export function createRepositoriesService(
   db: Database,
   catalogue: Catalogue,
+  /** The key rules of the repository entity schema (key-rules.ts). */
+  checkKeyRules: KeyRulesCheck,
   changes?: TableChanges,
   secrets?: SecretBox,
   /** Whether an admin added a layout of this name (the schema engine keeps them). */
@@ -308,7 +298,7 @@ export function createRepositoriesService(
     async checkNewKey(
       config: Pick<RepositoryConfig, 'key' | 'rclass' | 'packageType' | 'projectKey'>,
     ) {
-      checkKeyRules(config as RepositoryConfig);
+      checkKeyRules(config);
       if (config.projectKey) await checkProject(config.key, config.projectKey);
       if (await findRow(config.key)) throw new Conflict(REPO_MESSAGES.exists(config.key), 'key');
     },

@@ -27,6 +27,7 @@ import {
   reportOpened,
   splitSubmitted,
 } from './model';
+import { BucketReportPage } from './BucketReportPage';
 import { countProblem, fileProblem, nameProblem, urlProblem } from './validation';
 
 ModuleRegistry.registerModules([ClientSideRowModelModule]);
@@ -414,43 +415,6 @@ function AttachForm() {
           {L.cancel}
         </Link>
       </form>
-    </section>
-  );
-}
-
-function BucketReportPage() {
-  const { licenseBucketID = '' } = useParams();
-  const [report, open] = useUnit([$report, reportOpened]);
-  useEffect(() => {
-    open(licenseBucketID);
-  }, [open, licenseBucketID]);
-  if (!report) return null;
-  const rows: [string, string | number][] = [
-    [L.totalLicenses, report.totalLicenses],
-    [L.bucketIdentifier, report.identifier],
-    [L.columns.expiryDate, report.expiryDate],
-    [L.maxConsumed, report.maxConsumed],
-    [L.unknownUsage, report.unknownUsage],
-    [L.pipelinesNodes, report.pipelinesNodes],
-    [
-      L.deployments,
-      report.deployments.map((d) => `${d.name} (${d.status}): ${d.licenses}`).join(', '),
-    ],
-    [L.splits, report.splits.map((s) => `${s.name}: ${s.used} / ${s.size}`).join(', ') || L.none],
-    [L.totalProjects, report.totalProjects],
-  ];
-  return (
-    <section aria-labelledby="report-title" className="settings-page">
-      <h1 id="report-title">{L.reportTitle(report.name)}</h1>
-      <dl className="card">
-        {rows.map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <Link to={BUCKETS_PATH}>{L.back}</Link>
     </section>
   );
 }

@@ -42,6 +42,8 @@ export const bucketsApi = {
     ),
   attach: ({ id, attachments }: { id: string; attachments: Bucket['attachments'] }) =>
     call<{ info: string }>('POST', `${one(id)}/attach`, { json: { attachments } }, missionControl),
+  detach: ({ id, deployments }: { id: string; deployments: string[] }) =>
+    call<{ info: string }>('POST', `${one(id)}/detach`, { json: { deployments } }, missionControl),
   report: (id: string) => call<BucketReport>('GET', `${one(id)}/status`, {}, missionControl),
   /** Where the browser downloads the signed file from (a plain link: it is a file). */
   downloadUrl: (id: string) => `/mc/api/v1${one(id)}/download`,

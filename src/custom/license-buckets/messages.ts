@@ -70,5 +70,9 @@ export const BUCKET_LABELS = {
   splits: 'Split Buckets',
   totalProjects: 'Total Projects',
   none: 'None',
+  detach: 'Detach',
+  detachTitle: 'Detach Licenses',
+  detachText: (licenses: number, deployment: string, bucket: string) =>
+    `Detach the ${licenses} license(s) of bucket ${bucket} from ${deployment}? They return to the bucket's available licenses.`,
   back: 'Back to License Buckets',
 } as const;

@@ -10,6 +10,7 @@ export const deleteConfirmed = createEvent<string>();
 export const splitSubmitted = createEvent<{ id: string; name: string; licenses: number }>();
 export const attachSubmitted = createEvent<{ id: string; attachments: Bucket['attachments'] }>();
 export const reportOpened = createEvent<string>();
+export const detachConfirmed = createEvent<{ id: string; deployments: string[] }>();
 
 export const listFx = createEffect(bucketsApi.list);
 export const addFx = createEffect(bucketsApi.add);
@@ -17,6 +18,7 @@ export const removeFx = createEffect(bucketsApi.remove);
 export const splitFx = createEffect(bucketsApi.split);
 export const attachFx = createEffect(bucketsApi.attach);
 export const reportFx = createEffect(bucketsApi.report);
+export const detachFx = createEffect(bucketsApi.detach);
 
 export const $buckets = createStore<Bucket[]>([]).on(listFx.doneData, (_, rows) => rows);
 export const $report = createStore<BucketReport | null>(null)
@@ -39,6 +41,13 @@ sample({ clock: deleteConfirmed, target: removeFx });
 sample({ clock: splitSubmitted, target: splitFx });
 sample({ clock: attachSubmitted, target: attachFx });
 sample({ clock: reportOpened, target: reportFx });
+sample({ clock: detachConfirmed, target: detachFx });
+// When licenses came back from a deployment, the report shows the bucket as it is now.
+sample({
+  clock: detachFx.done,
+  fn: ({ params }) => params.id,
+  target: reportFx,
+});
 // When attaching opens, the report says where the licenses are and which deployments take them.
 sample({
   clock: attachFx.done,
@@ -56,7 +65,7 @@ sample({
   target: notificationShown,
 });
 sample({
-  clock: [splitFx.doneData, attachFx.doneData],
+  clock: [splitFx.doneData, attachFx.doneData, detachFx.doneData],
   fn: (answer) => ({ kind: 'success' as const, text: answer.info }),
   target: notificationShown,
 });
@@ -66,7 +75,7 @@ sample({
   target: notificationShown,
 });
 sample({
-  clock: [removeFx.failData, reportFx.failData],
+  clock: [removeFx.failData, reportFx.failData, detachFx.failData],
   fn: (error) => ({ kind: 'error' as const, text: errorMessage(error) }),
   target: notificationShown,
 });
