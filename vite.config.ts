@@ -20,6 +20,9 @@ const EMBEDDED_RUN_ONLY = [
   'server/db/pglite-dialect.test.ts',
   // The real mvn client (90 s); tests/maven.test.ts runs the same routes on PostgreSQL.
   'tests/maven-cli.test.ts',
+  // The real podman, skopeo and buildah; tests/docker-registry.test.ts runs the same
+  // registry routes and queries on PostgreSQL.
+  'tests/docker-clients.test.ts',
   // The address throttle counts in memory, per process; account locks, which the database
   // keeps, have tests/lockout.test.ts on PostgreSQL.
   'tests/sign-in-throttle.test.ts',

@@ -27,6 +27,7 @@ import { restSecurityRoutes } from './modules/rest-security/routes.ts';
 import { permissionTargetRestRoutes } from './modules/access-control/rest-routes.ts';
 import { permissionTargetConsoleRoutes } from './modules/access-control/console-routes.ts';
 import { npmWebLoginRoutes } from './formats/npm/web-login-routes.ts';
+import { registryRoutesAt } from './formats/docker/registry-routes.ts';
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { packagesRoutes } from './modules/packages/routes.ts';
 import { setMeUpRoutes } from './modules/set-me-up/routes.ts';
@@ -254,6 +255,8 @@ export async function assembleHttp({
         config,
         prefix: `/artifactory/api/${format.name}`,
       });
+  // The Docker registry protocol at /v2/, outside its format's path (docs/docker.md).
+  await app.register(registryRoutesAt('/v2'), { services, filestore, config });
   await app.register(artifactsRoutes, {
     services,
     filestore,

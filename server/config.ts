@@ -99,6 +99,15 @@ export interface DepotConfig {
    * added (docs/license-buckets.md).
    */
   licensePublicKey: string | undefined;
+  /** The Docker registry's limits (docs/docker.md). */
+  docker: {
+    /** The largest blob one upload may build up, in bytes. */
+    uploadMaxBytes: number;
+    /** An upload untouched this long is abandoned and its bytes removed. */
+    uploadExpirySeconds: number;
+    /** How long a registry token from the token endpoint lives. */
+    tokenSeconds: number;
+  };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -161,6 +170,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       .filter(Boolean),
     schemasReload: env.DEPOT_SCHEMAS_RELOAD === 'true',
     licensePublicKey: licensePublicKey(env.DEPOT_LICENSE_PUBLIC_KEY),
+    docker: {
+      uploadMaxBytes: positiveInteger(env, 'DEPOT_DOCKER_UPLOAD_MAX_MB', 20480) * 1024 * 1024,
+      uploadExpirySeconds: positiveInteger(env, 'DEPOT_DOCKER_UPLOAD_EXPIRY_SECONDS', 86400),
+      tokenSeconds: positiveInteger(env, 'DEPOT_DOCKER_TOKEN_SECONDS', 300),
+    },
   };
 }
 

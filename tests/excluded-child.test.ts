@@ -303,7 +303,104 @@ const versionsOf = async (answer: Answer, fixture: Fixture) => {
   };
 };
 
+/** Pushes a one-layer image to `docker-local` as the administrator; answers its manifest. */
+async function dockerImage(image: string, tag: string, config: string) {
+  const digest = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+  for (const blob of [config, 'layer']) {
+    const pushed = await call(
+      'POST',
+      `/v2/docker-local/${image}/blobs/uploads/?digest=${digest(blob)}`,
+      ADMIN,
+      blob,
+      { 'content-type': 'application/octet-stream' },
+    );
+    expect(pushed.statusCode, pushed.body).toBe(201);
+  }
+  const manifest = dockerManifest(config);
+  const put = await putDockerManifest(image, tag, manifest, ADMIN);
+  expect(put.statusCode, put.body).toBe(201);
+  return manifest;
+}
+
+function dockerManifest(config: string) {
+  const descriptor = (text: string) => ({
+    mediaType: 'application/octet-stream',
+    digest: `sha256:${createHash('sha256').update(text).digest('hex')}`,
+    size: text.length,
+  });
+  return JSON.stringify({
+    schemaVersion: 2,
+    mediaType: 'application/vnd.oci.image.manifest.v1+json',
+    config: descriptor(config),
+    layers: [descriptor('layer')],
+  });
+}
+
+const putDockerManifest = (
+  image: string,
+  tag: string,
+  manifest: string,
+  who: Who,
+  base = '/v2/docker-local',
+) =>
+  call('PUT', `${base}/${image}/manifests/${tag}`, who, manifest, {
+    'content-type': 'application/vnd.oci.image.manifest.v1+json',
+  });
+
+/** A Docker image's tag folder `{image}/v1` holding the excluded `secret/s2.txt`. */
+async function dockerTagged(): Promise<Fixture> {
+  const image = fresh('img-');
+  await dockerImage(image, 'v1', '{"one":1}');
+  const excluded = {
+    repoKey: 'docker-local',
+    path: `${image}/v1/secret/s2.txt`,
+    content: 'secret',
+  };
+  await deployFile(depot, 'docker-local', excluded.path, excluded.content);
+  return { repoKey: 'docker-local', folder: `${image}/v1`, excluded };
+}
+
+/** The tag `v1` of a Docker image with nothing excluded below it, for the controls. */
+async function cleanDockerTag() {
+  const image = fresh('clean-img-');
+  await dockerImage(image, 'v1', '{"one":1}');
+  return image;
+}
+
+/** Deleting a tag, and moving it to another manifest, remove the tag folder's files. */
+const dockerCases = (base: string): Case[] => [
+  {
+    kind: 'change',
+    prepare: () => dockerTagged(),
+    run: (f) => call('DELETE', `${base}/${f.folder.replace('/v1', '')}/manifests/v1`, DEV),
+    control: async () => call('DELETE', `${base}/${await cleanDockerTag()}/manifests/v1`, DEV),
+  },
+  {
+    kind: 'change',
+    prepare: async () => {
+      const fixture = await dockerTagged();
+      await dockerImage(fixture.folder.replace('/v1', ''), 'v2', '{"two":2}');
+      return fixture;
+    },
+    run: (f) =>
+      putDockerManifest(f.folder.replace('/v1', ''), 'v1', dockerManifest('{"two":2}'), DEV, base),
+    control: async () => {
+      const image = await cleanDockerTag();
+      await dockerImage(image, 'v2', '{"two":2}');
+      return putDockerManifest(image, 'v1', dockerManifest('{"two":2}'), DEV, base);
+    },
+  },
+];
+
 const CASES: Record<string, Case[]> = {
+  'DELETE /v2/*': [dockerCases('/v2/docker-local')[0]],
+  'PUT /v2/*': [dockerCases('/v2/docker-local')[1]],
+  'DELETE /artifactory/api/docker/:repoKey/v2/*': [
+    dockerCases('/artifactory/api/docker/docker-local/v2')[0],
+  ],
+  'PUT /artifactory/api/docker/:repoKey/v2/*': [
+    dockerCases('/artifactory/api/docker/docker-local/v2')[1],
+  ],
   'DELETE /artifactory/:repoKey/*': [
     {
       kind: 'change',
@@ -763,6 +860,12 @@ const CASES: Record<string, Case[]> = {
  * mutating route must be listed here or declare `reach: 'many'` and have a case above.
  */
 const ONE_ITEM_OR_NONE: Record<string, string[]> = {
+  "Docker blob uploads: an upload's own bytes, or one blob file in the image's _uploads folder": [
+    'POST /v2/*',
+    'PATCH /v2/*',
+    'POST /artifactory/api/docker/:repoKey/v2/*',
+    'PATCH /artifactory/api/docker/:repoKey/v2/*',
+  ],
   'users, groups, permission targets, projects, tokens, API keys and sign-in: no artifact': [
     'PUT /artifactory/api/security/users/:name',
     'POST /artifactory/api/security/users/:name',
@@ -904,6 +1007,7 @@ beforeAll(async () => {
   for (const key of ['pub-local', 'target-local']) await createRepository(depot, key, 'local');
   await createMavenRepository(depot, 'mvn-local', 'local');
   await createRepository(depot, 'npm-local', 'local', { packageType: 'npm' });
+  await createRepository(depot, 'docker-local', 'local', { packageType: 'docker' });
   await createRepository(depot, 'up-remote', 'remote', { url: 'http://127.0.0.1:9/' });
   await createRepository(depot, 'up-virtual', 'virtual', { repositories: ['up-remote'] });
   await devWithOnlyGrant(depot, {

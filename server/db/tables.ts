@@ -343,7 +343,34 @@ export interface EntityAuditTable {
   changes: ColumnType<Record<string, unknown>, string, never>;
 }
 
+/** A manifest stored in a Docker repository's tree, as the registry protocol sees it (migration 0026). */
+export interface DockerManifestsTable {
+  repository_id: number;
+  image: string;
+  /** `sha256:<hex>`. */
+  digest: string;
+  media_type: string;
+  artifact_type: string | null;
+  /** The digest of the manifest it refers to (OCI 1.1 `subject`), for the referrers API. */
+  subject: string | null;
+  /** Its annotations as JSON text, answered in the referrers list. */
+  annotations: string | null;
+  size: number;
+  created_at: ColumnType<Date, never, never>;
+}
+
+/** A blob upload in progress; its bytes are a file in the filestore's upload area. */
+export interface DockerUploadsTable {
+  id: string;
+  repository_id: number;
+  image: string;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface DepotDatabase {
+  docker_manifests: DockerManifestsTable;
+  docker_uploads: DockerUploadsTable;
   users: UsersTable;
   groups: GroupsTable;
   user_groups: UserGroupsTable;

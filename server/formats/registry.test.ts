@@ -18,6 +18,7 @@ describe('the format registry', () => {
     expect(served.filter((type) => !catalogued.has(type))).toEqual([]);
     expect(new Set(served).size).toBe(served.length);
     expect([...INDEXED_PACKAGE_TYPES].sort()).toEqual([
+      'docker',
       'gradle',
       'ivy',
       'maven',
@@ -26,6 +27,7 @@ describe('the format registry', () => {
       'sbt',
     ]);
     expect(formatOf('gradle')?.name).toBe('maven');
+    expect(formatOf('docker')?.name).toBe('docker');
     expect(formatOf('generic')).toBeUndefined();
   });
 

@@ -1,11 +1,12 @@
 import type { PackageFormat } from './format.ts';
+import { dockerFormat } from './docker/format.ts';
 import { mavenFormat } from './maven/format.ts';
 import { npmFormat } from './npm/format.ts';
 import { pypiFormat } from './pypi/format.ts';
 import { fallbackVersionOrder, semverPreRelease } from './version-order.ts';
 
 /** Every package format Depot speaks natively: adding one is adding it here (docs/formats.md). */
-export const FORMATS: readonly PackageFormat[] = [npmFormat, pypiFormat, mavenFormat];
+export const FORMATS: readonly PackageFormat[] = [npmFormat, pypiFormat, mavenFormat, dockerFormat];
 
 const BY_PACKAGE_TYPE = new Map(
   FORMATS.flatMap((format) => format.packageTypes.map((type) => [type, format] as const)),

@@ -1,5 +1,7 @@
 import type { Database } from '../db/database.ts';
 import type { FormatRuntime } from './format.ts';
+import { dockerFormat } from './docker/format.ts';
+import { registryRoutesAt } from './docker/registry-routes.ts';
 import { mavenFormat } from './maven/format.ts';
 import type { MavenService } from './maven/service.ts';
 import { npmFormat } from './npm/format.ts';
@@ -25,6 +27,14 @@ export function createFormatRuntimes(deps: { db: Database; maven: MavenService }
     },
     { format: pypiFormat, prepareIndex: pypiDeployIndexer, routes: pypiRoutes },
     { format: mavenFormat, prepareIndex: deps.maven.prepareIndex },
+    // Docker's clients also use `/v2/`, outside `/artifactory/api/docker`: app.ts registers
+    // the same protocol there (docker/registry-routes.ts). Its files are indexed by the
+    // manifests that write them, not by a deploy's indexer.
+    {
+      format: dockerFormat,
+      prepareIndex: async () => undefined,
+      routes: registryRoutesAt('/:repoKey/v2'),
+    },
   ];
   // The registry and the runtimes name the same formats, in the same order.
   const missing = FORMATS.filter((format) => !runtimes.some((r) => r.format === format));

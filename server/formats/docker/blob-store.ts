@@ -1,0 +1,166 @@
+import { Readable } from 'node:stream';
+import type { Database } from '../../db/database.ts';
+import { retryTransaction } from '../../db/transaction-retry.ts';
+import { Conflict } from '../../errors.ts';
+import type { ArtifactsService } from '../../modules/artifacts/service.ts';
+import { placeFile } from '../../modules/artifacts/tree-writes.ts';
+import type { Filestore, StagedBlob } from '../../storage/filestore.ts';
+import { sha256Hex, type ImageRef } from './names.ts';
+import { RegistryError } from './protocol-errors.ts';
+import { blobFileName, findImageBlob, holdBlobs } from './queries.ts';
+import type { RegistryAccessRules, RegistryCaller } from './registry-access.ts';
+import type { UploadArea, UploadSession } from './uploads.ts';
+
+type RepositoryRow = Awaited<ReturnType<ArtifactsService['repository']>>;
+
+export const uploadPath = (image: string, hex: string) => `${image}/_uploads/${blobFileName(hex)}`;
+
+/**
+ * Blobs of images (docs/docker.md, "Storage"): read through a repository's read order, pushed
+ * through an upload into the content-addressed filestore and recorded as
+ * `<image>/_uploads/sha256__<hex>` until a manifest takes them into its folder.
+ */
+export function createBlobStore(deps: {
+  db: Database;
+  filestore: Filestore;
+  artifacts: ArtifactsService;
+  rules: RegistryAccessRules;
+  uploads: UploadArea;
+}) {
+  const { db, filestore, artifacts, rules, uploads } = deps;
+
+  /** The local repositories a pull of the image reads, in order (a virtual's members). */
+  async function readSources(repo: RepositoryRow, image: string) {
+    const order = await artifacts.readOrder(repo, image);
+    // Remote Docker repositories come with issue 25's remote slice; until then they hold nothing.
+    return order.filter((source) => source.rclass === 'local');
+  }
+
+  /** Where a push of the image lands: a local repository, or a virtual's deployment target. */
+  async function pushTarget(ref: ImageRef, caller: RegistryCaller): Promise<RepositoryRow> {
+    const repo = await rules.dockerRepository(ref.repoKey);
+    const target = await artifacts.deployTarget(repo.key).catch((error: Error) => {
+      throw new RegistryError('DENIED', error.message);
+    });
+    if (target.package_type !== 'docker')
+      throw new RegistryError('DENIED', `'${target.key}' is not a Docker repository`);
+    await rules.authorize(caller, ref, 'push', target.key);
+    return target;
+  }
+
+  /** Records a verified blob in the image's upload folder. */
+  async function record(target: RepositoryRow, image: string, staged: StagedBlob, user: string) {
+    await artifacts.deploy({
+      repoKey: target.key,
+      path: uploadPath(image, staged.sha256),
+      content: Readable.from([]),
+      staged,
+      expected: {},
+      byChecksum: false,
+      properties: {},
+      user,
+    });
+  }
+
+  return {
+    readSources,
+    pushTarget,
+
+    /** A blob of the image the caller may pull: which file holds it, and its size. */
+    async locate(ref: ImageRef, digest: string, caller: RegistryCaller) {
+      const hex = sha256Hex(digest);
+      const repo = await rules.dockerRepository(ref.repoKey);
+      await rules.authorize(caller, ref, 'pull');
+      for (const source of await readSources(repo, ref.image)) {
+        const file = await findImageBlob(db, source.id, ref.image, hex);
+        if (file) return { hex, size: Number(file.size) };
+      }
+      throw new RegistryError('BLOB_UNKNOWN', `Blob ${digest} is unknown to ${ref.name}`, {
+        digest,
+      });
+    },
+
+    /** A whole blob in one request (POST with `digest`): verified while it is stored. */
+    async pushMonolithic(ref: ImageRef, digest: string, body: Readable, caller: RegistryCaller) {
+      const hex = sha256Hex(digest);
+      const target = await pushTarget(ref, caller);
+      const staged = await filestore
+        .stage(body.pipe(uploads.limiter()), { sha256: hex })
+        .catch((error: unknown) => {
+          if (error instanceof Conflict)
+            throw new RegistryError('DIGEST_INVALID', `The content does not have digest ${digest}`);
+          throw error;
+        });
+      try {
+        await record(target, ref.image, staged, caller.principal.name);
+      } finally {
+        await filestore.discard(staged);
+      }
+    },
+
+    async startUpload(ref: ImageRef, caller: RegistryCaller): Promise<UploadSession> {
+      const target = await pushTarget(ref, caller);
+      return uploads.start(target.id, ref.image);
+    },
+
+    async findUpload(ref: ImageRef, id: string, caller: RegistryCaller): Promise<UploadSession> {
+      const target = await pushTarget(ref, caller);
+      return uploads.find(id, target.id, ref.image);
+    },
+
+    /** Ends an upload: the last bytes, the digest checked, the blob recorded. */
+    async completeUpload(
+      ref: ImageRef,
+      session: UploadSession,
+      digest: string,
+      caller: RegistryCaller,
+    ) {
+      const hex = sha256Hex(digest);
+      const target = await pushTarget(ref, caller);
+      const staged = await uploads.complete(session, hex);
+      try {
+        await record(target, ref.image, staged, caller.principal.name);
+      } finally {
+        await filestore.discard(staged);
+      }
+    },
+
+    /**
+     * Cross-repository mount: the blob, found in an image the caller may pull, is recorded in
+     * this one without its bytes moving. Answers false when it cannot be (the client then
+     * uploads it).
+     */
+    async mount(ref: ImageRef, from: ImageRef, digest: string, caller: RegistryCaller) {
+      const hex = sha256Hex(digest);
+      const target = await pushTarget(ref, caller);
+      const source = await rules.dockerRepository(from.repoKey).catch(() => undefined);
+      if (!source) return false;
+      const mayPull = await rules.authorize(caller, from, 'pull').then(
+        () => true,
+        () => false,
+      );
+      if (!mayPull) return false;
+      for (const holder of await readSources(source, from.image)) {
+        const mounted = await retryTransaction(() =>
+          db.transaction().execute(async (tx) => {
+            const held = await holdBlobs(tx, [hex]);
+            const file = await findImageBlob(tx, holder.id, from.image, hex);
+            if (!held.has(hex) || !file) return false;
+            await placeFile(
+              tx,
+              target.id,
+              uploadPath(ref.image, hex),
+              { sha256: hex, size: held.get(hex)! },
+              caller.principal.name,
+            );
+            return true;
+          }),
+        );
+        if (mounted) return true;
+      }
+      return false;
+    },
+  };
+}
+
+export type BlobStore = ReturnType<typeof createBlobStore>;

@@ -1,0 +1,115 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DepotError } from '../../errors.ts';
+import type { Filestore } from '../../storage/filestore.ts';
+import type { RegistryAddress } from './names.ts';
+import {
+  REGISTRY_CODES,
+  RegistryError,
+  RegistryUnauthorized,
+  registryCodeOf,
+} from './protocol-errors.ts';
+
+export const API_VERSION_HEADER = 'Docker-Distribution-API-Version';
+const API_VERSION = 'registry/2.0';
+const ADDRESS_PREFIX = /^(\/artifactory\/api\/docker\/([^/?]+))\/v2(?:\/|\?|$)/;
+
+/** The address a request reached the registry at, from its URL. */
+export function addressOf(url: string): RegistryAddress {
+  const match = ADDRESS_PREFIX.exec(url);
+  return match ? { prefix: match[1], repoKey: decodeURIComponent(match[2]) } : { prefix: '' };
+}
+
+/** `WWW-Authenticate` for a refusal: where to get a token, for which scope. */
+export function bearerChallenge(request: FastifyRequest, scope?: string) {
+  const { prefix } = addressOf(request.url);
+  const realm = `${request.protocol}://${request.host}${prefix}/v2/token`;
+  const quote = (value: string) => value.replace(/["\\]/g, '');
+  return `Bearer realm="${quote(realm)}",service="${quote(request.host)}"${scope ? `,scope="${quote(scope)}"` : ''}`;
+}
+
+/** Sends an error in the protocol's JSON form; the one place the registry's errors are mapped. */
+export function sendRegistryError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  reply.header(API_VERSION_HEADER, API_VERSION);
+  let status: number;
+  let code: string;
+  let message: string;
+  let detail: unknown;
+  if (error instanceof DepotError) {
+    code = registryCodeOf(error);
+    status = error.statusCode;
+    message = error.message;
+    detail = error instanceof RegistryError ? error.detail : undefined;
+  } else {
+    const statusCode = (error as { statusCode?: number }).statusCode;
+    status = statusCode && statusCode >= 400 && statusCode < 500 ? statusCode : 500;
+    code = status === 413 ? 'SIZE_INVALID' : status >= 500 ? 'UNKNOWN' : 'UNSUPPORTED';
+    message = status >= 500 ? 'The registry failed to answer' : (error as Error).message;
+  }
+  if (status >= 500) request.log.error({ err: error }, 'registry request failed');
+  if (code === 'UNAUTHORIZED') {
+    status = REGISTRY_CODES.UNAUTHORIZED;
+    reply.header(
+      'WWW-Authenticate',
+      bearerChallenge(request, error instanceof RegistryUnauthorized ? error.scope : undefined),
+    );
+  }
+  const size = (detail as { size?: number } | undefined)?.size;
+  if (code === 'BLOB_UPLOAD_INVALID' && typeof size === 'number')
+    reply.header('Range', size > 0 ? `0-${size - 1}` : '0-0');
+  return reply
+    .status(status)
+    .type('application/json')
+    .send(
+      JSON.stringify({ errors: [{ code, message, ...(detail !== undefined ? { detail } : {}) }] }),
+    );
+}
+
+/** `Range: bytes=a-b` of a blob of `size` bytes: one range, or undefined for the whole. */
+export function parseRange(header: string | undefined, size: number) {
+  if (!header) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  const unsatisfiable = new RegistryError(
+    'BLOB_UNKNOWN',
+    `The range ${header} is not within the blob's ${size} bytes`,
+    undefined,
+    416,
+  );
+  if (!match || (match[1] === '' && match[2] === '')) throw unsatisfiable;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start > end || start >= size) throw unsatisfiable;
+  return { start, end };
+}
+
+/** Sends a stored blob, whole or a range of it; HEAD sends the headers alone. */
+export function sendBlob(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  filestore: Filestore,
+  blob: { hex: string; size: number; contentType: string },
+) {
+  const digest = `sha256:${blob.hex}`;
+  reply
+    .header(API_VERSION_HEADER, API_VERSION)
+    .header('Docker-Content-Digest', digest)
+    .header('ETag', `"${digest}"`)
+    .header('Accept-Ranges', 'bytes')
+    .type(blob.contentType);
+  const range = parseRange(request.headers.range, blob.size);
+  const length = range ? range.end - range.start + 1 : blob.size;
+  if (range)
+    reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${blob.size}`);
+  reply.header('Content-Length', String(length));
+  if (request.method === 'HEAD' || length === 0) return reply.send();
+  return reply.send(filestore.read(blob.hex, range));
+}
+
+export const registryHeaders = (reply: FastifyReply) =>
+  reply.header(API_VERSION_HEADER, API_VERSION);

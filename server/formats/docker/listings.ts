@@ -1,0 +1,102 @@
+import type { Database } from '../../db/database.ts';
+import type { AccessService } from '../../modules/access-control/service.ts';
+import type { RepositoriesService } from '../../modules/repositories/service.ts';
+import type { BlobStore } from './blob-store.ts';
+import { MEDIA_TYPES } from './manifests.ts';
+import { clientName, sha256Hex, type ImageRef, type RegistryAddress } from './names.ts';
+import { RegistryError, RegistryUnauthorized } from './protocol-errors.ts';
+import { catalogImages, imageTags, referrersOf } from './queries.ts';
+import type { RegistryAccessRules, RegistryCaller } from './registry-access.ts';
+
+/** A page of names in lexical order, after `last`, `n` at most (undefined: all of them). */
+export interface Page {
+  n?: number;
+  last?: string;
+}
+
+function paged(names: string[], page: Page) {
+  const sorted = [...new Set(names)].sort();
+  const after = page.last === undefined ? sorted : sorted.filter((name) => name > page.last!);
+  if (page.n === undefined) return { names: after, more: false };
+  return { names: after.slice(0, page.n), more: after.length > page.n };
+}
+
+/** Tags of an image, the registry's catalog, and the referrers of a manifest. */
+export function createListings(deps: {
+  db: Database;
+  access: AccessService;
+  repositories: RepositoriesService;
+  rules: RegistryAccessRules;
+  blobs: BlobStore;
+}) {
+  const { db, access, repositories, rules, blobs } = deps;
+
+  return {
+    async tags(ref: ImageRef, page: Page, caller: RegistryCaller) {
+      const repo = await rules.dockerRepository(ref.repoKey);
+      await rules.authorize(caller, ref, 'pull');
+      const tags: string[] = [];
+      for (const source of await blobs.readSources(repo, ref.image))
+        tags.push(...(await imageTags(db, source.id, ref.image)));
+      if (tags.length === 0)
+        throw new RegistryError('NAME_UNKNOWN', `${ref.name} holds no image`, { name: ref.name });
+      return paged(tags, page);
+    },
+
+    /**
+     * The images the caller may pull, as the address names them: every Docker repository
+     * at `/v2/`, the address's own at `/artifactory/api/docker/<repoKey>/v2/`. A virtual
+     * repository lists what its members hold under its own key.
+     */
+    async catalog(address: RegistryAddress, page: Page, caller: RegistryCaller) {
+      const catalogGranted =
+        caller.granted === undefined ||
+        caller.granted.some((entry) => entry.type === 'registry' && entry.name === 'catalog');
+      if (!catalogGranted)
+        throw new RegistryUnauthorized('Authentication is required', 'registry:catalog:*');
+      const all = (await repositories.list({ packageType: 'docker' })).filter(
+        (repo) => address.repoKey === undefined || repo.key === address.repoKey,
+      );
+      const decider = await access.forPrincipal(caller.principal);
+      const names: string[] = [];
+      for (const repo of all) {
+        const row = await rules.dockerRepository(repo.key);
+        const sources = await blobs.readSources(row, '');
+        for (const { image } of await catalogImages(
+          db,
+          sources.map((source) => source.id),
+        )) {
+          if (decider.can('read', repo.key, image, 'folder'))
+            names.push(clientName(address, repo.key, image));
+        }
+      }
+      return paged(names, page);
+    },
+
+    /** The OCI 1.1 referrers of a manifest: an image index of the manifests naming it. */
+    async referrers(
+      ref: ImageRef,
+      digest: string,
+      artifactType: string | undefined,
+      caller: RegistryCaller,
+    ) {
+      sha256Hex(digest);
+      const repo = await rules.dockerRepository(ref.repoKey);
+      await rules.authorize(caller, ref, 'pull');
+      const manifests = [];
+      for (const source of await blobs.readSources(repo, ref.image)) {
+        for (const row of await referrersOf(db, source.id, ref.image, digest)) {
+          if (artifactType !== undefined && row.artifact_type !== artifactType) continue;
+          manifests.push({
+            mediaType: row.media_type,
+            digest: row.digest,
+            size: Number(row.size),
+            ...(row.artifact_type ? { artifactType: row.artifact_type } : {}),
+            ...(row.annotations ? { annotations: JSON.parse(row.annotations) as unknown } : {}),
+          });
+        }
+      }
+      return { schemaVersion: 2, mediaType: MEDIA_TYPES.ociIndex, manifests };
+    },
+  };
+}

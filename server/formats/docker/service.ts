@@ -1,0 +1,67 @@
+import type { DepotConfig } from '../../config.ts';
+import type { Principal } from '../../http/permissions.ts';
+import type { Services } from '../../services.ts';
+import type { Filestore } from '../../storage/filestore.ts';
+import { createBlobStore } from './blob-store.ts';
+import { createListings } from './listings.ts';
+import { createManifestStore } from './manifest-store.ts';
+import { imageRef, type RegistryAddress } from './names.ts';
+import { createRegistryAccess } from './registry-access.ts';
+import { createRegistryTokens, parseScopes, type RegistryAccess } from './tokens.ts';
+import { createUploadArea } from './uploads.ts';
+
+/**
+ * The Docker/OCI registry (docs/docker.md): blobs, manifests and tags, listings, and the
+ * token endpoint, over the repositories' trees, the filestore and the access decider.
+ */
+export function createDockerRegistry(deps: {
+  services: Services;
+  filestore: Filestore;
+  config: DepotConfig;
+}) {
+  const { services, filestore, config } = deps;
+  const { db, artifacts, access, repositories } = services;
+  const tokens = createRegistryTokens(services.secrets, config.docker.tokenSeconds);
+  const rules = createRegistryAccess({ access, artifacts });
+  const uploads = createUploadArea(db, filestore.root, {
+    maxBytes: config.docker.uploadMaxBytes,
+    expirySeconds: config.docker.uploadExpirySeconds,
+  });
+  const blobs = createBlobStore({ db, filestore, artifacts, rules, uploads });
+  const manifests = createManifestStore({ db, access, filestore, artifacts, rules, blobs });
+  const listings = createListings({ db, access, repositories, rules, blobs });
+
+  /**
+   * The token endpoint's answer: a token for exactly the scopes asked for, each with only the
+   * actions the principal may take now (none at all for a repository it may not use).
+   */
+  async function issueToken(
+    principal: Principal,
+    address: RegistryAddress,
+    scopes: string[],
+    service: string,
+  ) {
+    const access: RegistryAccess[] = [];
+    for (const scope of parseScopes(scopes)) {
+      if (scope.type === 'registry' && scope.name === 'catalog') {
+        access.push({ type: 'registry', name: 'catalog', actions: ['*'] });
+        continue;
+      }
+      if (scope.type !== 'repository') continue;
+      let ref;
+      try {
+        ref = imageRef(address, scope.name);
+      } catch {
+        continue;
+      }
+      const actions = await rules.permittedActions(principal, ref, scope.actions);
+      access.push({ type: 'repository', name: scope.name, actions });
+    }
+    const { token, issuedAt } = await tokens.issue(principal, access, service);
+    return { token, access_token: token, expires_in: tokens.lifetimeSeconds, issued_at: issuedAt };
+  }
+
+  return { tokens, blobs, manifests, listings, uploads, issueToken, filestore };
+}
+
+export type DockerRegistry = ReturnType<typeof createDockerRegistry>;

@@ -1,0 +1,216 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { open, readdir, stat, truncate, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Database } from '../../db/database.ts';
+import type { StagedBlob } from '../../storage/filestore.ts';
+import { RegistryError } from './protocol-errors.ts';
+
+const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Expired uploads are looked for at most this often (each new upload may start a sweep). */
+const SWEEP_INTERVAL_MS = 60_000;
+
+export interface UploadLimits {
+  maxBytes: number;
+  expirySeconds: number;
+}
+
+export interface UploadSession {
+  id: string;
+  repositoryId: number;
+  image: string;
+  /** Bytes received so far. */
+  size: number;
+}
+
+const unknownUpload = (id: string) =>
+  new RegistryError('BLOB_UPLOAD_UNKNOWN', `No blob upload '${id}' is in progress here`);
+
+/** A stream that counts what passes and fails once it passes `limit` bytes in total. */
+function limited(startAt: number, limit: number) {
+  let seen = startAt;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > limit)
+        done(
+          new RegistryError(
+            'SIZE_INVALID',
+            `The blob exceeds the upload limit of ${limit} bytes`,
+            undefined,
+            413,
+          ),
+        );
+      else done(null, chunk);
+    },
+  });
+}
+
+/**
+ * Blob uploads in progress (docs/docker.md, "Uploads"): each is a file in the filestore's
+ * `_uploads/` area, appended to by PATCH and PUT, and a row naming its repository and image.
+ * What arrived before a dropped connection stays, so the client resumes from the status
+ * answer's Range. Nothing here is a blob: `complete` hashes the file, checks the digest and
+ * hands it to the filestore as a staged blob, renamed into place by the deploy that records
+ * it. Uploads untouched for longer than the expiry are removed.
+ */
+export function createUploadArea(db: Database, filestoreRoot: string, limits: UploadLimits) {
+  const dir = join(filestoreRoot, '_uploads');
+  mkdirSync(dir, { recursive: true });
+  const fileOf = (id: string) => join(dir, id);
+  // One writer per upload at a time in this process: a second PATCH waits for the first.
+  const writers = new Map<string, Promise<unknown>>();
+  let lastSweep = 0;
+
+  async function serialized<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const before = writers.get(id) ?? Promise.resolve();
+    const mine = before.catch(() => undefined).then(work);
+    writers.set(id, mine);
+    try {
+      return await mine;
+    } finally {
+      if (writers.get(id) === mine) writers.delete(id);
+    }
+  }
+
+  async function remove(id: string) {
+    await db.deleteFrom('docker_uploads').where('id', '=', id).execute();
+    await unlink(fileOf(id)).catch(() => undefined);
+  }
+
+  /** Removes uploads nobody wrote to within the expiry, and files no upload owns. */
+  async function sweepExpired() {
+    if (Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
+    lastSweep = Date.now();
+    const cutoff = new Date(Date.now() - limits.expirySeconds * 1000);
+    const expired = await db
+      .deleteFrom('docker_uploads')
+      .where('updated_at', '<', cutoff)
+      .returning('id')
+      .execute();
+    for (const { id } of expired) await unlink(fileOf(id)).catch(() => undefined);
+    for (const name of await readdir(dir)) {
+      const info = await stat(fileOf(name)).catch(() => undefined);
+      if (!info || info.mtime >= cutoff) continue;
+      const owned = await db
+        .selectFrom('docker_uploads')
+        .select('id')
+        .where('id', '=', name)
+        .executeTakeFirst();
+      if (!owned) await unlink(fileOf(name)).catch(() => undefined);
+    }
+  }
+
+  async function find(id: string, repositoryId: number, image: string): Promise<UploadSession> {
+    if (!UPLOAD_ID.test(id)) throw unknownUpload(id);
+    const row = await db
+      .selectFrom('docker_uploads')
+      .select(['id', 'updated_at'])
+      .where('id', '=', id)
+      .where('repository_id', '=', repositoryId)
+      .where('image', '=', image)
+      .executeTakeFirst();
+    if (!row) throw unknownUpload(id);
+    if (row.updated_at.getTime() < Date.now() - limits.expirySeconds * 1000) {
+      await remove(id);
+      throw unknownUpload(id);
+    }
+    const size = await stat(fileOf(id)).then(
+      (info) => info.size,
+      () => undefined,
+    );
+    if (size === undefined) throw unknownUpload(id);
+    return { id, repositoryId, image, size };
+  }
+
+  /** Appends a body; a broken-off body keeps what arrived, an oversized one keeps nothing of it. */
+  async function append(session: UploadSession, body: Readable, start?: number) {
+    return serialized(session.id, async () => {
+      const before = (await stat(fileOf(session.id))).size;
+      if (start !== undefined && start !== before)
+        throw new RegistryError(
+          'BLOB_UPLOAD_INVALID',
+          `The chunk starts at ${start} but the upload has ${before} bytes`,
+          { size: before },
+          416,
+        );
+      try {
+        await pipeline(
+          body,
+          limited(before, limits.maxBytes),
+          createWriteStream(fileOf(session.id), { flags: 'a' }),
+        );
+      } catch (error) {
+        if (error instanceof RegistryError) {
+          await truncate(fileOf(session.id), before);
+          if (!body.destroyed) body.resume();
+        }
+        throw error;
+      } finally {
+        await db
+          .updateTable('docker_uploads')
+          .set({ updated_at: new Date() })
+          .where('id', '=', session.id)
+          .execute();
+      }
+      return (await stat(fileOf(session.id))).size;
+    });
+  }
+
+  return {
+    dir,
+
+    async start(repositoryId: number, image: string): Promise<UploadSession> {
+      await sweepExpired();
+      const id = randomUUID();
+      await (await open(fileOf(id), 'wx')).close();
+      await db
+        .insertInto('docker_uploads')
+        .values({ id, repository_id: repositoryId, image })
+        .execute();
+      return { id, repositoryId, image, size: 0 };
+    },
+
+    find,
+    append,
+
+    /**
+     * The upload as a staged blob once it is whole: hashed from its file, checked against
+     * the digest. A mismatch removes the upload (DIGEST_INVALID, nothing kept).
+     */
+    async complete(session: UploadSession, sha256: string): Promise<StagedBlob> {
+      return serialized(session.id, async () => {
+        const path = fileOf(session.id);
+        const hashes = { sha256: createHash('sha256'), sha1: createHash('sha1') };
+        let size = 0;
+        for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+          size += (chunk as Buffer).length;
+          hashes.sha256.update(chunk as Buffer);
+          hashes.sha1.update(chunk as Buffer);
+        }
+        const actual = hashes.sha256.digest('hex');
+        // The row goes now: the file is the filestore's to rename or discard from here on.
+        await db.deleteFrom('docker_uploads').where('id', '=', session.id).execute();
+        if (actual !== sha256) {
+          await unlink(path).catch(() => undefined);
+          throw new RegistryError(
+            'DIGEST_INVALID',
+            `The upload's content has digest sha256:${actual}, not sha256:${sha256}`,
+          );
+        }
+        const handle = await open(path, 'r');
+        await handle.sync().finally(() => handle.close());
+        return { tmpPath: path, sha256: actual, sha1: hashes.sha1.digest('hex'), size };
+      });
+    },
+
+    cancel: (session: UploadSession) => serialized(session.id, () => remove(session.id)),
+
+    /** A stream that refuses a body larger than an upload may be (a monolithic push). */
+    limiter: () => limited(0, limits.maxBytes),
+  };
+}
+
+export type UploadArea = ReturnType<typeof createUploadArea>;

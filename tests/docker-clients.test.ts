@@ -1,0 +1,289 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
+import { TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
+
+/**
+ * The Docker registry with the real clients (docs/docker.md): Debian's buildah builds images
+ * from a scratch root filesystem made here (no network), podman and skopeo push them to a
+ * local Docker repository and pull them back, by tag and by digest, through the Bearer token
+ * flow; buildah pushes a multi-architecture index; an OCI artifact naming an image as its
+ * `subject` is listed by the referrers API.
+ */
+const run = promisify(execFile);
+let depot: HttpDepot;
+let work: string;
+let host: string;
+
+const CREDS = `admin:${TEST_ADMIN_PASSWORD}`;
+const sha = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+// Only what the clients need: none of the machine's registries, credentials or storage.
+const clientEnv = () => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: work,
+  CONTAINERS_REGISTRIES_CONF: join(work, 'registries.conf'),
+  CONTAINERS_CONF: join(work, 'containers.conf'),
+  CONTAINERS_STORAGE_CONF: join(work, 'storage.conf'),
+  REGISTRY_AUTH_FILE: join(work, 'auth.json'),
+  XDG_RUNTIME_DIR: join(work, 'run'),
+});
+const storage = () => [
+  '--root',
+  join(work, 'storage'),
+  '--runroot',
+  join(work, 'run'),
+  '--storage-driver',
+  'vfs',
+];
+
+async function client(command: string, args: string[]) {
+  try {
+    const { stdout } = await run(command, args, { env: clientEnv(), maxBuffer: 16 * 1024 * 1024 });
+    return stdout.trim();
+  } catch (error) {
+    const { stderr, stdout } = error as { stderr?: string; stdout?: string };
+    throw new Error(`${command} ${args.join(' ')} failed:\n${stderr}\n${stdout}`);
+  }
+}
+const buildah = (...args: string[]) => client('buildah', [...storage(), ...args]);
+const podman = (...args: string[]) =>
+  client('podman', [
+    ...storage(),
+    '--events-backend',
+    'none',
+    '--cgroup-manager',
+    'cgroupfs',
+    ...args,
+  ]);
+const skopeo = (...args: string[]) => client('skopeo', args);
+
+/** An image built from a scratch root filesystem of a few small files, kept in local storage. */
+async function buildImage(name: string, arch: string, text: string) {
+  const rootfs = mkdtempSync(join(work, 'rootfs-'));
+  mkdirSync(join(rootfs, 'etc'));
+  writeFileSync(join(rootfs, 'hello.txt'), text);
+  writeFileSync(join(rootfs, 'etc', 'motd'), `built for ${arch}\n`);
+  const container = await buildah('from', '--pull-never', 'scratch');
+  await buildah('copy', container, rootfs, '/');
+  await buildah(
+    'config',
+    '--arch',
+    arch,
+    '--os',
+    'linux',
+    '--label',
+    `depot.test=${name}`,
+    '--cmd',
+    '/hello.txt',
+    container,
+  );
+  await buildah('commit', '--format', 'oci', container, `localhost/${name}`);
+  await buildah('rm', container);
+}
+
+const remote = (path: string) => `docker://${host}/${path}`;
+
+/** The digest of a manifest in Depot, as its registry answers it. */
+async function digestInDepot(path: string, tag: string) {
+  const response = await depot.request(`/v2/${path}/manifests/${tag}`, {
+    method: 'HEAD',
+    headers: {
+      accept: 'application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json',
+    },
+  });
+  expect(response.status).toBe(200);
+  return response.headers.get('docker-content-digest')!;
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'depot-docker-'));
+  mkdirSync(join(work, 'run'), { mode: 0o700 });
+  writeFileSync(join(work, 'registries.conf'), 'unqualified-search-registries = []\n');
+  writeFileSync(join(work, 'containers.conf'), '');
+  writeFileSync(join(work, 'auth.json'), '{"auths": {}}');
+  writeFileSync(
+    join(work, 'storage.conf'),
+    `[storage]\ndriver = "vfs"\nrunroot = "${join(work, 'run')}"\ngraphroot = "${join(work, 'storage')}"\n`,
+  );
+  depot = await startHttpDepot();
+  host = depot.base.replace('http://', '');
+  for (const key of ['docker-local', 'docker-copies'])
+    await depot.services.repositories.create({
+      key,
+      rclass: 'local',
+      packageType: 'docker',
+    } as never);
+  await buildImage('app', 'amd64', 'hello from depot\n');
+}, 120_000);
+afterAll(async () => {
+  await depot?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('podman, skopeo and buildah against a local Docker repository', () => {
+  let pushedDigest: string;
+
+  it('podman pushes an image and pulls it back by tag and by digest', async () => {
+    await podman(
+      'push',
+      '--tls-verify=false',
+      '--creds',
+      CREDS,
+      'localhost/app',
+      remote('docker-local/app:1.0'),
+    );
+    pushedDigest = await digestInDepot('docker-local/app', '1.0');
+    const raw = await skopeo(
+      'inspect',
+      '--raw',
+      '--tls-verify=false',
+      '--creds',
+      CREDS,
+      remote('docker-local/app:1.0'),
+    );
+    expect(`sha256:${sha(raw)}`).toBe(pushedDigest);
+    await podman('rmi', 'localhost/app');
+    await podman('pull', '--tls-verify=false', '--creds', CREDS, `${host}/docker-local/app:1.0`);
+    await podman(
+      'pull',
+      '--tls-verify=false',
+      '--creds',
+      CREDS,
+      `${host}/docker-local/app@${pushedDigest}`,
+    );
+    const digests = await podman(
+      'image',
+      'inspect',
+      '--format',
+      '{{.Digest}}',
+      `${host}/docker-local/app:1.0`,
+    );
+    expect(digests).toBe(pushedDigest);
+  });
+
+  it('skopeo copies the image between repositories and pulls it by digest', async () => {
+    await skopeo(
+      'copy',
+      '--src-tls-verify=false',
+      '--dest-tls-verify=false',
+      '--src-creds',
+      CREDS,
+      '--dest-creds',
+      CREDS,
+      remote('docker-local/app:1.0'),
+      remote('docker-copies/app:copied'),
+    );
+    expect(await digestInDepot('docker-copies/app', 'copied')).toBe(pushedDigest);
+    const layout = join(work, 'pulled');
+    await skopeo(
+      'copy',
+      '--src-tls-verify=false',
+      '--src-creds',
+      CREDS,
+      remote(`docker-copies/app@${pushedDigest}`),
+      `oci:${layout}:pulled`,
+    );
+    const index = JSON.parse(await skopeo('inspect', '--raw', `oci:${layout}:pulled`)) as {
+      layers: unknown[];
+    };
+    expect(index.layers).toHaveLength(1);
+    const tags = await skopeo(
+      'list-tags',
+      '--tls-verify=false',
+      '--creds',
+      CREDS,
+      remote('docker-copies/app'),
+    );
+    expect(JSON.parse(tags).Tags).toEqual(['copied']);
+  });
+
+  it('buildah pushes a multi-architecture index that skopeo copies whole', async () => {
+    await buildImage('app-amd64', 'amd64', 'hello from amd\n');
+    await buildImage('app-arm64', 'arm64', 'hello from arm\n');
+    await buildah('manifest', 'create', 'localhost/multi');
+    await buildah('manifest', 'add', 'localhost/multi', 'localhost/app-amd64');
+    await buildah('manifest', 'add', 'localhost/multi', 'localhost/app-arm64');
+    await buildah(
+      'manifest',
+      'push',
+      '--all',
+      '--tls-verify=false',
+      '--creds',
+      CREDS,
+      'localhost/multi',
+      remote('docker-local/multi:1'),
+    );
+    const index = await depot.request('/v2/docker-local/multi/manifests/1', {
+      headers: { accept: 'application/vnd.oci.image.index.v1+json' },
+    });
+    const body = (await index.json()) as { manifests: { platform: { architecture: string } }[] };
+    expect(body.manifests.map((m) => m.platform.architecture).sort()).toEqual(['amd64', 'arm64']);
+    await skopeo(
+      'copy',
+      '--all',
+      '--src-tls-verify=false',
+      '--dest-tls-verify=false',
+      '--src-creds',
+      CREDS,
+      '--dest-creds',
+      CREDS,
+      remote('docker-local/multi:1'),
+      remote('docker-copies/multi:1'),
+    );
+    expect(await digestInDepot('docker-copies/multi', '1')).toBe(
+      await digestInDepot('docker-local/multi', '1'),
+    );
+  });
+
+  it('lists an artifact attached to the pushed image through the referrers API', async () => {
+    const push = async (content: string) => {
+      const response = await depot.request(
+        `/v2/docker-local/app/blobs/uploads/?digest=sha256:${sha(content)}`,
+        { method: 'POST', body: content },
+      );
+      expect(response.status).toBe(201);
+    };
+    await push('{}');
+    await push('an sbom');
+    const subject = await depot.request(`/v2/docker-local/app/manifests/${pushedDigest}`);
+    const subjectBytes = Buffer.from(await subject.arrayBuffer());
+    const sbom = JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      artifactType: 'application/spdx+json',
+      config: {
+        mediaType: 'application/vnd.oci.empty.v1+json',
+        digest: `sha256:${sha('{}')}`,
+        size: 2,
+      },
+      layers: [{ mediaType: 'application/spdx+json', digest: `sha256:${sha('an sbom')}`, size: 7 }],
+      subject: {
+        mediaType: subject.headers.get('content-type'),
+        digest: pushedDigest,
+        size: subjectBytes.length,
+      },
+    });
+    const put = await depot.request(`/v2/docker-local/app/manifests/sha256:${sha(sbom)}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/vnd.oci.image.manifest.v1+json' },
+      body: sbom,
+    });
+    expect(put.status).toBe(201);
+    const referrers = await depot.request(`/v2/docker-local/app/referrers/${pushedDigest}`);
+    const listed = (await referrers.json()) as {
+      manifests: { digest: string; artifactType: string }[];
+    };
+    expect(listed.manifests).toEqual([
+      expect.objectContaining({
+        digest: `sha256:${sha(sbom)}`,
+        artifactType: 'application/spdx+json',
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,650 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
+import { basic } from './helpers/test-app.ts';
+
+/**
+ * The Docker/OCI registry protocol over real HTTP on loopback (docs/docker.md): what the
+ * real clients do is in docker-clients.test.ts; this file holds the protocol's edges.
+ */
+let depot: HttpDepot;
+
+const PERMISSIONS = '/artifactory/api/v2/security/permissions';
+const as = (name: string) => ({ authorization: basic(name, `${name}-pass-1`) });
+const sha = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+const digestOf = (data: Buffer | string) => `sha256:${sha(data)}`;
+const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
+
+async function grant(name: string, repositories: string[], users: Record<string, string[]>) {
+  const response = await depot.request(`${PERMISSIONS}/${name}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ repo: { repositories, actions: { users, groups: {} } } }),
+  });
+  expect(response.status, await response.text()).toBeLessThan(300);
+}
+
+/** Pushes a blob in one POST, as admin unless told otherwise. */
+async function pushBlob(
+  name: string,
+  content: Buffer | string,
+  headers: Record<string, string> = {},
+) {
+  const response = await depot.request(`/v2/${name}/blobs/uploads/?digest=${digestOf(content)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream', ...headers },
+    body: typeof content === 'string' ? content : new Uint8Array(content),
+  });
+  expect(response.status, await response.text()).toBe(201);
+}
+
+/** An OCI image manifest naming a config and layers (each pushed first by the caller). */
+function imageManifest(config: string, layers: string[], extra: object = {}) {
+  const descriptor = (mediaType: string, content: string) => ({
+    mediaType,
+    digest: digestOf(content),
+    size: Buffer.byteLength(content),
+  });
+  return JSON.stringify({
+    schemaVersion: 2,
+    mediaType: OCI_MANIFEST,
+    config: descriptor('application/vnd.oci.image.config.v1+json', config),
+    layers: layers.map((layer) => descriptor('application/vnd.oci.image.layer.v1.tar', layer)),
+    ...extra,
+  });
+}
+
+async function pushImage(
+  name: string,
+  tag: string,
+  config: string,
+  layers: string[],
+  headers = {},
+) {
+  for (const blob of [config, ...layers]) await pushBlob(name, blob);
+  const manifest = imageManifest(config, layers);
+  const response = await depot.request(`/v2/${name}/manifests/${tag}`, {
+    method: 'PUT',
+    headers: { 'content-type': OCI_MANIFEST, ...headers },
+    body: manifest,
+  });
+  expect(response.status, await response.text()).toBe(201);
+  return { manifest, digest: digestOf(manifest) };
+}
+
+const errorCode = async (response: Response) =>
+  ((await response.json()) as { errors: { code: string }[] }).errors[0].code;
+
+beforeAll(async () => {
+  depot = await startHttpDepot({ DEPOT_GC_GRACE_SECONDS: '0' });
+  const { repositories, users } = depot.services;
+  for (const key of ['docker-local', 'docker-secret'])
+    await repositories.create({ key, rclass: 'local', packageType: 'docker' } as never);
+  await repositories.create({
+    key: 'docker-virtual',
+    rclass: 'virtual',
+    packageType: 'docker',
+    repositories: ['docker-local'],
+    defaultDeploymentRepo: 'docker-local',
+  } as never);
+  for (const name of ['reader', 'pusher', 'nobody'])
+    await users.create({ name, email: `${name}@example.com`, password: `${name}-pass-1` });
+  expect((await depot.request(`${PERMISSIONS}/Anything`, { method: 'DELETE' })).status).toBe(200);
+  await grant('docker-readers', ['docker-local'], {
+    anonymous: ['read'],
+    reader: ['read'],
+    pusher: ['read', 'write'],
+  });
+});
+afterAll(() => depot?.close());
+
+describe('version check and authentication', () => {
+  it('answers /v2/ to a signed-in caller and challenges one without credentials', async () => {
+    const ok = await depot.request('/v2/');
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('docker-distribution-api-version')).toBe('registry/2.0');
+    const anonymous = await fetch(`${depot.base}/v2/`);
+    expect(anonymous.status).toBe(401);
+    expect(await errorCode(anonymous)).toBe('UNAUTHORIZED');
+    expect(anonymous.headers.get('www-authenticate')).toBe(
+      `Bearer realm="${depot.base}/v2/token",service="${depot.base.slice(7)}"`,
+    );
+    const wrong = await depot.request('/v2/', {
+      headers: { authorization: basic('reader', 'nope') },
+    });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('issues tokens for exactly the requested scopes the caller may use', async () => {
+    const scope = 'repository:docker-local/app:pull,push,delete';
+    const token = async (headers: Record<string, string>) => {
+      const response = await depot.request(
+        `/v2/token?service=depot&scope=${scope}&scope=repository:docker-secret/x:pull&scope=registry:catalog:*`,
+        { headers },
+      );
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { token: string; expires_in: number };
+      expect(body.expires_in).toBe(300);
+      return JSON.parse(Buffer.from(body.token.split('.')[1], 'base64url').toString()).access;
+    };
+    expect(await token(as('reader'))).toEqual([
+      { type: 'repository', name: 'docker-local/app', actions: ['pull'] },
+      { type: 'repository', name: 'docker-secret/x', actions: [] },
+      { type: 'registry', name: 'catalog', actions: ['*'] },
+    ]);
+    expect((await token(as('pusher')))[0].actions).toEqual(['pull', 'push']);
+    expect((await token({}))[0].actions).toEqual(['pull', 'push', 'delete']);
+    const anonymous = await fetch(`${depot.base}/v2/token?scope=${scope}`);
+    expect(((await anonymous.json()) as { token: string }).token).toBeTruthy();
+  });
+
+  it('lets a token do what it grants and challenges for the rest', async () => {
+    const response = await depot.request('/v2/token?scope=repository:docker-local/tok:pull', {
+      headers: as('pusher'),
+    });
+    const { token } = (await response.json()) as { token: string };
+    const bearer = { authorization: `Bearer ${token}` };
+    const post = await depot.request('/v2/docker-local/tok/blobs/uploads/', {
+      method: 'POST',
+      headers: bearer,
+    });
+    expect(post.status).toBe(401);
+    expect(post.headers.get('www-authenticate')).toContain(
+      'scope="repository:docker-local/tok:push"',
+    );
+    const tags = await depot.request('/v2/docker-local/tok/tags/list', { headers: bearer });
+    expect(await errorCode(tags)).toBe('NAME_UNKNOWN');
+    const forged = await depot.request('/v2/docker-local/tok/tags/list', {
+      headers: { authorization: `Bearer ${token.slice(0, -4)}abcd` },
+    });
+    expect(forged.status).toBe(401);
+  });
+});
+
+describe('push and pull', () => {
+  it('pushes an image by tag and pulls it by tag and digest, with HEAD and Range', async () => {
+    const { manifest, digest } = await pushImage('docker-local/web', 'v1', '{"a":1}', [
+      'layer-one',
+      'layer-two',
+    ]);
+    const byTag = await depot.request('/v2/docker-local/web/manifests/v1');
+    expect(byTag.status).toBe(200);
+    expect(byTag.headers.get('content-type')).toBe(OCI_MANIFEST);
+    expect(byTag.headers.get('docker-content-digest')).toBe(digest);
+    expect(await byTag.text()).toBe(manifest);
+    const head = await depot.request(`/v2/docker-local/web/manifests/${digest}`, {
+      method: 'HEAD',
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(manifest)));
+    const range = await depot.request(`/v2/docker-local/web/blobs/${digestOf('layer-two')}`, {
+      headers: { range: 'bytes=2-4' },
+    });
+    expect(range.status).toBe(206);
+    expect(range.headers.get('content-range')).toBe('bytes 2-4/9');
+    expect(await range.text()).toBe('yer');
+    const blobHead = await depot.request(`/v2/docker-local/web/blobs/${digestOf('layer-one')}`, {
+      method: 'HEAD',
+    });
+    expect(blobHead.headers.get('content-length')).toBe('9');
+    expect(blobHead.headers.get('docker-content-digest')).toBe(digestOf('layer-one'));
+  });
+
+  it('lays the image out as Artifactory does, with its docker properties', async () => {
+    const { digest } = await pushImage('docker-local/layout', '1.0', '{"b":2}', ['only-layer']);
+    const listing = await depot.request('/artifactory/api/storage/docker-local/layout/1.0?list');
+    const files = ((await listing.json()) as { files: { uri: string }[] }).files
+      .map((f) => f.uri)
+      .sort();
+    expect(files).toEqual(
+      ['/manifest.json', `/sha256__${sha('{"b":2}')}`, `/sha256__${sha('only-layer')}`].sort(),
+    );
+    const props = await depot.request(
+      '/artifactory/api/storage/docker-local/layout/1.0/manifest.json?properties',
+    );
+    const { properties } = (await props.json()) as { properties: Record<string, string[]> };
+    expect(properties['docker.repoName']).toEqual(['layout']);
+    expect(properties['docker.manifest']).toEqual(['1.0']);
+    expect(properties['docker.manifest.digest']).toEqual([digest]);
+    const uploads = await depot.request(
+      '/artifactory/api/storage/docker-local/layout/_uploads?list',
+    );
+    expect(((await uploads.json()) as { files?: unknown[] }).files ?? []).toEqual([]);
+  });
+
+  it('pushes in chunks, resumes after a dropped connection, and reports and cancels uploads', async () => {
+    const content = Buffer.from('0123456789abcdefghij');
+    const start = await depot.request('/v2/docker-local/chunky/blobs/uploads/', { method: 'POST' });
+    expect(start.status).toBe(202);
+    const location = start.headers.get('location')!;
+    expect(start.headers.get('docker-upload-uuid')).toBeTruthy();
+    const first = await depot.request(location, {
+      method: 'PATCH',
+      headers: { 'content-range': '0-7', 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(content.subarray(0, 8)),
+    });
+    expect(first.status).toBe(202);
+    expect(first.headers.get('range')).toBe('0-7');
+    // A chunk whose connection drops part way: what arrived stays, the status says how much.
+    const aborter = new AbortController();
+    const dropped = new ReadableStream({
+      start(controller) {
+        controller.enqueue(content.subarray(8, 12));
+      },
+      pull() {
+        return new Promise((resolve) => setTimeout(resolve, 50)).then(() => aborter.abort());
+      },
+    });
+    await depot.request(location, { method: 'PATCH', body: dropped, signal: aborter.signal }).then(
+      () => undefined,
+      () => undefined,
+    );
+    let status = await depot.request(location);
+    for (
+      const deadline = Date.now() + 5000;
+      status.headers.get('range') !== '0-11' && Date.now() < deadline;
+    )
+      status = await depot.request(location);
+    expect(status.status).toBe(204);
+    expect(status.headers.get('range')).toBe('0-11');
+    const wrongStart = await depot.request(location, {
+      method: 'PATCH',
+      headers: { 'content-range': '4-9' },
+      body: new Uint8Array(content.subarray(4, 10)),
+    });
+    expect(wrongStart.status).toBe(416);
+    expect(await errorCode(wrongStart)).toBe('BLOB_UPLOAD_INVALID');
+    const rest = await depot.request(`${location}?digest=${digestOf(content)}`, {
+      method: 'PUT',
+      headers: { 'content-range': '12-19' },
+      body: new Uint8Array(content.subarray(12)),
+    });
+    expect(rest.status, await rest.text()).toBe(201);
+    expect(rest.headers.get('docker-content-digest')).toBe(digestOf(content));
+    const pulled = await depot.request(`/v2/docker-local/chunky/blobs/${digestOf(content)}`);
+    expect(await pulled.text()).toBe(content.toString());
+    const gone = await depot.request(location);
+    expect(await errorCode(gone)).toBe('BLOB_UPLOAD_UNKNOWN');
+
+    const cancelled = await depot.request('/v2/docker-local/chunky/blobs/uploads/', {
+      method: 'POST',
+    });
+    const cancelAt = cancelled.headers.get('location')!;
+    expect((await depot.request(cancelAt, { method: 'DELETE' })).status).toBe(204);
+    expect((await depot.request(cancelAt)).status).toBe(404);
+  });
+
+  it('refuses a wrong digest with DIGEST_INVALID and keeps nothing', async () => {
+    const before = readdirSync(join(depot.config.filestoreDir, '_uploads')).length;
+    const monolithic = await depot.request(
+      `/v2/docker-local/bad/blobs/uploads/?digest=${digestOf('other')}`,
+      {
+        method: 'POST',
+        body: 'the content',
+      },
+    );
+    expect(monolithic.status).toBe(400);
+    expect(await errorCode(monolithic)).toBe('DIGEST_INVALID');
+    const start = await depot.request('/v2/docker-local/bad/blobs/uploads/', { method: 'POST' });
+    const location = start.headers.get('location')!;
+    await depot.request(location, { method: 'PATCH', body: 'chunked content' });
+    const finish = await depot.request(`${location}?digest=${digestOf('other')}`, {
+      method: 'PUT',
+    });
+    expect(await errorCode(finish)).toBe('DIGEST_INVALID');
+    expect(existsSync(depot.services.filestore.pathOf(sha('the content')))).toBe(false);
+    expect(existsSync(depot.services.filestore.pathOf(sha('chunked content')))).toBe(false);
+    expect(readdirSync(join(depot.config.filestoreDir, '_uploads')).length).toBe(before);
+    const head = await depot.request(`/v2/docker-local/bad/blobs/${digestOf('the content')}`, {
+      method: 'HEAD',
+    });
+    expect(head.status).toBe(404);
+    const wrongManifest = await depot.request(`/v2/docker-local/bad/manifests/${digestOf('x')}`, {
+      method: 'PUT',
+      headers: { 'content-type': OCI_MANIFEST },
+      body: imageManifest('{}', []),
+    });
+    expect(await errorCode(wrongManifest)).toBe('DIGEST_INVALID');
+  });
+
+  it('refuses a manifest naming a blob the image does not hold', async () => {
+    await pushBlob('docker-local/missing', '{"c":3}');
+    const response = await depot.request('/v2/docker-local/missing/manifests/v1', {
+      method: 'PUT',
+      headers: { 'content-type': OCI_MANIFEST },
+      body: imageManifest('{"c":3}', ['never-pushed']),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { errors: { code: string; detail: unknown }[] };
+    expect(body.errors[0]).toMatchObject({
+      code: 'MANIFEST_BLOB_UNKNOWN',
+      detail: { digest: digestOf('never-pushed') },
+    });
+    expect((await depot.request('/v2/docker-local/missing/manifests/v1')).status).toBe(404);
+    const invalid = await depot.request('/v2/docker-local/missing/manifests/v2', {
+      method: 'PUT',
+      headers: { 'content-type': OCI_MANIFEST },
+      body: '{"schemaVersion": 2, "config": 5}',
+    });
+    expect(await errorCode(invalid)).toBe('MANIFEST_INVALID');
+  });
+
+  it('mounts a blob from another repository the caller may read', async () => {
+    await pushBlob('docker-local/source', 'shared-layer');
+    const mount = await depot.request(
+      `/v2/docker-local/target/blobs/uploads/?mount=${digestOf('shared-layer')}&from=docker-local/source`,
+      { method: 'POST' },
+    );
+    expect(mount.status).toBe(201);
+    expect(mount.headers.get('location')).toBe(
+      `/v2/docker-local/target/blobs/${digestOf('shared-layer')}`,
+    );
+    expect(
+      (await depot.request(`/v2/docker-local/target/blobs/${digestOf('shared-layer')}`)).status,
+    ).toBe(200);
+    // Not readable there: a plain upload starts instead.
+    await pushBlob('docker-secret/hidden', 'secret-layer');
+    const refused = await depot.request(
+      `/v2/docker-local/target/blobs/uploads/?mount=${digestOf('secret-layer')}&from=docker-secret/hidden`,
+      { method: 'POST', headers: as('pusher') },
+    );
+    expect(refused.status).toBe(202);
+  });
+});
+
+describe('tags, catalog, deletes and referrers', () => {
+  it('lists tags with n and last', async () => {
+    for (const tag of ['a', 'b', 'c'])
+      await pushImage('docker-local/tagged', tag, '{"t":1}', ['t-layer']);
+    const page = await depot.request('/v2/docker-local/tagged/tags/list?n=2');
+    expect(await page.json()).toEqual({ name: 'docker-local/tagged', tags: ['a', 'b'] });
+    expect(page.headers.get('link')).toBe(
+      '</v2/docker-local/tagged/tags/list?n=2&last=b>; rel="next"',
+    );
+    const next = await depot.request('/v2/docker-local/tagged/tags/list?n=2&last=b');
+    expect(await next.json()).toEqual({ name: 'docker-local/tagged', tags: ['c'] });
+  });
+
+  it('filters the catalog by what the caller may read', async () => {
+    await pushImage('docker-secret/private', 'v1', '{"s":1}', ['s-layer']);
+    const names = async (headers: Record<string, string>) =>
+      (
+        (await (await depot.request('/v2/_catalog', { headers })).json()) as {
+          repositories: string[];
+        }
+      ).repositories;
+    const admin = await names({});
+    expect(admin).toContain('docker-secret/private');
+    expect(admin).toContain('docker-local/tagged');
+    const reader = await names(as('reader'));
+    expect(reader).toContain('docker-local/tagged');
+    expect(reader).toContain('docker-virtual/tagged');
+    expect(reader.some((name) => name.startsWith('docker-secret/'))).toBe(false);
+    expect(await names(as('nobody'))).toEqual([]);
+  });
+
+  it('refuses DENIED to a signed-in user without read, and challenges anonymous callers', async () => {
+    const denied = await depot.request('/v2/docker-local/tagged/manifests/a', {
+      headers: as('nobody'),
+    });
+    expect(denied.status).toBe(403);
+    expect(await errorCode(denied)).toBe('DENIED');
+    const anonymous = await fetch(`${depot.base}/v2/docker-local/tagged/manifests/a`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toContain(
+      'scope="repository:docker-local/tagged:pull"',
+    );
+    const noPush = await depot.request('/v2/docker-local/tagged/blobs/uploads/', {
+      method: 'POST',
+      headers: as('reader'),
+    });
+    expect(await errorCode(noPush)).toBe('DENIED');
+  });
+
+  it('allows anonymous pulls when anonymous access is on', async () => {
+    await depot.services.securityConfig.update({ anonAccessEnabled: true });
+    try {
+      const token = await fetch(
+        `${depot.base}/v2/token?scope=repository:docker-local/tagged:pull,push`,
+      );
+      const { access_token } = (await token.json()) as { access_token: string };
+      const pulled = await fetch(`${depot.base}/v2/docker-local/tagged/manifests/a`, {
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(pulled.status).toBe(200);
+      const push = await fetch(`${depot.base}/v2/docker-local/tagged/blobs/uploads/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(push.status).toBe(401);
+    } finally {
+      await depot.services.securityConfig.update({ anonAccessEnabled: false });
+    }
+  });
+
+  it('refuses a tag overwrite without delete permission, and allows an identical push', async () => {
+    await pushImage('docker-local/guarded', 'v1', '{"g":1}', ['g-layer']);
+    await pushBlob('docker-local/guarded', '{"g":2}', as('pusher'));
+    const same = await depot.request('/v2/docker-local/guarded/manifests/v1', {
+      method: 'PUT',
+      headers: { 'content-type': OCI_MANIFEST, ...as('pusher') },
+      body: imageManifest('{"g":1}', ['g-layer']),
+    });
+    expect(same.status).toBe(201);
+    const over = await depot.request('/v2/docker-local/guarded/manifests/v1', {
+      method: 'PUT',
+      headers: { 'content-type': OCI_MANIFEST, ...as('pusher') },
+      body: imageManifest('{"g":2}', ['g-layer']),
+    });
+    expect(over.status).toBe(403);
+    expect(await errorCode(over)).toBe('DENIED');
+    const fresh = await depot.request('/v2/docker-local/guarded/manifests/v2', {
+      method: 'PUT',
+      headers: { 'content-type': OCI_MANIFEST, ...as('pusher') },
+      body: imageManifest('{"g":2}', ['g-layer']),
+    });
+    expect(fresh.status).toBe(201);
+    const kept = await depot.request('/v2/docker-local/guarded/manifests/v1');
+    expect(kept.headers.get('docker-content-digest')).toBe(
+      digestOf(imageManifest('{"g":1}', ['g-layer'])),
+    );
+  });
+
+  it('deletes a tag, then a manifest by digest', async () => {
+    const { digest } = await pushImage('docker-local/doomed', 'one', '{"d":1}', ['d-layer']);
+    await pushImage('docker-local/doomed', 'two', '{"d":1}', ['d-layer']);
+    const noDelete = await depot.request('/v2/docker-local/doomed/manifests/one', {
+      method: 'DELETE',
+      headers: as('pusher'),
+    });
+    expect(noDelete.status).toBe(403);
+    expect(
+      (await depot.request('/v2/docker-local/doomed/manifests/one', { method: 'DELETE' })).status,
+    ).toBe(202);
+    expect((await depot.request('/v2/docker-local/doomed/manifests/one')).status).toBe(404);
+    expect((await depot.request(`/v2/docker-local/doomed/manifests/${digest}`)).status).toBe(200);
+    expect(
+      (await depot.request(`/v2/docker-local/doomed/manifests/${digest}`, { method: 'DELETE' }))
+        .status,
+    ).toBe(202);
+    const gone = await depot.request('/v2/docker-local/doomed/manifests/two');
+    expect(await errorCode(gone)).toBe('MANIFEST_UNKNOWN');
+  });
+
+  it('lists the referrers of a manifest, filtered by artifact type', async () => {
+    const { digest } = await pushImage('docker-local/signed', 'v1', '{"i":1}', ['i-layer']);
+    const subject = {
+      mediaType: OCI_MANIFEST,
+      digest,
+      size: Buffer.byteLength(imageManifest('{"i":1}', ['i-layer'])),
+    };
+    await pushBlob('docker-local/signed', '{}');
+    await pushBlob('docker-local/signed', 'signature-bytes');
+    const signature = JSON.stringify({
+      schemaVersion: 2,
+      mediaType: OCI_MANIFEST,
+      artifactType: 'application/vnd.example.signature',
+      config: { mediaType: 'application/vnd.oci.empty.v1+json', digest: digestOf('{}'), size: 2 },
+      layers: [
+        { mediaType: 'application/octet-stream', digest: digestOf('signature-bytes'), size: 15 },
+      ],
+      subject,
+      annotations: { 'org.example.signer': 'ci' },
+    });
+    const put = await depot.request(`/v2/docker-local/signed/manifests/${digestOf(signature)}`, {
+      method: 'PUT',
+      headers: { 'content-type': OCI_MANIFEST },
+      body: signature,
+    });
+    expect(put.status).toBe(201);
+    expect(put.headers.get('oci-subject')).toBe(digest);
+    const referrers = await depot.request(`/v2/docker-local/signed/referrers/${digest}`);
+    expect(referrers.headers.get('content-type')).toBe('application/vnd.oci.image.index.v1+json');
+    expect(await referrers.json()).toEqual({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.index.v1+json',
+      manifests: [
+        {
+          mediaType: OCI_MANIFEST,
+          digest: digestOf(signature),
+          size: Buffer.byteLength(signature),
+          artifactType: 'application/vnd.example.signature',
+          annotations: { 'org.example.signer': 'ci' },
+        },
+      ],
+    });
+    const filtered = await depot.request(
+      `/v2/docker-local/signed/referrers/${digest}?artifactType=application/other`,
+    );
+    expect(filtered.headers.get('oci-filters-applied')).toBe('artifactType');
+    expect(((await filtered.json()) as { manifests: unknown[] }).manifests).toEqual([]);
+  });
+});
+
+describe('addresses and virtual repositories', () => {
+  it('answers at /artifactory/api/docker/<repoKey>/v2/ with names inside the repository', async () => {
+    const prefix = '/artifactory/api/docker/docker-local/v2';
+    const tags = await depot.request(`${prefix}/tagged/tags/list`);
+    expect(await tags.json()).toEqual({ name: 'tagged', tags: ['a', 'b', 'c'] });
+    const anonymous = await fetch(`${depot.base}${prefix}/tagged/tags/list`);
+    expect(anonymous.headers.get('www-authenticate')).toContain(
+      `realm="${depot.base}${prefix}/token"`,
+    );
+    expect(anonymous.headers.get('www-authenticate')).toContain('scope="repository:tagged:pull"');
+    const catalog = await depot.request(`${prefix}/_catalog`);
+    const { repositories } = (await catalog.json()) as { repositories: string[] };
+    expect(repositories).toContain('tagged');
+    expect(repositories.every((name) => !name.startsWith('docker-local/'))).toBe(true);
+  });
+
+  it('pulls through a virtual repository and pushes to its deployment repository', async () => {
+    const pulled = await depot.request('/v2/docker-virtual/tagged/manifests/a', {
+      headers: as('reader'),
+    });
+    expect(pulled.status).toBe(200);
+    await pushImage('docker-virtual/via-virtual', 'v1', '{"v":1}', ['v-layer']);
+    expect((await depot.request('/v2/docker-local/via-virtual/manifests/v1')).status).toBe(200);
+  });
+});
+
+/** Polls PostgreSQL until some session waits for a row lock (a deadline, not a sleep). */
+async function untilSomeoneWaitsOnALock() {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+    const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting
+      from pg_stat_activity where wait_event_type = 'Lock'`.execute(depot.db);
+    if (rows[0].waiting > 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('the push never reached the blob row lock');
+}
+
+describe('garbage collection', () => {
+  const collect = () => depot.services.garbageCollector.collect(0);
+  const stored = (content: string) => existsSync(depot.services.filestore.pathOf(sha(content)));
+
+  it('keeps what uploads and manifests hold, and removes layers no manifest names', async () => {
+    await pushBlob('docker-local/gc', 'gc-layer');
+    await collect();
+    expect(stored('gc-layer')).toBe(true);
+    const { digest } = await pushImage('docker-local/gc', 'v1', '{"gc":1}', ['gc-layer']);
+    await collect();
+    expect(stored('gc-layer')).toBe(true);
+    const removed = await depot.request(`/v2/docker-local/gc/manifests/${digest}`, {
+      method: 'DELETE',
+    });
+    expect(removed.status).toBe(202);
+    await collect();
+    expect(stored('gc-layer')).toBe(false);
+    expect(stored('{"gc":1}')).toBe(false);
+  });
+
+  it('never takes a layer from a manifest written while it runs', async () => {
+    for (let round = 0; round < 4; round++) {
+      const layer = `race-layer-${round}`;
+      await pushBlob('docker-local/race', layer);
+      await pushBlob('docker-local/race', '{"race":1}');
+      const manifest = imageManifest('{"race":1}', [layer]);
+      const [, put] = await Promise.all([
+        collect(),
+        depot.request(`/v2/docker-local/race/manifests/r${round}`, {
+          method: 'PUT',
+          headers: { 'content-type': OCI_MANIFEST },
+          body: manifest,
+        }),
+        collect(),
+      ]);
+      expect(put.status).toBe(201);
+      await collect();
+      expect(stored(layer)).toBe(true);
+      const pulled = await depot.request(`/v2/docker-local/race/blobs/${digestOf(layer)}`);
+      expect(await pulled.text()).toBe(layer);
+    }
+  });
+
+  it('refuses a manifest whose layer a collection takes meanwhile, writing nothing', async () => {
+    await pushBlob('docker-local/taken', 'taken-layer');
+    await pushBlob('docker-local/taken', '{"taken":1}');
+    const hex = sha('taken-layer');
+    let put: Promise<Response> | undefined;
+    // What a collection does once the layer's last file is gone, holding the blob's row
+    // while the manifest's push arrives.
+    await depot.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('nodes').where('sha256', '=', hex).execute();
+      await sql`select sha256 from blobs where sha256 = ${hex} for update`.execute(tx);
+      put = depot.request('/v2/docker-local/taken/manifests/v1', {
+        method: 'PUT',
+        headers: { 'content-type': OCI_MANIFEST },
+        body: imageManifest('{"taken":1}', ['taken-layer']),
+      });
+      // On PostgreSQL the push runs beside this transaction: let it reach the blob's row lock.
+      // (The embedded database runs one transaction at a time: the push waits for this one.)
+      if (depot.config.databaseUrl) await untilSomeoneWaitsOnALock();
+      await depot.services.filestore.remove(hex);
+      await tx.deleteFrom('blobs').where('sha256', '=', hex).execute();
+    });
+    const answer = await put!;
+    expect(answer.status).toBe(400);
+    expect(await errorCode(answer)).toBe('MANIFEST_BLOB_UNKNOWN');
+    expect((await depot.request('/v2/docker-local/taken/manifests/v1')).status).toBe(404);
+  });
+
+  it('keeps a blob an upload in progress completes after a collection removed its twin', async () => {
+    const { digest } = await pushImage('docker-local/twin', 'v1', '{"twin":1}', ['twin-layer']);
+    await depot.request(`/v2/docker-local/twin/manifests/${digest}`, { method: 'DELETE' });
+    const start = await depot.request('/v2/docker-local/twin/blobs/uploads/', { method: 'POST' });
+    const location = start.headers.get('location')!;
+    await depot.request(location, { method: 'PATCH', body: 'twin-layer' });
+    await collect();
+    expect(stored('twin-layer')).toBe(false);
+    const done = await depot.request(`${location}?digest=${digestOf('twin-layer')}`, {
+      method: 'PUT',
+    });
+    expect(done.status).toBe(201);
+    await collect();
+    const pulled = await depot.request(`/v2/docker-local/twin/blobs/${digestOf('twin-layer')}`);
+    expect(await pulled.text()).toBe('twin-layer');
+  });
+});
