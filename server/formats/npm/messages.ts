@@ -23,6 +23,13 @@ export const NPM_MESSAGES = {
   invalidTag: (tag: string) => `Invalid dist-tag '${tag}': a tag may not be a version range`,
   pathMismatch: (path: string, found: string) =>
     `The tarball at '${path}' holds ${found}, which belongs at another path`,
+  authNeedsCredential:
+    'Ask with the credential npm is to use (basic auth, an API key or an access token): a console session has none to give',
+  invalidScope: (scope: string) => `Invalid npm scope '${scope}'`,
+  unpublishInMember: (name: string, version: string, member: string, rclass: string) =>
+    rclass === 'remote'
+      ? `Version ${version} of '${name}' comes from the remote repository '${member}' (a cache of its upstream) and cannot be unpublished through this virtual repository; unpublish it where it was published`
+      : `Version ${version} of '${name}' lives in the repository '${member}', not in this virtual repository's deployment repository; unpublish it through '${member}'`,
   loginNeedsPassword: 'npm login sends a name and a password',
   noAdvisories: (key: string) =>
     `Repository '${key}' has no upstream that answered for security advisories: npm audit asks a remote npm repository's upstream, or a virtual repository's remote members`,

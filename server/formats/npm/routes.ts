@@ -11,6 +11,7 @@ import { parseNpmPath, tarballPathOf } from './names.ts';
 import { withTarballBase, type Manifest } from './packument.ts';
 import { documentText } from './documents.ts';
 import { ADVISORIES_PATH } from './service.ts';
+import { registerAuthLineRoutes } from './auth-lines.ts';
 
 type NpmRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 
@@ -145,6 +146,7 @@ export async function npmRoutes(
   });
 
   registerDistTagRoutes(app, services);
+  registerAuthLineRoutes(app, services);
   registerUserRoutes(app, services);
 
   app.get(
