@@ -16,6 +16,7 @@ let token: string;
 
 const registry = (server: HttpDepot, key: string) => `${server.base}/artifactory/api/npm/${key}/`;
 const admin = { authorization: basic('admin', TEST_ADMIN_PASSWORD) };
+const ADMIN_PRINCIPAL = { name: 'admin', admin: true, anonymous: false, via: 'basic' as const };
 
 async function npmRepository(server: HttpDepot, key: string, rclass: string, extra = {}) {
   await server.services.repositories.create({ key, rclass, packageType: 'npm', ...extra } as never);
@@ -162,5 +163,90 @@ describe('unpublish through a virtual repository', () => {
     } finally {
       cli.close();
     }
+  });
+});
+
+describe("npm's account commands", () => {
+  let cli: ReturnType<typeof npmCli>;
+  beforeAll(async () => {
+    cli = npmCli(
+      npmrc(registry(depot, 'npm'), { [registry(depot, 'npm')]: `_authToken=${token}` }),
+    );
+    await publish(depot, 'npm-local', 'account-pkg', '1.0.0');
+    await publish(depot, 'npm-local', '@acme/account', '1.0.0');
+    await publish(upstream, 'npm-upstream', 'upstream-finds', '3.0.0', {
+      description: 'a package only the upstream has',
+    });
+  });
+  afterAll(() => cli?.close());
+
+  it('npm token create, list and revoke: Depot access tokens, made after the password', async () => {
+    const created = await cli.npm(['token', 'create', '--password', TEST_ADMIN_PASSWORD]);
+    const made = /Created token (eyJ[\w.-]+)/.exec(created.stdout)?.[1];
+    expect(made, created.stdout).toBeDefined();
+    const whoami = await fetch(`${registry(depot, 'npm')}-/whoami`, {
+      headers: { authorization: `Bearer ${made}` },
+    });
+    expect(await whoami.json()).toEqual({ username: 'admin' });
+    const id = (await depot.services.tokens.list(ADMIN_PRINCIPAL)).find(
+      (t) => t.description === 'npm token create',
+    )!.token_id;
+    // npm shows the start of each token's key as its id, and revokes by it.
+    expect((await cli.npm(['token', 'list'])).stdout).toContain(`with id ${id.slice(0, 6)}`);
+    const revoked = await cli.npm(['token', 'revoke', id.slice(0, 8)]);
+    expect(revoked.stdout).toContain('Removed 1 token');
+    const after = await fetch(`${registry(depot, 'npm')}-/whoami`, {
+      headers: { authorization: `Bearer ${made}` },
+    });
+    expect(after.status).toBe(401);
+    const wrong = await cli.npm(['token', 'create', '--password', 'not-it']).then(
+      () => '',
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(wrong).toContain('401');
+  });
+
+  it('npm profile get and npm owner ls answer from Depot’s user', async () => {
+    const email = (await depot.services.users.get('admin')).email;
+    const profile = JSON.parse((await cli.npm(['profile', 'get', '--json'])).stdout) as object;
+    expect(profile).toMatchObject({ name: 'admin', email, tfa: false });
+    const owners = await cli.npm(['owner', 'ls', 'account-pkg']);
+    expect(owners.stdout.trim()).toBe(`admin <${email}>`);
+  });
+
+  it('npm access lists what Depot’s permissions grant, and says where they are changed', async () => {
+    const packages = JSON.parse((await cli.npm(['access', 'list', 'packages', '--json'])).stdout);
+    expect(packages).toMatchObject({ 'account-pkg': 'read-write' });
+    const collaborators = JSON.parse(
+      (await cli.npm(['access', 'list', 'collaborators', 'account-pkg', '--json'])).stdout,
+    );
+    expect(collaborators).toMatchObject({ admin: 'read-write' });
+    const status = await cli.npm(['access', 'get', 'status', 'account-pkg']);
+    expect(status.stdout).toContain('private');
+    const change = await cli.npm(['access', 'set', 'status=public', '@acme/account']).then(
+      () => '',
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(change).toContain('permission targets');
+  });
+
+  it('npm star and unstar are stored, and npm stars lists them', async () => {
+    expect((await cli.npm(['star', 'account-pkg'])).stdout).toContain('account-pkg');
+    expect((await cli.npm(['stars'])).stdout.trim()).toBe('account-pkg');
+    const document = await depot.request('/artifactory/api/npm/npm/account-pkg?write=true');
+    expect(((await document.json()) as { users: object }).users).toEqual({ admin: true });
+    await cli.npm(['unstar', 'account-pkg']);
+    expect((await cli.npm(['stars'])).stdout.trim()).toBe('');
+  });
+
+  it('npm search through the virtual finds what only the remote member’s upstream has', async () => {
+    const found = JSON.parse((await cli.npm(['search', 'upstream-finds', '--json'])).stdout) as {
+      name: string;
+    }[];
+    expect(found.map((p) => p.name)).toEqual(['upstream-finds']);
+    const local = JSON.parse((await cli.npm(['search', 'account-pkg', '--json'])).stdout) as {
+      name: string;
+    }[];
+    expect(local.map((p) => p.name)).toEqual(['account-pkg']);
   });
 });

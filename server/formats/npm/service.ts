@@ -516,7 +516,50 @@ export function createNpmService(deps: {
         searchScore: 1,
       });
     }
+    const fromUpstreams = await upstreamSearch(repo, text, page, decider, caller);
+    const named = new Set(objects.map((o) => o.package.name));
+    for (const found of fromUpstreams) {
+      if (objects.length >= page.size) break;
+      if (named.has(found.package.name)) continue;
+      named.add(found.package.name);
+      objects.push(found);
+    }
     return { objects, total: objects.length, time: new Date().toUTCString() };
+  }
+
+  /**
+   * npm search asked of the upstreams of a repository's remote members (a remote repository
+   * its own), in read order; results the caller may not read, and upstreams that fail, are
+   * left out (docs/npm.md, "Search").
+   */
+  async function upstreamSearch(
+    repo: RepositoryRow,
+    text: string,
+    page: { size: number; from: number },
+    decider: Awaited<ReturnType<AccessService['forPrincipal']>>,
+    caller: FormatCaller,
+  ) {
+    const remotes = (await artifacts.readOrder(repo, '')).filter((r) => r.rclass === 'remote');
+    const query = new URLSearchParams({ text, size: String(page.size), from: String(page.from) });
+    const found: { package: { name: string } & Record<string, unknown> }[] = [];
+    for (const member of remotes) {
+      try {
+        const answer = (await deps.remote.askJson(member, `-/v1/search?${query}`)) as
+          { objects?: unknown } | undefined;
+        if (!answer || !Array.isArray(answer.objects)) continue;
+        for (const object of answer.objects as { package?: { name?: unknown } }[]) {
+          const name = object?.package?.name;
+          if (typeof name === 'string' && decider.can('read', member.key, name, 'folder'))
+            found.push(object as (typeof found)[number]);
+        }
+      } catch (error) {
+        caller.log.warn(
+          { repository: member.key, reason: (error as Error).message },
+          'npm: an upstream did not answer the search',
+        );
+      }
+    }
+    return found;
   }
 
   return {
