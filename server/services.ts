@@ -44,6 +44,7 @@ import { createPackagesService } from './modules/packages/service.ts';
 import { createSearchService } from './modules/search/service.ts';
 import { createFormatRuntimes } from './formats/runtimes.ts';
 import { createWebLogins } from './formats/npm/web-login.ts';
+import { createNpmPeople } from './formats/npm/people.ts';
 import { archiveEntriesIndexer } from './modules/search/archive-entries-indexer.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
@@ -121,6 +122,7 @@ export function createServices(
   });
   const trash = createTrashService(db, artifacts);
   const downloadStats = createDownloadStats(db);
+  const npm = createNpmService({ db, filestore, artifacts, remote, trash, access, changes });
   return {
     /** Announces writes to the read caches; the change listener feeds it other nodes' too. */
     tableChanges: changes,
@@ -137,7 +139,20 @@ export function createServices(
     remote,
     generalConfig,
     trash,
-    npm: createNpmService({ db, filestore, artifacts, remote, trash, access, changes }),
+    npm,
+    /** npm's stars and access lists (docs/npm.md, "Account commands"). */
+    npmPeople: createNpmPeople({
+      db,
+      npm,
+      artifacts,
+      access,
+      principalOf: async (name) => {
+        const found = await users.get(name);
+        const userId = await users.findId(name);
+        return { userId, name: found.name, admin: found.admin, anonymous: false, via: 'basic' };
+      },
+      userNames: async () => (await users.list()).map((user) => user.name),
+    }),
     pypi: createPypiService({ db, filestore, artifacts, remote, access }),
     maven,
     /** The package formats at work: their indexers and client routes (docs/formats.md). */

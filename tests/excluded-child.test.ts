@@ -470,6 +470,20 @@ const CASES: Record<string, Case[]> = {
         call('PUT', `/artifactory/api/storage/pub-local/${await clean()}?properties=c=1`, DEV),
     },
   ],
+  'PATCH /artifactory/api/metadata/:repoKey/*': [
+    {
+      kind: 'change',
+      prepare: () => generic(),
+      run: (f) =>
+        call('PATCH', `/artifactory/api/metadata/pub-local/${f.folder}`, DEV, {
+          props: { c: '1' },
+        }),
+      control: async () =>
+        call('PATCH', `/artifactory/api/metadata/pub-local/${await clean()}`, DEV, {
+          props: { c: '1' },
+        }),
+    },
+  ],
   'PUT /artifactory/api/storage/:repoKey': [
     {
       kind: 'change',
@@ -901,6 +915,14 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'PUT /access/api/v1/projects/_/share/repositories/:repo/:target',
     'DELETE /access/api/v1/projects/_/share/repositories/:repo/:target',
     'POST /artifactory/api/npm/:repoKey/-/v1/login',
+    'POST /artifactory/api/security/token',
+    'POST /artifactory/api/security/token/revoke',
+    'POST /artifactory/api/npm/:repoKey/-/npm/v1/tokens',
+    'DELETE /artifactory/api/npm/:repoKey/-/npm/v1/tokens/token/:key',
+    'POST /artifactory/api/npm/:repoKey/-/team/*',
+    'PUT /artifactory/api/npm/:repoKey/-/team/*',
+    'DELETE /artifactory/api/npm/:repoKey/-/team/*',
+    'POST /artifactory/api/system/usage',
     'PUT /artifactory/api/npm/:repoKey/-/user/:couchUser',
     'DELETE /artifactory/api/npm/:repoKey/-/user/token/:token',
     'POST /ui/api/v1/ui/auth/login',
@@ -968,6 +990,7 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
   'one item: the file or package document the request names': [
     'POST /artifactory/api/pypi/:repoKey',
     'PUT /artifactory/api/npm/:repoKey/-/package/*',
+    'POST /artifactory/api/npm/:repoKey/-/package/*',
     'DELETE /artifactory/api/npm/:repoKey/-/package/*',
     'POST /ui/api/v1/ui/checksums/fix',
     'POST /ui/api/v1/ui/artifactwatches',

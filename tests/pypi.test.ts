@@ -163,6 +163,32 @@ describe('PyPI with twine and pip', () => {
     expect(root).toContain('>depot-demo-py</a>');
   });
 
+  it("answers PEP 691's latest+json with JSON, and HTML to browsers and to latest+html", async () => {
+    const page = '/artifactory/api/pypi/pypi-local/simple/depot-demo-py/';
+    const asked = async (accept: string) =>
+      (await depot.request(page, { headers: { accept } })).headers.get('content-type');
+    for (const accept of [
+      'application/vnd.pypi.simple.latest+json',
+      'application/vnd.pypi.simple.latest+json, application/vnd.pypi.simple.latest+html;q=0.2',
+    ]) {
+      expect(await asked(accept), accept).toMatch(/^application\/vnd\.pypi\.simple\.v1\+json/);
+    }
+    const json = await depot.request('/artifactory/api/pypi/pypi-local/simple/', {
+      headers: { accept: 'application/vnd.pypi.simple.latest+json' },
+    });
+    expect(await json.json()).toMatchObject({
+      meta: { 'api-version': '1.0' },
+      projects: expect.arrayContaining([{ name: 'depot-demo-py' }]),
+    });
+    for (const accept of [
+      'text/html,application/xhtml+xml,*/*;q=0.8',
+      '*/*',
+      'application/vnd.pypi.simple.latest+html, application/vnd.pypi.simple.latest+json;q=0.5',
+    ]) {
+      expect(await asked(accept), accept).toMatch(/^text\/html/);
+    }
+  });
+
   it('indexes a distribution deployed by path as an upload, from the metadata inside it', async () => {
     const meta = { name: 'path-put-py', version: '2.1.0', requiresPython: '>=3.9' };
     const dists = [await buildWheel(meta), await buildSdist(meta)];

@@ -402,4 +402,12 @@ export interface DepotDatabase {
   packages: PackagesTable;
   package_versions: PackageVersionsTable;
   archive_entries: ArchiveEntriesTable;
+  npm_stars: NpmStarsTable;
+}
+
+export interface NpmStarsTable {
+  repository_id: number;
+  name: string;
+  user_id: number;
+  created_at: Generated<Date>;
 }

@@ -116,7 +116,13 @@ export function createNpmDocuments(deps: {
       if (!pkg) return undefined;
       const versions = await store.versions(pkg.id, repo.id);
       if (versions.length === 0) return undefined;
-      const full = fullPackument(pkg, versions);
+      // The publishers, first publish first: who may publish a package maintains it in Depot.
+      const publishers = [
+        ...new Set(versions.flatMap((v) => (v.created_by ? [v.created_by] : []))),
+      ];
+      const emails = new Map((await store.people(publishers)).map((p) => [p.name, p.email]));
+      const maintainers = publishers.map((name) => ({ name, email: emails.get(name) ?? '' }));
+      const full = fullPackument(pkg, versions, maintainers);
       return { full, abbreviated: abbreviatedPackument(pkg, versions), etag: await etagOf(full) };
     });
   }

@@ -23,6 +23,24 @@ export const NPM_MESSAGES = {
   invalidTag: (tag: string) => `Invalid dist-tag '${tag}': a tag may not be a version range`,
   pathMismatch: (path: string, found: string) =>
     `The tarball at '${path}' holds ${found}, which belongs at another path`,
+  authNeedsCredential:
+    'Ask with the credential npm is to use (basic auth, an API key or an access token): a console session has none to give',
+  invalidScope: (scope: string) => `Invalid npm scope '${scope}'`,
+  unpublishInMember: (name: string, version: string, member: string, rclass: string) =>
+    rclass === 'remote'
+      ? `Version ${version} of '${name}' comes from the remote repository '${member}' (a cache of its upstream) and cannot be unpublished through this virtual repository; unpublish it where it was published`
+      : `Version ${version} of '${name}' lives in the repository '${member}', not in this virtual repository's deployment repository; unpublish it through '${member}'`,
+  tokenNeedsPassword:
+    'npm token create sends your password: Depot checks it before it makes a token',
+  tokenReadOnly:
+    "Depot's tokens are not read-only: create one for a user or group whose permissions only read",
+  tokenCidr: "Depot's tokens are not bound to addresses: create one without --cidr",
+  tokenExpires: 'expires is a whole number of days',
+  notAToken: 'The token to revoke is not an access token',
+  starsNeedUser: 'Stars belong to signed-in users: name one (npm stars <user>)',
+  othersAccess: "Only an administrator may list another user's packages",
+  accessManagedInDepot:
+    "Access to packages is managed with Depot's permission targets (Administration > User Management > Permissions), not with npm access, npm team or npm owner add/rm",
   loginNeedsPassword: 'npm login sends a name and a password',
   noAdvisories: (key: string) =>
     `Repository '${key}' has no upstream that answered for security advisories: npm audit asks a remote npm repository's upstream, or a virtual repository's remote members`,

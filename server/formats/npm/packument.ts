@@ -72,6 +72,14 @@ export interface StoredVersion {
   created_at: Date;
   readme: string | null;
   readme_filename: string | null;
+  /** Who published it (the package's maintainers are its publishers). */
+  created_by?: string;
+}
+
+/** A maintainer as the npm registry lists them (`npm owner ls` prints `name <email>`). */
+export interface Maintainer {
+  name: string;
+  email: string;
 }
 
 export interface StoredPackage {
@@ -114,7 +122,11 @@ export function revisionOf(pkg: StoredPackage, versions: StoredVersion[]): strin
  * spliced in as they are, so a package of thousands of versions costs string joins, not a
  * parse and a stringify, and whoever sends it can do so a part at a time.
  */
-export function fullPackument(pkg: StoredPackage, versions: StoredVersion[]): string[] {
+export function fullPackument(
+  pkg: StoredPackage,
+  versions: StoredVersion[],
+  maintainers: Maintainer[] = [],
+): string[] {
   const tags = liveTags(
     pkg.tags,
     versions.map((v) => v.version),
@@ -126,6 +138,7 @@ export function fullPackument(pkg: StoredPackage, versions: StoredVersion[]): st
     _rev: revisionOf(pkg, versions),
     name: pkg.name,
     'dist-tags': tags,
+    maintainers,
   };
   for (const field of FROM_LATEST) {
     if (latestManifest[field] !== undefined) head[field] = latestManifest[field];

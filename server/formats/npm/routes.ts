@@ -11,6 +11,8 @@ import { parseNpmPath, tarballPathOf } from './names.ts';
 import { withTarballBase, type Manifest } from './packument.ts';
 import { documentText } from './documents.ts';
 import { ADVISORIES_PATH } from './service.ts';
+import { registerAuthLineRoutes } from './auth-lines.ts';
+import { registerAccountRoutes } from './account-routes.ts';
 
 type NpmRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 
@@ -66,6 +68,13 @@ export async function npmRoutes(
     const document = await npm.packument(repoKey, name, caller(request));
     const abbreviated =
       String(request.headers.accept ?? '').includes(ABBREVIATED) && Boolean(document.abbreviated);
+    if ((request.query as { write?: string }).write === 'true') {
+      // npm star, unstar and unpublish ask for the document to write back: with its stars.
+      const base = tarballBase(request, (await npm.npmRepository(repoKey)).key);
+      const parsed = JSON.parse((await npm.bytesOf(document, false, base)).toString()) as Manifest;
+      parsed.users = await services.npmPeople.starrers(repoKey, name);
+      return reply.header('Cache-Control', 'no-cache').type('application/json').send(parsed);
+    }
     const etag = abbreviated ? `W/${document.etag}` : document.etag;
     reply.header('ETag', etag).header('Vary', 'Accept').header('Cache-Control', cacheControl);
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
@@ -105,6 +114,12 @@ export async function npmRoutes(
   app.put(`${PREFIX}/*`, publishing, async (request: NpmRequest, reply) => {
     const { name, rest } = parseNpmPath(restOf(request));
     if (rest.length !== 0 && rest[0] !== '-rev') throw new BadRequest('Unknown npm request');
+    if (services.npmPeople.isStarDocument(request.body)) {
+      const { users } = request.body;
+      return reply
+        .status(201)
+        .send(await services.npmPeople.star(request.params.repoKey, name, users, caller(request)));
+    }
     const answer = await npm.publish(request.params.repoKey, name, request.body, caller(request));
     return reply.status(201).send(answer);
   });
@@ -145,6 +160,8 @@ export async function npmRoutes(
   });
 
   registerDistTagRoutes(app, services);
+  registerAuthLineRoutes(app, services);
+  registerAccountRoutes(app, services);
   registerUserRoutes(app, services);
 
   app.get(
@@ -173,15 +190,30 @@ interface SearchQuery {
 function registerDistTagRoutes(app: FastifyInstance, services: Services) {
   const { npm } = services;
   const reader = { config: { permission: 'reader' as const } };
-  const parse = (request: NpmRequest) => {
+  const people = services.npmPeople;
+  const parse = (request: NpmRequest, access = false) => {
     const { name, rest } = parseNpmPath(restOf(request).slice('-/package/'.length));
-    if (rest[0] !== 'dist-tags') throw new NotFound(`Unknown package call '${rest.join('/')}'`);
-    return { name, tag: rest[1] };
+    const accessCall = ['collaborators', 'visibility', 'access'].includes(rest[0] ?? '');
+    if (rest[0] !== 'dist-tags' && !(access && accessCall))
+      throw new NotFound(`Unknown package call '${rest.join('/')}'`);
+    return { name, tag: rest[1], call: rest[0] };
   };
-  app.get(`${PREFIX}/-/package/*`, reader, async (request: NpmRequest) =>
-    npm.distTags(request.params.repoKey, parse(request).name, caller(request)),
-  );
+  app.get(`${PREFIX}/-/package/*`, reader, async (request: NpmRequest) => {
+    const { name, call } = parse(request, true);
+    const { repoKey } = request.params;
+    // npm access list collaborators / get status: answered from Depot's permissions.
+    if (call === 'collaborators') return people.collaborators(repoKey, name, caller(request));
+    if (call === 'visibility' || call === 'access')
+      return people.visibility(repoKey, name, caller(request));
+    return npm.distTags(repoKey, name, caller(request));
+  });
+  // npm access set, grant, revoke: permissions are Depot's to set.
+  app.post(`${PREFIX}/-/package/*`, reader, async (request: NpmRequest) => {
+    parse(request, true);
+    return people.refuseChange();
+  });
   app.put(`${PREFIX}/-/package/*`, reader, async (request: NpmRequest, reply) => {
+    if (parse(request, true).call !== 'dist-tags') return people.refuseChange();
     const { name, tag } = parse(request);
     if (!tag) throw new BadRequest('The dist-tag to set is missing from the path');
     await npm.setDistTag(request.params.repoKey, name, tag, request.body, caller(request));

@@ -163,6 +163,52 @@ export function createNpmService(deps: {
     throw new NotFound(M.noAdvisories(repo.key));
   }
 
+  /**
+   * Which member of a virtual repository, other than its deployment target, serves one of
+   * `versions` of a package (`undefined`: none, or `repoKey` is no virtual). Unpublishing such
+   * a version through the virtual cannot reach it: the refusal names the member, where a 404
+   * would make npm report a success (docs/npm.md, "Unpublish through a virtual repository").
+   */
+  async function otherMemberServing(
+    repoKey: string,
+    target: RepositoryRow,
+    name: string,
+    versions: string[] | 'any',
+    caller: FormatCaller,
+  ) {
+    const repo = await npmRepository(repoKey);
+    if (repo.rclass !== 'virtual') return undefined;
+    const members = (await artifacts.readOrder(repo, name)).filter((m) => m.id !== target.id);
+    for (const member of members) {
+      let document: PackageDocument;
+      try {
+        document = await packument(member.key, name, caller);
+      } catch {
+        continue; // unreadable, or the package is not there: this member serves nothing of it
+      }
+      const served = Object.keys(
+        (JSON.parse(documentText(document.full)) as Manifest).versions ?? {},
+      );
+      const version = versions === 'any' ? served[0] : versions.find((v) => served.includes(v));
+      if (version !== undefined) return { member, version };
+    }
+    return undefined;
+  }
+
+  async function refuseUnpublishElsewhere(
+    repoKey: string,
+    target: RepositoryRow,
+    name: string,
+    versions: string[] | 'any',
+    caller: FormatCaller,
+  ) {
+    const found = await otherMemberServing(repoKey, target, name, versions, caller);
+    if (found)
+      throw new BadRequest(
+        M.unpublishInMember(name, found.version, found.member.key, found.member.rclass),
+      );
+  }
+
   async function existingPackage(repo: RepositoryRow, name: string) {
     const pkg = await store.findPackage(repo.id, name);
     if (!pkg) throw new NotFound(M.notFound(name));
@@ -221,7 +267,7 @@ export function createNpmService(deps: {
     const target = await writeTarget(repoKey);
     const attachments = body._attachments;
     if (!isObject(attachments) || Object.keys(attachments).length === 0)
-      return updateDocument(target, name, body, caller);
+      return updateDocument(repoKey, target, name, body, caller);
     assertPublishableName(name);
     const versions = isObject(body.versions) ? Object.entries(body.versions) : [];
     if (versions.length !== 1 || !isObject(versions[0]![1])) throw new BadRequest(M.oneVersion);
@@ -279,15 +325,31 @@ export function createNpmService(deps: {
    * version. Versions missing from it are unpublished; `deprecated` is taken as sent.
    */
   async function updateDocument(
+    repoKey: string,
     target: RepositoryRow,
     name: string,
     body: Record<string, unknown>,
     caller: FormatCaller,
   ) {
+    const incoming = isObject(body.versions) ? body.versions : {};
+    if (!(await store.findPackage(target.id, name)))
+      await refuseUnpublishElsewhere(repoKey, target, name, 'any', caller);
     const pkg = await existingPackage(target, name);
     await access.require(caller.principal, 'deploy', target.key, name, 'folder');
-    const incoming = isObject(body.versions) ? body.versions : {};
     const stored = await store.versions(pkg.id, target.id);
+    if (repoKey !== target.key) {
+      // The document came from the virtual's merge: a version it lacks that the target never
+      // held was asked to go from another member.
+      const merged = await packument(repoKey, name, caller);
+      const mergedVersions = Object.keys(
+        (JSON.parse(documentText(merged.full)) as Manifest).versions ?? {},
+      );
+      const elsewhere = mergedVersions.filter(
+        (v) => !(v in incoming) && !stored.some((s) => s.version === v),
+      );
+      if (elsewhere.length > 0)
+        await refuseUnpublishElsewhere(repoKey, target, name, elsewhere, caller);
+    }
     const removed = stored.filter((v) => !(v.version in incoming));
     // All or nothing: Delete on every tarball to unpublish, checked before the first goes.
     const walker = await access.walker(caller.principal);
@@ -339,6 +401,8 @@ export function createNpmService(deps: {
 
   async function unpublishPackage(repoKey: string, name: string, caller: FormatCaller) {
     const target = await writeTarget(repoKey);
+    if (!(await store.findPackage(target.id, name)))
+      await refuseUnpublishElsewhere(repoKey, target, name, 'any', caller);
     const pkg = await existingPackage(target, name);
     await access.require(caller.principal, 'delete', target.key, name, 'folder');
     if (await artifacts.findNode(target.id, name))
@@ -352,6 +416,9 @@ export function createNpmService(deps: {
     const target = await writeTarget(repoKey);
     const path = tarballPathOf(name, file);
     await access.require(caller.principal, 'delete', target.key, path);
+    const version = versionOfTarball(name, file);
+    if (version !== undefined && !(await artifacts.findNode(target.id, path)))
+      await refuseUnpublishElsewhere(repoKey, target, name, [version], caller);
     await trash.delete(target.key, path, await access.walker(caller.principal));
     caller.log.info({ repository: target.key, name, file }, 'npm: tarball deleted');
     return { ok: true, id: name, version: versionOfTarball(name, file) };
@@ -449,7 +516,50 @@ export function createNpmService(deps: {
         searchScore: 1,
       });
     }
+    const fromUpstreams = await upstreamSearch(repo, text, page, decider, caller);
+    const named = new Set(objects.map((o) => o.package.name));
+    for (const found of fromUpstreams) {
+      if (objects.length >= page.size) break;
+      if (named.has(found.package.name)) continue;
+      named.add(found.package.name);
+      objects.push(found);
+    }
     return { objects, total: objects.length, time: new Date().toUTCString() };
+  }
+
+  /**
+   * npm search asked of the upstreams of a repository's remote members (a remote repository
+   * its own), in read order; results the caller may not read, and upstreams that fail, are
+   * left out (docs/npm.md, "Search").
+   */
+  async function upstreamSearch(
+    repo: RepositoryRow,
+    text: string,
+    page: { size: number; from: number },
+    decider: Awaited<ReturnType<AccessService['forPrincipal']>>,
+    caller: FormatCaller,
+  ) {
+    const remotes = (await artifacts.readOrder(repo, '')).filter((r) => r.rclass === 'remote');
+    const query = new URLSearchParams({ text, size: String(page.size), from: String(page.from) });
+    const found: { package: { name: string } & Record<string, unknown> }[] = [];
+    for (const member of remotes) {
+      try {
+        const answer = (await deps.remote.askJson(member, `-/v1/search?${query}`)) as
+          { objects?: unknown } | undefined;
+        if (!answer || !Array.isArray(answer.objects)) continue;
+        for (const object of answer.objects as { package?: { name?: unknown } }[]) {
+          const name = object?.package?.name;
+          if (typeof name === 'string' && decider.can('read', member.key, name, 'folder'))
+            found.push(object as (typeof found)[number]);
+        }
+      } catch (error) {
+        caller.log.warn(
+          { repository: member.key, reason: (error as Error).message },
+          'npm: an upstream did not answer the search',
+        );
+      }
+    }
+    return found;
   }
 
   return {

@@ -25,6 +25,12 @@ const VERSION_PAGE = 200;
 /** The npm rows of the package index: packages, versions and dist-tags. */
 export function createNpmStore(db: Database) {
   return {
+    /** Names and emails of the users named (a package's maintainers, for `npm owner ls`). */
+    people(names: string[]) {
+      if (names.length === 0) return Promise.resolve([]);
+      return db.selectFrom('users').select(['name', 'email']).where('name', 'in', names).execute();
+    },
+
     findPackage(repositoryId: number, name: string, q: Queryable = db) {
       return q
         .selectFrom('packages')
@@ -50,6 +56,7 @@ export function createNpmStore(db: Database) {
             'v.created_at',
             'v.readme',
             'v.readme_filename',
+            'v.created_by',
           ])
           .where('v.package_id', '=', packageId)
           .where('n.repository_id', '=', repositoryId)

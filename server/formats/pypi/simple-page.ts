@@ -12,6 +12,9 @@ export interface SimpleFile {
 
 export const SIMPLE_JSON = 'application/vnd.pypi.simple.v1+json';
 export const SIMPLE_HTML = 'application/vnd.pypi.simple.v1+html';
+/** PEP 691's "whatever version is newest": answered as v1, the only one there is. */
+const LATEST_JSON = 'application/vnd.pypi.simple.latest+json';
+const LATEST_HTML = 'application/vnd.pypi.simple.latest+html';
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -32,7 +35,10 @@ const unescapeHtml = (text: string) =>
             : "'",
   );
 
-/** Whether a client asked for PEP 691's JSON form (pip does, with HTML as a fallback). */
+/**
+ * Whether a client asked for PEP 691's JSON form (pip does, with HTML as a fallback), as v1
+ * or as `latest`; JSON wins a tie, HTML is the answer to anything else (`*\/*`, no Accept).
+ */
 export function wantsJson(accept: string | undefined): boolean {
   if (!accept) return false;
   const ranked = accept.split(',').map((part) => {
@@ -40,11 +46,10 @@ export function wantsJson(accept: string | undefined): boolean {
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return { type: type!.trim(), q: q ? Number(q.slice(2)) : 1 };
   });
-  const json = ranked.find((r) => r.type === SIMPLE_JSON)?.q ?? 0;
-  const html = Math.max(
-    0,
-    ...ranked.filter((r) => [SIMPLE_HTML, 'text/html'].includes(r.type)).map((r) => r.q),
-  );
+  const best = (types: string[]) =>
+    Math.max(0, ...ranked.filter((r) => types.includes(r.type)).map((r) => r.q));
+  const json = best([SIMPLE_JSON, LATEST_JSON]);
+  const html = best([SIMPLE_HTML, LATEST_HTML, 'text/html']);
   return json > 0 && json >= html;
 }
 

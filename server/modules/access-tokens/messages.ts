@@ -10,6 +10,11 @@ export const TOKEN_MESSAGES = {
   tooLong: (maxSeconds: number) => `expires_in may be at most ${maxSeconds} seconds`,
   notFound: (id: string) => `Token '${id}' could not be found.`,
   revoked: 'Token revoked',
+  badLegacyScope: (scope: string) =>
+    `Unsupported scope '${scope}': use member-of-groups:* or member-of-groups:{names}, with api:* or without`,
+  notRefreshable:
+    "Depot's access tokens are not refreshable: create a new one before this one expires",
+  revokeNeedsToken: 'Name the token to revoke: token={the token} or token_id={its id}',
   noApiKey: 'No API key has been created for this user',
   apiKeyExists: 'An API key already exists: regenerate it instead',
   apiKeyRevoked: 'API key revoked',

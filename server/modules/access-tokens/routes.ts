@@ -4,6 +4,7 @@ import type { Principal } from '../../http/permissions.ts';
 import type { Services } from '../../services.ts';
 import { requirePasswordSignIn } from '../auth/password-sign-in.ts';
 import { TOKEN_MESSAGES as M } from './messages.ts';
+import { registerLegacyTokenRoutes } from './legacy-routes.ts';
 
 const user = { permission: 'user' as const };
 const admin = { permission: 'admin' as const };
@@ -106,6 +107,7 @@ export async function accessTokenRoutes(
   );
 
   registerApiKeyRoutes(app, services);
+  registerLegacyTokenRoutes(app, services);
 }
 
 /**

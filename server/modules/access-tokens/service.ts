@@ -26,6 +26,11 @@ export interface TokenRequest {
   /** Seconds; 0 means it never expires (admins only). */
   expiresIn?: number;
   description?: string;
+  /**
+   * Whether `expiresIn` is the API's default rather than the caller's ask: a token with less
+   * time left then mints one cut to its own end instead of being refused.
+   */
+  defaultLifetime?: boolean;
 }
 
 export interface NewToken {
@@ -156,7 +161,11 @@ export function createAccessTokensService(deps: {
       throw new BadRequest(M.tooLong(MAX_EXPIRES_IN), 'expires_in');
     if (asked > MAX_EXPIRES_IN) throw new BadRequest(M.tooLong(MAX_EXPIRES_IN), 'expires_in');
     if (asked === 0 && !issuer.admin) throw new Forbidden(M.adminScopeOnly);
-    const expiresIn = withinParentLife(issuer, asked, request.expiresIn !== undefined);
+    const expiresIn = withinParentLife(
+      issuer,
+      asked,
+      request.expiresIn !== undefined && !request.defaultLifetime,
+    );
     const user = await userNamed(subject);
     if (scope.kind === 'user' && !user) throw new BadRequest(M.unknownUser(subject), 'username');
     if (scope.kind === 'groups') await checkGroups(scope.groups);

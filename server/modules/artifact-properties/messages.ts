@@ -16,6 +16,9 @@ export const PROPERTY_MESSAGES = {
   tooManyValues: `A property has at most ${PROPERTY_LIMITS.maxValues} values`,
   valueTooLong: `A property value is at most ${PROPERTY_LIMITS.maxValueLength} characters`,
   valueCharacters: `A property value cannot contain ${quoted(FORBIDDEN_IN_PROPERTY.value)}`,
+  patchBody: 'Send the properties as {"props": {"name": "value", "name to remove": null}}',
+  patchValue: (name: string) =>
+    `The value of '${name}' must be a string, a list of strings, or null to remove it`,
   namesRequired: 'Give the names of the properties to delete',
   tooManyValuesInRequest: `One request sets at most ${PROPERTY_LIMITS.maxValuesPerRequest} property values in all`,
   requestTooLarge: `One request's property names and values hold at most ${PROPERTY_LIMITS.maxCharactersPerRequest.toLocaleString('en')} characters in all`,

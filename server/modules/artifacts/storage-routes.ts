@@ -4,6 +4,7 @@ import type { Services } from '../../services.ts';
 import type { RepoAction } from '../access-control/decider.ts';
 import { PROPERTY_MESSAGES } from '../artifact-properties/messages.ts';
 import { toStorageInfo } from '../storage-summary/artifactory-shape.ts';
+import { registerMetadataRoutes } from './metadata-routes.ts';
 import { parseArtifactPath } from './paths.ts';
 import { parsePropertyList, readProperties, readRootProperties } from './properties.ts';
 import {
@@ -173,6 +174,8 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
     app.put(url, { config: { permission: 'reader', reach: 'many' } }, setProps);
     app.delete(url, { config: { permission: 'reader', reach: 'many' } }, deleteProps);
   }
+
+  registerMetadataRoutes(app, services);
 
   app.get('/artifactory/api/storageinfo', { config: { permission: 'admin' } }, async () =>
     toStorageInfo(await services.storageSummary.summarize()),

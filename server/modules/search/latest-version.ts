@@ -76,3 +76,33 @@ async function latestSnapshotBuild(
   // Non-unique snapshots keep the -SNAPSHOT name: that is their latest version.
   return latest ? `${base.slice(0, -'-SNAPSHOT'.length)}-${latest.label}` : base;
 }
+
+/**
+ * `/api/search/versions` over the Maven layout: every version folder of `group/artifact`
+ * the caller may read (in any repository, or those named), highest first, a snapshot
+ * marked `integration` as Artifactory marks it.
+ */
+export async function artifactVersions(
+  search: SearchService,
+  principal: Principal,
+  question: LatestVersionQuestion,
+): Promise<{ version: string; integration: boolean }[]> {
+  const artifactFolder = `${question.group.replaceAll('.', '/')}/${question.artifact}`;
+  const folders = await search.stream(
+    principal,
+    {
+      where: all(field('path', '$eq', artifactFolder), field('type', '$eq', 'folder')),
+      sort: [],
+      scope: 'artifacts',
+    },
+    { repos: question.repos },
+  );
+  const wanted = question.version ? compileWildcard(question.version) : undefined;
+  const versions = new Set<string>();
+  for await (const folder of folders) {
+    if (!wanted || wanted.test(folder.name)) versions.add(folder.name);
+  }
+  return [...versions]
+    .sort((a, b) => compareMavenVersions(b, a))
+    .map((version) => ({ version, integration: isSnapshotVersion(version) }));
+}

@@ -7,7 +7,7 @@ import { renderAqlItems } from './aql-render.ts';
 import { checksumCriterion, gavcQuery, nameTerm, propertyQuery } from './builders.ts';
 import { all, field, FILES_ONLY, type Criterion, type ItemQuery } from './criteria.ts';
 import { streamResults } from './json-stream.ts';
-import { latestVersion } from './latest-version.ts';
+import { artifactVersions, latestVersion, type LatestVersionQuestion } from './latest-version.ts';
 import { MAX_TIME_MS } from './relative-time.ts';
 import { SEARCH_MESSAGES as M } from './messages.ts';
 import type { ItemRow } from './queries.ts';
@@ -197,16 +197,29 @@ export async function searchRestRoutes(
     });
   });
 
-  app.get(`${BASE}/latestVersion`, READER, async (request: SearchRequest, reply) => {
+  /** `g`, `a` and `v` (a version or a pattern) of the Maven-layout version searches. */
+  const versionQuestion = (request: SearchRequest): LatestVersionQuestion => {
     const { g, a, v } = request.query;
     if (!g?.trim() || !a?.trim()) throw new BadRequest('Both g and a are required', 'g');
-    const found = await latestVersion(search, request.principal, {
+    return {
       group: g.trim(),
       artifact: a.trim(),
       version: v?.trim() || undefined,
       repos: listOf(request.query.repos),
-    });
+    };
+  };
+
+  app.get(`${BASE}/latestVersion`, READER, async (request: SearchRequest, reply) => {
+    const found = await latestVersion(search, request.principal, versionQuestion(request));
     if (!found) throw new NotFound(M.versionNotFound);
     return reply.type('text/plain').send(found);
+  });
+
+  // `remote=1` asks Artifactory to ask remote repositories' upstreams too; Depot answers from
+  // what is stored and cached (docs/search.md).
+  app.get(`${BASE}/versions`, READER, async (request: SearchRequest) => {
+    const results = await artifactVersions(search, request.principal, versionQuestion(request));
+    if (results.length === 0) throw new NotFound(M.versionNotFound);
+    return { results };
   });
 }

@@ -22,5 +22,12 @@ export async function systemRoutes(app: FastifyInstance, { services }: { service
   app.get('/artifactory/api/system/version', { config: { permission: 'reader' } }, async () =>
     version(),
   );
+  // JFrog's clients report their usage here after their work; Depot keeps no usage data, and
+  // answers as Artifactory does so that the client's call succeeds (docs/decisions.md).
+  app.post(
+    '/artifactory/api/system/usage',
+    { config: { permission: 'reader' }, bodyLimit: 64 * 1024 },
+    async (_request, reply) => reply.status(200).send(),
+  );
   app.get('/ui/api/v1/system/version', { config: { permission: 'reader' } }, async () => version());
 }
