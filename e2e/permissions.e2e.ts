@@ -5,6 +5,7 @@ import {
   PERMISSION_MESSAGES,
 } from '../src/custom/permissions-editor/messages.ts';
 import { DEPLOY_LABELS } from '../src/custom/tree-browser/deploy/messages.ts';
+import { NOT_FOUND_TEXT, PAGE_TITLES } from '../src/shell/messages.ts';
 import { ACTION_LABELS, TREE_LABELS } from '../src/custom/tree-browser/messages.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { basicAuth, scriptedCall, startDepot, type E2eDepot } from './server.ts';
@@ -126,8 +127,8 @@ describe('the permissions editor', () => {
   });
 
   it('edits a target in its By Name mode, and the implications drop later actions', async () => {
-    // A release-bundle section, which the console does not show, set by a script: a save
-    // from the console keeps it.
+    // A release-bundle section set by a script: the console shows it granted (Release
+    // Bundles), and a save from the console keeps it.
     const scripted = await (
       await asScript('GET', '/artifactory/api/v2/security/permissions/team')
     ).json();
@@ -147,7 +148,20 @@ describe('the permissions editor', () => {
     await page.getByRole('heading', { name: L.editTitle('team') }).waitFor();
     await expect(repositories().getByLabel('By Name').isChecked()).resolves.toBe(true);
     await expect(repositories().getByLabel(L.names).inputValue()).resolves.toBe('org');
-    await page.getByRole('group', { name: 'dev', exact: true }).getByLabel('Annotate').uncheck();
+    await page.getByRole('region', { name: 'Release Bundles' }).waitFor();
+    await page.getByRole('tab', { name: 'Groups' }).click();
+    const qaBundles = page
+      .getByRole('group', { name: 'qa', exact: true })
+      .getByRole('group', { name: 'Release Bundles' });
+    await expect(qaBundles.getByLabel('Read').isChecked()).resolves.toBe(true);
+    await expect(qaBundles.getByLabel('Create').isChecked()).resolves.toBe(false);
+    await page.getByRole('tab', { name: 'Users' }).click();
+    // dev has a row per section with data: Repositories and now Release Bundles
+    await page
+      .getByRole('group', { name: 'dev', exact: true })
+      .getByRole('group', { name: 'Repositories' })
+      .getByLabel('Annotate')
+      .uncheck();
     await page.getByRole('button', { name: L.save, exact: true }).click();
     await page.waitForURL(/\/management\/permissions$/);
     const stored = await (
@@ -303,6 +317,65 @@ describe('the permissions editor', () => {
     expect((await asScript('GET', '/artifactory/api/v2/security/permissions/team')).status).toBe(
       404,
     );
+  });
+
+  it('keeps a remote repository checked on reopening, and after another is unchecked', async () => {
+    const remote = await asScript('PUT', '/artifactory/api/repositories/npm-remote', {
+      rclass: 'remote',
+      packageType: 'npm',
+      url: 'https://registry.example.test/',
+    });
+    expect(remote.status).toBeLessThan(300);
+    await page.goto(depot.ui('/admin/management/permissions/create'));
+    await nameField().fill('with-remote');
+    await repositories().getByLabel('npm-remote', { exact: true }).check();
+    await repositories().getByLabel('other-local').check();
+    await repositories()
+      .getByRole('button', { name: L.resourceSave('Repositories') })
+      .click();
+    await page
+      .getByRole('list', { name: L.available('users') })
+      .getByRole('button', { name: L.add('dev') })
+      .click();
+    await page.getByRole('group', { name: 'dev', exact: true }).getByLabel('Read').check();
+    await page.getByRole('button', { name: L.create }).click();
+    await page.waitForURL(/\/management\/permissions$/);
+    const path = '/artifactory/api/v2/security/permissions/with-remote';
+    expect((await (await asScript('GET', path)).json()).repo.repositories).toEqual([
+      'npm-remote-cache',
+      'other-local',
+    ]);
+
+    await page.getByRole('link', { name: 'with-remote', exact: true }).click();
+    await page.getByRole('heading', { name: L.editTitle('with-remote') }).waitFor();
+    const remoteBox = repositories().getByLabel('npm-remote', { exact: true });
+    await expect(remoteBox.isChecked()).resolves.toBe(true);
+    await repositories().getByLabel('other-local').uncheck();
+    await repositories()
+      .getByRole('button', { name: L.resourceSave('Repositories') })
+      .click();
+    await page.getByRole('button', { name: L.save, exact: true }).click();
+    await page.waitForURL(/\/management\/permissions$/);
+    expect((await (await asScript('GET', path)).json()).repo.repositories).toEqual([
+      'npm-remote-cache',
+    ]);
+    await page.getByRole('link', { name: 'with-remote', exact: true }).click();
+    await expect(
+      repositories().getByLabel('npm-remote', { exact: true }).isChecked(),
+    ).resolves.toBe(true);
+  });
+
+  it('sends unknown users, groups and permission targets to the 404 page', async () => {
+    for (const path of [
+      '/admin/management/users/no-such-user/edit',
+      '/admin/management/groups/no-such-group/edit',
+      '/admin/management/permissions/edit/no-such-target',
+    ]) {
+      await page.goto(depot.ui(path));
+      await page.waitForURL(/\/ui\/404$/);
+      await page.getByRole('heading', { name: PAGE_TITLES.notFound }).waitFor();
+      await page.getByText(NOT_FOUND_TEXT).waitFor();
+    }
   });
 
   it('raised no page errors', () => {

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { databaseFailure } from '../db/database-errors.ts';
 import { AccessDenied, DepotError, TooManyRequests } from '../errors.ts';
 import { endedForSlowBody } from './slow-bodies.ts';
+import { isApiPath, noSuchApi } from './unknown-api.ts';
 
 /** The one error shape every call answers with (docs/console-api.md). */
 export interface ErrorBody {
@@ -131,6 +132,12 @@ export function installErrorHandler(
   });
 
   app.setNotFoundHandler((request, reply) =>
-    send(reply, 404, `The path ${request.url.split('?')[0]} could not be found.`),
+    send(
+      reply,
+      404,
+      isApiPath(request.url)
+        ? noSuchApi(request.method, request.url).message
+        : `The path ${request.url.split('?')[0]} could not be found.`,
+    ),
   );
 }

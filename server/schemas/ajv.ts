@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
+import { withDepotEmailFormat } from './email-format.ts';
 
 /**
  * Ajv for request bodies, set up deliberately rather than with Fastify's defaults:
@@ -18,7 +19,7 @@ export function createBodyAjv(): Ajv2020 {
     removeAdditional: false,
     strict: false,
   });
-  addFormats.default(ajv);
+  withDepotEmailFormat(addFormats.default(ajv));
   addErrors.default(ajv);
   return ajv;
 }
@@ -26,6 +27,6 @@ export function createBodyAjv(): Ajv2020 {
 /** Ajv for params and query strings, which arrive as text and must be coerced. */
 export function createQueryAjv(): Ajv2020 {
   const ajv = new Ajv2020({ coerceTypes: 'array', useDefaults: true, strict: false });
-  addFormats.default(ajv);
+  withDepotEmailFormat(addFormats.default(ajv));
   return ajv;
 }

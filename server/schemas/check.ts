@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { withDepotEmailFormat } from './email-format.ts';
 import { ENTITY_HOOKS } from '../modules/entities/hook-registry.ts';
 import { checkDescriptor, type CheckContext } from './check-descriptor.ts';
 import { checkEntitySchema, describeAjvError } from './check-entity.ts';
@@ -14,7 +15,7 @@ import { pagesOf, routesCollide } from './route-overlap.ts';
  */
 function strictAjv() {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true });
-  addFormats.default(ajv);
+  withDepotEmailFormat(addFormats.default(ajv));
   ajv.addKeyword('errorMessage');
   return ajv;
 }
@@ -26,7 +27,7 @@ function strictAjv() {
  */
 function valuesAjv() {
   const ajv = new Ajv2020({ strict: false, validateSchema: false });
-  addFormats.default(ajv);
+  withDepotEmailFormat(addFormats.default(ajv));
   ajv.addKeyword('errorMessage');
   return ajv;
 }

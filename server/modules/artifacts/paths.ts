@@ -1,4 +1,5 @@
 import { BadRequest } from '../../errors.ts';
+import { splitProperty, splitUnescaped } from './property-escapes.ts';
 
 export const MAX_PATH_LENGTH = 1024;
 
@@ -23,7 +24,7 @@ export function parseArtifactPath(raw: string): ArtifactPath {
   const segments: string[] = [];
   const parts = raw.split('/');
   parts.forEach((part, index) => {
-    const [name, ...params] = part.split(';');
+    const [name = '', ...params] = splitUnescaped(part, ';');
     for (const param of params) addMatrixParam(properties, param);
     const trailing = index === parts.length - 1;
     if (name === '' && (index === 0 || trailing)) return; // leading or trailing slash
@@ -45,16 +46,12 @@ function checkSegment(name: string): void {
 
 function addMatrixParam(properties: Record<string, string[]>, param: string): void {
   if (param === '') return;
-  const equals = param.indexOf('=');
-  const key = (equals < 0 ? param : param.slice(0, equals)).trim();
-  const value = equals < 0 ? '' : param.slice(equals + 1);
-  if (!key || key.length > 255 || value.length > 4096) {
+  const { key, values } = splitProperty(param);
+  if (!key || key.length > 255 || values.join(',').length > 4096) {
     throw new BadRequest(`Invalid property '${param.slice(0, 64)}' in the path`);
   }
-  // Artifactory's multi-value form: key=v1,v2
-  (properties[key] ??= []).push(
-    ...value.split(',').filter((v, i, all) => v !== '' || all.length === 1),
-  );
+  // Artifactory's multi-value form: key=v1,v2 (a value may hold an escaped comma: v\,1)
+  (properties[key] ??= []).push(...values.filter((v, i, all) => v !== '' || all.length === 1));
 }
 
 /** The parent folder's path and the node's own name. */

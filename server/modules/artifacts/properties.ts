@@ -4,6 +4,7 @@ import type { DepotDatabase } from '../../db/tables.ts';
 import { BadRequest } from '../../errors.ts';
 import { retryTransaction } from '../../db/transaction-retry.ts';
 import { escapeLike } from './paths.ts';
+import { splitProperty, splitUnescaped, unescapeProperty } from './property-escapes.ts';
 
 export type Properties = Record<string, string[]>;
 
@@ -35,8 +36,8 @@ const ITEMS_PER_PAGE = 200;
 
 /**
  * Characters the scripted form (`?properties=a=1;b=2,3`, and `?properties=a,b` to delete)
- * uses as separators: a property holding one could not be written or deleted back through
- * it, so no call stores one.
+ * uses as separators. The console's Properties tab refuses them; the scripted form carries
+ * them only escaped (`\,`, property-escapes.ts), as Artifactory does.
  */
 export const FORBIDDEN_IN_PROPERTY = { name: [';', '=', ','], value: [';', ','] } as const;
 
@@ -50,19 +51,28 @@ export interface PropertyScope {
   recursive: boolean;
 }
 
-/** `a=1;b=2,3` (the ?properties= form of the storage API) → { a: ['1'], b: ['2', '3'] }. */
+/**
+ * `a=1;b=2,3` (the ?properties= form of the storage API) → { a: ['1'], b: ['2', '3'] }.
+ * Pairs are separated by `;` or `|` (Artifactory takes both); `\,` `\;` `\|` `\=` `\\` are
+ * plain characters (property-escapes.ts).
+ */
 export function parsePropertyList(text: string): Properties {
   const properties: Properties = {};
-  for (const pair of text.split(';')) {
+  for (const pair of splitUnescaped(text, ';|')) {
     if (pair.trim() === '') continue;
-    const equals = pair.indexOf('=');
-    const key = (equals < 0 ? pair : pair.slice(0, equals)).trim();
+    const { key, values } = splitProperty(pair);
     if (!key || key.length > PROPERTY_LIMITS.maxNameLength)
       throw new BadRequest(`Invalid property '${pair.slice(0, 64)}'`);
-    const values = equals < 0 ? [''] : pair.slice(equals + 1).split(',');
     (properties[key] ??= []).push(...values);
   }
   return properties;
+}
+
+/** `a,b` (the names of `?properties=` to read or delete), unescaped, blanks left out. */
+export function parsePropertyNames(text: string): string[] {
+  return splitUnescaped(text, ',')
+    .map((name) => unescapeProperty(name).trim())
+    .filter(Boolean);
 }
 
 /** Rows of key and value, ordered, as { key: [values] }. */

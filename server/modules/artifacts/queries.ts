@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { escapeLike } from './paths.ts';
 
 /** An item holding some content: where it is, and the content's checksums. */
 export interface ContentHolder {
@@ -41,6 +42,37 @@ export function checksumHolders(
     .where('nodes.folder', '=', false)
     .where('nodes.id', '>', afterId)
     .orderBy('nodes.id')
+    .limit(limit)
+    .execute();
+}
+
+/** A file below a folder, newest first: what `?lastModified` looks through. */
+export interface NewestFile {
+  path: string;
+  folder: boolean;
+  modified_at: Date | string;
+}
+
+/**
+ * One page of the files at or below `path` of a repository ('' is the whole repository),
+ * newest change first (ties by path), from `offset`.
+ */
+export function newestFilesBelow(
+  db: Database,
+  repositoryId: number,
+  path: string,
+  offset: number,
+  limit: number,
+): Promise<NewestFile[]> {
+  return db
+    .selectFrom('nodes')
+    .select(['path', 'folder', 'modified_at'])
+    .where('repository_id', '=', repositoryId)
+    .where('folder', '=', false)
+    .$if(path !== '', (q) => q.where('path', 'like', `${escapeLike(path)}/%`))
+    .orderBy('modified_at', 'desc')
+    .orderBy('path')
+    .offset(offset)
     .limit(limit)
     .execute();
 }

@@ -6,6 +6,7 @@ import type { BundleDeploys } from '../archives/bundle-deploy.ts';
 import { parseArtifactPath } from './paths.ts';
 import { createDownloadHandler } from './download-handler.ts';
 import { MAVEN_TYPES } from '../../formats/maven/layout.ts';
+import { noSuchApi } from '../../http/unknown-api.ts';
 
 type ArtifactRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 /** The body's size when the client declared it; 0 when unknown (chunked) or a checksum deploy. */
@@ -160,6 +161,11 @@ export async function artifactsRoutes(
   // over many paths; a delete takes a folder's whole subtree: both walk what they touch.
   const walking = { config: { permission: 'reader' as const, reach: 'many' as const } };
   // Who may deploy and delete where is the permission targets' call (services.access).
+  // 'api' is reserved: below it, what no REST route serves is an unknown API (unknown-api.ts).
+  app.addHook('preHandler', async (request) => {
+    if ((request.params as { repoKey?: string }).repoKey === 'api')
+      throw noSuchApi(request.method, request.url);
+  });
   for (const url of ['/artifactory/:repoKey', '/artifactory/:repoKey/*']) {
     app.get(url, reader, download);
     app.put(url, walking, deploy);

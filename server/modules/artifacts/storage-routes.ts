@@ -6,7 +6,14 @@ import { PROPERTY_MESSAGES } from '../artifact-properties/messages.ts';
 import { toStorageInfo } from '../storage-summary/artifactory-shape.ts';
 import { registerMetadataRoutes } from './metadata-routes.ts';
 import { parseArtifactPath } from './paths.ts';
-import { parsePropertyList, readProperties, readRootProperties } from './properties.ts';
+import {
+  parsePropertyList,
+  parsePropertyNames,
+  readProperties,
+  readRootProperties,
+  type Properties,
+} from './properties.ts';
+import { lastModifiedBelow } from './storage-last-modified.ts';
 import {
   deleteCheckedProperties,
   setCheckedProperties,
@@ -23,10 +30,17 @@ const flag = (value: string | undefined) => value === '1' || value === 'true';
 const iso = (date: Date | string) => new Date(date).toISOString();
 const BASE = '/artifactory/api/storage';
 
+/** `?properties=a,b` reads only those (Artifactory's filter); a bare `?properties` reads all. */
+function only(properties: Properties, names: string | undefined): Properties {
+  const wanted = parsePropertyNames(names ?? '');
+  if (wanted.length === 0) return properties;
+  return Object.fromEntries(Object.entries(properties).filter(([key]) => wanted.includes(key)));
+}
+
 /**
  * `/artifactory/api/storage/{repoKey}/{path}` in Artifactory's shapes: file and folder info,
  * `?list` (with `deep`, `listFolders`), `?properties` to read, set and delete properties, and
- * `?stats` for download statistics.
+ * `?stats` for download statistics, `?lastModified` for the newest file below a folder.
  */
 export async function storageRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { artifacts, db } = services;
@@ -43,11 +57,12 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
     }
     const kind = !node || node.folder ? 'folder' : 'file';
     const access = await services.access.require(request.principal, action, repo.key, path, kind);
-    const uri = `${request.protocol}://${request.host}${BASE}/${repo.key}${path ? `/${path}` : ''}`;
+    const rootUri = `${request.protocol}://${request.host}${BASE}/${repo.key}`;
+    const uri = `${rootUri}${path ? `/${path}` : ''}`;
     /** Whether the caller may read an item found below (listings show only those). */
     const readable = (entry: { path: string; folder: boolean }) =>
       access.can('read', repo.key, entry.path, entry.folder ? 'folder' : 'file');
-    return { repo, path, node, uri, readable };
+    return { repo, path, node, uri, rootUri, readable };
   }
 
   /** `?stats`: Artifactory's download statistics of a file, times in epoch milliseconds. */
@@ -70,13 +85,15 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
   }
 
   async function info(request: StorageRequest, reply: FastifyReply) {
-    const { repo, path, node, uri, readable } = await locate(request);
+    const located = await locate(request);
+    const { repo, path, node, uri, readable } = located;
     if ('properties' in request.query) {
       const properties = node
         ? await readProperties(db, node.id)
         : await readRootProperties(db, repo.id);
-      return { properties, uri };
+      return { properties: only(properties, request.query.properties), uri };
     }
+    if ('lastModified' in request.query) return lastModifiedBelow(db, located);
     if ('stats' in request.query) return downloadStatistics(node, uri);
     if ('list' in request.query) {
       const entries = (
@@ -155,10 +172,7 @@ export async function storageRoutes(app: FastifyInstance, { services }: { servic
   }
 
   async function deleteProps(request: StorageRequest, reply: FastifyReply) {
-    const keys = (request.query.properties ?? '')
-      .split(',')
-      .map((k) => k.trim())
-      .filter(Boolean);
+    const keys = parsePropertyNames(request.query.properties ?? '');
     if (keys.length === 0)
       throw new BadRequest('Give the property keys to delete: ?properties=key1,key2');
     checkPropertyNamesToDelete(keys);

@@ -44,6 +44,7 @@ import {
   PACKAGES_PATH,
   packagePath,
 } from './messages';
+import { termLongEnough } from './searchTerm';
 import './packages.css';
 
 ModuleRegistry.registerModules([ClientSideRowModelModule]);
@@ -167,20 +168,37 @@ function PackageList() {
     $endCursor,
     $listFailed,
   ]);
-  const [name, setName] = useState(search.name ?? '');
+  const [opened, submitted, requestMore] = useUnit([listOpened, searchSubmitted, moreRequested]);
+  // `?name=` is the term (the toolbar's Packages scope sends it; a search here keeps it).
+  const [query, setQuery] = useSearchParams();
+  const urlName = query.get('name') ?? '';
+  const [name, setName] = useState(urlName || search.name || '');
   const [packageType, setPackageType] = useState(search.packageType ?? '');
   const [more, setMore] = useState<MoreFilters>(() => moreFiltersOf(search));
+  const [tooShort, setTooShort] = useState(false);
   const columns = useMemo(packageColumns, []);
+  const run = (next: PackageSearch) => {
+    setTooShort(!termLongEnough(next));
+    if (termLongEnough(next)) submitted(next);
+  };
   useEffect(() => {
-    listOpened();
-  }, []);
+    // A term in the address that is not the search shown: search it (the toolbar, a link).
+    if (urlName && urlName !== search.name) {
+      setName(urlName);
+      run({ name: urlName });
+    } else opened();
+    // Only a new address asks again; the search's own changes come from `run`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [urlName]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    searchSubmitted({
+    const next = {
       name: name.trim() || undefined,
       packageType: packageType || undefined,
       ...searchOfMoreFilters(more),
-    });
+    };
+    run(next);
+    if (termLongEnough(next)) setQuery(next.name ? { name: next.name } : {});
   };
   const searching = Object.values(search).some((value) =>
     Array.isArray(value) ? value.length > 0 : Boolean(value),
@@ -211,6 +229,11 @@ function PackageList() {
           {L.searchButton}
         </button>
         <MoreFiltersFields value={more} onChange={setMore} />
+        {tooShort && (
+          <p role="alert" className="error-text">
+            {M.termTooShort}
+          </p>
+        )}
       </form>
       {failed ? (
         <div className="empty-state" role="status">
@@ -231,7 +254,7 @@ function PackageList() {
         </div>
       )}
       {endCursor && (
-        <button type="button" className="btn" onClick={() => moreRequested()}>
+        <button type="button" className="btn" onClick={() => requestMore()}>
           {L.loadMore}
         </button>
       )}

@@ -14,6 +14,8 @@ export const PACKAGE_MESSAGES = {
   noVersions: 'This package has no versions you may see.',
   noReadme: 'This version has no readme.',
   noProperties: 'This version has no properties.',
+  /** Spec 02 §5 states the rule, not its words: Depot's. */
+  termTooShort: 'Type at least 3 characters to search (* and ? do not count)',
 };
 
 export const PACKAGE_LABELS = {

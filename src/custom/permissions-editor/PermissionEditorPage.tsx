@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useUnit } from 'effector-react';
+import { NOT_FOUND_PATH } from '../../shell/messages';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { TextField } from '../../design/components/TextField';
 import { RESOURCES } from './editor';
@@ -12,6 +13,7 @@ import {
   $loadError,
   $managerRows,
   $nameError,
+  $notFound,
   $saving,
   $stagedResources,
   confirmAccepted,
@@ -24,6 +26,7 @@ import {
 import { PERMISSION_LABELS as L, PERMISSIONS_PATH, RESOURCE_TITLES } from './messages';
 import { PrincipalsPanel } from './PrincipalsPanel';
 import { ResourcePanel } from './ResourcePanel';
+import { OtherSectionsPanel } from './OtherSectionsPanel';
 import './permissions.css';
 
 /**
@@ -34,18 +37,20 @@ import './permissions.css';
 export default function PermissionEditorPage() {
   const { permissionName } = useParams();
   const navigate = useNavigate();
-  const [form, choices, creating, loadError, nameError, staged, saving, confirming, managerRows] =
-    useUnit([
-      $form,
-      $choices,
-      $creating,
-      $loadError,
-      $nameError,
-      $stagedResources,
-      $saving,
-      $confirming,
-      $managerRows,
-    ]);
+  const [form, choices, creating, loadError, notFound] = useUnit([
+    $form,
+    $choices,
+    $creating,
+    $loadError,
+    $notFound,
+  ]);
+  const [nameError, staged, saving, confirming, managerRows] = useUnit([
+    $nameError,
+    $stagedResources,
+    $saving,
+    $confirming,
+    $managerRows,
+  ]);
   const [open, changeName, save, accept, cancelConfirm] = useUnit([
     editorOpened,
     nameChanged,
@@ -59,7 +64,15 @@ export default function PermissionEditorPage() {
   }, [name, open]);
   useEffect(() => saved.watch(() => navigate(PERMISSIONS_PATH)), [navigate]);
 
-  if (loadError) return <p role="alert">{loadError}</p>;
+  if (notFound) return <Navigate to={NOT_FOUND_PATH} replace />;
+  if (loadError)
+    return (
+      <section className="permission-editor">
+        <p role="alert" className="error-text">
+          {loadError}
+        </p>
+      </section>
+    );
   if (!form || !choices) return <p role="status">{L.loading}</p>;
   const stagedTitles = staged.map((resource) => RESOURCE_TITLES[resource]).join(', ');
 
@@ -93,6 +106,7 @@ export default function PermissionEditorPage() {
           ))}
         </fieldset>
         <h2>{L.principals}</h2>
+        <OtherSectionsPanel sections={form.otherSections} />
         <PrincipalsPanel choices={choices} locked={managerRows} />
         {staged.length > 0 && <p className="hint">{L.stagedHint(stagedTitles)}</p>}
         <div className="form-buttons">

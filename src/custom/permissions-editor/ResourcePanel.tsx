@@ -3,6 +3,7 @@ import { useUnit } from 'effector-react';
 import type { RepoChoice } from '../../api/permissions';
 import { CheckboxField } from '../../design/components/CheckboxField';
 import type { DisplayMode, Resource, ResourceForm } from './editor';
+import { listedRepositories } from './repositoryKeys';
 import {
   $resourceViews,
   $stagedResources,
@@ -98,12 +99,12 @@ export function ResourcePanel({
           />
           <fieldset className="permission-repo-list">
             <legend>{L.chooseRepositories}</legend>
-            {repositories.map((repo) => (
+            {listedRepositories(repositories, form.repositories).map((key) => (
               <CheckboxField
-                key={repo.repoKey}
-                label={repo.repoKey}
-                checked={form.repositories.includes(repo.repoKey)}
-                onChange={(event) => toggleRepository(repo.repoKey, event.target.checked)}
+                key={key}
+                label={key}
+                checked={form.repositories.includes(key)}
+                onChange={(event) => toggleRepository(key, event.target.checked)}
               />
             ))}
           </fieldset>

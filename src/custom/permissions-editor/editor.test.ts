@@ -9,6 +9,7 @@ import {
   toTarget,
   toggleAction,
 } from './editor';
+import { listedRepositories } from './repositoryKeys';
 
 describe('the permissions editor form', () => {
   it('chooses By Name only when every saved pattern is a plain name', () => {
@@ -31,18 +32,74 @@ describe('the permissions editor form', () => {
     expect(toggleAction('repo', ['read'], 'read', false)).toEqual([]);
   });
 
-  it('saves back the sections it does not show (release bundles set by a script) as they were', () => {
-    const releaseBundle = {
-      'include-patterns': ['**'],
-      'exclude-patterns': [],
-      repositories: ['release-bundles'],
-      actions: { users: { dev: ['read'] }, groups: {} },
+  it('saves back the sections it does not edit (destinations set by a script) as they were', () => {
+    const destination = {
+      destinationRules: [{ siteName: '*', cityName: '*', countryCodes: ['DE'] }],
+      actions: { users: { dev: ['distribute'] }, groups: {} },
     };
-    const form = fromTarget({ name: 'team', releaseBundle });
+    const form = fromTarget({ name: 'team', destination });
+    expect(form.otherSections).toEqual({ destination });
     form.resources.repo = { ...EMPTY_RESOURCE, repositories: ['team-local'] };
     form.grants.users.dev = { repo: ['read'] };
-    expect(toTarget(form)).toMatchObject({ name: 'team', releaseBundle });
+    expect(toTarget(form)).toMatchObject({ name: 'team', destination });
     expect(toTarget(emptyForm())).toEqual({ name: '' });
+  });
+
+  it('edits release bundles: a grant made over REST is shown granted and saved back', () => {
+    const releaseBundle = {
+      'include-patterns': ['app-*/**'],
+      'exclude-patterns': [],
+      repositories: ['release-bundles'],
+      actions: { users: { dev: ['read', 'annotate', 'write', 'distribute'] }, groups: {} },
+    };
+    const form = fromTarget({ name: 'bundles', releaseBundle });
+    expect(form.resources.releaseBundle).toMatchObject({
+      mode: 'pattern',
+      includePatterns: ['app-*/**'],
+    });
+    expect(form.grants.users.dev).toEqual({
+      releaseBundle: ['read', 'annotate', 'write', 'distribute'],
+    });
+    expect(form.otherSections).toEqual({});
+    expect(toTarget(form).releaseBundle).toEqual({ ...releaseBundle, repositories: [] });
+    expect(toggleAction('releaseBundle', [], 'distribute', true)).toEqual([
+      'read',
+      'annotate',
+      'write',
+      'distribute',
+    ]);
+  });
+
+  it('shows a remote repository stored as its cache under its own key, and keeps it on save', () => {
+    const choices = [
+      { repoKey: 'npm-remote', repoType: 'remote' as const, packageType: 'npm' },
+      { repoKey: 'libs', repoType: 'local' as const, packageType: 'generic' },
+    ];
+    const stored = {
+      name: 'team',
+      repo: {
+        'include-patterns': ['**'],
+        'exclude-patterns': [],
+        repositories: ['npm-remote-cache', 'libs'],
+        actions: { users: { dev: ['read'] }, groups: {} },
+      },
+    };
+    const form = fromTarget(stored, choices);
+    expect(form.resources.repo?.repositories).toEqual(['npm-remote', 'libs']);
+    // Unchecking libs leaves the remote one, named as the server expects it (it adds -cache).
+    form.resources.repo!.repositories = ['npm-remote'];
+    expect(toTarget(form).repo?.repositories).toEqual(['npm-remote']);
+  });
+
+  it('lists the repositories without _intransit, and those a target names beyond the choices', () => {
+    const choices = [
+      { repoKey: 'libs', repoType: 'local' as const, packageType: 'generic' },
+      { repoKey: 'bundles_intransit', repoType: 'local' as const, packageType: 'generic' },
+    ];
+    expect(listedRepositories(choices, ['libs', 'gone-local', 'x_intransit'])).toEqual([
+      'libs',
+      'gone-local',
+    ]);
   });
 
   it('turns the form into a target and back, leaving out resources without data', () => {

@@ -1,19 +1,27 @@
-import type { PermissionSection, PermissionTarget } from '../../api/permissions';
+import type { PermissionSection, PermissionTarget, RepoChoice } from '../../api/permissions';
+import { asListed } from './repositoryKeys';
 
 /**
  * The permissions editor's form, and how it maps to a permission target (Artifactory's v2
  * JSON, docs/access-control.md). Pure: the model (model.ts) and the tests use it.
  */
 
-/** The resource types Depot has. Bundles, destinations, pipelines and Xray sources appear only
- * where their service exists (spec 01 §6): Depot has none of them. */
-export const RESOURCES = ['repo', 'build'] as const;
+/**
+ * The sections the editor edits (spec 01 §2: repositories, builds, bundles labelled Release
+ * Bundles). Bundles need an enterprise-class license (spec 01 §6), which Depot has until one
+ * is installed. Destinations, pipelines and Xray sources need services Depot lacks: shown
+ * read-only when a target has them (OTHER_SECTIONS), never edited, saved back as they were.
+ */
+export const RESOURCES = ['repo', 'build', 'releaseBundle'] as const;
 export type Resource = (typeof RESOURCES)[number];
+export const OTHER_SECTIONS = ['destination', 'pipelineSource', 'xraySource'] as const;
+export type OtherSection = (typeof OTHER_SECTIONS)[number];
 
 /** Each resource's actions, in order: granting one implies those before it (spec 01 §3). */
 export const RESOURCE_ACTIONS: Record<Resource, readonly string[]> = {
   repo: ['read', 'annotate', 'write', 'delete', 'managedXrayMeta', 'manage'],
   build: ['read', 'annotate', 'write', 'delete', 'managedXrayMeta', 'manage'],
+  releaseBundle: ['read', 'annotate', 'write', 'distribute', 'delete', 'managedXrayMeta', 'manage'],
 };
 
 export type DisplayMode = 'any' | 'pattern' | 'name';
@@ -41,10 +49,11 @@ export interface EditorForm {
   resources: Partial<Record<Resource, ResourceForm>>;
   grants: Grants;
   /**
-   * The loaded target's sections this editor does not show (release bundles, set over the
-   * REST API): saved back as they were, since a save replaces the whole target.
+   * The loaded target's sections this editor does not edit (destinations, pipelines, Xray,
+   * set over the REST API): shown read-only and saved back as they were, since a save
+   * replaces the whole target.
    */
-  otherSections: Omit<PermissionTarget, 'name' | Resource>;
+  otherSections: Pick<PermissionTarget, OtherSection>;
 }
 
 export const EMPTY_RESOURCE: ResourceForm = {
@@ -150,19 +159,22 @@ export function toTarget(form: EditorForm): PermissionTarget {
         if (granted.length > 0) actions[kind][name] = granted;
       }
     }
-    const section: PermissionSection = {
+    target[resource] = {
       'include-patterns': include,
       'exclude-patterns': exclude,
+      // Builds and bundles have fixed repositories: the server fills them in (spec 01 §3).
       repositories: resource === 'repo' ? repositoriesOf(resourceForm) : [],
       actions,
     };
-    if (resource === 'repo') target.repo = section;
-    else target.build = section;
   }
   return target;
 }
 
-function resourceFormOf(resource: Resource, section: PermissionSection): ResourceForm {
+function resourceFormOf(
+  resource: Resource,
+  section: PermissionSection,
+  choices: RepoChoice[],
+): ResourceForm {
   const include = section['include-patterns'];
   const exclude = section['exclude-patterns'];
   const mode = displayModeOf(include, exclude);
@@ -171,7 +183,10 @@ function resourceFormOf(resource: Resource, section: PermissionSection): Resourc
   return {
     anyLocal: any || repositories.includes('ANY LOCAL'),
     anyRemote: any || repositories.includes('ANY REMOTE'),
-    repositories: resource === 'repo' ? repositories.filter((key) => !key.startsWith('ANY')) : [],
+    repositories:
+      resource === 'repo'
+        ? repositories.filter((key) => !key.startsWith('ANY')).map((key) => asListed(key, choices))
+        : [],
     mode,
     names: mode === 'name' ? include.map((pattern) => pattern.replace(/\/\*\*$/, '')) : [],
     includePatterns: mode === 'pattern' ? include : [],
@@ -179,16 +194,16 @@ function resourceFormOf(resource: Resource, section: PermissionSection): Resourc
   };
 }
 
-/** The form for a stored target. */
-export function fromTarget(target: PermissionTarget): EditorForm {
+/** The form for a stored target; `choices` are the repositories the editor lists. */
+export function fromTarget(target: PermissionTarget, choices: RepoChoice[] = []): EditorForm {
   const form = emptyForm();
-  const { name, repo: _repo, build: _build, ...otherSections } = target;
+  const { name, repo: _repo, build: _build, releaseBundle: _bundle, ...otherSections } = target;
   form.name = name;
   form.otherSections = otherSections;
   for (const resource of RESOURCES) {
-    const section = resource === 'repo' ? target.repo : target.build;
+    const section = target[resource];
     if (!section) continue;
-    form.resources[resource] = resourceFormOf(resource, section);
+    form.resources[resource] = resourceFormOf(resource, section, choices);
     for (const kind of ['users', 'groups'] as const) {
       for (const [name, actions] of Object.entries(section.actions[kind])) {
         form.grants[kind][name] = { ...form.grants[kind][name], [resource]: actions };

@@ -1,4 +1,4 @@
-import type { DisplayMode, PrincipalKind, Resource } from './editor';
+import type { DisplayMode, OtherSection, PrincipalKind, Resource } from './editor';
 
 /** Where the screens live (spec 01 §2: management/permissions, create, edit/{name}). */
 export const PERMISSIONS_PATH = '/admin/management/permissions';
@@ -62,11 +62,24 @@ export const PERMISSION_LABELS = {
   confirmText: (names: string[]) =>
     `${names.join(', ')} ${names.length === 1 ? 'has' : 'have'} no permissions and will not be saved. Save anyway?`,
   saveAnyway: 'Save Anyway',
+  readOnlySection: (title: string) =>
+    `Depot has no service behind ${title}: what was granted over the REST API is shown here and kept as it is.`,
+  covers: 'Covers',
+  everything: 'everything',
+  noGrants: 'No user or group is granted anything here.',
 };
 
 export const RESOURCE_TITLES: Record<Resource, string> = {
   repo: 'Repositories',
   build: 'Builds',
+  releaseBundle: 'Release Bundles',
+};
+
+/** Spec 01 §3's table names of the sections whose service Depot lacks. */
+export const OTHER_SECTION_TITLES: Record<OtherSection, string> = {
+  destination: 'Destinations',
+  pipelineSource: 'Pipeline Sources',
+  xraySource: 'Xray Sources',
 };
 
 export const MODE_LABELS: Record<DisplayMode, string> = {
@@ -78,7 +91,7 @@ export const MODE_LABELS: Record<DisplayMode, string> = {
 export const PRINCIPAL_TABS: Record<PrincipalKind, string> = { users: 'Users', groups: 'Groups' };
 
 /** Spec 01 §3's table: the actions' labels per resource. */
-export const ACTION_LABELS: Record<Resource, Record<string, string>> = {
+export const ACTION_LABELS: Record<Resource | OtherSection, Record<string, string>> = {
   repo: {
     read: 'Read',
     annotate: 'Annotate',
@@ -95,4 +108,16 @@ export const ACTION_LABELS: Record<Resource, Record<string, string>> = {
     managedXrayMeta: 'Manage Xray Metadata',
     manage: 'Manage',
   },
+  releaseBundle: {
+    read: 'Read',
+    annotate: 'Annotate',
+    write: 'Create',
+    distribute: 'Distribute',
+    delete: 'Delete',
+    managedXrayMeta: 'Manage Xray Metadata',
+    manage: 'Manage',
+  },
+  destination: { distribute: 'Distribute', delete: 'Delete', manage: 'Manage' },
+  pipelineSource: { read: 'Read', trigger: 'Trigger', manage: 'Manage' },
+  xraySource: { read: 'Read', managedXrayMeta: 'Manage Xray Metadata' },
 };

@@ -1,4 +1,5 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import { ApiError } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import {
   permissionsApi,
@@ -82,7 +83,7 @@ const loadFx = createEffect(async ({ name }: { name: string | null }) => {
   return {
     principals,
     repositories,
-    form: target ? fromTarget(stored) : emptyForm(),
+    form: target ? fromTarget(stored, repositories) : emptyForm(),
     managerRows: loggedInAsManager ?? null,
   };
 });
@@ -95,6 +96,10 @@ export const $creating = createStore(true).on(editorOpened, (_, { name }) => nam
 export const $loadError = createStore<string | null>(null)
   .reset(editorOpened)
   .on(loadFx.failData, (_, error) => errorMessage(error));
+/** The target asked for is not there: the page goes to the spec's 404 page. */
+export const $notFound = createStore(false)
+  .reset(editorOpened)
+  .on(loadFx.failData, (_, error) => error instanceof ApiError && error.status === 404);
 export const $choices = createStore<{
   users: PrincipalChoice[];
   groups: PrincipalChoice[];

@@ -42,6 +42,7 @@ import {
 } from './model';
 import { fromQueryString, isChecksumLength, toQueryString, type SearchParams } from './query';
 import { describeSearch } from './recent';
+import { PackageSearchFields } from './PackageSearchFields';
 import './search.css';
 
 ModuleRegistry.registerModules([
@@ -142,8 +143,8 @@ function SearchForm({ initial }: { initial: SearchParams }) {
         ))}
       </div>
       <div className="search-fields">
-        {['quick', 'trash', 'pkg', 'remote'].includes(draft.searchType) && text('name', L.name)}
-        {draft.searchType === 'pkg' && text('version', L.version)}
+        {['quick', 'trash', 'remote'].includes(draft.searchType) && text('name', L.name)}
+        {draft.searchType === 'pkg' && <PackageSearchFields draft={draft} onChange={set} />}
         {draft.searchType === 'checksum' && text('checksum', L.checksum)}
         {draft.searchType === 'property' && text('properties', L.propertyKey)}
         {draft.searchType === 'class' && (

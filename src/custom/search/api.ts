@@ -1,5 +1,33 @@
 import { call } from '../../api/client';
+import type { PackageSearchField } from '../../../server/modules/search/package-fields.ts';
 import type { SearchParams } from './query';
+
+export type { PackageSearchField };
+
+/** A package type the package search offers, with the fields it is searched by. */
+export interface PackageSearchType {
+  id: string;
+  fields: PackageSearchField[];
+}
+
+/** The search's package type: the one asked for, else npm (the first the server lists). */
+export const packageTypeOf = (params: SearchParams) => params.pkg ?? 'npm';
+
+/**
+ * The package search's body (spec 02 §3, §7): each of the type's fields with the value the
+ * query string holds under its `uiSearchKey` (Maven's Group ID is `name`, npm's Scope `scope`).
+ */
+export function packageQuery(params: SearchParams, fields: PackageSearchField[]) {
+  const value = (key: string): string[] => {
+    if (key === 'repo') return params.repo ?? [];
+    const text = params[key as keyof SearchParams];
+    return typeof text === 'string' && text.trim() ? [text.trim()] : [];
+  };
+  return [
+    { id: 'pkgType', values: [packageTypeOf(params)] },
+    ...fields.map((field) => ({ id: field.id, values: value(field.uiSearchKey) })),
+  ];
+}
 
 /** One result row as the server answers it (server/modules/search/console-routes.ts). */
 export interface SearchResult {
@@ -81,16 +109,6 @@ function request(params: SearchParams): { call: string; body: object } {
         call: 'trash',
         body: { query: params.checksum ?? params.name, isChecksum: Boolean(params.checksum) },
       };
-    case 'pkg': {
-      const type = params.pkg ?? 'npm';
-      const fields = [
-        { id: 'pkgType', values: [type] },
-        { id: `${type}Name`, values: params.name ? [params.name] : [] },
-        { id: `${type}Version`, values: params.version ? [params.version] : [] },
-        { id: 'repo', values: selectedRepositories },
-      ];
-      return { call: 'pkg', body: { query: fields } };
-    }
     case 'remote':
       return { call: 'remote', body: { searchKey: params.name } };
     default:
@@ -98,14 +116,27 @@ function request(params: SearchParams): { call: string; body: object } {
   }
 }
 
+/** The fields the package search's type is searched by (spec 02 §7). */
+const packageFields = (params: SearchParams) =>
+  call<PackageSearchField[]>(
+    'GET',
+    `/ui/artifactsearch/pkg/fields/${encodeURIComponent(packageTypeOf(params))}`,
+  );
+
 export const searchApi = {
+  /** The package types the package search offers, each with its fields. */
+  packageTypes: () => call<PackageSearchType[]>('GET', '/ui/artifactsearch/pkg/availablePackages'),
+
   /** `projectKey`: the project context, whose repositories the search looks in. */
-  search(
+  async search(
     params: SearchParams,
     { continueState, projectKey }: { continueState?: string; projectKey?: string | null } = {},
   ) {
-    const { call: path, body } = request(params);
-    return call<SearchPage>('POST', `/ui/artifactsearch/${path}`, {
+    const { call: path, body } =
+      params.searchType === 'pkg'
+        ? { call: 'pkg', body: { query: packageQuery(params, await packageFields(params)) } }
+        : request(params);
+    return await call<SearchPage>('POST', `/ui/artifactsearch/${path}`, {
       json: {
         ...body,
         search: params.searchType,

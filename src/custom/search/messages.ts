@@ -43,6 +43,7 @@ export const SEARCH_LABELS = {
   classPath: 'Path in archive',
   excludeInnerClasses: 'Exclude inner classes',
   searchClassOnly: 'Search class files only',
+  packageType: 'Package type',
   groupID: 'Group ID',
   artifactID: 'Artifact ID',
   version: 'Version',
@@ -65,4 +66,14 @@ export const SEARCH_LABELS = {
   showInTree: 'Show in tree',
   confirmDelete: (count: number) =>
     `Delete ${count} selected ${count === 1 ? 'artifact' : 'artifacts'}?`,
+};
+
+/** How the package search names the package types the server lists by id. */
+export const PACKAGE_TYPE_LABELS: Record<string, string> = {
+  npm: 'npm',
+  pypi: 'PyPI',
+  maven: 'Maven',
+  gradle: 'Gradle',
+  ivy: 'Ivy',
+  sbt: 'SBT',
 };

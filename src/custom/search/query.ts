@@ -18,7 +18,10 @@ export interface SearchParams {
   artifactID?: string;
   version?: string;
   classifier?: string;
+  /** The package search's package type (spec 02 §3 `pkg`) and its per-type fields. */
   pkg?: string;
+  artifact?: string;
+  scope?: string;
   repo?: string[];
 }
 
@@ -32,6 +35,8 @@ const TEXT_KEYS = [
   'version',
   'classifier',
   'pkg',
+  'artifact',
+  'scope',
 ] as const;
 const FLAG_KEYS = ['excludeInnerClasses', 'searchClassOnly'] as const;
 const TYPES: readonly SearchType[] = SEARCH_TYPES.map((type) => type.id);

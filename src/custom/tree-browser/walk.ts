@@ -45,7 +45,11 @@ export function walkStep(rows: TreeRow[], target: string, pendingIds: Set<string
     }
     return pendingIds.has(row.id)
       ? { kind: 'wait' }
-      : { kind: 'missing', segment: nextSegment, lastFoundId: row.id };
+      : {
+          kind: 'missing',
+          segment: missingSegment(rows, index, inRepository),
+          lastFoundId: row.id,
+        };
   }
 }
 
@@ -61,4 +65,23 @@ function findChildOnTheWay(rows: TreeRow[], index: number, inRepository: string)
     if (path.startsWith(`${inRepository}/`)) return i; // inside a compacted chain
   }
   return -1;
+}
+
+/**
+ * The first segment of the path that none of an open row's children has. A compacted child
+ * (`org/apache/commons`) covers several segments: `org/apache/nope` lacks `nope`, not `org`.
+ */
+function missingSegment(rows: TreeRow[], index: number, inRepository: string): string {
+  const wanted = pathSegments(inRepository);
+  let found = pathSegments(rows[index].node.path).length;
+  const childDepth = rows[index].depth + 1;
+  const end = subtreeEnd(rows, index);
+  for (let i = index + 1; i < end; i++) {
+    if (rows[i].depth !== childDepth) continue;
+    const child = pathSegments(rows[i].node.path);
+    let shared = 0;
+    while (shared < child.length && child[shared] === wanted[shared]) shared++;
+    found = Math.max(found, shared);
+  }
+  return wanted[found] ?? '';
 }

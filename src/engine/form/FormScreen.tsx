@@ -12,6 +12,7 @@ import {
   $dirty,
   $formData,
   $initialData,
+  $loadError,
   $saving,
   $serverErrors,
   $busyActions,
@@ -30,8 +31,9 @@ interface FormScreenProps {
 
 /** A descriptor's new or edit page: the form, Save and Cancel, and the unsaved-changes guard. */
 export default function FormScreen({ descriptor, mode, entityKey }: FormScreenProps) {
-  const [initial, data, choices, serverErrors, saving, busyActions] = useUnit([
+  const [initial, loadError, data, choices, serverErrors, saving, busyActions] = useUnit([
     $initialData,
+    $loadError,
     $formData,
     $choices,
     $serverErrors,
@@ -66,7 +68,11 @@ export default function FormScreen({ descriptor, mode, entityKey }: FormScreenPr
         <h1 id="form-title">{title}</h1>
       </header>
       <UnsavedChangesGuard isDirty={isDirty} />
-      {initial === null ? (
+      {initial === null && loadError !== null ? (
+        <p role="alert" className="error-text">
+          {loadError}
+        </p>
+      ) : initial === null ? (
         <p role="status">{LOADING_LABEL}</p>
       ) : (
         <SchemaForm

@@ -52,6 +52,23 @@ describe('SchemaForm with the real user schema', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
+  it("saves the seeded admin's record: an address on a single-label host is valid", async () => {
+    const onSubmit = vi.fn();
+    const admin = { name: 'admin', email: 'admin@localhost', admin: true };
+    render(
+      <Harness
+        form={userForm}
+        schema={userSchema}
+        mode="edit"
+        initial={admin}
+        onSubmit={onSubmit}
+      />,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(screen.queryByText('Please enter a valid email')).toBeNull();
+  });
+
   it('says "You must fill in this field" for empty required fields', async () => {
     render(<Harness form={userForm} schema={userSchema} />);
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));

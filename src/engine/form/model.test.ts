@@ -9,6 +9,7 @@ import {
   $dirty,
   $formData,
   $initialData,
+  $loadError,
   $serverErrors,
   formChanged,
   formOpened,
@@ -124,5 +125,40 @@ describe('form model', () => {
     });
     await allSettled(formSubmitted, { scope, params: { name: 'admin', admin: false } });
     expect(texts(scope)).toEqual(['error: You cannot remove your own admin privileges']);
+  });
+
+  it('goes to the 404 page when the edited entity does not exist', async () => {
+    const missing = new ApiError({
+      message: 'status 404',
+      status: 404,
+      method: 'GET',
+      url: '/ui/users/ghost',
+      body: { errors: [{ status: 404, message: "User 'ghost' could not be found." }] },
+    });
+    const { scope, navigate } = setup([[loadEntityFx, async () => Promise.reject(missing)]]);
+    await allSettled(formOpened, {
+      scope,
+      params: { descriptor: usersDescriptor, mode: 'edit', key: 'ghost' },
+    });
+    expect(navigate).toHaveBeenCalledWith({ to: '/404', replace: true });
+    expect(texts(scope)).toEqual([]);
+  });
+
+  it('says why an entity it may not load is not shown, instead of loading forever', async () => {
+    const refused = new ApiError({
+      message: 'status 403',
+      status: 403,
+      method: 'GET',
+      url: '/ui/groups/secret',
+      body: { errors: [{ status: 403, message: 'Forbidden' }] },
+    });
+    const { scope, navigate } = setup([[loadEntityFx, async () => Promise.reject(refused)]]);
+    await allSettled(formOpened, {
+      scope,
+      params: { descriptor: groupsDescriptor, mode: 'edit', key: 'secret' },
+    });
+    expect(scope.getState($initialData)).toBeNull();
+    expect(scope.getState($loadError)).toBe('Forbidden');
+    expect(navigate).not.toHaveBeenCalled();
   });
 });

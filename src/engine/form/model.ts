@@ -5,6 +5,7 @@ import { ApiError, isServerFailure } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { notificationShown } from '../../shell/notifications/model';
 import { navigateFx } from '../../shell/navigation/model';
+import { NOT_FOUND_PATH } from '../../shell/messages';
 import { DEFAULT_ERROR_MESSAGE, FORM_ACTION_DONE, savedMessage } from '../messages';
 import { buildFormSchema, initialFormData, type FormMode } from './formSchema';
 import { sameFormData } from './sameFormData';
@@ -173,10 +174,26 @@ sample({
   target: notificationShown,
 });
 
-// when the entity cannot be loaded (deleted meanwhile, say), show why
+const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+
+/** Why the edited entity could not be loaded, in the server's words; the page shows it. */
+export const $loadError = createStore<string | null>(null)
+  .on(loadEntityFx.failData, (_, error) => errorMessage(error, DEFAULT_ERROR_MESSAGE))
+  .reset(formOpened, formClosed);
+
+// when the entity is not there (an unknown name, deleted meanwhile), the spec's 404 page
+sample({
+  clock: loadEntityFx.fail,
+  source: $target,
+  filter: (target, { params, error }) => target === params && isNotFound(error),
+  fn: () => ({ to: NOT_FOUND_PATH, replace: true }),
+  target: navigateFx,
+});
+
+// when it cannot be loaded otherwise, show why (server failures get the error dialog)
 sample({
   clock: loadEntityFx.failData,
-  filter: (error) => !isServerFailure(error),
+  filter: (error) => !isServerFailure(error) && !isNotFound(error),
   fn: toErrorNotification,
   target: notificationShown,
 });

@@ -5,6 +5,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import type Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import ajvErrors from 'ajv-errors';
+import { withDepotEmailFormat } from '../../../server/schemas/email-format.ts';
 import { groupsDescriptor, usersDescriptor } from '../testing';
 import type { Row } from '../../api/resource';
 import { buildFormSchema } from './formSchema';
@@ -21,7 +22,7 @@ const ajvReference = customizeValidator<Row>({
   AjvClass: Ajv2020 as unknown as typeof Ajv,
   ajvOptionsOverrides: { allErrors: true, strict: false },
   ajvFormatOptions: false,
-  extenderFn: (ajv) => ajvErrors(addFormats(ajv) as Ajv) as Ajv,
+  extenderFn: (ajv) => ajvErrors(withDepotEmailFormat(addFormats(ajv)) as Ajv) as Ajv,
 });
 
 /**
@@ -59,6 +60,8 @@ const userFixtures: Row[] = [
   { name: 'x'.repeat(65), email: `${'x'.repeat(250)}@x.io`, password: 'p'.repeat(129) },
   { name: 'jo@corp.io', email: 'jo@@example.com', password: 'password123', groups: ['a', 'a'] },
   { name: 'jo', email: 'jo@example', password: 'password123', admin: 'yes' },
+  { name: 'admin', email: 'admin@localhost' },
+  { name: 'jo', email: 'jo@-bad-.host' },
   {
     name: 'Jo.Doe-1_x',
     email: 'Jo.Doe+tag@sub.example.org',
