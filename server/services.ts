@@ -44,6 +44,7 @@ import { createSearchService } from './modules/search/service.ts';
 import { createFormatRuntimes } from './formats/runtimes.ts';
 import { createWebLogins } from './formats/npm/web-login.ts';
 import { archiveEntriesIndexer } from './modules/search/archive-entries-indexer.ts';
+import { createBuilds } from './modules/builds/builds.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
@@ -114,6 +115,7 @@ export function createServices(
     secrets,
   });
   const trash = createTrashService(db, artifacts);
+  const artifactProperties = createArtifactPropertiesService(db, artifacts);
   const downloadStats = createDownloadStats(db);
   return {
     /** Announces writes to the read caches; the change listener feeds it other nodes' too. */
@@ -127,7 +129,16 @@ export function createServices(
     treeBrowser,
     watches,
     artifactGeneral: createArtifactGeneralService({ db, artifacts, filestore, downloadStats }),
-    artifactProperties: createArtifactPropertiesService(db, artifacts),
+    artifactProperties,
+    /** CI's build-info: upload, browse, compare, promote (docs/builds.md). */
+    builds: createBuilds({
+      db,
+      schemas,
+      artifacts,
+      repositories,
+      access,
+      properties: artifactProperties,
+    }),
     remote,
     generalConfig,
     trash,
