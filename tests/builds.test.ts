@@ -45,6 +45,17 @@ async function deploy(repo: string, path: string, content: string, build?: [stri
   expect(response.statusCode, response.body).toBe(201);
 }
 
+const tabsOf = async (path: string, headers = adminAuth()) => {
+  const response = await depot.app.inject({
+    method: 'POST',
+    url: '/ui/api/v1/ui/treebrowser/tabsAndActions',
+    headers,
+    payload: { type: 'file', repoKey: 'libs-local', path },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json().tabs as { name: string }[]).map((tab) => tab.name);
+};
+
 const upload = (document: unknown, headers = adminAuth(), query = '') =>
   depot.app.inject({ method: 'PUT', url: `${API}${query}`, headers, payload: document as object });
 const get = (url: string, headers = adminAuth()) =>
@@ -88,6 +99,7 @@ beforeAll(async () => {
     '41',
   ]);
   await deploy('libs-local', 'com/google/guava/guava/33.0/guava-33.0.jar', guava.content);
+  await deploy('libs-local', 'docs/readme.txt', 'no build lists this');
 });
 
 afterAll(async () => {
@@ -368,6 +380,7 @@ describe('permissions', () => {
     );
     expect(tab.statusCode, tab.body).toBe(200);
     expect(tab.json()).toEqual({ producedBy: [], usedBy: [] });
+    expect(await tabsOf('org/acme/app-core/1.0/app-core-1.0.jar', dev)).not.toContain('Builds');
     expect(
       (await upload(buildInfo({ name: 'dev-build', number: '1', modules: [] }), dev)).statusCode,
     ).toBe(403);

@@ -4,6 +4,23 @@ import type { AccessService } from '../access-control/service.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import { buildsHolding, fileChecksums } from './queries.ts';
 
+/** One build an item's Builds tab lists. */
+export interface ItemBuild {
+  name: string;
+  number: string;
+  started: string;
+  startedMillis: number;
+  moduleID: string;
+  projectKey?: string;
+  scope?: string;
+}
+
+/** The builds that produced an item and those that used it. */
+export interface ArtifactBuilds {
+  producedBy: ItemBuild[];
+  usedBy: ItemBuild[];
+}
+
 /**
  * An item's Builds tab (GET /ui/artifactbuilds?repoKey=&path=): the builds whose modules list
  * its content, by SHA-256 or SHA-1, as an artifact (produced by) or a dependency (used by).
@@ -14,7 +31,7 @@ export async function artifactBuilds(
   principal: Principal,
   repoKey: string,
   path: string,
-) {
+): Promise<ArtifactBuilds> {
   await deps.access.require(principal, 'read', repoKey, path);
   const repo = await deps.artifacts.repository(repoKey);
   const file = await fileChecksums(deps.db, repo.id, path);
@@ -23,7 +40,7 @@ export async function artifactBuilds(
   const rows = (await buildsHolding(deps.db, { sha1: file.sha1, sha256: file.sha256 })).filter(
     (row) => decider.can('read', { repositoryKey: row.repository_key, path: row.path }),
   );
-  const entry = (row: (typeof rows)[number]) => ({
+  const entry = (row: (typeof rows)[number]): ItemBuild => ({
     name: row.name,
     number: row.number,
     started: row.started,

@@ -31,6 +31,11 @@ export function createBuilds(deps: {
       patternArtifacts({ ...deps, builds: service }, principal, requests),
     artifactBuilds: (principal: Principal, repoKey: string, path: string) =>
       artifactBuilds(deps, principal, repoKey, path),
+    /** Whether a build the caller may read lists an item's content (the tree's Builds tab). */
+    listsItem: async (principal: Principal, repoKey: string, path: string) => {
+      const { producedBy, usedBy } = await artifactBuilds(deps, principal, repoKey, path);
+      return producedBy.length + usedBy.length > 0;
+    },
   };
 }
 
