@@ -460,6 +460,12 @@ describe('permissions', () => {
     expect((await get('/artifactory/api/repositories/shop-build-info')).json().projectKey).toBe(
       'shop',
     );
+    // The Builds tab's JSON call finds a project's build by the projectKey its entry carries.
+    const json = await get(
+      '/ui/api/v1/ui/artifactbuilds/json?buildName=shop-app&buildNumber=1&projectKey=shop',
+    );
+    expect(json.statusCode, json.body).toBe(200);
+    expect(JSON.parse(json.json().fileContent).name).toBe('shop-app');
     // dev's Any grant over artifactory-build-info does not reach the project's builds.
     await grantDevBuilds(['read'], ['**']);
     expect((await get(`${API}?project=shop`, dev)).json().builds).toEqual([]);

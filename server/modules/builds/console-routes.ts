@@ -31,7 +31,14 @@ export async function buildConsoleRoutes(
   );
 
   // The build's JSON from an item's Builds tab.
-  app.get<{ Querystring: { buildName: string; buildNumber: string; buildStarted?: string } }>(
+  app.get<{
+    Querystring: {
+      buildName: string;
+      buildNumber: string;
+      buildStarted?: string;
+      projectKey?: string;
+    };
+  }>(
     '/ui/artifactbuilds/json',
     {
       config: reader,
@@ -39,14 +46,16 @@ export async function buildConsoleRoutes(
         querystring: {
           type: 'object',
           required: ['buildName', 'buildNumber'],
-          properties: { buildName: text, buildNumber: text, buildStarted: text },
+          properties: { buildName: text, buildNumber: text, buildStarted: text, projectKey: text },
         },
       },
     },
     async (request) => {
-      const { buildName, buildNumber, buildStarted } = request.query;
+      const { buildName, buildNumber, buildStarted, projectKey } = request.query;
+      // A project's build is in its own repository: the Builds tab's entry names the project.
       const { row } = await builds.find(request.principal, buildName, buildNumber, {
         started: buildStarted,
+        projectKey,
       });
       return { fileContent: JSON.stringify(await builds.documentOf(row), null, 2) };
     },
