@@ -60,6 +60,8 @@ import { effectivePermissionsRoutes } from './modules/effective-permissions/rout
 import { Filestore } from './storage/filestore.ts';
 import { loadMasterKey, SecretBox } from './crypto/secret-box.ts';
 import { entityRoutes } from './modules/entities/routes.ts';
+import { buildRestRoutes } from './modules/builds/rest-routes.ts';
+import { buildConsoleRoutes } from './modules/builds/console-routes.ts';
 import { licenseBucketsRoutes } from './modules/license-buckets/routes.ts';
 import { schemasRoutes } from './modules/schemas/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
@@ -245,6 +247,7 @@ export async function assembleHttp({
   await app.register(storageRoutes, { services });
   await app.register(searchRestRoutes, { services, aqlLimits: config.aql });
   await app.register(copyMoveRoutes, { services });
+  await app.register(buildRestRoutes, { services, maxMb: config.buildInfoMaxMb });
   await app.register(trashRoutes, { services });
   // Each package format's client protocol under /artifactory/api/<format>/ (docs/formats.md).
   for (const { format, routes } of services.formats)
@@ -300,6 +303,7 @@ export async function assembleHttp({
       await api.register(packagesRoutes, { services });
       await api.register(setMeUpRoutes, { services });
       await api.register(searchConsoleRoutes, { services });
+      await api.register(buildConsoleRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
     },
     { prefix: '/ui/api/v1' },

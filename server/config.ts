@@ -44,6 +44,8 @@ export interface DepotConfig {
   };
   /** Bounds on one AQL query (docs/search.md): its size in bytes and its comparisons. */
   aql: { maxBytes: number; maxCriteria: number };
+  /** The largest build-info document `PUT /artifactory/api/build` takes, in MB (docs/builds.md). */
+  buildInfoMaxMb: number;
   /**
    * Garbage collection and pruning leave binaries younger than this alone (seconds), so
    * content being uploaded or re-deployed right now is never collected.
@@ -150,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       maxBytes: positiveInteger(env, 'DEPOT_AQL_MAX_KB', 64) * 1024,
       maxCriteria: positiveInteger(env, 'DEPOT_AQL_MAX_CRITERIA', 100),
     },
+    buildInfoMaxMb: positiveInteger(env, 'DEPOT_BUILD_INFO_MAX_MB', 16),
     // 0 (tests) and up; an hour when unset.
     gcGraceSeconds: wholeNumber(env, 'DEPOT_GC_GRACE_SECONDS', 3600),
     shutdownGraceSeconds: wholeNumber(env, 'DEPOT_SHUTDOWN_GRACE_SECONDS', 10),

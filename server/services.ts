@@ -46,6 +46,7 @@ import { createFormatRuntimes } from './formats/runtimes.ts';
 import { createWebLogins } from './formats/npm/web-login.ts';
 import { createNpmPeople } from './formats/npm/people.ts';
 import { archiveEntriesIndexer } from './modules/search/archive-entries-indexer.ts';
+import { createBuilds } from './modules/builds/builds.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
@@ -121,6 +122,7 @@ export function createServices(
     secrets,
   });
   const trash = createTrashService(db, artifacts);
+  const artifactProperties = createArtifactPropertiesService(db, artifacts);
   const downloadStats = createDownloadStats(db);
   const npm = createNpmService({ db, filestore, artifacts, remote, trash, access, changes });
   return {
@@ -135,7 +137,16 @@ export function createServices(
     treeBrowser,
     watches,
     artifactGeneral: createArtifactGeneralService({ db, artifacts, filestore, downloadStats }),
-    artifactProperties: createArtifactPropertiesService(db, artifacts),
+    artifactProperties,
+    /** CI's build-info: upload, browse, compare, promote (docs/builds.md). */
+    builds: createBuilds({
+      db,
+      schemas,
+      artifacts,
+      repositories,
+      access,
+      properties: artifactProperties,
+    }),
     remote,
     generalConfig,
     trash,

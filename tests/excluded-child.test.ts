@@ -392,7 +392,126 @@ const dockerCases = (base: string): Case[] => [
   },
 ];
 
+/**
+ * A build listing `target-local/{folder}/pub.txt` and the excluded `{folder}/secret/s2.txt`
+ * as its artifacts, both deployed with its build.name and build.number (docs/builds.md).
+ * Its own repository, so the excluded item carries the build's properties, not `keep=1`.
+ */
+async function built(withSecret = true): Promise<Fixture> {
+  const folder = fresh('build-');
+  const files = withSecret ? ['pub.txt', 'secret/s2.txt'] : ['pub.txt'];
+  for (const file of files) {
+    const path = `${folder}/${file}`;
+    await deployFile(
+      depot,
+      'target-local',
+      `${path};build.name=${folder};build.number=1`,
+      `content ${path}`,
+    );
+  }
+  const uploaded = await call(
+    'PUT',
+    '/artifactory/api/build',
+    ADMIN,
+    buildDocument(folder, '1', files),
+  );
+  expect(uploaded.statusCode, uploaded.body).toBe(204);
+  const excluded = {
+    repoKey: 'target-local',
+    path: `${folder}/secret/s2.txt`,
+    content: `content ${folder}/secret/s2.txt`,
+  };
+  return { repoKey: 'target-local', folder, excluded };
+}
+
+function buildDocument(name: string, number: string, files: string[], extra: object = {}) {
+  return {
+    name,
+    number,
+    started: `2026-05-0${number}T10:00:00.000+0000`,
+    modules: [
+      {
+        id: name,
+        artifacts: files.map((file) => ({ name: file, sha256: sha256(`content ${name}/${file}`) })),
+      },
+    ],
+    ...extra,
+  };
+}
+
+/** A later build of the same name whose retention keeps only itself, deleting artifacts. */
+const retainOnlyNext = (folder: string) =>
+  call(
+    'PUT',
+    '/artifactory/api/build',
+    DEV,
+    buildDocument(folder, '2', [], { buildRetention: { count: 1, deleteBuildArtifacts: true } }),
+  );
+const controlled = async (run: (folder: string) => Promise<Answer>) =>
+  run((await built(false)).folder);
+
 const CASES: Record<string, Case[]> = {
+  'PUT /artifactory/api/build': [
+    {
+      kind: 'change',
+      prepare: () => built(),
+      run: (f) => retainOnlyNext(f.folder),
+      control: () => controlled(retainOnlyNext),
+    },
+  ],
+  'DELETE /artifactory/api/build/:name': [
+    {
+      kind: 'change',
+      prepare: () => built(),
+      run: (f) =>
+        call('DELETE', `/artifactory/api/build/${f.folder}?buildNumbers=1&artifacts=1`, DEV),
+      control: () =>
+        controlled((folder) =>
+          call('DELETE', `/artifactory/api/build/${folder}?buildNumbers=1&artifacts=1`, DEV),
+        ),
+    },
+  ],
+  'POST /artifactory/api/build/promote/:name/:number': [
+    {
+      kind: 'change',
+      prepare: () => built(),
+      run: (f) =>
+        call('POST', `/artifactory/api/build/promote/${f.folder}/1`, DEV, {
+          status: 'Released',
+          targetRepo: 'pub-local',
+          sourceRepo: 'target-local',
+          copy: false,
+        }),
+      control: () =>
+        controlled((folder) =>
+          call('POST', `/artifactory/api/build/promote/${folder}/1`, DEV, {
+            status: 'Released',
+            targetRepo: 'pub-local',
+            sourceRepo: 'target-local',
+            copy: false,
+          }),
+        ),
+    },
+  ],
+  'POST /artifactory/api/build/patternArtifacts': [
+    {
+      kind: 'read',
+      prepare: () => built(),
+      run: (f) =>
+        call('POST', '/artifactory/api/build/patternArtifacts', DEV, [
+          { buildName: f.folder, buildNumber: '1', artifactPattern: 'target-local:**' },
+        ]),
+      names: async (answer, f) => {
+        const paths = (
+          json(answer) as unknown as { patternResults: { path: string }[] }[]
+        )[0]!.patternResults.map((r) => r.path);
+        return {
+          has: paths.includes(`${f.folder}/pub.txt`),
+          lacks: !paths.includes(f.excluded.path),
+        };
+      },
+    },
+  ],
   'DELETE /v2/*': [dockerCases('/v2/docker-local')[0]],
   'PUT /v2/*': [dockerCases('/v2/docker-local')[1]],
   'DELETE /artifactory/api/docker/:repoKey/v2/*': [
@@ -987,6 +1106,11 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'POST /ui/api/v1/ui/maintenance/compress',
     'POST /ui/api/v1/ui/maintenance/prune',
   ],
+  'builds: lookups and renames of build-info files, judged by build permissions; no stored artifact':
+    [
+      'POST /artifactory/api/build/rename/:name',
+      'POST /ui/api/v1/ui/permissiontargets/buildPatterns',
+    ],
   'one item: the file or package document the request names': [
     'POST /artifactory/api/pypi/:repoKey',
     'PUT /artifactory/api/npm/:repoKey/-/package/*',
@@ -1039,6 +1163,16 @@ beforeAll(async () => {
     exclude: ['**/secret/**', '**/secret-pkg-*/**'],
     actions: ['read', 'annotate', 'write', 'delete'],
   });
+  // Builds: dev may do everything with every build; what a build lists is judged by the above.
+  const builds = await call('PUT', '/artifactory/api/v2/security/permissions/dev-builds', ADMIN, {
+    build: {
+      repositories: ['artifactory-build-info'],
+      'include-patterns': ['**'],
+      'exclude-patterns': [],
+      actions: { users: { dev: ['manage'] }, groups: {} },
+    },
+  });
+  expect(builds.statusCode, builds.body).toBeLessThan(300);
 });
 afterAll(() => depot?.close());
 

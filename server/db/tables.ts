@@ -403,6 +403,9 @@ export interface DepotDatabase {
   package_versions: PackageVersionsTable;
   archive_entries: ArchiveEntriesTable;
   npm_stars: NpmStarsTable;
+  builds: BuildsTable;
+  build_files: BuildFilesTable;
+  build_promotions: BuildPromotionsTable;
 }
 
 export interface NpmStarsTable {
@@ -410,4 +413,46 @@ export interface NpmStarsTable {
   name: string;
   user_id: number;
   created_at: Generated<Date>;
+}
+
+/** A build: one build-info JSON file of a build-info repository (docs/builds.md). */
+export interface BuildsTable {
+  id: Generated<number>;
+  node_id: number;
+  repository_key: string;
+  project_key: string | null;
+  name: string;
+  number: string;
+  started: string;
+  started_at: Date;
+  path: string;
+  /** Written as JSON text, read back parsed. */
+  document: ColumnType<Record<string, unknown>, string, string>;
+  created_at: ColumnType<Date, never, never>;
+  created_by: string;
+}
+
+/** A module's artifact or dependency, by checksum: how items find their builds. */
+export interface BuildFilesTable {
+  build_id: number;
+  module_id: string;
+  kind: 'artifact' | 'dependency';
+  name: string;
+  type: string | null;
+  scopes: string | null;
+  sha1: string | null;
+  sha256: string | null;
+  md5: string | null;
+}
+
+/** One promotion of a build: the release history. */
+export interface BuildPromotionsTable {
+  id: Generated<number>;
+  build_id: number;
+  status: string;
+  comment: string;
+  repository: string | null;
+  ci_user: string | null;
+  user_name: string;
+  timestamp: ColumnType<Date, Date | undefined, never>;
 }

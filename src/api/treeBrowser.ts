@@ -6,6 +6,7 @@ import type { BuildTool } from '../../server/modules/artifact-general/dependency
 import type { ArtifactGeneral } from '../../server/modules/artifact-general/general-info.ts';
 import type { ArtifactsCount } from '../../server/modules/artifact-general/service.ts';
 import type { ArtifactProperty } from '../../server/modules/artifact-properties/service.ts';
+import type { ArtifactBuilds } from '../../server/modules/builds/artifact-builds.ts';
 import type {
   EffectivePermission,
   EffectivePermissionsPage,
@@ -189,6 +190,7 @@ export const treeTabsApi = {
       json: { properties: names },
     }),
   watches: (node: Located) => call<WatchStatus>('GET', '/ui/artifactwatches', at(node)),
+  builds: (node: Located) => call<ArtifactBuilds>('GET', '/ui/artifactbuilds', at(node)),
   watch: (node: Located) =>
     call<Info>('POST', '/ui/artifactwatches', { json: { repoKey: node.repoKey, path: node.path } }),
   unwatch: (node: Located, name?: string) =>

@@ -7,6 +7,7 @@ import {
   CHANGER_PASSWORD,
   changerOf,
   MADE,
+  matrixBuild,
   prepareUpload,
 } from './route-table-requests.ts';
 import { addMatrixBuckets } from './matrix-buckets.ts';
@@ -120,6 +121,32 @@ async function configuration(depot: TestDepot) {
 }
 
 /**
+ * Builds listing matrix-local/org/file.txt, uploaded by the admin (one for each route that
+ * ends one), and build read for the readers group, so the reader sees them and plain does not.
+ */
+async function builds(depot: TestDepot) {
+  for (const name of ['matrix-build', 'matrix-doomed-build', 'matrix-renamed-build']) {
+    const url = '/artifactory/api/build';
+    const uploaded = await depot.app.inject({
+      method: 'PUT',
+      url,
+      headers: adminAuth(),
+      payload: matrixBuild(name),
+    });
+    expect(uploaded.statusCode, `PUT ${url}: ${uploaded.body}`).toBe(204);
+  }
+  await depot.services.access.create({
+    name: 'matrix-builds',
+    build: {
+      'include-patterns': ['**'],
+      'exclude-patterns': [],
+      repositories: ['artifactory-build-info'],
+      actions: { users: {}, groups: { readers: ['read'] } },
+    },
+  });
+}
+
+/**
  * Mail to a real SMTP server on loopback, and the keys its mails carry: a password reset for
  * `resetter` and an invitation for `invitee`.
  */
@@ -162,6 +189,7 @@ export async function populateMatrix(
   await repositoriesAndFiles(depot);
   await npmPackage(depot);
   await configuration(depot);
+  await builds(depot);
   await mailedKeys(depot, smtp);
   await addMatrixBuckets(depot);
   const token = await asAdmin(depot, 'POST', '/access/api/v1/tokens', {

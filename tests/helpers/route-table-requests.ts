@@ -126,6 +126,32 @@ const WELL_FORMED: Record<string, ShapedRequest> = {
   },
 };
 
+/** A build listing matrix-local/org/file.txt (content `content`) as its artifact. */
+export const matrixBuild = (name: string) => ({
+  name,
+  number: '1',
+  started: '2026-05-01T10:00:00.000+0000',
+  modules: [{ id: name, artifacts: [{ name: 'file.txt', sha256: sha256('content') }] }],
+});
+
+/** The build calls (docs/builds.md), on the builds the fixture uploads. */
+const BUILDS: Record<string, ShapedRequest> = {
+  'PUT /artifactory/api/build': { body: matrixBuild('matrix-put-build') },
+  'DELETE /artifactory/api/build/:name': { query: 'buildNumbers=1' },
+  'POST /artifactory/api/build/rename/:name': { query: 'to=matrix-renamed-again' },
+  'POST /artifactory/api/build/promote/:name/:number': {
+    body: { dryRun: true, targetRepo: 'victim-local', copy: true },
+  },
+  'POST /artifactory/api/build/patternArtifacts': {
+    body: [{ buildName: 'matrix-build', buildNumber: '1' }],
+  },
+  'GET /ui/api/v1/ui/artifactbuilds': { query: 'repoKey=matrix-local&path=org%2Ffile.txt' },
+  'GET /ui/api/v1/ui/artifactbuilds/json': { query: 'buildName=matrix-build&buildNumber=1' },
+  'POST /ui/api/v1/ui/permissiontargets/buildPatterns': {
+    body: { includePatterns: ['matrix-*/**'] },
+  },
+};
+
 /** The scripted searches, each finding something in matrix-local or matrix-maven. */
 const SEARCHES: Record<string, ShapedRequest> = {
   'GET /artifactory/api/search/artifact': { query: 'name=file.txt&repos=matrix-local' },
@@ -359,6 +385,7 @@ export const REQUESTS: Record<string, ShapedRequest> = {
   ...SET_ME_UP,
   ...WELL_FORMED,
   ...BUCKET_REQUESTS,
+  ...BUILDS,
 };
 
 /**
@@ -375,6 +402,13 @@ export const FIXED_URLS: Record<string, () => string> = {
   'GET /artifactory/api/archive/download/:repoKey/*': () =>
     '/artifactory/api/archive/download/matrix-local/org',
   'PUT /artifactory/api/security/users/:name': () => '/artifactory/api/security/users/rest-made',
+  'GET /artifactory/api/build/:name': () => '/artifactory/api/build/matrix-build',
+  'GET /artifactory/api/build/:name/:number': () => '/artifactory/api/build/matrix-build/1',
+  'DELETE /artifactory/api/build/:name': () => '/artifactory/api/build/matrix-doomed-build',
+  'POST /artifactory/api/build/rename/:name': () =>
+    '/artifactory/api/build/rename/matrix-renamed-build',
+  'POST /artifactory/api/build/promote/:name/:number': () =>
+    '/artifactory/api/build/promote/matrix-build/1',
   'PUT /artifactory/api/npm/:repoKey/-/user/:couchUser': () =>
     '/artifactory/api/npm/matrix-npm/-/user/org.couchdb.user:victim',
   'GET /ui/api/v1/ui/auth/validatetoken': () =>

@@ -14,6 +14,13 @@ import {
   type RepoAction,
 } from './decider.ts';
 import { deciderFromGrants, grantsFor } from './grants.ts';
+import {
+  ADMIN_BUILDS,
+  NO_BUILDS,
+  buildDeciderFrom,
+  projectBuildTargets,
+  type BuildDecider,
+} from './build-decider.ts';
 import { projectMembershipsOf } from '../projects/queries.ts';
 import { projectTargets } from '../projects/project-targets.ts';
 import { ACCESS_MESSAGES as M } from './messages.ts';
@@ -127,6 +134,21 @@ export function createAccessService(deps: {
     });
   }
 
+  /** What a caller may do with builds (build-decider.ts); asked once per request. */
+  async function forBuilds(principal: Principal): Promise<BuildDecider> {
+    if (principal.admin) return ADMIN_BUILDS;
+    if (principal.anonymous && !(await deps.securityConfig.get()).anonAccessEnabled)
+      return NO_BUILDS;
+    const who = await grantee(principal);
+    const [naming, memberships, repos] = await Promise.all([
+      permissionTargetsNaming(db, who.name, who.groups),
+      projectMembershipsOf(db, who.name, who.groups),
+      repositories.get('all', () => deps.repositories.list()),
+    ]);
+    const projects = projectBuildTargets(projectTargets(memberships, repos));
+    return buildDeciderFrom([...naming, ...projects], who);
+  }
+
   /**
    * The decider `forPrincipal` would answer from memory right now, if everything it needs is
    * there; undefined otherwise. For the download fast path, which must not wait.
@@ -153,6 +175,7 @@ export function createAccessService(deps: {
   return {
     forPrincipal,
     peekForPrincipal,
+    forBuilds,
 
     /** Throws 403 unless the caller may do `action` on the node: for routes that act on one. */
     async require(

@@ -337,10 +337,17 @@ export function createRepositoriesService(
       return findRow(key);
     },
 
-    async create(config: RepositoryConfig): Promise<RepositoryConfig> {
+    /**
+     * Creates a repository. `systemType` is for Depot's own repositories of a type no one may
+     * create by hand (a build-info repository, made at a build's first upload).
+     */
+    async create(
+      config: RepositoryConfig,
+      options: { systemType?: boolean } = {},
+    ): Promise<RepositoryConfig> {
       config = { ...config, packageType: config.packageType.toLowerCase() };
       checkKeyRules(config);
-      checkPackageType(config, catalogue);
+      if (!options.systemType) checkPackageType(config, catalogue);
       checkEnvironments(config);
       await checkLayout(config);
       checkUpstreamUrl(config);

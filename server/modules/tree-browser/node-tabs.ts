@@ -9,6 +9,7 @@ import type { LocatedNode } from './locate-node.ts';
 /** The node's tabs in the order the console shows them (spec 02 §2). */
 export const NODE_TABS = [
   'General',
+  'Builds',
   'Properties',
   'Watch',
   'ViewSource',
@@ -21,6 +22,8 @@ export type NodeTab = (typeof NODE_TABS)[number];
 export type TabNode = Pick<LocatedNode, 'type' | 'repo' | 'path'> & {
   /** Looked up by `withTabFacts`: whether PomView has a POM to show. */
   hasPom?: boolean;
+  /** Looked up for the caller: whether a build it may read lists the file's content. */
+  hasBuilds?: boolean;
 };
 
 /** A located node with what its tabs need looked up beyond its name: a jar's POM. */
@@ -43,6 +46,8 @@ export const inTrash = (node: TabNode) => node.repo.key.toLowerCase() === TRASH_
  */
 const APPLIES: Record<NodeTab, (node: TabNode) => boolean> = {
   General: () => true,
+  // Only where there is something to show: a file some build the caller may read lists.
+  Builds: (node) => node.type === 'file' && node.hasBuilds === true,
   // A repository root shows the repository's own properties; a virtual repository stores
   // none, and shows its members' files' properties (read only).
   Properties: (node) =>

@@ -129,6 +129,8 @@ export async function treeBrowserRoutes(
           seesPermissions: await request.holds('admin'),
           user: request.principal,
           trashOn: (await services.trash.config()).enabled,
+          listedByBuilds: (repoKey, path) =>
+            services.builds.listsItem(request.principal, repoKey, path),
         },
       ),
   );

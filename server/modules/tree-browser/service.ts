@@ -278,7 +278,14 @@ export function createTreeBrowserService(
   async function tabsAndActions(
     repoKey: string,
     path: string,
-    caller: { access: AccessDecider; seesPermissions: boolean; user: Watcher; trashOn: boolean },
+    caller: {
+      access: AccessDecider;
+      seesPermissions: boolean;
+      user: Watcher;
+      trashOn: boolean;
+      /** Whether a build the caller may read lists the file's content: the Builds tab. */
+      listedByBuilds?: (repoKey: string, path: string) => Promise<boolean>;
+    },
   ): Promise<TabsAndActions> {
     const { access } = caller;
     // Refused before the lookup: a caller who may read the path neither as a file nor as a
@@ -290,6 +297,8 @@ export function createTreeBrowserService(
     const kind = node.type === 'file' ? 'file' : 'folder';
     if (!access.can('read', node.repo.key, node.path, kind))
       throw new Forbidden(TREE_MESSAGES.notReadable(node.repo.key, node.path));
+    if (kind === 'file' && caller.listedByBuilds)
+      node.hasBuilds = await caller.listedByBuilds(node.repo.key, node.path);
     const watching = caller.user.anonymous
       ? undefined
       : await watches.isWatching(node.repo.id, node.path, caller.user.name);

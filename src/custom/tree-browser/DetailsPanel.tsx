@@ -23,6 +23,7 @@ import { FileViewTab } from './tabs/FileViewTab';
 import { PropertiesTab } from './tabs/PropertiesTab';
 import { ViewSourceTab } from './tabs/ViewSourceTab';
 import { WatchTab } from './tabs/WatchTab';
+import { BuildsTab } from './tabs/BuildsTab';
 
 interface DetailsPanelProps {
   row: TreeRow | null;
@@ -84,6 +85,8 @@ function TabContent({
       return <PropertiesTab node={node} />;
     case 'Watch':
       return <WatchTab node={node} />;
+    case 'Builds':
+      return <BuildsTab node={node} />;
     case 'ViewSource':
       return <ViewSourceTab node={node} />;
     case 'PomView':

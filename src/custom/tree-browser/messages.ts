@@ -163,6 +163,17 @@ export const TAB_LABELS = {
     fromSet: 'Add From a Property Set',
     setProperty: 'Property',
   },
+  builds: {
+    producedBy: 'Produced By',
+    usedBy: 'Used By',
+    name: 'Build Name',
+    number: 'Build Number',
+    module: 'Module ID',
+    started: 'Started',
+    scope: 'Scope',
+    none: 'No build lists this item.',
+    failed: 'Could not load the builds',
+  },
   watch: {
     watchers: 'Watchers',
     user: 'User',

@@ -1,0 +1,127 @@
+import { Readable } from 'node:stream';
+import type { Database } from '../../db/database.ts';
+import { Conflict } from '../../errors.ts';
+import type { ArtifactsService, IndexHook } from '../artifacts/service.ts';
+import type { RepositoriesService } from '../repositories/service.ts';
+import {
+  buildFilePath,
+  buildRepositoryOf,
+  startedAt,
+  type BuildFileEntry,
+  type BuildInfo,
+} from './build-info.ts';
+import { insertBuild, insertPromotion, type BuildFile } from './queries.ts';
+
+const lower = (value: string | undefined) => (value ? value.toLowerCase() : null);
+
+/** Every module's artifacts and dependencies as rows, checksums lower-cased for matching. */
+export function buildFilesOf(info: BuildInfo): BuildFile[] {
+  const row = (moduleId: string, kind: BuildFile['kind'], entry: BuildFileEntry): BuildFile => ({
+    module_id: moduleId,
+    kind,
+    name: (kind === 'artifact' ? entry.name : entry.id) ?? '',
+    type: entry.type ?? null,
+    scopes: entry.scopes?.join(',') ?? null,
+    sha1: lower(entry.sha1),
+    sha256: lower(entry.sha256),
+    md5: lower(entry.md5),
+  });
+  return (info.modules ?? []).flatMap((module) => [
+    ...(module.artifacts ?? []).map((entry) => row(module.id, 'artifact', entry)),
+    ...(module.dependencies ?? []).map((entry) => row(module.id, 'dependency', entry)),
+  ]);
+}
+
+export interface StoredBuildPlace {
+  repositoryKey: string;
+  path: string;
+  startedAt: Date;
+}
+
+/** Where a build goes: its project's build-info repository, at Artifactory's path. */
+export function placeOf(info: BuildInfo, projectKey: string | undefined): StoredBuildPlace {
+  const started = startedAt(info.started);
+  return {
+    repositoryKey: buildRepositoryOf(projectKey),
+    path: buildFilePath(info.name, info.number, started),
+    startedAt: started,
+  };
+}
+
+/**
+ * Writes build-info files and their index rows: the file and its rows land in one
+ * transaction (the deploy's index hook), so a failed upload keeps neither.
+ */
+export function createBuildStore(deps: {
+  db: Database;
+  artifacts: ArtifactsService;
+  repositories: RepositoriesService;
+}) {
+  /** The build-info repository, created at its first use as Artifactory does. */
+  async function ensureRepository(key: string, projectKey: string | undefined) {
+    if (await deps.repositories.findRow(key)) return;
+    try {
+      await deps.repositories.create(
+        {
+          key,
+          rclass: 'local',
+          packageType: 'buildinfo',
+          description: 'Build-info files published by CI servers',
+          ...(projectKey ? { projectKey } : {}),
+        } as Parameters<RepositoriesService['create']>[0],
+        { systemType: true },
+      );
+    } catch (error) {
+      // Another upload made it first.
+      if (!(error instanceof Conflict)) throw error;
+    }
+  }
+
+  return {
+    ensureRepository,
+
+    /** Stores a checked build; `promotions` carries a renamed build's release history. */
+    async write(
+      info: BuildInfo,
+      place: StoredBuildPlace,
+      projectKey: string | undefined,
+      user: string,
+      promotions: Parameters<typeof insertPromotion>[1][] = [],
+    ) {
+      await ensureRepository(place.repositoryKey, projectKey);
+      const document = { ...info };
+      delete document.buildRetention;
+      const files = buildFilesOf(info);
+      const index: IndexHook = async (tx, file) => {
+        const buildId = await insertBuild(
+          tx,
+          {
+            nodeId: file.id,
+            repositoryKey: place.repositoryKey,
+            projectKey: projectKey ?? null,
+            name: info.name,
+            number: info.number,
+            started: info.started,
+            startedAt: place.startedAt,
+            path: place.path,
+            document,
+            user,
+          },
+          files,
+        );
+        for (const promotion of promotions)
+          await insertPromotion(tx, { ...promotion, build_id: buildId });
+      };
+      await deps.artifacts.deploy({
+        repoKey: place.repositoryKey,
+        path: place.path,
+        content: Readable.from([Buffer.from(JSON.stringify(document, null, 2))]),
+        expected: {},
+        byChecksum: false,
+        properties: {},
+        user,
+        index,
+      });
+    },
+  };
+}

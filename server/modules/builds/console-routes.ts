@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.ts';
+
+const reader = { permission: 'reader' } as const;
+const text = { type: 'string', maxLength: 4096 } as const;
+
+/**
+ * The console's build calls (spec 02 §7; docs/builds.md): an item's Builds tab, and the
+ * build-name lookups the permissions editor uses.
+ */
+export async function buildConsoleRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+) {
+  const { builds } = services;
+
+  app.get<{ Querystring: { repoKey: string; path: string } }>(
+    '/ui/artifactbuilds',
+    {
+      config: reader,
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['repoKey', 'path'],
+          properties: { repoKey: text, path: text },
+        },
+      },
+    },
+    async (request) =>
+      builds.artifactBuilds(request.principal, request.query.repoKey, request.query.path),
+  );
+
+  // The build's JSON from an item's Builds tab.
+  app.get<{
+    Querystring: {
+      buildName: string;
+      buildNumber: string;
+      buildStarted?: string;
+      projectKey?: string;
+    };
+  }>(
+    '/ui/artifactbuilds/json',
+    {
+      config: reader,
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['buildName', 'buildNumber'],
+          properties: { buildName: text, buildNumber: text, buildStarted: text, projectKey: text },
+        },
+      },
+    },
+    async (request) => {
+      const { buildName, buildNumber, buildStarted, projectKey } = request.query;
+      // A project's build is in its own repository: the Builds tab's entry names the project.
+      const { row } = await builds.find(request.principal, buildName, buildNumber, {
+        started: buildStarted,
+        projectKey,
+      });
+      return { fileContent: JSON.stringify(await builds.documentOf(row), null, 2) };
+    },
+  );
+
+  // The permissions editor's lookups: build names to pick By Name (admins edit targets).
+  app.get('/ui/builds/names', { config: { permission: 'admin' } }, async (request) => ({
+    builds: (await builds.names(request.principal)).map((row) => row.name),
+  }));
+
+  app.post<{ Body: { includePatterns?: string[]; excludePatterns?: string[] } }>(
+    '/ui/permissiontargets/buildPatterns',
+    {
+      config: { permission: 'admin' },
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            includePatterns: { type: 'array', maxItems: 100, items: text },
+            excludePatterns: { type: 'array', maxItems: 100, items: text },
+          },
+        },
+      },
+    },
+    async (request) =>
+      builds.namesMatching(
+        request.principal,
+        request.body.includePatterns ?? ['**'],
+        request.body.excludePatterns ?? [],
+      ),
+  );
+}
