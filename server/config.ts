@@ -99,6 +99,18 @@ export interface DepotConfig {
    * added (docs/license-buckets.md).
    */
   licensePublicKey: string | undefined;
+  /**
+   * Webhook delivery (docs/webhooks.md): how often the outbox is looked at, one attempt's
+   * timeout, the retries' first and longest delay, and how long a subscription may fail
+   * before it is paused.
+   */
+  webhooks: {
+    pollMs: number;
+    timeoutMs: number;
+    baseDelayMs: number;
+    maxDelayMs: number;
+    pauseAfterMs: number;
+  };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -161,6 +173,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       .filter(Boolean),
     schemasReload: env.DEPOT_SCHEMAS_RELOAD === 'true',
     licensePublicKey: licensePublicKey(env.DEPOT_LICENSE_PUBLIC_KEY),
+    webhooks: {
+      pollMs: positiveInteger(env, 'DEPOT_WEBHOOK_POLL_MS', 1000),
+      timeoutMs: positiveInteger(env, 'DEPOT_WEBHOOK_TIMEOUT_MS', 10000),
+      baseDelayMs: positiveInteger(env, 'DEPOT_WEBHOOK_RETRY_BASE_MS', 1000),
+      maxDelayMs: positiveInteger(env, 'DEPOT_WEBHOOK_RETRY_MAX_MS', 300000),
+      pauseAfterMs: positiveInteger(env, 'DEPOT_WEBHOOK_PAUSE_AFTER_SECONDS', 86400) * 1000,
+    },
   };
 }
 

@@ -107,7 +107,7 @@ async function cached(): Promise<Fixture> {
   const excluded = { repoKey: 'up-remote', path: `${folder}/secret/s2.txt`, content: 'cached' };
   for (const path of [`${folder}/pub.txt`, excluded.path]) {
     const staged = await depot.services.filestore.stage(Readable.from([Buffer.from('cached')]), {});
-    await depot.services.artifacts.recordCachedFile(repo.id, path, staged, 'admin');
+    await depot.services.artifacts.recordCachedFile(repo, path, staged, 'admin');
   }
   return { repoKey: 'up-remote', folder, excluded };
 }

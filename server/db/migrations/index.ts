@@ -23,6 +23,7 @@ import * as repositoryProperties from './0022-repository-properties.ts';
 import * as tokenOwners from './0023-token-owners.ts';
 import * as signInLocks from './0024-sign-in-locks.ts';
 import * as entityDocuments from './0025-entity-documents.ts';
+import * as webhooks from './0027-webhooks.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0023-token-owners': tokenOwners,
   '0024-sign-in-locks': signInLocks,
   '0025-entity-documents': entityDocuments,
+  '0027-webhooks': webhooks,
 };
 
 /**
