@@ -845,6 +845,16 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
       'POST /mc/api/v1/buckets/:id/split',
       'POST /mc/api/v1/buckets/:id/attach',
     ],
+  'webhooks: subscriptions and their deliveries are configuration, no artifact (docs/webhooks.md)':
+    [
+      'POST /event/api/v1/subscriptions',
+      'PUT /event/api/v1/subscriptions/:key',
+      'DELETE /event/api/v1/subscriptions/:key',
+      'POST /event/api/v1/subscriptions/test',
+      'POST /ui/api/v1/ui/webhooks/test',
+      'POST /ui/api/v1/ui/webhooks/:key/deliveries/:deliveryId/redeliver',
+      'POST /ui/api/v1/ui/webhooks/:key/resume',
+    ],
   'a repository as a whole, decided by who manages repositories (docs/projects.md), not by item grants':
     [
       'PUT /artifactory/api/repositories/:key',

@@ -5,10 +5,13 @@ import { eventTypesOf, isEventDomain } from '../events/domains.ts';
 import { WEBHOOK_MESSAGES as M } from './messages.ts';
 import type { Subscription } from './subscription.ts';
 
+const DEFAULTS: Partial<Subscription> = { repoKeys: [], eventTypes: [], proxy: '' };
 const REPOSITORY_DOMAINS = new Set(['artifact', 'artifact_property']);
 
 /** The rules across a subscription's fields that its schema cannot say. */
-async function checkSubscription(subscription: Subscription, services: HookServices) {
+async function checkSubscription(given: Partial<Subscription>, services: HookServices) {
+  // A feature's own create may leave out what the request schema would have defaulted.
+  const subscription: Subscription = { ...DEFAULTS, ...given } as Subscription;
   const { domain } = subscription;
   if (isEventDomain(domain)) {
     const known = eventTypesOf(domain);
