@@ -72,12 +72,16 @@ import { loadSchemaRegistry } from './schemas/registry.ts';
 import { watchSchemaRegistry } from './schemas/watch-registry.ts';
 import { createServices, type Services } from './services.ts';
 import { readVersion } from './version.ts';
+import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.ts';
+import { eventApiRoutes, webhookConsoleRoutes } from './modules/webhooks/routes.ts';
 
 export interface DepotApp {
   app: FastifyInstance;
   services: Services;
   db: Database;
   downloadFastPath: DownloadFastPath;
+  /** Delivers webhook events (docs/webhooks.md); stopped when the app closes. */
+  dispatcher: Dispatcher;
 }
 
 /**
@@ -136,6 +140,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     filestore,
     secrets,
     config.projectsLimit,
+    { timeoutMs: config.webhooks.timeoutMs, origin: config.publicOrigin ?? '' },
   );
   const schemaWatch = config.schemasReload
     ? watchSchemaRegistry(services.schemas, services.schemas.dir, logger)
@@ -152,6 +157,18 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     logger.warn({ err: error }, 'writing download statistics failed; kept for the next try'),
   );
 
+  // Delivers the outbox's events to webhook subscribers; an outbox write wakes it.
+  const dispatcher = createDispatcher({
+    db: services.db,
+    subscriptions: () => services.webhooks.subscriptions(),
+    allowList: async () => (await services.securityConfig.get()).remoteAllowList,
+    settings: config.webhooks,
+    origin: config.publicOrigin ?? '',
+    logger,
+  });
+  services.tableChanges.onChange(['event_outbox'], dispatcher.wake);
+  dispatcher.start();
+
   const { app, downloadFastPath } = await assembleHttp({
     config,
     logger,
@@ -162,13 +179,14 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
 
   app.addHook('onClose', async () => {
     schemaWatch?.close();
+    await dispatcher.stop();
     await maintenance.stop();
     await services.downloadStats.stop();
     await changeListener?.close();
     await db.destroy();
   });
   // Writes through the returned db clear the read caches, as the services' own do.
-  return { app, services, db: services.db, downloadFastPath };
+  return { app, services, db: services.db, downloadFastPath, dispatcher };
 }
 
 export interface HttpParts {
@@ -305,6 +323,7 @@ export async function assembleHttp({
       await api.register(searchConsoleRoutes, { services });
       await api.register(buildConsoleRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
+      await api.register(webhookConsoleRoutes, { services });
     },
     { prefix: '/ui/api/v1' },
   );
@@ -315,6 +334,8 @@ export async function assembleHttp({
     serverName: config.serverName,
     prefix: '/mc/api/v1',
   });
+  // The Event API: webhook domains and subscriptions (docs/webhooks.md).
+  await app.register(eventApiRoutes, { services, prefix: '/event/api/v1' });
   await app.register(uiRoutes, { uiDir: config.uiDir });
   return { app, downloadFastPath };
 }

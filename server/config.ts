@@ -110,6 +110,18 @@ export interface DepotConfig {
     /** How long a registry token from the token endpoint lives. */
     tokenSeconds: number;
   };
+  /**
+   * Webhook delivery (docs/webhooks.md): how often the outbox is looked at, one attempt's
+   * timeout, the retries' first and longest delay, and how long a subscription may fail
+   * before it is paused.
+   */
+  webhooks: {
+    pollMs: number;
+    timeoutMs: number;
+    baseDelayMs: number;
+    maxDelayMs: number;
+    pauseAfterMs: number;
+  };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -177,6 +189,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       uploadMaxBytes: positiveInteger(env, 'DEPOT_DOCKER_UPLOAD_MAX_MB', 20480) * 1024 * 1024,
       uploadExpirySeconds: positiveInteger(env, 'DEPOT_DOCKER_UPLOAD_EXPIRY_SECONDS', 86400),
       tokenSeconds: positiveInteger(env, 'DEPOT_DOCKER_TOKEN_SECONDS', 300),
+    },
+    webhooks: {
+      pollMs: positiveInteger(env, 'DEPOT_WEBHOOK_POLL_MS', 1000),
+      timeoutMs: positiveInteger(env, 'DEPOT_WEBHOOK_TIMEOUT_MS', 10000),
+      baseDelayMs: positiveInteger(env, 'DEPOT_WEBHOOK_RETRY_BASE_MS', 1000),
+      maxDelayMs: positiveInteger(env, 'DEPOT_WEBHOOK_RETRY_MAX_MS', 300000),
+      pauseAfterMs: positiveInteger(env, 'DEPOT_WEBHOOK_PAUSE_AFTER_SECONDS', 86400) * 1000,
     },
   };
 }

@@ -45,6 +45,7 @@ import { createSearchService } from './modules/search/service.ts';
 import { createFormatRuntimes } from './formats/runtimes.ts';
 import { createWebLogins } from './formats/npm/web-login.ts';
 import { createNpmPeople } from './formats/npm/people.ts';
+import { createWebhooksService } from './modules/webhooks/service.ts';
 import { archiveEntriesIndexer } from './modules/search/archive-entries-indexer.ts';
 import { createBuilds } from './modules/builds/builds.ts';
 
@@ -57,6 +58,8 @@ export function createServices(
   secrets: SecretBox,
   /** How many projects may exist (DEPOT_PROJECTS_LIMIT). */
   projectsLimit = 300,
+  /** A webhook test's timeout, and the address payloads name as their origin (docs/webhooks.md). */
+  webhookOptions = { timeoutMs: 10000, origin: '' },
 ) {
   // Writes through `db` clear the in-process read caches (credentials, repositories).
   const changes = new TableChanges();
@@ -67,7 +70,7 @@ export function createServices(
     db,
     registry: schemas,
     box: secrets,
-    services: () => ({ catalogue, repositories }),
+    services: () => ({ catalogue, repositories, webhooks }),
   });
   const securityConfig = createSecurityConfigService(entities.single('security-settings'), changes);
   const layouts = entities.collection('repo-layout');
@@ -79,6 +82,13 @@ export function createServices(
     secrets,
     (name) => layouts.exists(name),
   );
+  const webhooks = createWebhooksService({
+    db,
+    box: secrets,
+    store: () => entities.collection('webhook'),
+    allowList: async () => (await securityConfig.get()).remoteAllowList,
+    ...webhookOptions,
+  });
   const generalConfig = createGeneralConfigService(entities.single('general-settings'));
   // Package formats check and index the files stored into their repositories
   // (server/formats/); Maven's service reads artifacts back, once both exist.
@@ -150,6 +160,8 @@ export function createServices(
     remote,
     generalConfig,
     trash,
+    /** Webhook subscriptions' deliveries, tests and history (docs/webhooks.md). */
+    webhooks,
     npm,
     /** npm's stars and access lists (docs/npm.md, "Account commands"). */
     npmPeople: createNpmPeople({

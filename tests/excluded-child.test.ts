@@ -107,7 +107,7 @@ async function cached(): Promise<Fixture> {
   const excluded = { repoKey: 'up-remote', path: `${folder}/secret/s2.txt`, content: 'cached' };
   for (const path of [`${folder}/pub.txt`, excluded.path]) {
     const staged = await depot.services.filestore.stage(Readable.from([Buffer.from('cached')]), {});
-    await depot.services.artifacts.recordCachedFile(repo.id, path, staged, 'admin');
+    await depot.services.artifacts.recordCachedFile(repo, path, staged, 'admin');
   }
   return { repoKey: 'up-remote', folder, excluded };
 }
@@ -1089,6 +1089,16 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
       'POST /mc/api/v1/buckets/:id/split',
       'POST /mc/api/v1/buckets/:id/attach',
       'POST /mc/api/v1/buckets/:id/detach',
+    ],
+  'webhooks: subscriptions and their deliveries are configuration, no artifact (docs/webhooks.md)':
+    [
+      'POST /event/api/v1/subscriptions',
+      'PUT /event/api/v1/subscriptions/:key',
+      'DELETE /event/api/v1/subscriptions/:key',
+      'POST /event/api/v1/subscriptions/test',
+      'POST /ui/api/v1/ui/webhooks/test',
+      'POST /ui/api/v1/ui/webhooks/:key/deliveries/:deliveryId/redeliver',
+      'POST /ui/api/v1/ui/webhooks/:key/resume',
     ],
   'a repository as a whole, decided by who manages repositories (docs/projects.md), not by item grants':
     [

@@ -131,7 +131,7 @@ describe('unused cached artifacts', () => {
   async function cache(repo: string, path: string, content: string) {
     const row = await depot.services.repositories.findRow(repo);
     const staged = await depot.services.filestore.stage(Readable.from([Buffer.from(content)]));
-    await depot.services.artifacts.recordCachedFile(row!.id, path, staged, 'anonymous');
+    await depot.services.artifacts.recordCachedFile(row!, path, staged, 'anonymous');
   }
   const cachedAt = (repo: string, hoursAgo: number) =>
     depot.services.db

@@ -57,6 +57,17 @@ beforeAll(async () => {
     headers: adminAuth(),
     payload: 'content',
   });
+  // The webhook subscription the admin reads: `:key` of the webhook routes is 'matrix-hook'.
+  await depot.services.entities.collection('webhook').create(
+    {
+      key: 'matrix-hook',
+      url: 'https://hooks.example.com/depot',
+      domain: 'artifact',
+      eventTypes: ['deployed'],
+      repoKeys: ['matrix-local'],
+    },
+    'admin',
+  );
 });
 afterAll(() => depot.close());
 
@@ -71,6 +82,7 @@ const concrete = (url: string) =>
     .replace(/groups\/:name/g, 'groups/readers')
     // the permission target every install starts with
     .replace(/permissions\/:name$/, 'permissions/Anything')
+    .replace(/(webhooks|subscriptions)\/:key/, '$1/matrix-hook')
     .replace(/:name/g, 'admin')
     .replace(/:id/g, 'users')
     .replace('*', 'x');

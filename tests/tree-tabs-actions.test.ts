@@ -24,7 +24,7 @@ const deploy = (repoKey: string, path: string) => deployFile(depot, repoKey, pat
 async function cacheRemoteFile(repoKey: string, path: string) {
   const repo = await depot.services.artifacts.repository(repoKey);
   const staged = await depot.services.filestore.stage(Readable.from([Buffer.from(path)]), {});
-  await depot.services.artifacts.recordCachedFile(repo.id, path, staged, 'anonymous');
+  await depot.services.artifacts.recordCachedFile(repo, path, staged, 'anonymous');
 }
 
 function tabsAndActions(body: object, headers: object = adminAuth()) {

@@ -368,6 +368,56 @@ export interface DockerUploadsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** Events written with the change they report (migration 0027, docs/webhooks.md). */
+export interface EventOutboxTable {
+  id: Generated<string>;
+  domain: string;
+  event_type: string;
+  repo_key: string | null;
+  target_repo_key: string | null;
+  path: string | null;
+  data: ColumnType<Record<string, unknown>, string, never>;
+  source: string;
+  created_at: ColumnType<Date, never, never>;
+  fanned_out: Generated<boolean>;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  delivery_id: string;
+  subscription_key: string;
+  event_id: string | null;
+  domain: string;
+  event_type: string;
+  payload: ColumnType<Record<string, unknown>, string, never>;
+  state: Generated<'pending' | 'delivered' | 'failed' | 'cancelled'>;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | undefined, Date>;
+  lease_until: ColumnType<Date | null, never, Date | null>;
+  first_failed_at: ColumnType<Date | null, never, Date | null>;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: ColumnType<Date, never, never>;
+  finished_at: ColumnType<Date | null, never, Date | null>;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  delivery: string;
+  attempted_at: ColumnType<Date, never, never>;
+  outcome: 'delivered' | 'failed' | 'retry';
+  status: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+export interface WebhookPausesTable {
+  subscription_key: string;
+  paused_at: ColumnType<Date, never, never>;
+  reason: string;
+}
+
 export interface DepotDatabase {
   docker_manifests: DockerManifestsTable;
   docker_uploads: DockerUploadsTable;
@@ -406,6 +456,10 @@ export interface DepotDatabase {
   builds: BuildsTable;
   build_files: BuildFilesTable;
   build_promotions: BuildPromotionsTable;
+  event_outbox: EventOutboxTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_pauses: WebhookPausesTable;
 }
 
 export interface NpmStarsTable {

@@ -24,6 +24,7 @@ import * as tokenOwners from './0023-token-owners.ts';
 import * as signInLocks from './0024-sign-in-locks.ts';
 import * as entityDocuments from './0025-entity-documents.ts';
 import * as docker from './0026-docker.ts';
+import * as webhooks from './0027-webhooks.ts';
 import * as builds from './0028-builds.ts';
 import * as npmStars from './0030-npm-stars.ts';
 
@@ -53,6 +54,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0024-sign-in-locks': signInLocks,
   '0025-entity-documents': entityDocuments,
   '0026-docker': docker,
+  '0027-webhooks': webhooks,
   '0028-builds': builds,
   '0030-npm-stars': npmStars,
 };

@@ -92,7 +92,7 @@ export function createManifestStore(deps: {
   async function removeFolder(tx: Tx, target: RepositoryRow, folder: string, walker: ItemWalker) {
     if (!(await holdForRemoval(tx, target.id, folder))) return;
     await walker.requireSubtree('delete', target, folder, tx);
-    await artifacts.deleteTree(target.id, folder, tx);
+    await artifacts.deleteTree(target, folder, walker.principal.name, tx);
   }
 
   /** Refuses a manifest naming what the image does not hold; answers the blobs' sizes. */
@@ -153,6 +153,7 @@ export function createManifestStore(deps: {
       tx,
       [Number(node.id)],
       dockerProperties(ref.image, reference, digest, parsed),
+      user,
     );
     const blobHexes = [...new Set(parsed.blobs.map((d) => sha256Hex(d.digest)))];
     for (const hex of blobHexes)

@@ -14,6 +14,8 @@ import {
   placeFile,
   placeFolder,
 } from './tree-writes.ts';
+import { fileEvents, transferEvents } from '../events/artifact-events.ts';
+import { emitEvents } from '../events/outbox.ts';
 
 export type TransferKind = 'copy' | 'move';
 
@@ -279,6 +281,19 @@ async function applyTransfer(
       .execute();
   }
   await request.landing?.after?.(tx, landing);
+  await emitEvents(tx, transferEventsOf(request, plan));
+}
+
+/**
+ * What a transfer reports: a delete into the trash can is `artifact.deleted`; otherwise each
+ * file is `moved` or `copied` (docs/webhooks.md).
+ */
+function transferEventsOf(request: TransferRequest, plan: Plan) {
+  const files = plan.items.filter((item) => !item.folder);
+  if (request.intoTrash) return fileEvents('deleted', plan.source.key, files, plan.user);
+  const moved = files.map((item) => ({ ...item, newPath: plan.rename(item.path) }));
+  const type = request.kind === 'move' ? 'moved' : 'copied';
+  return transferEvents(type, plan.source.key, plan.target.key, moved, plan.user);
 }
 
 /**

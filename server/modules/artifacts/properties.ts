@@ -5,6 +5,7 @@ import { BadRequest } from '../../errors.ts';
 import { retryTransaction } from '../../db/transaction-retry.ts';
 import { escapeLike } from './paths.ts';
 import { splitProperty, splitUnescaped, unescapeProperty } from './property-escapes.ts';
+import { deletePropertiesWithEvents, emitPropertiesAdded } from '../events/property-events.ts';
 
 export type Properties = Record<string, string[]>;
 
@@ -107,13 +108,15 @@ function pairsOf(properties: Properties): { keys: string[]; values: string[] } {
 }
 
 /**
- * Sets the given keys (replacing their values) on the nodes, in two statements whatever the
- * number of keys; run inside a transaction.
+ * Sets the given keys (replacing their values) on the nodes, in a few statements whatever the
+ * number of keys, and emits `artifact_property.added` for each (docs/webhooks.md); run inside
+ * a transaction. `user` is who sets them.
  */
 export async function writeProperties(
   tx: Transaction<DepotDatabase>,
   nodeIds: number[],
   properties: Properties,
+  user: string,
 ) {
   const keys = Object.keys(properties);
   if (nodeIds.length === 0 || keys.length === 0) return;
@@ -132,6 +135,7 @@ export async function writeProperties(
     from unnest(${nodeIds}::bigint[]) as n(id)
     cross join unnest(${pairs.keys}::text[], ${pairs.values}::text[]) as kv(key, value)
     on conflict do nothing`.execute(tx);
+  await emitPropertiesAdded(tx, nodeIds, properties, user);
 }
 
 /** A node a change may reach, as a caller's filter sees it. */
@@ -203,6 +207,7 @@ export async function setPropertiesInScope(
   db: Database,
   scope: PropertyScope,
   properties: Properties,
+  user: string,
   allowed?: NodeFilter,
 ) {
   // Each transaction runs again when a concurrent change of the same rows made PostgreSQL
@@ -214,18 +219,19 @@ export async function setPropertiesInScope(
   const pageSize = pageSizeFor(pairsOf(properties).keys.length);
   for await (const nodeIds of nodePages(db, scope, pageSize, allowed))
     await retryTransaction(() =>
-      db.transaction().execute((tx) => writeProperties(tx, nodeIds, properties)),
+      db.transaction().execute((tx) => writeProperties(tx, nodeIds, properties, user)),
     );
 }
 
 /**
- * Deletes the given keys from every node of the scope, a page of nodes at a time; keys no
- * node has are no error. Only the nodes `allowed` lets through are changed.
+ * Deletes the given keys from every node of the scope, a page of nodes at a time, each key a
+ * node had reported as `artifact_property.deleted`; keys no node has are no error. Only the nodes `allowed` lets through are changed.
  */
 export async function deletePropertiesInScope(
   db: Database,
   scope: PropertyScope,
   keys: string[],
+  user: string,
   allowed?: NodeFilter,
 ) {
   if (keys.length === 0) return;
@@ -235,9 +241,9 @@ export async function deletePropertiesInScope(
       .where('repository_id', '=', scope.repositoryId)
       .where('key', 'in', keys)
       .execute();
+  // Each page's rows go with their events in one statement (docs/webhooks.md).
   for await (const nodeIds of nodePages(db, scope, ITEMS_PER_PAGE, allowed))
-    await sql`delete from node_properties
-      where node_id = any(${nodeIds}::bigint[]) and key = any(${keys}::text[])`.execute(db);
+    await deletePropertiesWithEvents(db, nodeIds, keys, user);
 }
 
 /** The properties of a repository itself (of its root). */

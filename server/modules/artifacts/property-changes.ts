@@ -43,7 +43,13 @@ export async function setCheckedProperties(
   walker: ItemWalker,
 ) {
   await requireAnnotate(scope, walker);
-  await setPropertiesInScope(db, scope, properties, annotatable(scope, walker));
+  await setPropertiesInScope(
+    db,
+    scope,
+    properties,
+    walker.principal.name,
+    annotatable(scope, walker),
+  );
 }
 
 /** Deletes properties by key from the scope, once all of it is allowed. */
@@ -54,5 +60,5 @@ export async function deleteCheckedProperties(
   walker: ItemWalker,
 ) {
   await requireAnnotate(scope, walker);
-  await deletePropertiesInScope(db, scope, keys, annotatable(scope, walker));
+  await deletePropertiesInScope(db, scope, keys, walker.principal.name, annotatable(scope, walker));
 }

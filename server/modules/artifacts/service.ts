@@ -17,6 +17,8 @@ import { createStagedTreeStore, type StagedFile } from './staged-tree.ts';
 import { checksumHolders } from './queries.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import { CACHE_SUFFIX } from '../access-control/permission-target.ts';
+import { fileEvents } from '../events/artifact-events.ts';
+import { emitEvents } from '../events/outbox.ts';
 
 /** Holders of some content read per query by a checksum deploy. */
 const HOLDERS_PAGE = 500;
@@ -154,7 +156,7 @@ export function createArtifactsService(
    * to, which garbage collection removes, file and all, after its grace period.
    */
   async function storeFile(
-    repo: Pick<RepositoryRow, 'id' | 'config'>,
+    repo: Pick<RepositoryRow, 'id' | 'key' | 'config'>,
     record: FileRecord,
     blob: StoredBlob,
     staged?: StagedBlob,
@@ -169,7 +171,7 @@ export function createArtifactsService(
           await assertProjectRoom(tx, repo, [{ path: record.path, size: blob.size }]);
           await claimBlob(tx, blob);
           if (!staged && !(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
-          const node = await recordFile(tx, repo.id, record, blob);
+          const node = await recordFile(tx, repo, record, blob);
           await index?.(tx, { id: Number(node.id), repositoryId: repo.id });
           if (staged && !inPlace) await filestore.commit(staged);
           inPlace = true;
@@ -231,7 +233,7 @@ export function createArtifactsService(
      * first refusal stops the rest (the files before it stay, as separate PUTs would).
      */
     async deployStaged(
-      repo: Pick<RepositoryRow, 'id' | 'config'>,
+      repo: Pick<RepositoryRow, 'id' | 'key' | 'config'>,
       tree: { files: StagedFile[]; folders: string[] },
       record: Omit<FileRecord, 'path'>,
       atomic: boolean,
@@ -347,8 +349,13 @@ export function createArtifactsService(
      * Records a file fetched from a remote repository's upstream into its cache. A project's
      * quota counts cached files but never refuses one: a build's read must not fail on it.
      */
-    async recordCachedFile(repositoryId: number, path: string, staged: StagedBlob, user: string) {
-      const quotaFree = { id: repositoryId, config: {} };
+    async recordCachedFile(
+      repo: Pick<RepositoryRow, 'id' | 'key'>,
+      path: string,
+      staged: StagedBlob,
+      user: string,
+    ) {
+      const quotaFree = { id: repo.id, key: repo.key, config: {} };
       await storeFile(quotaFree, { path, properties: {}, user }, staged, staged);
     },
 
@@ -411,22 +418,33 @@ export function createArtifactsService(
       return md5;
     },
 
-    /** Deletes a node and everything below it; answers how many rows went. */
-    async deleteTree(repositoryId: number, path: string, executor: Database = db): Promise<number> {
-      const deleted = await executor
+    /**
+     * Deletes a node and everything below it, inside the caller's transaction, and reports
+     * each file gone as `artifact.deleted`; answers how many rows went.
+     */
+    async deleteTree(
+      repo: Pick<RepositoryRow, 'id' | 'key'>,
+      path: string,
+      user: string,
+      tx: Tx,
+    ): Promise<number> {
+      const deleted = await tx
         .deleteFrom('nodes')
-        .where('repository_id', '=', repositoryId)
+        .where('repository_id', '=', repo.id)
         .where((eb) => eb.or([eb('path', '=', path), eb('path', 'like', `${escapeLike(path)}/%`)]))
-        .executeTakeFirst();
-      return Number(deleted.numDeletedRows);
+        .returning(['path', 'folder', 'sha256', 'size'])
+        .execute();
+      const files = deleted.filter((row) => !row.folder);
+      await emitEvents(tx, fileEvents('deleted', repo.key, files, user));
+      return deleted.length;
     },
 
     /** Deletes a node and everything below it, held first as every removal is (tree-writes.ts). */
-    async removeTree(repositoryId: number, path: string): Promise<number> {
+    async removeTree(repo: Pick<RepositoryRow, 'id' | 'key'>, path: string, user: string) {
       return retryTransaction(() =>
         db.transaction().execute(async (tx) => {
-          await holdForRemoval(tx, repositoryId, path);
-          return this.deleteTree(repositoryId, path, tx);
+          await holdForRemoval(tx, repo.id, path);
+          return this.deleteTree(repo, path, user, tx);
         }),
       );
     },
@@ -448,7 +466,7 @@ export function createArtifactsService(
           if (!(await holdForRemoval(tx, repo.id, path)))
             throw new NotFound(`Could not locate artifact '${repo.key}:${path}'.`);
           await walker.requireSubtree('delete', repo, path, tx);
-          return this.deleteTree(repo.id, path, tx);
+          return this.deleteTree(repo, path, walker.principal.name, tx);
         }),
       );
     },
@@ -515,11 +533,21 @@ async function preclaimBlobs(db: Database, blobs: StoredBlob[]) {
     .execute();
 }
 
-async function recordFile(tx: Tx, repositoryId: number, request: FileRecord, blob: StoredBlob) {
-  const node = await placeFile(tx, repositoryId, request.path, blob, request.user, {
+/** A file's row and properties, and its `artifact.deployed` event (docs/webhooks.md). */
+async function recordFile(
+  tx: Tx,
+  repo: Pick<RepositoryRow, 'id' | 'key'>,
+  request: FileRecord,
+  blob: StoredBlob,
+) {
+  const node = await placeFile(tx, repo.id, request.path, blob, request.user, {
     refuseExistingFile: request.refuseExistingFile,
   });
-  await writeProperties(tx, [node.id], request.properties);
+  await writeProperties(tx, [node.id], request.properties, request.user);
+  await emitEvents(
+    tx,
+    fileEvents('deployed', repo.key, [{ ...blob, path: request.path }], request.user),
+  );
   return node;
 }
 

@@ -7,6 +7,8 @@ import { assertProjectRoom } from '../projects/quota.ts';
 import { ancestorsOf } from './paths.ts';
 import { writeProperties } from './properties.ts';
 import { placeFiles, placeFolders } from './tree-writes.ts';
+import { fileEvents } from '../events/artifact-events.ts';
+import { emitEvents } from '../events/outbox.ts';
 
 type Tx = Transaction<DepotDatabase>;
 
@@ -18,7 +20,7 @@ export interface StagedFile {
 
 /** Where the files go and what each file's row says besides its blob. */
 export interface StagedTarget {
-  repo: { id: number; config: Record<string, unknown> };
+  repo: { id: number; key: string; config: Record<string, unknown> };
   user: string;
   properties: Record<string, string[]>;
 }
@@ -127,7 +129,9 @@ export function createStagedTreeStore(db: Database, filestore: Filestore) {
     if (folders.length > 0) await placeFolders(tx, repositoryId, folders, target.user);
     const placed = files.map(({ path, staged }) => ({ path, content: staged }));
     const nodeIds = await placeFiles(tx, repositoryId, placed, target.user);
-    await writeProperties(tx, nodeIds, target.properties);
+    await writeProperties(tx, nodeIds, target.properties, target.user);
+    const deployed = files.map(({ path, staged }) => ({ path, ...staged }));
+    await emitEvents(tx, fileEvents('deployed', target.repo.key, deployed, target.user));
   }
 
   /**

@@ -79,7 +79,7 @@ export function createBuildRemoval(deps: {
     async apply(plan: RemovalPlan, walker: ItemWalker) {
       for (const build of plan.builds) {
         const repo = await deps.repositories.findRow(build.repository_key);
-        if (repo) await deps.artifacts.removeTree(repo.id, build.path);
+        if (repo) await deps.artifacts.removeTree(repo, build.path, walker.principal.name);
       }
       for (const item of plan.artifacts) {
         try {

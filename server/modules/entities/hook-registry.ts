@@ -3,11 +3,14 @@ import type { RepositoriesService } from '../repositories/service.ts';
 import { propertySetHooks } from '../property-sets/hooks.ts';
 import { repoLayoutHooks } from '../repositories/layout-hooks.ts';
 import type { EntityHooks } from './hooks.ts';
+import { webhookHooks } from '../webhooks/hooks.ts';
+import type { WebhooksService } from '../webhooks/service.ts';
 
 /** The services hooks may call. A feature whose hooks need another one adds it here. */
 export interface HookServices {
   catalogue: Catalogue;
   repositories: RepositoriesService;
+  webhooks: WebhooksService;
 }
 
 /** Builds a feature's hooks; `services` is called when a hook runs, once all exist. */
@@ -20,4 +23,5 @@ export type HookFactory = (services: () => HookServices) => EntityHooks;
 export const ENTITY_HOOKS: Record<string, HookFactory> = {
   'property-sets': propertySetHooks,
   'repo-layouts': repoLayoutHooks,
+  webhooks: webhookHooks,
 };

@@ -84,7 +84,7 @@ export function createCacheFill(
       user: string,
     ): Promise<CachedNode> {
       const staged = await stageVerified(repo, path, response, body);
-      await artifacts.recordCachedFile(repo.id, path, staged, user);
+      await artifacts.recordCachedFile(repo, path, staged, user);
       const node = (await artifacts.findNode(repo.id, path))!;
       await state.recordCheck(node.id, validatorsOf(response));
       return node;

@@ -15,8 +15,9 @@ import {
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 
-/** Spec 02 §9: the automatic trash can's repository key. */
-export const TRASH_REPO_KEY = 'auto-trashcan';
+import { TRASH_REPO_KEY } from './trash-key.ts';
+
+export { TRASH_REPO_KEY };
 
 export interface TrashConfig {
   enabled: boolean;
@@ -212,7 +213,7 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
         .where('node_properties.key', '=', DELETED_AT)
         .where('node_properties.value', '<', cutoff)
         .execute();
-      for (const { path } of expired) await artifacts.removeTree(trash.id, path);
+      for (const { path } of expired) await artifacts.removeTree(trash, path, 'system');
       return expired.length;
     },
   };

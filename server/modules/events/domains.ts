@@ -1,0 +1,42 @@
+/**
+ * The event domains Depot serves and their event types (spec 03 "Webhook"; docs/webhooks.md).
+ * A domain is listed once the service behind it emits its events: Docker, builds and the
+ * archive add theirs here when they land, with their emission (`emitEvents`).
+ */
+export const EVENT_DOMAINS = {
+  artifact: {
+    name: 'Artifacts',
+    eventTypes: {
+      deployed: 'Artifact was deployed',
+      deleted: 'Artifact was deleted',
+      moved: 'Artifact was moved',
+      copied: 'Artifact was copied',
+    },
+  },
+  artifact_property: {
+    name: 'Artifact properties',
+    eventTypes: {
+      added: 'Artifact property was added',
+      deleted: 'Artifact property was deleted',
+    },
+  },
+} as const;
+
+export type EventDomain = keyof typeof EVENT_DOMAINS;
+
+export const isEventDomain = (domain: string): domain is EventDomain =>
+  Object.hasOwn(EVENT_DOMAINS, domain);
+
+export const eventTypesOf = (domain: EventDomain): string[] =>
+  Object.keys(EVENT_DOMAINS[domain].eventTypes);
+
+/** `GET event/api/v1/domains`: each domain with its event types, as the Event API lists them. */
+export const domainList = () =>
+  Object.entries(EVENT_DOMAINS).map(([key, domain]) => ({
+    key,
+    name: domain.name,
+    event_types: Object.entries(domain.eventTypes).map(([type, description]) => ({
+      key: type,
+      name: description,
+    })),
+  }));

@@ -1,0 +1,47 @@
+import type { Transaction } from 'kysely';
+import type { DepotDatabase } from '../../db/tables.ts';
+import type { EventDomain } from './domains.ts';
+
+type Tx = Transaction<DepotDatabase>;
+
+/** One event, as a change reports it (docs/webhooks.md, "Emitting events"). */
+export interface OutboxEvent {
+  domain: EventDomain;
+  eventType: string;
+  /** The payload's `data`, in the documented shape of its domain and type. */
+  data: Record<string, unknown>;
+  /** Who made the change (a user's name, or `system`). */
+  user: string;
+  /** What subscriptions filter on: the repository, the item's path in it, and for a */
+  /** move or copy the repository it went to. */
+  repoKey?: string;
+  path?: string;
+  targetRepoKey?: string;
+}
+
+/** Rows one insert carries at most: a folder of many files emits one event per file. */
+const ROWS_PER_INSERT = 500;
+
+/**
+ * Writes events into the outbox, inside the transaction of the change they report: they
+ * exist exactly when the change commits, and the dispatcher delivers them afterwards (at
+ * least once, in order per subscription). This one call is all a feature adds to emit.
+ */
+export async function emitEvents(tx: Tx, events: OutboxEvent[]): Promise<void> {
+  for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
+    await tx
+      .insertInto('event_outbox')
+      .values(
+        events.slice(start, start + ROWS_PER_INSERT).map((event) => ({
+          domain: event.domain,
+          event_type: event.eventType,
+          repo_key: event.repoKey ?? null,
+          target_repo_key: event.targetRepoKey ?? null,
+          path: event.path ?? null,
+          data: JSON.stringify(event.data),
+          source: event.user,
+        })),
+      )
+      .execute();
+  }
+}

@@ -1,0 +1,127 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { BlockedAddress, guardedLookup, isAllowedAddress } from '../remote/upstream-guard.ts';
+import { isUpstreamScheme } from '../remote/upstream-url.ts';
+
+/** What one POST to a receiver came to. */
+export type SendResult =
+  | { kind: 'answered'; status: number; excerpt: string; durationMs: number }
+  | {
+      kind: 'blocked' | 'unreachable' | 'timeout' | 'redirect';
+      error: string;
+      durationMs: number;
+    };
+
+export interface SendOptions {
+  body: string;
+  headers: Record<string, string>;
+  allowList: string[];
+  timeoutMs: number;
+}
+
+/** Characters of an answer kept for the delivery history. */
+export const EXCERPT_CHARS = 512;
+/** Redirects that keep the method and body; others would turn the POST into a GET. */
+const BODY_KEEPING_REDIRECTS = new Set([307, 308]);
+const MAX_REDIRECTS = 3;
+
+/**
+ * POSTs a webhook body to its URL through the upstream address guard: every address the
+ * host resolves to is checked when connecting (a private one needs the admin's allow list),
+ * and a 307/308 redirect is followed only through the same checks, up to 3 times. Other
+ * redirects are not followed. Never throws: the result says what happened.
+ */
+export async function sendWebhook(url: string, options: SendOptions): Promise<SendResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let current = new URL(url);
+  for (let hop = 0; ; hop++) {
+    const result = await postOnce(current, options, elapsed);
+    if (result.kind !== 'redirect-to') return result;
+    if (hop >= MAX_REDIRECTS)
+      return {
+        kind: 'redirect',
+        error: `More than ${MAX_REDIRECTS} redirects`,
+        durationMs: elapsed(),
+      };
+    current = result.location;
+  }
+}
+
+type HopResult = SendResult | { kind: 'redirect-to'; location: URL };
+
+function postOnce(url: URL, options: SendOptions, elapsed: () => number): Promise<HopResult> {
+  const fail = (kind: 'blocked' | 'unreachable' | 'timeout' | 'redirect', error: string) =>
+    ({ kind, error, durationMs: elapsed() }) as const;
+  if (!isUpstreamScheme(url))
+    return Promise.resolve(
+      fail('blocked', `Webhook URLs must be http or https, not ${url.protocol}`),
+    );
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // An IP literal is connected to without a lookup, so it is checked here.
+  if (isIP(host) && !isAllowedAddress(host, options.allowList))
+    return Promise.resolve(fail('blocked', blockedMessage(host)));
+  const requestOf = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const request = requestOf(url, {
+      method: 'POST',
+      lookup: guardedLookup(options.allowList) as never,
+      headers: {
+        'user-agent': 'Depot-Webhooks',
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(options.body)),
+        ...options.headers,
+      },
+      timeout: options.timeoutMs,
+    });
+    request.on('timeout', () => {
+      request.destroy();
+      resolve(fail('timeout', `No answer within ${options.timeoutMs / 1000} s`));
+    });
+    request.on('error', (error) => {
+      if (error instanceof BlockedAddress) return resolve(fail('blocked', error.message));
+      resolve(fail('unreachable', `${url.host} could not be reached: ${error.message}`));
+    });
+    request.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if (status >= 300 && status < 400 && location) {
+        response.resume();
+        if (!BODY_KEEPING_REDIRECTS.has(status))
+          return resolve(fail('redirect', `Redirected (${status}) to ${location}: not followed`));
+        return resolve({ kind: 'redirect-to', location: new URL(location, url) });
+      }
+      readExcerpt(response).then((excerpt) =>
+        resolve({ kind: 'answered', status, excerpt, durationMs: elapsed() }),
+      );
+    });
+    request.end(options.body);
+  });
+}
+
+const blockedMessage = (address: string) =>
+  `The address ${address} is private or reserved; an admin can allow it in the security settings`;
+
+/** The first characters of an answer; the rest is not read. */
+function readExcerpt(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      response.removeAllListeners('data');
+      resolve(Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS));
+    };
+    response.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= EXCERPT_CHARS * 4) {
+        response.destroy();
+        done();
+      }
+    });
+    response.on('end', done);
+    response.on('error', done);
+    response.on('close', done);
+  });
+}

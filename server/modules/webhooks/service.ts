@@ -1,0 +1,166 @@
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Database } from '../../db/database.ts';
+import { BadRequest, Conflict, NotFound } from '../../errors.ts';
+import type { CollectionStore } from '../entities/collection-store.ts';
+import { deepMerge, documentDefaults, type EntityDocument } from '../entities/documents.ts';
+import { listDocuments } from '../entities/queries.ts';
+import { openSecrets } from '../entities/secrets.ts';
+import { payloadOf } from './dispatcher.ts';
+import { WEBHOOK_MESSAGES as M } from './messages.ts';
+import {
+  deliveryExists,
+  deliveryHistory,
+  findPause,
+  requeueDelivery,
+  resumeSubscription,
+} from './queries.ts';
+import { sendWebhook } from './send-webhook.ts';
+import { deliveryHeaders } from './signature.ts';
+import type { Subscription } from './subscription.ts';
+import { randomUUID } from 'node:crypto';
+
+/** The entity id the schema engine keeps subscriptions under. */
+export const WEBHOOK_ENTITY = 'webhook';
+
+/** Deliveries the history shows at most. */
+const HISTORY_LIMIT = 200;
+
+/** The `data` of a test event, per domain: what a real one carries, with sample values. */
+const SAMPLE_DATA: Record<string, Record<string, unknown>> = {
+  artifact: {
+    repo_key: 'sample_repo',
+    path: 'sample_dir/sample.txt',
+    name: 'sample.txt',
+    sha256: 'sample_checksum',
+    size: 0,
+  },
+  artifact_property: {
+    repo_key: 'sample_repo',
+    path: 'sample_dir/sample.txt',
+    name: 'sample.txt',
+    sha256: 'sample_checksum',
+    size: 0,
+    property_key: 'sample_key',
+    property_values: ['sample_value'],
+  },
+};
+
+export interface WebhooksServiceOptions {
+  db: Database;
+  box: SecretBox;
+  store: () => CollectionStore;
+  allowList: () => Promise<string[]>;
+  timeoutMs: number;
+  origin: string;
+}
+
+/**
+ * Webhooks beyond keeping subscriptions (the engine does that): reading them with their
+ * secrets for delivery, the test call, the delivery history, redelivery and resuming.
+ */
+export function createWebhooksService(options: WebhooksServiceOptions) {
+  const { db, box } = options;
+  const opened = (stored: EntityDocument) => {
+    const defaults = documentDefaults(options.store().entity);
+    return openSecrets(['secret'], deepMerge(defaults, stored), box) as unknown as Subscription;
+  };
+
+  async function requireSubscription(key: string) {
+    if (!(await options.store().exists(key)))
+      throw new NotFound(`Webhook '${key}' could not be found.`);
+  }
+
+  return {
+    /** Every subscription, secrets opened (the dispatcher reads them each round). */
+    async subscriptions(): Promise<Subscription[]> {
+      const { rows } = await listDocuments(db, WEBHOOK_ENTITY, {
+        offset: 0,
+        descending: false,
+        equals: {},
+      });
+      return rows.map((row) => opened(row.document));
+    },
+
+    /**
+     * Sends a dummy event of the subscription's domain to its URL once, as a delivery would
+     * be sent. An empty secret uses the stored one (a form being edited keeps it).
+     */
+    async test(document: Subscription, user: string): Promise<string> {
+      let secret = document.secret;
+      if (!secret && (await options.store().exists(document.key)))
+        secret = opened(await options.store().stored(document.key)).secret;
+      const eventType = document.eventTypes[0] ?? 'deployed';
+      const event = {
+        domain: document.domain,
+        event_type: eventType,
+        data: SAMPLE_DATA[document.domain] ?? {},
+        source: user,
+      };
+      const body = JSON.stringify(payloadOf(event, document.key, options.origin));
+      const result = await sendWebhook(document.url, {
+        body,
+        headers: deliveryHeaders({
+          body,
+          secret,
+          useSecretForSigning: document.useSecretForSigning,
+          customHeaders: document.customHeaders,
+          deliveryId: randomUUID(),
+          event: `${document.domain}.${eventType}`,
+        }),
+        allowList: await options.allowList(),
+        timeoutMs: options.timeoutMs,
+      });
+      if (result.kind === 'answered' && result.status >= 200 && result.status < 300)
+        return M.testSucceeded;
+      const why = result.kind === 'answered' ? `the URL answered ${result.status}` : result.error;
+      throw new BadRequest(`${M.testFailed}: ${why}`, 'url');
+    },
+
+    /** A subscription's deliveries, newest first, with their attempts; and its pause. */
+    async history(key: string) {
+      await requireSubscription(key);
+      const { deliveries, attempts } = await deliveryHistory(db, key, HISTORY_LIMIT);
+      const pause = await findPause(db, key);
+      return {
+        paused: pause ? { at: pause.paused_at, reason: pause.reason } : null,
+        deliveries: deliveries.map((delivery) => ({
+          id: delivery.delivery_id,
+          event: `${delivery.domain}.${delivery.event_type}`,
+          state: delivery.state,
+          attempts: delivery.attempts,
+          created: delivery.created_at,
+          finished: delivery.finished_at,
+          nextAttempt: delivery.state === 'pending' ? delivery.next_attempt_at : null,
+          lastStatus: delivery.last_status,
+          lastError: delivery.last_error,
+          tries: attempts
+            .filter((attempt) => attempt.delivery === delivery.id)
+            .map((attempt) => ({
+              at: attempt.attempted_at,
+              outcome: attempt.outcome,
+              status: attempt.status,
+              durationMs: attempt.duration_ms,
+              error: attempt.error,
+              response: attempt.response_excerpt,
+            })),
+        })),
+      };
+    },
+
+    /** Sends a finished delivery again (same delivery id); resumes a paused subscription. */
+    async redeliver(key: string, deliveryId: string): Promise<string> {
+      await requireSubscription(key);
+      if (!(await deliveryExists(db, key, deliveryId)))
+        throw new NotFound(M.deliveryNotFound(deliveryId));
+      if (!(await requeueDelivery(db, key, deliveryId)))
+        throw new Conflict(M.stillPending(deliveryId));
+      await resumeSubscription(db, key);
+      return M.redelivered(deliveryId);
+    },
+
+    /** Lifts a pause: the waiting deliveries go out now. */
+    resume: (key: string) => resumeSubscription(db, key),
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp, type DepotApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { createLogger } from '../server/logger.ts';
+import { createDispatcher, type Dispatcher } from '../server/modules/webhooks/dispatcher.ts';
+import {
+  adminAuth,
+  createRepository,
+  deployFile,
+  startTestDepot,
+  TEST_ADMIN_PASSWORD,
+  type TestDepot,
+} from './helpers/test-app.ts';
+import { startReceiver, until, type Receiver } from './helpers/webhook-receiver.ts';
+
+/**
+ * Two nodes deliver from one outbox: each event reaches the receiver once, not once per
+ * node. On PostgreSQL (DEPOT_TEST_DATABASE_URL) the second node is a second Depot on the
+ * same database; on the embedded database, which one process owns, it is a second
+ * dispatcher on the first node's database.
+ */
+const MASTER_KEY = 'ab'.repeat(32);
+const FAST = {
+  DEPOT_WEBHOOK_POLL_MS: '20',
+  DEPOT_WEBHOOK_RETRY_BASE_MS: '20',
+  DEPOT_WEBHOOK_RETRY_MAX_MS: '100',
+  DEPOT_MASTER_KEY: MASTER_KEY,
+};
+
+let first: TestDepot;
+let second: DepotApp | undefined;
+let secondHome: string | undefined;
+let secondDispatcher: Dispatcher | undefined;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  first = await startTestDepot(FAST);
+  receiver = await startReceiver();
+  await first.services.securityConfig.update({ remoteAllowList: ['127.0.0.1'] });
+  await createRepository(first, 'cluster-local', 'local');
+  if (first.config.databaseUrl) {
+    secondHome = mkdtempSync(join(tmpdir(), 'depot-test-'));
+    const config = loadConfig({
+      ...FAST,
+      DEPOT_HOME: secondHome,
+      DEPOT_DATABASE_URL: first.config.databaseUrl,
+      DEPOT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      DEPOT_LOG_STDOUT: 'false',
+    });
+    second = await buildApp(config, createLogger(config));
+  } else {
+    secondDispatcher = createDispatcher({
+      db: first.services.db,
+      subscriptions: () => first.services.webhooks.subscriptions(),
+      allowList: async () => ['127.0.0.1'],
+      settings: first.config.webhooks,
+      origin: '',
+      logger: first.app.log as never,
+    });
+    secondDispatcher.start();
+  }
+});
+
+afterAll(async () => {
+  await secondDispatcher?.stop();
+  await second?.app.close();
+  if (secondHome) rmSync(secondHome, { recursive: true, force: true });
+  await receiver?.close();
+  await first?.close();
+});
+
+it('delivers each event once, in order, with two nodes delivering', async () => {
+  const created = await first.app.inject({
+    method: 'POST',
+    url: '/event/api/v1/subscriptions',
+    headers: adminAuth(),
+    payload: {
+      key: 'cluster',
+      event_filter: {
+        domain: 'artifact',
+        event_types: ['deployed'],
+        criteria: { repoKeys: ['cluster-local'] },
+      },
+      handlers: [{ handler_type: 'webhook', url: receiver.url, secret: 'cluster-secret' }],
+    },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const paths = Array.from({ length: 30 }, (_, i) => `c/${String(i).padStart(2, '0')}.txt`);
+  for (const path of paths) await deployFile(first, 'cluster-local', path);
+  const pending = () =>
+    first.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('state', '!=', 'delivered')
+      .execute();
+  await until(
+    async () => receiver.requests.length >= 30 && (await pending()).length === 0,
+    'all delivered',
+    30000,
+  );
+  // Both nodes stop, with whatever they had in flight: nothing is left to arrive.
+  await Promise.all([first.dispatcher.stop(), secondDispatcher?.stop(), second?.dispatcher.stop()]);
+  const delivered = await first.db.selectFrom('webhook_deliveries').select('id').execute();
+  expect(delivered).toHaveLength(30);
+  expect(receiver.requests.map((r) => (r.json.data as { path: string }).path)).toEqual(paths);
+  expect(receiver.requests.every((r) => r.headers['x-jfrog-event-auth'] === 'cluster-secret')).toBe(
+    true,
+  );
+});
