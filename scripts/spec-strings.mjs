@@ -18,7 +18,7 @@ const listMissing = args.includes('--missing');
 
 const PRODUCT_DIRS = ['src', 'server', 'schemas'];
 const SOURCE_FILE = /\.(ts|tsx|mjs|js|json)$/;
-const TEST_FILE = /\.(test|e2e)\.(ts|tsx)$|\.generated\.ts$/;
+const TEST_FILE = /\.(test|e2e|fixture)\.(ts|tsx)$|\.generated\.ts$/;
 
 /** The quoted sentences and labels of every spec document, once each. */
 function specStrings() {
