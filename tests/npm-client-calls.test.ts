@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NPM_MESSAGES } from '../server/formats/npm/messages.ts';
-import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
+import type { HttpDepot } from './helpers/http-depot.ts';
+import { npmRegistry, startNpmTopology } from './helpers/npm-topology.ts';
 import { npmCli, npmrc, packTarball, publishDocument } from './helpers/npm-cli.ts';
 import { basic, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
@@ -14,13 +15,9 @@ let depot: HttpDepot;
 let upstream: HttpDepot;
 let token: string;
 
-const registry = (server: HttpDepot, key: string) => `${server.base}/artifactory/api/npm/${key}/`;
+const registry = npmRegistry;
 const admin = { authorization: basic('admin', TEST_ADMIN_PASSWORD) };
 const ADMIN_PRINCIPAL = { name: 'admin', admin: true, anonymous: false, via: 'basic' as const };
-
-async function npmRepository(server: HttpDepot, key: string, rclass: string, extra = {}) {
-  await server.services.repositories.create({ key, rclass, packageType: 'npm', ...extra } as never);
-}
 
 /** Publishes name@version into `key` with npm's own document, as the admin. */
 async function publish(server: HttpDepot, key: string, name: string, version: string, extra = {}) {
@@ -40,19 +37,7 @@ async function versionsIn(server: HttpDepot, key: string, name: string) {
 }
 
 beforeAll(async () => {
-  [depot, upstream] = await Promise.all([startHttpDepot(), startHttpDepot()]);
-  await npmRepository(upstream, 'npm-upstream', 'local');
-  await npmRepository(depot, 'npm-local', 'local');
-  await npmRepository(depot, 'npm-remote', 'remote', {
-    url: registry(upstream, 'npm-upstream'),
-    username: 'admin',
-    password: TEST_ADMIN_PASSWORD,
-  });
-  await npmRepository(depot, 'npm', 'virtual', {
-    repositories: ['npm-local', 'npm-remote'],
-    defaultDeploymentRepo: 'npm-local',
-  });
-  await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+  ({ depot, upstream } = await startNpmTopology());
   const created = await depot.request('/access/api/v1/tokens', {
     method: 'POST',
     headers: { ...admin, 'content-type': 'application/json' },

@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
+import type { HttpDepot } from './helpers/http-depot.ts';
+import { npmRegistry, npmRepository, startNpmTopology } from './helpers/npm-topology.ts';
 import { npmCli, npmrc, packTarball, publishDocument, type NpmCli } from './helpers/npm-cli.ts';
 import { startScriptedUpstream } from './helpers/scripted-upstream.ts';
 import { NPM_MESSAGES } from '../server/formats/npm/messages.ts';
@@ -19,16 +20,7 @@ let cli: NpmCli;
 let upstreamCli: NpmCli;
 let token: string;
 
-const registry = (server: HttpDepot, key: string) => `${server.base}/artifactory/api/npm/${key}/`;
-
-async function npmRepository(server: HttpDepot, key: string, rclass: string, extra = {}) {
-  await server.services.repositories.create({
-    key,
-    rclass,
-    packageType: 'npm',
-    ...extra,
-  } as never);
-}
+const registry = npmRegistry;
 
 /** The login call exactly as `npm login --auth-type=legacy` sends it. */
 async function login(server: HttpDepot, name: string, password: string) {
@@ -40,19 +32,7 @@ async function login(server: HttpDepot, name: string, password: string) {
 }
 
 beforeAll(async () => {
-  [depot, upstream] = await Promise.all([startHttpDepot(), startHttpDepot()]);
-  await npmRepository(upstream, 'npm-upstream', 'local');
-  await npmRepository(depot, 'npm-local', 'local');
-  await npmRepository(depot, 'npm-remote', 'remote', {
-    url: registry(upstream, 'npm-upstream'),
-    username: 'admin',
-    password: TEST_ADMIN_PASSWORD,
-  });
-  await npmRepository(depot, 'npm', 'virtual', {
-    repositories: ['npm-local', 'npm-remote'],
-    defaultDeploymentRepo: 'npm-local',
-  });
-  await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+  ({ depot, upstream } = await startNpmTopology());
   const answer = await login(depot, 'admin', TEST_ADMIN_PASSWORD);
   token = ((await answer.json()) as { token: string }).token;
   cli = npmCli(

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DepotError } from '../../errors.ts';
+import { parseRange as parseByteRange } from '../../modules/artifacts/download.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { RegistryAddress } from './names.ts';
 import {
@@ -66,26 +67,16 @@ export function sendRegistryError(error: unknown, request: FastifyRequest, reply
 
 /** `Range: bytes=a-b` of a blob of `size` bytes: one range, or undefined for the whole. */
 export function parseRange(header: string | undefined, size: number) {
-  if (!header) return undefined;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  const unsatisfiable = new RegistryError(
-    'BLOB_UNKNOWN',
-    `The range ${header} is not within the blob's ${size} bytes`,
-    undefined,
-    416,
-  );
-  if (!match || (match[1] === '' && match[2] === '')) throw unsatisfiable;
-  let start: number;
-  let end: number;
-  if (match[1] === '') {
-    start = Math.max(0, size - Number(match[2]));
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  const range = parseByteRange(header, size);
+  if (range === 'invalid') {
+    throw new RegistryError(
+      'BLOB_UNKNOWN',
+      `The range ${header} is not within the blob's ${size} bytes`,
+      undefined,
+      416,
+    );
   }
-  if (start > end || start >= size) throw unsatisfiable;
-  return { start, end };
+  return range;
 }
 
 /** Sends a stored blob, whole or a range of it; HEAD sends the headers alone. */
