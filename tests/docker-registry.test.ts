@@ -474,6 +474,20 @@ describe('tags, catalog, deletes and referrers', () => {
     expect(await errorCode(gone)).toBe('MANIFEST_UNKNOWN');
   });
 
+  it('tells whether a tag exists only to a caller who may read the image', async () => {
+    await pushImage('docker-secret/hidden', 'v1', '{"h":1}', ['h-layer']);
+    const statusOf = async (tag: string) => {
+      const answer = await depot.request(`/v2/docker-secret/hidden/manifests/${tag}`, {
+        method: 'DELETE',
+        headers: as('nobody'),
+      });
+      return [answer.status, await errorCode(answer)];
+    };
+    expect(await statusOf('v1')).toEqual([403, 'DENIED']);
+    expect(await statusOf('no-such-tag')).toEqual([403, 'DENIED']);
+    expect((await depot.request('/v2/docker-secret/hidden/manifests/v1')).status).toBe(200);
+  });
+
   it('lists the referrers of a manifest, filtered by artifact type', async () => {
     const { digest } = await pushImage('docker-local/signed', 'v1', '{"i":1}', ['i-layer']);
     const subject = {

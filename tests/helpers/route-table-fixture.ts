@@ -54,6 +54,7 @@ async function repositoriesAndFiles(depot: TestDepot) {
   await createRepository(depot, 'matrix-npm', 'local', { packageType: 'npm' });
   await createRepository(depot, 'matrix-pypi', 'local', { packageType: 'pypi' });
   await createRepository(depot, 'matrix-maven', 'local', { packageType: 'maven' });
+  await createRepository(depot, 'matrix-docker', 'local', { packageType: 'docker' });
   // Nothing listens on port 9 (discard): the remote is never fetched from, only zapped.
   await createRepository(depot, 'matrix-remote', 'remote', { url: 'http://127.0.0.1:9/' });
   await createRepository(depot, 'matrix-virtual', 'virtual', {

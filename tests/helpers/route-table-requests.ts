@@ -377,7 +377,30 @@ const NODE_REQUESTS: Record<string, ShapedRequest> = {
   'DELETE /artifactory/api/storage/:repoKey/*': { query: 'properties=matrix' },
 };
 
+/** An OCI manifest naming a layer the image lacks: what a push's last call sends. */
+const REGISTRY_MANIFEST: ShapedRequest = {
+  raw: () => {
+    const descriptor = (text: string) => ({
+      mediaType: 'application/octet-stream',
+      digest: `sha256:${sha256(text)}`,
+      size: text.length,
+    });
+    const manifest = {
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: descriptor('{}'),
+      layers: [descriptor('layer')],
+    };
+    return {
+      contentType: 'application/vnd.oci.image.manifest.v1+json',
+      payload: JSON.stringify(manifest),
+    };
+  },
+};
+
 export const REQUESTS: Record<string, ShapedRequest> = {
+  'PUT /v2/*': REGISTRY_MANIFEST,
+  'PUT /artifactory/api/docker/:repoKey/v2/*': REGISTRY_MANIFEST,
   ...NODE_REQUESTS,
   ...SEARCHES,
   ...CREDENTIAL_FLOWS,
@@ -394,8 +417,33 @@ export const REQUESTS: Record<string, ShapedRequest> = {
  * write), a folder to download. The schema engine's routes are not here: their requests come
  * from the descriptors (engine-requests.ts).
  */
+/** The registry's calls on an image of `matrix-docker`, under both of its addresses. */
+function registryUrls(): Record<string, () => string> {
+  const noDigest = `sha256:${'0'.repeat(64)}`;
+  const noUpload = '00000000-0000-4000-8000-000000000000';
+  const calls: Record<string, string> = {
+    GET: 'img/tags/list',
+    POST: 'img/blobs/uploads/',
+    PUT: 'img/manifests/v1',
+    PATCH: `img/blobs/uploads/${noUpload}`,
+    DELETE: `img/manifests/${noDigest}`,
+  };
+  const urls: Record<string, () => string> = {};
+  for (const [method, call] of Object.entries(calls)) {
+    urls[`${method} /v2/*`] = () => `/v2/matrix-docker/${call}`;
+    urls[`${method} /artifactory/api/docker/:repoKey/v2/*`] = () =>
+      `/artifactory/api/docker/matrix-docker/v2/${call}`;
+  }
+  // HEAD of a manifest: the call every pull starts with.
+  urls['HEAD /v2/*'] = () => '/v2/matrix-docker/img/manifests/v1';
+  urls['HEAD /artifactory/api/docker/:repoKey/v2/*'] = () =>
+    '/artifactory/api/docker/matrix-docker/v2/img/manifests/v1';
+  return urls;
+}
+
 export const FIXED_URLS: Record<string, () => string> = {
   ...BUCKET_URLS,
+  ...registryUrls(),
   'PUT /artifactory/api/npm/:repoKey/*': () => '/artifactory/api/npm/matrix-npm/matrix-pkg',
   'DELETE /artifactory/api/npm/:repoKey/*': () =>
     '/artifactory/api/npm/matrix-npm/matrix-pkg/-rev/1',

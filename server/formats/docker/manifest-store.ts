@@ -252,6 +252,8 @@ export function createManifestStore(deps: {
       const target = await artifacts.deployTarget(repo.key).catch((error: Error) => {
         throw new RegistryError('DENIED', error.message);
       });
+      // Whether a tag or digest exists is told only to a caller who may read the image.
+      await rules.authorize(caller, ref, 'pull', target.key);
       const hex = isTag(reference) ? undefined : sha256Hex(reference);
       const folders = hex
         ? await foldersHoldingManifest(db, target.id, ref.image, hex)
