@@ -9,6 +9,7 @@ import {
   MADE,
   matrixBuild,
   prepareUpload,
+  matrixSubscription,
 } from './route-table-requests.ts';
 import { addMatrixBuckets } from './matrix-buckets.ts';
 import { linkIn, type startSmtpServer } from './smtp.ts';
@@ -193,6 +194,7 @@ export async function populateMatrix(
   await builds(depot);
   await mailedKeys(depot, smtp);
   await addMatrixBuckets(depot);
+  await asAdmin(depot, 'POST', '/event/api/v1/subscriptions', matrixSubscription('matrix-hook'));
   const token = await asAdmin(depot, 'POST', '/access/api/v1/tokens', {
     description: 'the admin token',
   });

@@ -377,6 +377,35 @@ const NODE_REQUESTS: Record<string, ShapedRequest> = {
   'DELETE /artifactory/api/storage/:repoKey/*': { query: 'properties=matrix' },
 };
 
+/** A webhook subscription in the Event API's shape, delivering to the loopback upstream. */
+export const matrixSubscription = (key: string) => ({
+  key,
+  description: 'the route table',
+  enabled: true,
+  event_filter: {
+    domain: 'artifact',
+    event_types: ['deployed'],
+    criteria: { anyLocal: false, anyRemote: false, repoKeys: ['matrix-local'] },
+  },
+  handlers: [{ handler_type: 'webhook', url: MADE.upstreamUrl! }],
+});
+
+/** The calls of the clients and scripts of issue 24 and of the Event API, on real things. */
+const CLIENT_CALLS: Record<string, ShapedRequest> = {
+  'GET /artifactory/api/search/versions': { query: 'g=org.acme&a=lib' },
+  'GET /artifactory/api/npm/:repoKey/-/_view/starredByUser': { query: 'key=%22victim%22' },
+  'POST /artifactory/api/security/token/revoke': { body: { token_id: 'no-such-token-id' } },
+  'PATCH /artifactory/api/metadata/:repoKey/*': { body: { props: { 'matrix.patched': 'yes' } } },
+  'POST /event/api/v1/subscriptions': { body: () => matrixSubscription('matrix-hook-new') },
+  'POST /event/api/v1/subscriptions/test': { body: () => matrixSubscription('matrix-hook-test') },
+  'PUT /event/api/v1/subscriptions/:key': {
+    body: () => {
+      const { key: _key, ...withoutKey } = matrixSubscription('matrix-hook');
+      return { ...withoutKey, description: 'changed by the route table' };
+    },
+  },
+};
+
 /** An OCI manifest naming a layer the image lacks: what a push's last call sends. */
 const REGISTRY_MANIFEST: ShapedRequest = {
   raw: () => {
@@ -401,6 +430,7 @@ const REGISTRY_MANIFEST: ShapedRequest = {
 export const REQUESTS: Record<string, ShapedRequest> = {
   'PUT /v2/*': REGISTRY_MANIFEST,
   'PUT /artifactory/api/docker/:repoKey/v2/*': REGISTRY_MANIFEST,
+  ...CLIENT_CALLS,
   ...NODE_REQUESTS,
   ...SEARCHES,
   ...CREDENTIAL_FLOWS,
@@ -444,6 +474,11 @@ function registryUrls(): Record<string, () => string> {
 export const FIXED_URLS: Record<string, () => string> = {
   ...BUCKET_URLS,
   ...registryUrls(),
+  'GET /artifactory/api/npm/:repoKey/auth/:scope': () =>
+    '/artifactory/api/npm/matrix-npm/auth/acme',
+  'GET /event/api/v1/subscriptions/:key': () => '/event/api/v1/subscriptions/matrix-hook',
+  'PUT /event/api/v1/subscriptions/:key': () => '/event/api/v1/subscriptions/matrix-hook',
+  'DELETE /event/api/v1/subscriptions/:key': () => '/event/api/v1/subscriptions/matrix-hook',
   'PUT /artifactory/api/npm/:repoKey/*': () => '/artifactory/api/npm/matrix-npm/matrix-pkg',
   'DELETE /artifactory/api/npm/:repoKey/*': () =>
     '/artifactory/api/npm/matrix-npm/matrix-pkg/-rev/1',
