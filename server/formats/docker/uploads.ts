@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { open, readdir, stat, truncate, unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, stat, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -57,8 +57,8 @@ function limited(startAt: number, limit: number) {
  * it. Uploads untouched for longer than the expiry are removed.
  */
 export function createUploadArea(db: Database, filestoreRoot: string, limits: UploadLimits) {
+  // Made by the first upload, so a filestore that never held one has no such folder.
   const dir = join(filestoreRoot, '_uploads');
-  mkdirSync(dir, { recursive: true });
   const fileOf = (id: string) => join(dir, id);
   // One writer per upload at a time in this process: a second PATCH waits for the first.
   const writers = new Map<string, Promise<unknown>>();
@@ -91,7 +91,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
       .returning('id')
       .execute();
     for (const { id } of expired) await unlink(fileOf(id)).catch(() => undefined);
-    for (const name of await readdir(dir)) {
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
       const info = await stat(fileOf(name)).catch(() => undefined);
       if (!info || info.mtime >= cutoff) continue;
       const owned = await db
@@ -165,6 +165,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
     async start(repositoryId: number, image: string): Promise<UploadSession> {
       await sweepExpired();
       const id = randomUUID();
+      await mkdir(dir, { recursive: true });
       await (await open(fileOf(id), 'wx')).close();
       await db
         .insertInto('docker_uploads')

@@ -136,7 +136,7 @@ describe('the menus of the shipped descriptors', () => {
     expect(buildUserMenuLinks(shippedScreens, anonymous, true)).toEqual([]);
   });
 
-  it('gives admins every bespoke item the hand-wired sidebar had, in its groups', () => {
+  it('gives admins every item of the shipped screens, in their groups', () => {
     const labels = buildMenu(shippedScreens, admin, false).flatMap((section) =>
       section.groups.map(
         (group) =>
@@ -147,7 +147,7 @@ describe('the menus of the shipped descriptors', () => {
       'Application > Artifactory: Packages, Artifacts',
       'Administration > Projects: Projects',
       'Administration > Repositories: Repositories, Layouts',
-      'Administration > Configuration: General Configuration, Property Sets, Mail, Access Tokens',
+      'Administration > Configuration: General Configuration, Property Sets, Webhooks, Mail, Access Tokens',
       'Administration > User Management: Users, Invite User, Groups, Permissions',
       'Administration > License Management: License Buckets',
       'Administration > Security: General',
