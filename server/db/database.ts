@@ -18,6 +18,14 @@ export async function openDatabase(config: DepotConfig, logger: Logger): Promise
     // An idle connection the server drops (a restart, a failover) is replaced on next use;
     // without a listener pg would raise it as an uncaught exception and end the process.
     pool.on('error', (error) => logger.warn({ err: error }, 'database connection lost'));
+    // A connection dropped while checked out (between the statements of a transaction, say)
+    // raises 'error' on the client, where the pool's listener is not: the next statement on
+    // it fails and its caller hears why, so here it is only noted, never left uncaught.
+    pool.on('connect', (client) =>
+      client.on('error', (error) =>
+        logger.debug({ err: error }, 'database connection lost while in use'),
+      ),
+    );
     return new Kysely<DepotDatabase>({ dialect: new PostgresDialect({ pool }) });
   }
   const embedded = new EmbeddedDatabase(config.home, logger);
