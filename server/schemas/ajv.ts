@@ -1,4 +1,4 @@
-import Ajv2020 from 'ajv/dist/2020.js';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import { withDepotEmailFormat } from './email-format.ts';
@@ -22,6 +22,16 @@ export function createBodyAjv(): Ajv2020 {
   withDepotEmailFormat(addFormats.default(ajv));
   addErrors.default(ajv);
   return ajv;
+}
+
+/**
+ * A body validator compiled at its first use, not when its route is registered: an Ajv and
+ * its compile cost tens of milliseconds each, paid at every start and by `schemas:check`
+ * (which registers every route) for bodies a request may never send.
+ */
+export function bodyValidatorOnFirstUse(schema: () => object): () => ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  return () => (compiled ??= createBodyAjv().compile(schema()));
 }
 
 /** Ajv for params and query strings, which arrive as text and must be coerced. */

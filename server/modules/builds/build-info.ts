@@ -1,6 +1,6 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { BadRequest } from '../../errors.ts';
-import { createBodyAjv } from '../../schemas/ajv.ts';
+import { bodyValidatorOnFirstUse } from '../../schemas/ajv.ts';
 import type { JsonSchema } from '../../schemas/registry.ts';
 import { BUILD_MESSAGES as M } from './messages.ts';
 
@@ -76,10 +76,11 @@ function firstViolation(errors: ErrorObject[]): ErrorObject {
 
 /** Checks documents against `schemas/entities/build-info.schema.json`. */
 export function createBuildInfoValidator(schema: JsonSchema) {
-  const validate: ValidateFunction = createBodyAjv().compile({ ...schema, $id: 'build-info-body' });
+  const validator = bodyValidatorOnFirstUse(() => ({ ...schema, $id: 'build-info-body' }));
   return (body: unknown): BuildInfo => {
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       throw new BadRequest(M.notAnObject);
+    const validate = validator();
     if (!validate(body)) {
       const error = firstViolation(validate.errors ?? []);
       const field = fieldOf(error);

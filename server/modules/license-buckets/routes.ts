@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest } from '../../errors.ts';
 import { describeValidation } from '../../http/error-handler.ts';
-import { createBodyAjv } from '../../schemas/ajv.ts';
+import { bodyValidatorOnFirstUse } from '../../schemas/ajv.ts';
 import type { Services } from '../../services.ts';
 import {
   addFromFileFields,
@@ -18,7 +18,7 @@ import { createLicenseBucketsService } from './service.ts';
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 const admin = { permission: 'admin' as const };
 const byId = { config: admin, schema: { params: bucketParams } };
-const checkFileFields = createBodyAjv().compile(addFromFileFields);
+const fileFieldsValidator = bodyValidatorOnFirstUse(() => addFromFileFields);
 
 /**
  * License buckets at the spec's mission-control paths, `/mc/api/v1/buckets` (spec 01 §7,
@@ -58,6 +58,7 @@ export async function licenseBucketsRoutes(
       let bucket;
       if (String(request.headers['content-type']).startsWith('multipart/')) {
         const upload = await readBucketUpload(request.raw, request.headers);
+        const checkFileFields = fileFieldsValidator();
         if (!checkFileFields(upload.fields)) {
           const { message, field } = describeValidation(checkFileFields.errors as never);
           throw new BadRequest(message, field);

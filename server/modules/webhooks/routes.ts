@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest } from '../../errors.ts';
 import { describeValidation } from '../../http/error-handler.ts';
-import { createBodyAjv } from '../../schemas/ajv.ts';
+import { bodyValidatorOnFirstUse } from '../../schemas/ajv.ts';
 import type { Services } from '../../services.ts';
 import { createBody } from '../entities/body-schemas.ts';
 import type { EntityDocument } from '../entities/documents.ts';
@@ -22,8 +22,9 @@ type EventApiRequest = FastifyRequest<{ Params: { key: string }; Body: EventApiS
 /** Checks a stored-shape document against the webhook entity schema, with its messages. */
 function documentChecker(services: Services) {
   const entity = services.schemas.entities.get(WEBHOOK_ENTITY)!;
-  const check = createBodyAjv().compile(createBody(entity));
+  const validator = bodyValidatorOnFirstUse(() => createBody(entity));
   return (document: EntityDocument): Subscription => {
+    const check = validator();
     if (!check(document)) {
       const { message, field } = describeValidation(check.errors as never);
       throw new BadRequest(message, field);
