@@ -1,6 +1,6 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { DepotDatabase } from '../../db/tables.ts';
+import type { DepotDatabase, DockerManifestsTable } from '../../db/tables.ts';
 import { escapeLike } from '../../modules/artifacts/paths.ts';
 import { MANIFEST_FILE_NAMES } from './manifests.ts';
 
@@ -102,19 +102,7 @@ export function manifestRow(db: Executor, repositoryId: number, image: string, d
     .executeTakeFirst();
 }
 
-export async function upsertManifestRow(
-  tx: Tx,
-  row: {
-    repository_id: number;
-    image: string;
-    digest: string;
-    media_type: string;
-    artifact_type: string | null;
-    subject: string | null;
-    annotations: string | null;
-    size: number;
-  },
-) {
+export async function upsertManifestRow(tx: Tx, row: Insertable<DockerManifestsTable>) {
   await tx
     .insertInto('docker_manifests')
     .values(row)
