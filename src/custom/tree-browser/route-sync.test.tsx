@@ -86,6 +86,13 @@ function laggingRouter(firstPath: string, offeredTabs?: string[]) {
       location = locationAt(pathname, state);
       navigationType = type;
       view.rerender(tree());
+      return location;
+    },
+    /** Back or Forward to an entry rendered before: the same entry, so the same key. */
+    returnTo(entry: Location) {
+      location = entry;
+      navigationType = NavigationType.Pop;
+      view.rerender(tree());
     },
   };
 }
@@ -128,6 +135,21 @@ describe('the route following the active node', () => {
     router.activate('libs-local/x.jar');
     // the walks' ends are the routes already shown: nothing more is written
     expect(router.written).toHaveLength(1);
+  });
+
+  it('walks Back to the entry it shows when the route it wrote since was never rendered', () => {
+    const router = laggingRouter('/repos/tree/General/docs-local/guides/intro');
+    router.activate('docs-local/guides/intro');
+    router.activate('docs-local/guides/intro/start.md');
+    const [toFile] = router.written;
+    const fileEntry = router.arrive(toFile.to, NavigationType.Push, toFile.state);
+    // the parent is active again; Back comes before the router rendered the parent's route
+    router.activate('docs-local/guides/intro');
+    expect(router.written).toHaveLength(2);
+    router.returnTo(fileEntry);
+    expect(router.requestPath).toHaveBeenLastCalledWith('docs-local/guides/intro/start.md');
+    router.activate('docs-local/guides/intro/start.md');
+    expect(router.written).toHaveLength(2);
   });
 
   it('replaces a tab the node does not have with General', () => {

@@ -43,19 +43,23 @@ export function useRouteFollowsActiveNode({
   const routerLocation = useLocation();
   const navigationType = useNavigationType();
   const lastRoute = useRef(location);
-  const seenKey = useRef(routerLocation.key);
+  const seenLocation = useRef(routerLocation);
 
   // Back, Forward or a link to another node: walk there. The first visit's walk is the
-  // tree's mount, not this.
+  // tree's mount, not this. Back can return to the entry already rendered, with its key,
+  // when the route the tree wrote since was never rendered (a transition it overtook): the
+  // router's location object is still new then, as its navigation type changed to POP.
   useEffect(() => {
-    if (seenKey.current === routerLocation.key) return;
-    seenKey.current = routerLocation.key;
+    if (seenLocation.current === routerLocation) return;
+    const newEntry = seenLocation.current.key !== routerLocation.key;
+    seenLocation.current = routerLocation;
+    if (!newEntry && navigationType !== 'POP') return;
     if (navigationType !== 'POP' && isWrittenByTree(routerLocation.state)) return;
     lastRoute.current = location;
     if (location.path !== activeId) requestPath(location.path);
     // Only a change of route is a request; the active node following it is not.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [routerLocation.key]);
+  }, [routerLocation]);
 
   useEffect(() => {
     if (!activeId) return;
