@@ -28,6 +28,30 @@ const EMBEDDED_RUN_ONLY = [
   'tests/sign-in-throttle.test.ts',
 ];
 
+/**
+ * Server test files that run alone, after the others: they measure how Depot behaves when a
+ * request, a body or a shutdown is slow, when the process dies, or when sign-ins come too
+ * fast, and a neighbour's load would change what they see.
+ */
+const RUN_ALONE = [
+  'tests/sign-in-throttle.test.ts',
+  'tests/lockout.test.ts',
+  'tests/crash-gc.test.ts',
+  'tests/crash-upload.test.ts',
+  'tests/process.test.ts',
+  'tests/shutdown-under-load.test.ts',
+  'tests/slow-requests.test.ts',
+  'server/http/slow-bodies.test.ts',
+];
+
+const SERVER_TESTS = {
+  environment: 'node' as const,
+  include: ['server/**/*.test.ts', 'tests/**/*.test.ts'],
+  testTimeout: 30000,
+  hookTimeout: 60000,
+};
+const excludedOnPostgres = process.env.DEPOT_TEST_DATABASE_URL ? EMBEDDED_RUN_ONLY : [];
+
 // One config for the console build (served by the server under /ui/) and for vitest.
 // Two vitest projects: the server runs in Node, the console in jsdom.
 export default defineConfig({
@@ -47,18 +71,27 @@ export default defineConfig({
     },
   },
   test: {
+    // Two files at a time on two cores: a file that waits on a child process, a client or
+    // the network leaves the other core to the next file. The files of RUN_ALONE follow,
+    // one at a time (vitest runs a project with maxWorkers 1 in a group of its own, last).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
         test: {
           name: 'server',
-          environment: 'node',
-          include: ['server/**/*.test.ts', 'tests/**/*.test.ts'],
-          exclude: process.env.DEPOT_TEST_DATABASE_URL
-            ? [...configDefaults.exclude, ...EMBEDDED_RUN_ONLY]
-            : configDefaults.exclude,
-          testTimeout: 30000,
-          hookTimeout: 60000,
+          ...SERVER_TESTS,
+          exclude: [...configDefaults.exclude, ...excludedOnPostgres, ...RUN_ALONE],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server-alone',
+          ...SERVER_TESTS,
+          include: RUN_ALONE,
+          exclude: [...configDefaults.exclude, ...excludedOnPostgres],
+          maxWorkers: 1,
         },
       },
       {
