@@ -26,6 +26,8 @@ const EMBEDDED_RUN_ONLY = [
   // The address throttle counts in memory, per process; account locks, which the database
   // keeps, have tests/lockout.test.ts on PostgreSQL.
   'tests/sign-in-throttle.test.ts',
+  // The OpenAPI document is built from the routes' options and runs no SQL of its own.
+  'tests/openapi.test.ts',
 ];
 
 /**

@@ -15,8 +15,11 @@ const ROOT = resolve(import.meta.dirname, '..');
  */
 export const NODE_FLAGS = ['--max-semi-space-size=4', '--v8-pool-size=1'];
 
-/** Starts the built server on `port` with `home`; answers the child once it answers ping. */
-export async function startBuiltDepot({ home, port, adminPassword }) {
+/**
+ * Starts the built server on `port` with `home` (and `env`'s variables besides); answers the
+ * child once it answers ping.
+ */
+export async function startBuiltDepot({ home, port, adminPassword, env = {} }) {
   const child = spawn(process.execPath, [...NODE_FLAGS, 'dist/server/main.mjs'], {
     cwd: ROOT,
     env: {
@@ -27,6 +30,7 @@ export async function startBuiltDepot({ home, port, adminPassword }) {
       DEPOT_ADMIN_PASSWORD: adminPassword,
       DEPOT_LOG_STDOUT: 'false',
       DEPOT_LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: 'ignore',
   });

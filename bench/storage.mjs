@@ -6,6 +6,9 @@
 // - 10 KiB downloads per second with wrk, 32 connections: Depot against nginx (goal >= 0.5),
 //   beside bare Fastify answering the same bytes from memory: what one Node process reaches.
 //   The three take turns, BENCH_RUNS rounds of 5 s after a 2 s warm-up each.
+// - the same 10 KiB downloads from two more Depots set up alike, one with DEPOT_METRICS=false,
+//   in the same turns: what the metrics cost (docs/metrics.md; goal: on / off >= 0.95). Fresh
+//   ones: the first Depot's large uploads and downloads would weigh on one side only.
 // BENCH_SIZE_MB (default 1024) sets the large file's size; BENCH_RUNS (default 3) the runs.
 import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,8 +88,18 @@ async function withBareFastify(port, measure) {
   }
 }
 
-async function startDepot(port) {
-  children.push(await startBuiltDepot({ home: join(work, 'depot'), port, adminPassword: ADMIN }));
+async function startDepot(port, name = 'depot', env = {}) {
+  children.push(await startBuiltDepot({ home: join(work, name), port, adminPassword: ADMIN, env }));
+}
+
+/** A generic local repository `bench` holding small.bin, on the Depot at `port`. */
+async function prepareSmallDownload(port, file) {
+  await fetch(`http://127.0.0.1:${port}/artifactory/api/repositories/bench`, {
+    method: 'PUT',
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify({ rclass: 'local', packageType: 'generic' }),
+  });
+  await upload(port, '/artifactory/bench/small.bin', file);
 }
 
 function startNginx(port, dir) {
@@ -116,15 +129,16 @@ async function main() {
   writeFileSync(join(files, 'small.bin'), Buffer.alloc(10 * 1024, 7));
 
   const [depotPort, nginxPort] = [18082 + (process.pid % 1000), 19082 + (process.pid % 1000)];
+  const quietPort = 21082 + (process.pid % 1000);
+  const meteredPort = 22082 + (process.pid % 1000);
   await startDepot(depotPort);
+  await startDepot(quietPort, 'depot-no-metrics', { DEPOT_METRICS: 'false' });
+  await startDepot(meteredPort, 'depot-metrics');
   await startNginx(nginxPort, files);
   const depot = `http://127.0.0.1:${depotPort}`;
-  await fetch(`${depot}/artifactory/api/repositories/bench`, {
-    method: 'PUT',
-    headers: { authorization: AUTH, 'content-type': 'application/json' },
-    body: JSON.stringify({ rclass: 'local', packageType: 'generic' }),
-  });
-  await upload(depotPort, '/artifactory/bench/small.bin', join(files, 'small.bin'));
+  await prepareSmallDownload(depotPort, join(files, 'small.bin'));
+  await prepareSmallDownload(quietPort, join(files, 'small.bin'));
+  await prepareSmallDownload(meteredPort, join(files, 'small.bin'));
 
   const results = { upload: [], sha256sum: [], depotDownload: [], nginxDownload: [] };
   for (let run = 1; run <= RUNS; run++) {
@@ -152,21 +166,31 @@ async function main() {
       depot: [`${depot}/artifactory/bench/small.bin`, [`Authorization: ${AUTH}`]],
       nginx: [`http://127.0.0.1:${nginxPort}/small.bin`, []],
       bare: [`http://127.0.0.1:${barePort}/small.bin`, []],
+      metrics: [
+        `http://127.0.0.1:${meteredPort}/artifactory/bench/small.bin`,
+        [`Authorization: ${AUTH}`],
+      ],
+      noMetrics: [
+        `http://127.0.0.1:${quietPort}/artifactory/bench/small.bin`,
+        [`Authorization: ${AUTH}`],
+      ],
     };
     for (const [url, headers] of Object.values(peers)) wrkRate(url, headers, 2);
-    const rates = { depot: [], nginx: [], bare: [] };
+    const rates = { depot: [], nginx: [], bare: [], metrics: [], noMetrics: [] };
     for (let run = 1; run <= RUNS; run++)
       for (const [name, [url, headers]] of Object.entries(peers))
         rates[name].push(wrkRate(url, headers, 5));
     const listed = (name) => rates[name].map(Math.round).join(', ');
     console.log(
-      `10 KiB req/s per run: Depot ${listed('depot')}; nginx ${listed('nginx')}; bare Fastify ${listed('bare')}`,
+      `10 KiB req/s per run: Depot ${listed('depot')}; nginx ${listed('nginx')}; bare Fastify ${listed('bare')}; fresh Depots with metrics ${listed('metrics')}, without ${listed('noMetrics')}`,
     );
     return rates;
   });
   const depotRate = median(smallRates.depot);
   const nginxRate = median(smallRates.nginx);
   const bareRate = median(smallRates.bare);
+  const metricsRate = median(smallRates.metrics);
+  const noMetricsRate = median(smallRates.noMetrics);
 
   const mbps = (s) => (SIZE_MB / s).toFixed(0);
   const download = median(results.nginxDownload) / median(results.depotDownload);
@@ -183,6 +207,10 @@ async function main() {
   );
   console.log(
     `          bare Fastify from memory ${bareRate.toFixed(0)} req/s: ratio ${(bareRate / nginxRate).toFixed(2)} to nginx, Depot at ${(depotRate / bareRate).toFixed(2)} of it`,
+  );
+  const metricsRatio = metricsRate / noMetricsRate;
+  console.log(
+    `metrics   fresh Depot ${metricsRate.toFixed(0)} req/s, with DEPOT_METRICS=false ${noMetricsRate.toFixed(0)} req/s: on/off ratio ${metricsRatio.toFixed(2)} (goal >= 0.95) ${metricsRatio >= 0.95 ? 'OK' : 'UNDER'}`,
   );
 }
 

@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ensureAdminUser, unlockUsersAtStart } from './bootstrap.ts';
 import type { DepotConfig } from './config.ts';
-import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
+import { databasePoolStats, migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { startChangeListener } from './db/change-listener.ts';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { crossSitePlugin } from './http/cross-site.ts';
@@ -73,6 +73,11 @@ import { watchSchemaRegistry } from './schemas/watch-registry.ts';
 import { createServices, type Services } from './services.ts';
 import { readVersion } from './version.ts';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.ts';
+import { createMetrics, type Metrics } from './modules/metrics/metrics.ts';
+import { requestMetricsPlugin, unmatchedRecorder } from './modules/metrics/http-hooks.ts';
+import { metricsRoutes } from './modules/metrics/routes.ts';
+import { binaryTotals } from './modules/storage-summary/queries.ts';
+import { openApiPlugin, openApiRoutes } from './modules/openapi/openapi.ts';
 import { eventApiRoutes, webhookConsoleRoutes } from './modules/webhooks/routes.ts';
 
 export interface DepotApp {
@@ -169,13 +174,27 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   services.tableChanges.onChange(['event_outbox'], dispatcher.wake);
   dispatcher.start();
 
+  const metrics = config.metrics
+    ? createMetrics({
+        filestoreDir: config.filestoreDir,
+        binaryTotals: () => binaryTotals(db),
+        poolStats: () => databasePoolStats(db),
+      })
+    : undefined;
+  if (metrics) {
+    maintenance.scheduler.onRunEnded(metrics.recordJobRun);
+    services.remote.onUpstreamFailure(metrics.recordUpstreamFailure);
+  }
+
   const { app, downloadFastPath } = await assembleHttp({
     config,
     logger,
     services,
     filestore,
     maintenance,
+    metrics,
   });
+  if (metrics) metrics.watchServer(app.server);
 
   app.addHook('onClose', async () => {
     schemaWatch?.close();
@@ -195,6 +214,8 @@ export interface HttpParts {
   services: Services;
   filestore: Filestore;
   maintenance: Maintenance;
+  /** Depot's metrics (docs/metrics.md); absent when DEPOT_METRICS=false or for the route list. */
+  metrics?: Metrics;
   /** Only the route list is wanted (schemas:check): no request is served, so nothing is compiled. */
   routesOnly?: boolean;
 }
@@ -210,10 +231,17 @@ export async function assembleHttp({
   services,
   filestore,
   maintenance,
+  metrics,
   routesOnly = false,
 }: HttpParts) {
   const knownCallers = new KnownCallers(services.tableChanges);
-  const downloadFastPath = createDownloadFastPath({ services, filestore, knownCallers, logger });
+  const downloadFastPath = createDownloadFastPath({
+    services,
+    filestore,
+    knownCallers,
+    logger,
+    downloads: metrics?.requests.family('/artifactory/:repoKey/*'),
+  });
   const app: FastifyInstance = Fastify({
     serverFactory: serverWithFastPath(downloadFastPath, config.requestLimits, logger),
     loggerInstance: logger as FastifyBaseLogger,
@@ -237,6 +265,7 @@ export async function assembleHttp({
   installErrorHandler(app, {
     hideUnauthorizedResources: async () =>
       (await services.securityConfig.get()).hideUnauthorizedResources,
+    onNotFound: metrics && unmatchedRecorder(metrics.requests),
   });
   // No answer may be sniffed into another type (an uploaded file rendered as HTML, say).
   app.addHook('onSend', async (_request, reply) => {
@@ -255,8 +284,13 @@ export async function assembleHttp({
     apiKeys: services.apiKeys,
     throttle: services.signInThrottle,
   });
+  // Before any route: each route gets its recorder as it registers.
+  if (metrics) await app.register(requestMetricsPlugin, { requests: metrics.requests });
+  await app.register(openApiPlugin, { version: services.version.version });
 
   await app.register(systemRoutes, { services });
+  await app.register(metricsRoutes, { metrics });
+  await app.register(openApiRoutes);
   await app.register(restSecurityRoutes, { services });
   await app.register(permissionTargetRestRoutes, { services });
   await app.register(accessTokenRoutes, { services });

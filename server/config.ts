@@ -96,6 +96,11 @@ export interface DepotConfig {
    */
   schemasReload: boolean;
   /**
+   * Whether `GET /artifactory/api/v1/metrics` collects and answers (DEPOT_METRICS, on unless
+   * `false`): off, no request pays for counting (docs/metrics.md).
+   */
+  metrics: boolean;
+  /**
    * The Ed25519 public key license bucket files must be signed with (DEPOT_LICENSE_PUBLIC_KEY:
    * the PEM itself, or the path of a file holding it), as PEM; unset, buckets cannot be
    * added (docs/license-buckets.md).
@@ -184,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       .map((name) => name.trim())
       .filter(Boolean),
     schemasReload: env.DEPOT_SCHEMAS_RELOAD === 'true',
+    metrics: env.DEPOT_METRICS !== 'false',
     licensePublicKey: licensePublicKey(env.DEPOT_LICENSE_PUBLIC_KEY),
     docker: {
       uploadMaxBytes: positiveInteger(env, 'DEPOT_DOCKER_UPLOAD_MAX_MB', 20480) * 1024 * 1024,

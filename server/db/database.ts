@@ -8,6 +8,23 @@ import { MIGRATIONS } from './migrations/index.ts';
 
 export type Database = Kysely<DepotDatabase>;
 
+/** What the database driver tells of its connections, for the metrics (docs/metrics.md). */
+export interface PoolStats {
+  /** Connections open (PostgreSQL) or queries PGlite is running (embedded). */
+  size: number;
+  /** Connections open and unused; the embedded database has none to speak of. */
+  idle: number;
+  /** Callers waiting for a connection, or for the embedded database's open transaction. */
+  waiting: number;
+}
+
+const poolStatsOf = new WeakMap<Database, () => PoolStats>();
+
+/** The pool figures of a database openDatabase opened; undefined for any other. */
+export function databasePoolStats(db: Database): PoolStats | undefined {
+  return poolStatsOf.get(db)?.();
+}
+
 /** Opens PostgreSQL when a URL is configured, else the embedded PGlite under `home/db`. */
 export async function openDatabase(config: DepotConfig, logger: Logger): Promise<Database> {
   if (config.databaseUrl) {
@@ -26,11 +43,20 @@ export async function openDatabase(config: DepotConfig, logger: Logger): Promise
         logger.debug({ err: error }, 'database connection lost while in use'),
       ),
     );
-    return new Kysely<DepotDatabase>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DepotDatabase>({ dialect: new PostgresDialect({ pool }) });
+    poolStatsOf.set(db, () => ({
+      size: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }));
+    return db;
   }
   const embedded = new EmbeddedDatabase(config.home, logger);
   await embedded.waitReady;
-  return new Kysely<DepotDatabase>({ dialect: new PGliteDialect(embedded) });
+  const dialect = new PGliteDialect(embedded);
+  const db = new Kysely<DepotDatabase>({ dialect });
+  poolStatsOf.set(db, () => dialect.stats());
+  return db;
 }
 
 /** Brings the schema up to date; run at every start. */

@@ -31,12 +31,18 @@ export interface PGliteLike {
  * for the one connection of a one-connection pool on PostgreSQL.
  */
 export class PGliteDialect implements Dialect {
+  private driver?: PGliteDriver;
   constructor(private readonly pglite: PGliteLike) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    this.driver = new PGliteDriver(this.pglite);
+    return this.driver;
+  }
+  /** Queries running and waiting now, as a pool's figures (server/db/database.ts, PoolStats). */
+  stats() {
+    return { size: this.driver?.running ?? 0, idle: 0, waiting: this.driver?.queued ?? 0 };
   }
   createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
@@ -79,6 +85,16 @@ class PGliteDriver implements Driver {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly pglite: PGliteLike) {}
+
+  /** Queries sent to PGlite and not answered yet. */
+  get running(): number {
+    return this.inFlight.size;
+  }
+
+  /** Queries and transactions waiting for another connection's transaction to end. */
+  get queued(): number {
+    return this.waiting.length;
+  }
 
   async init(): Promise<void> {
     await this.pglite.waitReady;

@@ -90,7 +90,11 @@ function clientWentAway(error: FastifyError, request: FastifyRequest): boolean {
 /** Maps typed errors, validation failures and malformed bodies to HTTP; a 500 is a bug. */
 export function installErrorHandler(
   app: FastifyInstance,
-  options: { hideUnauthorizedResources: () => Promise<boolean> },
+  options: {
+    hideUnauthorizedResources: () => Promise<boolean>;
+    /** Told of each request no route matched, before it is answered (the metrics count it). */
+    onNotFound?: (request: FastifyRequest, reply: FastifyReply) => void;
+  },
 ): void {
   app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (clientWentAway(error, request)) return send(reply, 400, error.message);
@@ -131,13 +135,14 @@ export function installErrorHandler(
     return send(reply, 500, 'Error. Please check the product logs.');
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    send(
+  app.setNotFoundHandler((request, reply) => {
+    options.onNotFound?.(request, reply);
+    return send(
       reply,
       404,
       isApiPath(request.url)
         ? noSuchApi(request.method, request.url).message
         : `The path ${request.url.split('?')[0]} could not be found.`,
-    ),
-  );
+    );
+  });
 }

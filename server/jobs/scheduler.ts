@@ -21,6 +21,9 @@ export interface JobRun {
 /** A run either happened here, or did not because this or another process is running it. */
 export type RunOutcome = { ran: true; result: JobResult } | { ran: false };
 
+/** Told of each run that ended here, with how long it took (the metrics count them). */
+export type RunListener = (job: string, outcome: 'success' | 'failure', seconds: number) => void;
+
 /** Run records kept per job; older ones are deleted after each run. */
 const KEPT_RUNS = 50;
 
@@ -35,6 +38,7 @@ export function createScheduler(db: Database, logger: Logger, withJobLock: JobLo
   const jobs = new Map<string, (stopping: AbortSignal) => Promise<JobResult>>();
   const timers = new Map<string, Cron>();
   const running = new Map<string, Promise<RunOutcome>>();
+  const runListeners: RunListener[] = [];
   let stopped = false;
   // Aborted by `stop`: a long job (garbage collection) ends early, so a shutdown is not held.
   const stopping = new AbortController();
@@ -76,12 +80,19 @@ export function createScheduler(db: Database, logger: Logger, withJobLock: JobLo
     work: (stopping: AbortSignal) => Promise<JobResult>,
   ) {
     const id = await recordStart(job, trigger);
+    const started = performance.now();
+    const ended = (outcome: 'success' | 'failure') => {
+      const seconds = (performance.now() - started) / 1000;
+      for (const listener of runListeners) listener(job, outcome, seconds);
+    };
     try {
       const result = await work(stopping.signal);
+      ended('success');
       await recordEnd(id, job, 'success', result.info);
       logger.info({ job, trigger, ...result }, 'job finished');
       return result;
     } catch (error) {
+      ended('failure');
       await recordEnd(id, job, 'failure', `Failed: ${(error as Error).message}`);
       throw error;
     }
@@ -105,6 +116,11 @@ export function createScheduler(db: Database, logger: Logger, withJobLock: JobLo
 
   return {
     run,
+
+    /** Calls `listener` after each run that ends in this process. */
+    onRunEnded(listener: RunListener) {
+      runListeners.push(listener);
+    },
 
     /** A job's work; `stopping` is aborted when the scheduler stops (a long job ends early). */
     define(job: string, work: (stopping: AbortSignal) => Promise<JobResult>) {

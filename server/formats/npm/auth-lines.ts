@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { NPM_MESSAGES as M } from './messages.ts';
+import { ownAddress } from '../../modules/general-config/own-address.ts';
 
 /** npm's scope names: lower case, URL-safe, without the `@` (Artifactory's path omits it). */
 const SCOPE = /^@?([a-z0-9][a-z0-9._~-]{0,213})$/;
@@ -55,7 +56,7 @@ export function registerAuthLineRoutes(app: FastifyInstance, services: Services)
       const scope = SCOPE.exec(request.params.scope)?.[1];
       if (!scope) throw new BadRequest(M.invalidScope(request.params.scope));
       const repo = await services.npm.npmRepository(request.params.repoKey);
-      const registry = `${request.protocol}://${request.host}/artifactory/api/npm/${repo.key}/`;
+      const registry = `${await ownAddress(request, services.generalConfig)}/artifactory/api/npm/${repo.key}/`;
       const nerfDart = registry.replace(/^https?:/, '');
       const lines = [
         `@${scope}:registry=${registry}`,

@@ -13,6 +13,7 @@ import { documentText } from './documents.ts';
 import { ADVISORIES_PATH } from './service.ts';
 import { registerAuthLineRoutes } from './auth-lines.ts';
 import { registerAccountRoutes } from './account-routes.ts';
+import { ownAddress } from '../../modules/general-config/own-address.ts';
 
 type NpmRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 
@@ -34,10 +35,6 @@ function restOf(request: FastifyRequest): string {
   return slash < 0 ? '' : afterPrefix.slice(slash + 1);
 }
 
-/** The URL tarballs are served from, through the repository the client asked. */
-const tarballBase = (request: FastifyRequest, repoKey: string) =>
-  `${request.protocol}://${request.host}/artifactory/api/npm/${repoKey}`;
-
 const caller = (request: FastifyRequest) => ({ principal: request.principal, log: request.log });
 
 /**
@@ -51,6 +48,9 @@ export async function npmRoutes(
 ) {
   const metadataMaxAgeSeconds = config.npmMetadataMaxAgeSeconds;
   const { npm } = services;
+  /** The URL tarballs are served from, through the repository the client asked. */
+  const tarballBase = async (request: FastifyRequest, repoKey: string) =>
+    `${await ownAddress(request, services.generalConfig)}/artifactory/api/npm/${repoKey}`;
   // npm's own cache reuses a document this long without asking (docs/npm.md, "Caching"): a
   // warm install asks nothing; a version published meanwhile makes npm ask again at once.
   // Private: a shared cache must not keep what a signed-in user was answered.
@@ -70,7 +70,7 @@ export async function npmRoutes(
       String(request.headers.accept ?? '').includes(ABBREVIATED) && Boolean(document.abbreviated);
     if ((request.query as { write?: string }).write === 'true') {
       // npm star, unstar and unpublish ask for the document to write back: with its stars.
-      const base = tarballBase(request, (await npm.npmRepository(repoKey)).key);
+      const base = await tarballBase(request, (await npm.npmRepository(repoKey)).key);
       const parsed = JSON.parse((await npm.bytesOf(document, false, base)).toString()) as Manifest;
       parsed.users = await services.npmPeople.starrers(repoKey, name);
       return reply.header('Cache-Control', 'no-cache').type('application/json').send(parsed);
@@ -78,7 +78,7 @@ export async function npmRoutes(
     const etag = abbreviated ? `W/${document.etag}` : document.etag;
     reply.header('ETag', etag).header('Vary', 'Accept').header('Cache-Control', cacheControl);
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    const base = tarballBase(request, (await npm.npmRepository(repoKey)).key);
+    const base = await tarballBase(request, (await npm.npmRepository(repoKey)).key);
     return reply
       .type(abbreviated ? ABBREVIATED : 'application/json')
       .send(await npm.bytesOf(document, abbreviated, base));
@@ -93,7 +93,7 @@ export async function npmRoutes(
     const version = tags[ref] ?? ref;
     const manifest = (parsed.versions as Record<string, Manifest>)[version];
     if (!manifest) throw new NotFound(M.versionNotFound(name, ref));
-    const base = tarballBase(request, (await npm.npmRepository(repoKey)).key);
+    const base = await tarballBase(request, (await npm.npmRepository(repoKey)).key);
     return reply.type('application/json').send(withTarballBase(JSON.stringify(manifest), base));
   }
 
@@ -240,9 +240,10 @@ function registerUserRoutes(app: FastifyInstance, services: Services) {
       // (the token is the user's, whatever repository npm asked it of).
       const repoKey = request.params.repoKey;
       const { loginId, doneId } = logins.start(repoKey);
+      const own = await ownAddress(request, services.generalConfig);
       return {
-        loginUrl: `${request.protocol}://${request.host}/ui/npm-login/${loginId}`,
-        doneUrl: `${tarballBase(request, repoKey)}/-/v1/done/${doneId}`,
+        loginUrl: `${own}/ui/npm-login/${loginId}`,
+        doneUrl: `${own}/artifactory/api/npm/${repoKey}/-/v1/done/${doneId}`,
       };
     },
   );

@@ -5,6 +5,7 @@ import type { KnownCallers } from '../../http/known-callers.ts';
 import { ANONYMOUS, type Principal } from '../../http/permissions.ts';
 import type { Services } from '../../services.ts';
 import type { Filestore } from '../../storage/filestore.ts';
+import type { RouteFamily } from '../metrics/request-metrics.ts';
 import { allowsContentBrowsing, storedFileHeaders, storedFileOf } from './download.ts';
 
 /**
@@ -56,6 +57,11 @@ interface FastPathDeps {
   filestore: Filestore;
   knownCallers: KnownCallers;
   logger: Logger;
+  /**
+   * The metrics' family of the download route (`/artifactory/:repoKey/*`): a download
+   * answered here is counted as the full route would count it. Absent when metrics are off.
+   */
+  downloads?: RouteFamily;
 }
 
 /**
@@ -75,6 +81,7 @@ export function createDownloadFastPath({
   filestore,
   knownCallers,
   logger,
+  downloads,
 }: FastPathDeps) {
   let served = 0;
   // Cached nodes are frozen and replaced on any change: their answer's headers are built once.
@@ -101,6 +108,7 @@ export function createDownloadFastPath({
 
   function answer(request: IncomingMessage, response: ServerResponse): boolean {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    const started = downloads ? performance.now() : 0;
     const match = PLAIN_DOWNLOAD.exec(request.url ?? '');
     if (!match || match[1] === 'api' || DOT_SEGMENT.test(match[2])) return false;
     if (LONG_WAY_HEADERS.some((name) => request.headers[name] !== undefined)) return false;
@@ -127,6 +135,7 @@ export function createDownloadFastPath({
       response.end();
     }
     served += 1;
+    downloads?.observe(request.method, 200, (performance.now() - started) / 1000);
     if (logger.isLevelEnabled('info'))
       logger.info(
         { req: { method: request.method, url: request.url }, res: { statusCode: 200 } },

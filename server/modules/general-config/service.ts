@@ -2,6 +2,8 @@ import type { SingleStore } from '../entities/single-store.ts';
 
 /** Instance-wide general settings (GET/PUT /ui/generalConfig, schemas/entities/general-settings). */
 export interface GeneralConfig {
+  /** The address users reach Depot at; absent: each answer names its request's address. */
+  baseUrl?: string;
   /** Global offline mode: no remote repository contacts its upstream; caches still serve. */
   offlineMode: boolean;
 }

@@ -85,6 +85,7 @@ export function createRemoteService(
   const cacheFill = createCacheFill(filestore, artifacts, state);
   /** Downloads in progress on this node, by repository and path, with how many wait on each. */
   const inFlight = new Map<string, { done: Promise<CachedNode | undefined>; waiters: number }>();
+  const failureListeners: ((repoKey: string, kind: UpstreamFailure['kind']) => void)[] = [];
 
   /** Why the upstream must not be asked now, or undefined when it may be. */
   async function offlineReason(repo: RepositoryRow, config: RepositoryConfig, path: string) {
@@ -134,6 +135,7 @@ export function createRemoteService(
       });
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw error;
+      for (const listener of failureListeners) listener(repo.key, error.kind);
       if (error.kind === 'unreachable' || error.kind === 'timeout') {
         await state.assumeOffline(repo.id, config.assumedOfflinePeriodSecs ?? 300, error.message);
       }
@@ -283,6 +285,11 @@ export function createRemoteService(
   }
 
   return {
+    /** Calls `listener` each time an upstream cannot be asked: blocked, unreachable, timed out. */
+    onUpstreamFailure(listener: (repoKey: string, kind: UpstreamFailure['kind']) => void) {
+      failureListeners.push(listener);
+    },
+
     /**
      * What a remote repository serves for a path, given what its cache has (`cached`): the
      * cached copy (checked upstream first when it is stale metadata), a body streaming from

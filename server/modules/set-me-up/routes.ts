@@ -11,6 +11,7 @@ import {
   type IvyChoice,
   type MavenChoice,
 } from './settings.ts';
+import { ownAddress } from '../general-config/own-address.ts';
 
 /** Set Me Up's own messages (the unlock's are confirmOwnPassword's). */
 export const SET_ME_UP_MESSAGES = {
@@ -18,8 +19,6 @@ export const SET_ME_UP_MESSAGES = {
 } as const;
 
 const reader = { config: { permission: 'reader' as const } };
-const artifactoryBase = (request: FastifyRequest) =>
-  `${request.protocol}://${request.host}/artifactory`;
 
 /**
  * Set Me Up (docs/set-me-up.md, spec 03 §2, §3): the repositories a user may use with what
@@ -37,10 +36,14 @@ export async function setMeUpRoutes(app: FastifyInstance, { services }: { servic
     }
   }
 
+  /** Where clients reach the artifacts: the configured base URL, else the request's address. */
+  const artifactoryBase = async (request: FastifyRequest) =>
+    `${await ownAddress(request, services.generalConfig)}/artifactory`;
+
   app.get('/ui/setMeUp', reader, async (request) => {
     const access = await services.access.forPrincipal(request.principal);
     const rows = await services.repositories.list();
-    const base = artifactoryBase(request);
+    const base = await artifactoryBase(request);
     const repoKeyTypes = rows
       .filter((repo) => access.can('read', repo.key, '', 'folder'))
       .map((repo) => {
@@ -81,7 +84,7 @@ export async function setMeUpRoutes(app: FastifyInstance, { services }: { servic
       ...keys,
       ...(choice.useMirror && choice.mirror ? [choice.mirror] : []),
     ]);
-    return { settings: mavenSettingsXml(artifactoryBase(request), choice) };
+    return { settings: mavenSettingsXml(await artifactoryBase(request), choice) };
   });
 
   app.get<{ Querystring: { repoKey?: string; snapshotRepoKey?: string } }>(
@@ -93,7 +96,7 @@ export async function setMeUpRoutes(app: FastifyInstance, { services }: { servic
       await readableKeys(request, [repoKey, snapshotRepoKey!]);
       return {
         distributionManagement: distributionManagementXml(
-          artifactoryBase(request),
+          await artifactoryBase(request),
           repoKey,
           snapshotRepoKey!,
         ),
@@ -107,7 +110,7 @@ export async function setMeUpRoutes(app: FastifyInstance, { services }: { servic
     if (keys.some((key) => typeof key !== 'string' || !key))
       throw new BadRequest('Choose the plugin, libraries and publishing repositories');
     await readableKeys(request, keys);
-    return gradleSettings(artifactoryBase(request), choice);
+    return gradleSettings(await artifactoryBase(request), choice);
   });
 
   app.post<{ Body: IvyChoice }>('/ui/ivySettings', reader, async (request) => {
@@ -115,7 +118,9 @@ export async function setMeUpRoutes(app: FastifyInstance, { services }: { servic
     if (typeof choice.libsRepository !== 'string' || !choice.libsRepository)
       throw new BadRequest('Choose the libraries repository');
     await readableKeys(request, [choice.libsRepository]);
-    return { ivySettings: ivySettingsXml(artifactoryBase(request), request.hostname, choice) };
+    return {
+      ivySettings: ivySettingsXml(await artifactoryBase(request), request.hostname, choice),
+    };
   });
 
   // The unlock: the password again, under the sign-in throttle, for the user's API key.
