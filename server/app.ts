@@ -16,6 +16,11 @@ import {
   createDownloadFastPath,
   type DownloadFastPath,
 } from './modules/artifacts/download-fast-path.ts';
+import { logDirOf } from './logger.ts';
+import { auditHook } from './logs/audit-hook.ts';
+import { createAuditLog, type AuditLog } from './logs/audit-log.ts';
+import { createRequestLog, type RequestLog } from './logs/request-log.ts';
+import { systemLogsRoutes } from './modules/system-logs/routes.ts';
 import { mfaRoutes } from './modules/mfa/routes.ts';
 import { projectConsoleRoutes, projectRoutes } from './modules/projects/routes.ts';
 import { profileRoutes } from './modules/users/profile-routes.ts';
@@ -93,6 +98,7 @@ function serverWithFastPath(
   fastPath: DownloadFastPath,
   limits: DepotConfig['requestLimits'],
   logger: Logger,
+  requestLog: RequestLog | undefined,
 ) {
   return (
     handler: RequestListener,
@@ -109,6 +115,7 @@ function serverWithFastPath(
     const connectionsCheckingInterval = Math.min(30000, headersTimeout / 2);
     const server = createServer({ connectionsCheckingInterval }, (request, response) => {
       bodyRate.watch(request, response);
+      requestLog?.watch(request, response);
       if (!fastPath.answer(request, response)) handler(request, response);
     });
     server.headersTimeout = headersTimeout;
@@ -169,12 +176,18 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   services.tableChanges.onChange(['event_outbox'], dispatcher.wake);
   dispatcher.start();
 
+  // Beside the service log: one line a request, and the audit trail (docs/logs.md).
+  const logs = {
+    requestLog: createRequestLog(logDirOf(config), config.nodeId, config.logFiles),
+    auditLog: createAuditLog(logDirOf(config), config.nodeId, config.logFiles),
+  };
   const { app, downloadFastPath } = await assembleHttp({
     config,
     logger,
     services,
     filestore,
     maintenance,
+    logs,
   });
 
   app.addHook('onClose', async () => {
@@ -184,6 +197,8 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     await services.downloadStats.stop();
     await changeListener?.close();
     await db.destroy();
+    await logs.requestLog.close();
+    await logs.auditLog.close();
   });
   // Writes through the returned db clear the read caches, as the services' own do.
   return { app, services, db: services.db, downloadFastPath, dispatcher };
@@ -195,6 +210,8 @@ export interface HttpParts {
   services: Services;
   filestore: Filestore;
   maintenance: Maintenance;
+  /** The request and audit logs; absent when only the route list is wanted. */
+  logs?: { requestLog: RequestLog; auditLog: AuditLog };
   /** Only the route list is wanted (schemas:check): no request is served, so nothing is compiled. */
   routesOnly?: boolean;
 }
@@ -210,12 +227,18 @@ export async function assembleHttp({
   services,
   filestore,
   maintenance,
+  logs,
   routesOnly = false,
 }: HttpParts) {
   const knownCallers = new KnownCallers(services.tableChanges);
   const downloadFastPath = createDownloadFastPath({ services, filestore, knownCallers, logger });
   const app: FastifyInstance = Fastify({
-    serverFactory: serverWithFastPath(downloadFastPath, config.requestLimits, logger),
+    serverFactory: serverWithFastPath(
+      downloadFastPath,
+      config.requestLimits,
+      logger,
+      logs?.requestLog,
+    ),
     loggerInstance: logger as FastifyBaseLogger,
     // Forwarded headers only from configured proxies (docs/security-config.md).
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -247,6 +270,7 @@ export async function assembleHttp({
   await app.register(fastifyCookie);
   // Before identity: a cross-site write is refused whoever it claims to come from.
   await app.register(crossSitePlugin, { publicOrigin: config.publicOrigin });
+  if (logs) await app.register(auditHook, { auditLog: logs.auditLog });
   await app.register(identityPlugin, {
     knownCallers,
     auth: services.auth,
@@ -324,6 +348,11 @@ export async function assembleHttp({
       await api.register(buildConsoleRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
       await api.register(webhookConsoleRoutes, { services });
+      await api.register(systemLogsRoutes, {
+        logDir: logDirOf(config),
+        nodeId: config.nodeId,
+        refreshRateMillis: config.logFiles.viewerRefreshMs,
+      });
     },
     { prefix: '/ui/api/v1' },
   );
