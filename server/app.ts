@@ -20,6 +20,9 @@ import { logDirOf } from './logger.ts';
 import { auditHook } from './logs/audit-hook.ts';
 import { createAuditLog, type AuditLog } from './logs/audit-log.ts';
 import { createRequestLog, type RequestLog } from './logs/request-log.ts';
+import { startHeartbeat } from './modules/cluster/heartbeat.ts';
+import { clusterStatusRoutes } from './modules/cluster/routes.ts';
+import { createClusterStatus } from './modules/cluster/service.ts';
 import { systemLogsRoutes } from './modules/system-logs/routes.ts';
 import { mfaRoutes } from './modules/mfa/routes.ts';
 import { projectConsoleRoutes, projectRoutes } from './modules/projects/routes.ts';
@@ -175,6 +178,16 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   });
   services.tableChanges.onChange(['event_outbox'], dispatcher.wake);
   dispatcher.start();
+  // This node's row and heartbeat in the cluster's nodes table (docs/service-status.md).
+  const heartbeat = await startHeartbeat({
+    db: services.db,
+    nodeId: config.nodeId,
+    version: services.version.version,
+    heartbeatSeconds: config.heartbeatSeconds,
+    filestoreDir: config.filestoreDir,
+    scheduler: maintenance.scheduler,
+    logger,
+  });
 
   // Beside the service log: one line a request, and the audit trail (docs/logs.md).
   const logs = {
@@ -192,6 +205,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
 
   app.addHook('onClose', async () => {
     schemaWatch?.close();
+    await heartbeat.stop();
     await dispatcher.stop();
     await maintenance.stop();
     await services.downloadStats.stop();
@@ -281,6 +295,9 @@ export async function assembleHttp({
   });
 
   await app.register(systemRoutes, { services });
+  await app.register(clusterStatusRoutes, {
+    cluster: createClusterStatus(services.db, config.nodeId),
+  });
   await app.register(restSecurityRoutes, { services });
   await app.register(permissionTargetRestRoutes, { services });
   await app.register(accessTokenRoutes, { services });

@@ -121,6 +121,8 @@ export interface DepotConfig {
    * lines it writes carry it, and the log viewer picks nodes by it.
    */
   nodeId: string;
+  /** How often this node writes its heartbeat (DEPOT_HEARTBEAT_SECONDS, 10; docs/service-status.md). */
+  heartbeatSeconds: number;
   /**
    * The service, request and audit logs under `home/logs` (docs/logs.md): each is rotated when
    * it reaches DEPOT_LOG_MAX_FILE_KB (25600, 25 MiB), and DEPOT_LOG_MAX_FILES (10) rotated
@@ -204,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       tokenSeconds: positiveInteger(env, 'DEPOT_DOCKER_TOKEN_SECONDS', 300),
     },
     nodeId: nodeId(env.DEPOT_NODE_ID),
+    heartbeatSeconds: positiveInteger(env, 'DEPOT_HEARTBEAT_SECONDS', 10),
     logFiles: {
       maxFileBytes: positiveInteger(env, 'DEPOT_LOG_MAX_FILE_KB', 25600) * 1024,
       maxRotatedFiles: wholeNumber(env, 'DEPOT_LOG_MAX_FILES', 10),
