@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABELS } from '../src/shell/messages.ts';
 import { SUPPORT_ZONE_PATH, SYSTEM_LOGS_LABELS as L } from '../src/custom/system-logs/messages.ts';
+import { SERVICE_STATUS_LABELS as S } from '../src/custom/service-status/messages.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { basicAuth, startDepot, type E2eDepot } from './server.ts';
 
@@ -52,6 +53,7 @@ beforeAll(async () => {
   depot = await startDepot(ADMIN_PASSWORD, {
     DEPOT_NODE_ID: NODE,
     DEPOT_LOG_VIEWER_REFRESH_MS: '2000',
+    DEPOT_HEARTBEAT_SECONDS: '1',
   });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
@@ -77,11 +79,11 @@ describe('the live log viewer', () => {
     await navigation.getByRole('link', { name: L.title }).click();
     await page.waitForURL(/\/ui\/admin\/monitoring\/system_logs$/);
     await page.getByRole('heading', { name: L.title, level: 1 }).waitFor();
+    // The service log has the start's lines, once the node and its logs are loaded.
+    await until(() => shows('Depot is ready'), 'the service log shown');
     await expect(picker(L.service).inputValue()).resolves.toBe('artifactory');
     await expect(picker(L.node).inputValue()).resolves.toBe(NODE);
     await expect(picker(L.logFile).inputValue()).resolves.toBe('depot-service.log');
-    // The service log has the start's lines.
-    await until(() => shows('Depot is ready'), 'the service log shown');
     await expect(page.getByTestId('log-last-modified').textContent()).resolves.not.toBe('—');
     await expect(page.getByTestId('log-last-updated').textContent()).resolves.not.toBe('—');
     await expect(
@@ -133,6 +135,26 @@ describe('the live log viewer', () => {
     await page.goto(depot.ui('/admin/artifactory/advanced/system_logs'));
     await page.getByRole('heading', { name: L.title, level: 1 }).waitFor();
     await until(() => shows('Depot is ready'), 'the service log shown');
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('the service status page', () => {
+  it('lists Depot with this node online, its heartbeat, uptime and parts', async () => {
+    await page.clock.resume();
+    const navigation = page.getByRole('navigation', { name: LABELS.mainNavigation });
+    await navigation.getByRole('link', { name: S.title }).click();
+    await page.waitForURL(/\/ui\/admin\/monitoring\/service-status$/);
+    const depotService = page.getByRole('region', { name: 'Depot' });
+    const row = depotService.getByRole('row', { name: new RegExp(NODE) });
+    await row.waitFor();
+    const cells = await row.getByRole('cell').allTextContents();
+    // Status, host, version, last heartbeat, uptime, database, filestore, jobs, actions.
+    expect(cells[0]).toBe('ONLINE');
+    expect(cells[4]).toMatch(/^\d+[dhms]( \d+[dhms])?$/);
+    expect(cells.slice(5, 8)).toEqual(['ONLINE', 'ONLINE', 'ONLINE']);
+    // A live node cannot be removed: no button offers it.
+    expect(await row.getByRole('button').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -3,6 +3,8 @@ import { call, http } from './client';
 
 /** The service-status calls live at the mission-control base (spec 03 §7). */
 const missionControl = http.extend({ prefixUrl: '/mc/api/v1' });
+/** Removing a node is Access's topology call, at the root. */
+const access = http.extend({ prefixUrl: '/' });
 
 export type ClusterNode = NodeView;
 
@@ -27,6 +29,17 @@ export interface LogTarget {
 
 export const systemLogsApi = {
   nodes: () => call<ClusterNode[]>('GET', '/system/status/nodes', {}, missionControl),
+  /** `GET /mc/api/v1/system/status/ha`: services to their nodes. */
+  services: () =>
+    call<Record<string, ClusterNode[]>>('GET', '/system/status/ha', {}, missionControl),
+  /** `DELETE /access/api/v1/topology/{service_id}/{node_id}`: a node that stopped. */
+  removeNode: ({ serviceId, nodeId }: { serviceId: string; nodeId: string }) =>
+    call<{ removed: string }>(
+      'DELETE',
+      `/access/api/v1/topology/${encodeURIComponent(serviceId)}/${encodeURIComponent(nodeId)}`,
+      {},
+      access,
+    ),
   config: ({ service, nodeId }: LogTarget) =>
     call<LogConfig>('GET', `/system/logs/config/${encodeURIComponent(service)}`, {
       searchParams: { nodeId },

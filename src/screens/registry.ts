@@ -22,6 +22,7 @@ const SCREEN_COMPONENTS: Record<string, ScreenComponent> = {
   repositories: lazy(() => import('../custom/repositories/RepositoriesScreen')),
   search: lazy(() => import('../custom/search/SearchResultsPage')),
   'security-config': lazy(() => import('../custom/security-config/SecurityConfigPage')),
+  'service-status': lazy(() => import('../custom/service-status/ServiceStatusPage')),
   'system-logs': lazy(() => import('../custom/system-logs/SystemLogsPage')),
   'storage-summary': lazy(() => import('../custom/storage-summary/StorageSummaryPage')),
   'tree-browser': lazy(() => import('../custom/tree-browser/TreeBrowserPage')),
