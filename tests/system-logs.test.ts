@@ -94,7 +94,7 @@ describe('the request log', () => {
 });
 
 describe('the audit log', () => {
-  it('records sign-ins that worked and failed, and user changes, and never a password', async () => {
+  it('records sign-ins that worked and failed, user and configuration changes, and never a password', async () => {
     const login = (password: string) =>
       fetch(`${depot.base}/ui/api/v1/ui/auth/login`, {
         method: 'POST',
@@ -113,11 +113,20 @@ describe('the audit log', () => {
       headers: { authorization: basic(BOB.name, 'not-his-password') },
     });
     expect(wrongBasic.status).toBe(401);
+    // A configuration change an admin made, and one refused to a user.
+    const createRepo = (auth: Record<string, string>) =>
+      depot.request('/artifactory/api/repositories/audited-local', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({ rclass: 'local', packageType: 'generic' }),
+      });
+    expect((await createRepo({})).status).toBe(200);
+    expect((await createRepo({ authorization: basic(BOB.name, BOB.password) })).status).toBe(403);
     // A download is no change: the request log has it, the audit log does not.
     await depot.request('/artifactory/logs-local/a/file.txt');
 
     const lines = await linesOnceSeen('depot-audit.log', (line) =>
-      line.includes(`|${BOB.name}|sign-in|failed 401|`),
+      line.includes(`|${BOB.name}|configuration|failed 403|`),
     );
     const events = lines.map((line) => line.split('|').slice(1));
     expect(events).toEqual([
@@ -140,6 +149,24 @@ describe('the audit log', () => {
         'failed 401',
         'GET /artifactory/api/repositories',
         '',
+      ],
+      [
+        NODE,
+        '127.0.0.1',
+        'admin',
+        'configuration',
+        'ok',
+        'PUT /artifactory/api/repositories/:key',
+        'key=audited-local',
+      ],
+      [
+        NODE,
+        '127.0.0.1',
+        BOB.name,
+        'configuration',
+        'failed 403',
+        'PUT /artifactory/api/repositories/:key',
+        'key=audited-local',
       ],
     ]);
     for (const name of readdirSync(logsDir())) {

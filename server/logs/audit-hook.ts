@@ -19,11 +19,13 @@ const KIND_BY_ROUTE: ReadonlyArray<[RegExp, AuditKind]> = [
   [/permission/i, 'permission'],
   [/group/i, 'group'],
   [/user|password|mfa/i, 'user'],
+  // Project admins may change these too, so their routes are not admin-only.
+  [/\/repositories(\/|$)|\/projects(\/|$)/, 'configuration'],
 ];
 
 /**
  * What a request audits, if anything: a sign-in or sign-out; a change to users, groups,
- * permissions or tokens; any other change only an admin may make (configuration:
+ * permissions or tokens; repositories and projects, and any other change only an admin may make (configuration:
  * repositories, security settings, mail, maintenance, webhooks, buckets, every stored
  * descriptor's documents). Deploys and other artifact work are the request log's.
  */
