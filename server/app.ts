@@ -16,6 +16,14 @@ import {
   createDownloadFastPath,
   type DownloadFastPath,
 } from './modules/artifacts/download-fast-path.ts';
+import { logDirOf } from './logger.ts';
+import { auditHook } from './logs/audit-hook.ts';
+import { createAuditLog, type AuditLog } from './logs/audit-log.ts';
+import { createRequestLog, type RequestLog } from './logs/request-log.ts';
+import { startHeartbeat } from './modules/cluster/heartbeat.ts';
+import { clusterStatusRoutes } from './modules/cluster/routes.ts';
+import { createClusterStatus } from './modules/cluster/service.ts';
+import { systemLogsRoutes } from './modules/system-logs/routes.ts';
 import { mfaRoutes } from './modules/mfa/routes.ts';
 import { projectConsoleRoutes, projectRoutes } from './modules/projects/routes.ts';
 import { profileRoutes } from './modules/users/profile-routes.ts';
@@ -98,6 +106,7 @@ function serverWithFastPath(
   fastPath: DownloadFastPath,
   limits: DepotConfig['requestLimits'],
   logger: Logger,
+  requestLog: RequestLog | undefined,
 ) {
   return (
     handler: RequestListener,
@@ -114,6 +123,7 @@ function serverWithFastPath(
     const connectionsCheckingInterval = Math.min(30000, headersTimeout / 2);
     const server = createServer({ connectionsCheckingInterval }, (request, response) => {
       bodyRate.watch(request, response);
+      requestLog?.watch(request, response);
       if (!fastPath.answer(request, response)) handler(request, response);
     });
     server.headersTimeout = headersTimeout;
@@ -173,6 +183,16 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   });
   services.tableChanges.onChange(['event_outbox'], dispatcher.wake);
   dispatcher.start();
+  // This node's row and heartbeat in the cluster's nodes table (docs/service-status.md).
+  const heartbeat = await startHeartbeat({
+    db: services.db,
+    nodeId: config.nodeId,
+    version: services.version.version,
+    heartbeatSeconds: config.heartbeatSeconds,
+    filestoreDir: config.filestoreDir,
+    scheduler: maintenance.scheduler,
+    logger,
+  });
 
   const metrics = config.metrics
     ? createMetrics({
@@ -186,6 +206,11 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     services.remote.onUpstreamFailure(metrics.recordUpstreamFailure);
   }
 
+  // Beside the service log: one line a request, and the audit trail (docs/logs.md).
+  const logs = {
+    requestLog: createRequestLog(logDirOf(config), config.nodeId, config.logFiles),
+    auditLog: createAuditLog(logDirOf(config), config.nodeId, config.logFiles),
+  };
   const { app, downloadFastPath } = await assembleHttp({
     config,
     logger,
@@ -193,16 +218,20 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     filestore,
     maintenance,
     metrics,
+    logs,
   });
   if (metrics) metrics.watchServer(app.server);
 
   app.addHook('onClose', async () => {
     schemaWatch?.close();
+    await heartbeat.stop();
     await dispatcher.stop();
     await maintenance.stop();
     await services.downloadStats.stop();
     await changeListener?.close();
     await db.destroy();
+    await logs.requestLog.close();
+    await logs.auditLog.close();
   });
   // Writes through the returned db clear the read caches, as the services' own do.
   return { app, services, db: services.db, downloadFastPath, dispatcher };
@@ -216,6 +245,8 @@ export interface HttpParts {
   maintenance: Maintenance;
   /** Depot's metrics (docs/metrics.md); absent when DEPOT_METRICS=false or for the route list. */
   metrics?: Metrics;
+  /** The request and audit logs; absent when only the route list is wanted. */
+  logs?: { requestLog: RequestLog; auditLog: AuditLog };
   /** Only the route list is wanted (schemas:check): no request is served, so nothing is compiled. */
   routesOnly?: boolean;
 }
@@ -232,6 +263,7 @@ export async function assembleHttp({
   filestore,
   maintenance,
   metrics,
+  logs,
   routesOnly = false,
 }: HttpParts) {
   const knownCallers = new KnownCallers(services.tableChanges);
@@ -243,7 +275,12 @@ export async function assembleHttp({
     downloads: metrics?.requests.family('/artifactory/:repoKey/*'),
   });
   const app: FastifyInstance = Fastify({
-    serverFactory: serverWithFastPath(downloadFastPath, config.requestLimits, logger),
+    serverFactory: serverWithFastPath(
+      downloadFastPath,
+      config.requestLimits,
+      logger,
+      logs?.requestLog,
+    ),
     loggerInstance: logger as FastifyBaseLogger,
     // Forwarded headers only from configured proxies (docs/security-config.md).
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -276,6 +313,7 @@ export async function assembleHttp({
   await app.register(fastifyCookie);
   // Before identity: a cross-site write is refused whoever it claims to come from.
   await app.register(crossSitePlugin, { publicOrigin: config.publicOrigin });
+  if (logs) await app.register(auditHook, { auditLog: logs.auditLog });
   await app.register(identityPlugin, {
     knownCallers,
     auth: services.auth,
@@ -291,6 +329,9 @@ export async function assembleHttp({
   await app.register(systemRoutes, { services });
   await app.register(metricsRoutes, { metrics });
   await app.register(openApiRoutes);
+  await app.register(clusterStatusRoutes, {
+    cluster: createClusterStatus(services.db, config.nodeId),
+  });
   await app.register(restSecurityRoutes, { services });
   await app.register(permissionTargetRestRoutes, { services });
   await app.register(accessTokenRoutes, { services });
@@ -358,6 +399,11 @@ export async function assembleHttp({
       await api.register(buildConsoleRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
       await api.register(webhookConsoleRoutes, { services });
+      await api.register(systemLogsRoutes, {
+        logDir: logDirOf(config),
+        nodeId: config.nodeId,
+        refreshRateMillis: config.logFiles.viewerRefreshMs,
+      });
     },
     { prefix: '/ui/api/v1' },
   );

@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** Everything the server reads from its environment, with the embedded-mode defaults. */
@@ -120,6 +121,20 @@ export interface DepotConfig {
    * timeout, the retries' first and longest delay, and how long a subscription may fail
    * before it is paused.
    */
+  /**
+   * This process's name in the cluster (DEPOT_NODE_ID, the host's name by default): the log
+   * lines it writes carry it, and the log viewer picks nodes by it.
+   */
+  nodeId: string;
+  /** How often this node writes its heartbeat (DEPOT_HEARTBEAT_SECONDS, 10; docs/service-status.md). */
+  heartbeatSeconds: number;
+  /**
+   * The service, request and audit logs under `home/logs` (docs/logs.md): each is rotated when
+   * it reaches DEPOT_LOG_MAX_FILE_KB (25600, 25 MiB), and DEPOT_LOG_MAX_FILES (10) rotated
+   * files of each are kept beside the live one. The console's log viewer reads them again
+   * every DEPOT_LOG_VIEWER_REFRESH_MS (10000).
+   */
+  logFiles: { maxFileBytes: number; maxRotatedFiles: number; viewerRefreshMs: number };
   webhooks: {
     pollMs: number;
     timeoutMs: number;
@@ -196,6 +211,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       uploadExpirySeconds: positiveInteger(env, 'DEPOT_DOCKER_UPLOAD_EXPIRY_SECONDS', 86400),
       tokenSeconds: positiveInteger(env, 'DEPOT_DOCKER_TOKEN_SECONDS', 300),
     },
+    nodeId: nodeId(env.DEPOT_NODE_ID),
+    heartbeatSeconds: positiveInteger(env, 'DEPOT_HEARTBEAT_SECONDS', 10),
+    logFiles: {
+      maxFileBytes: positiveInteger(env, 'DEPOT_LOG_MAX_FILE_KB', 25600) * 1024,
+      maxRotatedFiles: wholeNumber(env, 'DEPOT_LOG_MAX_FILES', 10),
+      viewerRefreshMs: positiveInteger(env, 'DEPOT_LOG_VIEWER_REFRESH_MS', 10000),
+    },
     webhooks: {
       pollMs: positiveInteger(env, 'DEPOT_WEBHOOK_POLL_MS', 1000),
       timeoutMs: positiveInteger(env, 'DEPOT_WEBHOOK_TIMEOUT_MS', 10000),
@@ -229,6 +251,16 @@ function licensePublicKey(raw: string | undefined): string | undefined {
       'DEPOT_LICENSE_PUBLIC_KEY must be an Ed25519 public key in PEM form, or its file',
     );
   return pem;
+}
+
+/** A node id is shown in log lines and used in URLs: letters, digits, dot, dash, underscore. */
+function nodeId(raw: string | undefined): string {
+  const id = raw || hostname();
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(id))
+    throw new Error(
+      `DEPOT_NODE_ID must be 1 to 64 letters, digits, dots, dashes or underscores, got '${id}'`,
+    );
+  return id;
 }
 
 function trustedProxies(raw: string | undefined): string[] {

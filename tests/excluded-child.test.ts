@@ -1090,6 +1090,9 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
       'POST /mc/api/v1/buckets/:id/attach',
       'POST /mc/api/v1/buckets/:id/detach',
     ],
+  'cluster nodes: one row of the nodes table, no artifact (docs/service-status.md)': [
+    'DELETE /access/api/v1/topology/:service_id/:node_id',
+  ],
   'webhooks: subscriptions and their deliveries are configuration, no artifact (docs/webhooks.md)':
     [
       'POST /event/api/v1/subscriptions',

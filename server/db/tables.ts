@@ -460,6 +460,19 @@ export interface DepotDatabase {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_pauses: WebhookPausesTable;
+  cluster_nodes: ClusterNodesTable;
+}
+
+/** One Depot process of the cluster (migration 0032, docs/service-status.md). */
+export interface ClusterNodesTable {
+  id: string;
+  host: string;
+  version: string;
+  started_at: Date;
+  last_heartbeat: Date;
+  heartbeat_seconds: number;
+  /** What the node measured at its last heartbeat: component name to a spec status. */
+  health: ColumnType<Record<string, string>, string, string>;
 }
 
 export interface NpmStarsTable {

@@ -1,3 +1,4 @@
+import { noteCaller } from '../logs/request-log.ts';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -214,6 +215,7 @@ export const identityPlugin = fp<IdentityOptions>(
         if (!(error instanceof DepotError) || permission !== 'public') throw error;
       }
       const principal = request.principal;
+      noteCaller(request.raw, principal.name, request.ip);
       const { authorization } = request.headers;
       if (authorization && (principal.via === 'basic' || principal.via === 'token'))
         knownCallers.remember(authorization, principal);

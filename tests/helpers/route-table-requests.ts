@@ -500,4 +500,9 @@ export const FIXED_URLS: Record<string, () => string> = {
     `/artifactory/api/npm/matrix-npm/-/user/token/${MADE.adminNpmToken!}`,
   'POST /ui/api/v1/ui/auth/resetpassword': () =>
     `/ui/api/v1/ui/auth/resetpassword?key=${MADE.resetKey!}`,
+  'DELETE /access/api/v1/topology/:service_id/:node_id': () =>
+    '/access/api/v1/topology/artifactory/matrix-gone-node',
+  'GET /ui/api/v1/system/logs/config/:service': () => '/ui/api/v1/system/logs/config/artifactory',
+  'GET /ui/api/v1/system/logs/data/:service': () =>
+    '/ui/api/v1/system/logs/data/artifactory?id=depot-service.log',
 };

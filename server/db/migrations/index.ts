@@ -27,6 +27,7 @@ import * as docker from './0026-docker.ts';
 import * as webhooks from './0027-webhooks.ts';
 import * as builds from './0028-builds.ts';
 import * as npmStars from './0030-npm-stars.ts';
+import * as clusterNodes from './0032-cluster-nodes.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -57,6 +58,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0027-webhooks': webhooks,
   '0028-builds': builds,
   '0030-npm-stars': npmStars,
+  '0032-cluster-nodes': clusterNodes,
 };
 
 /**

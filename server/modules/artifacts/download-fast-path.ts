@@ -1,3 +1,4 @@
+import { noteCaller } from '../../logs/request-log.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { MAVEN_TYPES } from '../../formats/maven/layout.ts';
@@ -127,6 +128,7 @@ export function createDownloadFastPath({
     if (!body || body.length !== Number(node.size)) return false;
 
     skipDrainOfEmptyBody(request);
+    noteCaller(request, caller.name);
     response.writeHead(200, headersFor(node, allowsContentBrowsing([repo])));
     if (request.method === 'GET') {
       response.end(body);
