@@ -10,6 +10,8 @@ import {
   type BuildFileEntry,
   type BuildInfo,
 } from './build-info.ts';
+import { emitEvents } from '../events/outbox.ts';
+import { buildEvent } from './build-events.ts';
 import { insertBuild, insertPromotion, type BuildFile } from './queries.ts';
 
 const lower = (value: string | undefined) => (value ? value.toLowerCase() : null);
@@ -111,6 +113,7 @@ export function createBuildStore(deps: {
         );
         for (const promotion of promotions)
           await insertPromotion(tx, { ...promotion, build_id: buildId });
+        await emitEvents(tx, [buildEvent('uploaded', info, user)]);
       };
       await deps.artifacts.deploy({
         repoKey: place.repositoryKey,
