@@ -59,7 +59,11 @@ beforeAll(async () => {
         name: 'team/lib',
         number,
         started: t(day),
-        properties: { 'buildInfo.env.STAGE': `s${number}`, 'java.version': '21' },
+        properties: {
+          'buildInfo.env.STAGE': `s${number}`,
+          'buildInfo.env.DEPLOY_TOKEN': 'tok-very-secret',
+          'java.version': '21',
+        },
         modules: [{ id: 'lib', artifacts: [{ name: `lib-${number}.jar`, content }] }],
       }),
     );
@@ -133,6 +137,15 @@ describe("a build's views", () => {
     expect(two.json().artifacts[0].repoKey).toBeUndefined();
     const env = await call('GET', `/ui/builds/buildProps/env/${at('team/lib', '1', 1)}`);
     expect(env.json().properties).toContainEqual({ key: 'STAGE', value: 's1' });
+    // A secret the CI server sent is never stored: not in a view, not in the stored file.
+    expect(env.json().properties).toContainEqual({ key: 'DEPLOY_TOKEN', value: '******' });
+    const file = await depot.app.inject({
+      method: 'GET',
+      url: `/artifactory/artifactory-build-info/team/lib/1-${t(1).getTime()}.json`,
+      headers: adminAuth(),
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.body).not.toContain('tok-very-secret');
     const system = await call('GET', `/ui/builds/buildProps/system/${at('team/lib', '1', 1)}`);
     expect(system.json().properties).toEqual([{ key: 'java.version', value: '21' }]);
     const json = await call('GET', `/ui/builds/buildJson/${at('team/lib', '1', 1)}`);

@@ -16,6 +16,24 @@ import { insertBuild, insertPromotion, type BuildFile } from './queries.ts';
 
 const lower = (value: string | undefined) => (value ? value.toLowerCase() : null);
 
+/** Property names that hold secrets, as the JFrog CLI's default env-exclude reads them. */
+const SECRET_PROPERTY = /password|psw|secret|key|token|auth/i;
+export const REDACTED = '******';
+
+/**
+ * A CI server that sends its whole environment sends its secrets too: their values are
+ * never stored, so no page, call or download of the build shows them.
+ */
+function redacted(properties: Record<string, string> | undefined) {
+  if (!properties) return properties;
+  return Object.fromEntries(
+    Object.entries(properties).map(([key, value]) => [
+      key,
+      SECRET_PROPERTY.test(key) ? REDACTED : value,
+    ]),
+  );
+}
+
 /** Every module's artifacts and dependencies as rows, checksums lower-cased for matching. */
 export function buildFilesOf(info: BuildInfo): BuildFile[] {
   const row = (moduleId: string, kind: BuildFile['kind'], entry: BuildFileEntry): BuildFile => ({
@@ -91,7 +109,8 @@ export function createBuildStore(deps: {
       promotions: Parameters<typeof insertPromotion>[1][] = [],
     ) {
       await ensureRepository(place.repositoryKey, projectKey);
-      const document = { ...info };
+      const document = { ...info, properties: redacted(info.properties) };
+      if (!info.properties) delete document.properties;
       delete document.buildRetention;
       const files = buildFilesOf(info);
       const index: IndexHook = async (tx, file) => {
