@@ -176,7 +176,8 @@ export async function buildPagesRoutes(app: FastifyInstance, { services }: { ser
   app.post<{ Body: { buildsCoordinates: Coordinate[] } }>(
     `${BUILD}/buildsDelete`,
     {
-      config: { permission: 'reader', reach: 'many' },
+      // Build files only, each judged by the build permissions: no stored artifact goes.
+      config: { permission: 'reader' },
       schema: { body: coordinatesBody(['buildName', 'buildNumber', 'buildStarted']) },
     },
     async (request) => deleteBuilds(request.principal, request.body.buildsCoordinates),
@@ -185,7 +186,8 @@ export async function buildPagesRoutes(app: FastifyInstance, { services }: { ser
   app.post<{ Body: { buildsCoordinates: Coordinate[] } }>(
     `${BUILD}/deleteAllBuilds`,
     {
-      config: { permission: 'reader', reach: 'many' },
+      // Build files only, each judged by the build permissions: no stored artifact goes.
+      config: { permission: 'reader' },
       schema: { body: coordinatesBody(['buildName']) },
     },
     async (request) =>
