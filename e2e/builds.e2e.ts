@@ -1,6 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TAB_LABELS } from '../src/custom/tree-browser/messages.ts';
+import { BUILD_LABELS as B, BUILD_TITLES } from '../src/custom/builds/messages.ts';
+import { NOT_FOUND_TEXT } from '../src/shell/messages.ts';
+import { SEARCH_LABELS } from '../src/custom/search/messages.ts';
 import { buildInfo } from '../tests/helpers/build-info.ts';
 import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
@@ -8,7 +11,8 @@ import { startDepot, type E2eDepot } from './server.ts';
 /**
  * The tree's Builds tab against a real server (docs/builds.md, "Linking"): a jar deployed
  * over REST, a build that produced it and one that used it uploaded as CI does, and the tab
- * listing both in Chromium.
+ * listing both in Chromium. Then the builds pages (spec 02 §2 "Builds"): two builds of a
+ * name holding a slash, listed, opened, their tabs, the diff, a promotion and a delete.
  */
 const ADMIN_PASSWORD = 'builds-admin-pass-1';
 const JAR = 'org/acme/app/1.0/app-1.0.jar';
@@ -19,7 +23,7 @@ let page: Page;
 let pageErrors: Error[];
 
 const authorization = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
-async function asScript(method: string, path: string, body: string | object) {
+async function asScript(method: string, path: string, body?: string | object) {
   const json = typeof body === 'object';
   const response = await fetch(`${depot.baseUrl}${path}`, {
     method,
@@ -27,7 +31,11 @@ async function asScript(method: string, path: string, body: string | object) {
     body: json ? JSON.stringify(body) : body,
   });
   expect(response.status, `${method} ${path}`).toBeLessThan(300);
+  return response;
 }
+const PIPELINE = 'acme/pipeline';
+const zip = (n: string) => ({ name: `pipeline-${n}.zip`, content: `pipeline zip ${n}` });
+const started = (n: number) => new Date(Date.UTC(2026, 2, n, 10));
 
 beforeAll(async () => {
   depot = await startDepot(ADMIN_PASSWORD);
@@ -60,6 +68,24 @@ beforeAll(async () => {
       ],
     }),
   );
+  await asScript('PUT', '/artifactory/api/repositories/libs-release', {
+    rclass: 'local',
+    packageType: 'generic',
+  });
+  for (const n of ['1', '2']) {
+    await asScript('PUT', `/artifactory/libs-local/pipeline/pipeline-${n}.zip`, zip(n).content);
+    await asScript(
+      'PUT',
+      '/artifactory/api/build',
+      buildInfo({
+        name: PIPELINE,
+        number: n,
+        started: started(Number(n)),
+        properties: { 'buildInfo.env.PIPELINE_STAGE': `stage-${n}` },
+        modules: [{ id: 'pipeline', artifacts: [zip(n)] }],
+      }),
+    );
+  }
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   page.setDefaultTimeout(10000);
@@ -86,6 +112,118 @@ describe("a jar's Builds tab", () => {
     const used = page.getByRole('table', { name: T.usedBy });
     await expect.poll(() => used.getByRole('row').count()).toBe(2);
     expect(await used.getByRole('row').nth(1).textContent()).toContain('acme-service4service');
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('the builds pages', () => {
+  const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+
+  it('lists builds, searches by name, and opens a build with a slash in its name', async () => {
+    await page.goto(depot.ui('/builds'));
+    const list = page.getByRole('table', { name: BUILD_TITLES.list });
+    await expect.poll(() => list.getByRole('row').count()).toBe(4);
+    await page.getByLabel(B.search).fill('pipe');
+    await page.getByRole('button', { name: B.searchButton }).click();
+    await expect.poll(() => list.getByRole('row').count()).toBe(2);
+    await list.getByRole('link', { name: PIPELINE }).click();
+    const versions = page.getByRole('table', { name: BUILD_TITLES.versions });
+    await expect.poll(() => versions.getByRole('row').count()).toBe(3);
+    expect(await versions.getByRole('row').nth(1).textContent()).toContain('2');
+    await versions.getByRole('link', { name: '2', exact: true }).click();
+    await page.waitForURL(
+      (url) => url.pathname === `/ui/builds/acme%2Fpipeline/2/${started(2).getTime()}`,
+    );
+    await expect.poll(() => page.locator('.builds-general').textContent()).toContain(PIPELINE);
+  });
+
+  it('shows modules with their artifacts linked to the tree, the environment, the JSON', async () => {
+    await tab('Published Modules').click();
+    await page.getByRole('button', { name: 'pipeline', exact: true }).click();
+    const artifacts = page.getByRole('table', { name: `${B.artifacts} pipeline` });
+    await expect
+      .poll(() => artifacts.getByRole('link').first().textContent())
+      .toBe('libs-local/pipeline/pipeline-2.zip');
+    await tab('Environment').click();
+    const env = page.getByRole('table', { name: B.envVariables });
+    await expect.poll(() => env.textContent()).toContain('PIPELINE_STAGEstage-2');
+    await tab('Build Info JSON').click();
+    await expect.poll(() => page.locator('.builds-json').textContent()).toContain('"number": "2"');
+  });
+
+  it('diffs against the build before: the new artifact, the removed one, the changed property', async () => {
+    await tab('Diff').click();
+    const artifacts = page.getByRole('table', { name: `${B.artifacts} diff` });
+    await expect.poll(() => artifacts.getByRole('row').count()).toBe(3);
+    const text = await artifacts.textContent();
+    expect(text).toContain(`${B.diffNew}pipeline-2.zip`);
+    expect(text).toContain(`${B.diffRemoved}pipeline-1.zip`);
+    const properties = page.getByRole('table', { name: `${B.properties} diff` });
+    expect(await properties.textContent()).toContain(
+      `${B.diffUpdated}buildInfo.env.PIPELINE_STAGE`,
+    );
+  });
+
+  it('promotes: a dry run changes nothing, then a copy lands with its status in the history', async () => {
+    const promoteOnce = async (dryRun: boolean) => {
+      await page.getByRole('button', { name: B.promote, exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: B.promoteTitle });
+      await dialog.getByLabel(B.targetRepo).fill('libs-release');
+      await dialog.getByLabel(B.promoteStatus).fill('Released');
+      if (dryRun) await dialog.getByLabel(B.dryRun).check();
+      await dialog.getByRole('button', { name: B.promote, exact: true }).click();
+      await expect
+        .poll(() => dialog.getByRole('status').textContent())
+        .toContain('libs-local:pipeline/pipeline-2.zip to libs-release:pipeline/pipeline-2.zip');
+      await dialog.getByRole('button', { name: B.cancel }).click();
+    };
+    const released = () =>
+      fetch(`${depot.baseUrl}/artifactory/libs-release/pipeline/pipeline-2.zip`, {
+        headers: { authorization },
+      }).then((r) => r.status);
+    await promoteOnce(true);
+    expect(await released()).toBe(404);
+    await promoteOnce(false);
+    expect(await released()).toBe(200);
+    await tab('Release History').click();
+    const history = page.getByRole('table', { name: 'Release History' });
+    await expect.poll(() => history.textContent()).toContain('Releasedlibs-release');
+  });
+
+  it('resolves a build number without its start, and deletes one version', async () => {
+    await page.goto(depot.ui('/builds/acme%2Fpipeline/1'));
+    await page.waitForURL(
+      (url) => url.pathname === `/ui/builds/acme%2Fpipeline/1/${started(1).getTime()}`,
+    );
+    await page.getByRole('link', { name: PIPELINE, exact: true }).click();
+    const versions = page.getByRole('table', { name: BUILD_TITLES.versions });
+    await expect.poll(() => versions.getByRole('row').count()).toBe(3);
+    await page.getByLabel('Select build 1').check();
+    await page.getByRole('button', { name: B.deleteSelected }).click();
+    await page
+      .getByRole('alertdialog', { name: B.deleteTitle })
+      .getByRole('button', { name: B.confirmDelete })
+      .click();
+    await expect.poll(() => versions.getByRole('row').count()).toBe(2);
+    const numbers = await asScript('GET', `/artifactory/api/build/${encodeURIComponent(PIPELINE)}`);
+    expect((await numbers.json()).buildsNumbers).toEqual([
+      { uri: '/2', started: started(2).toISOString().replace('Z', '+0000') },
+    ]);
+  });
+
+  it("finds builds from the toolbar's Builds scope", async () => {
+    await page.getByLabel(SEARCH_LABELS.toolbarScope).selectOption('builds');
+    await page.getByRole('searchbox', { name: SEARCH_LABELS.toolbarSearch }).fill('acme-s');
+    await page.getByRole('searchbox', { name: SEARCH_LABELS.toolbarSearch }).press('Enter');
+    await page.waitForURL((url) => url.pathname === '/ui/builds' && url.search === '?name=acme-s');
+    const list = page.getByRole('table', { name: BUILD_TITLES.list });
+    await expect.poll(() => list.getByRole('row').count()).toBe(2);
+    expect(await list.getByRole('row').nth(1).textContent()).toContain('acme-service');
+  });
+
+  it('sends a build the caller cannot fetch to the 404 page', async () => {
+    await page.goto(depot.ui('/builds/no-such-build'));
+    await expect.poll(() => page.getByText(NOT_FOUND_TEXT).count()).toBe(1);
     expect(pageErrors).toEqual([]);
   });
 });

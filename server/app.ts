@@ -70,6 +70,7 @@ import { loadMasterKey, SecretBox } from './crypto/secret-box.ts';
 import { entityRoutes } from './modules/entities/routes.ts';
 import { buildRestRoutes } from './modules/builds/rest-routes.ts';
 import { buildConsoleRoutes } from './modules/builds/console-routes.ts';
+import { buildPagesRoutes } from './modules/builds/console-build-routes.ts';
 import { licenseBucketsRoutes } from './modules/license-buckets/routes.ts';
 import { schemasRoutes } from './modules/schemas/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
@@ -397,6 +398,7 @@ export async function assembleHttp({
       await api.register(setMeUpRoutes, { services });
       await api.register(searchConsoleRoutes, { services });
       await api.register(buildConsoleRoutes, { services });
+      await api.register(buildPagesRoutes, { services });
       await api.register(packageTypesRoutes, { catalogue: services.catalogue });
       await api.register(webhookConsoleRoutes, { services });
       await api.register(systemLogsRoutes, {

@@ -536,6 +536,9 @@ describe('malformed build-info', () => {
   const cases: [string, (doc: Record<string, unknown>) => void, string, string][] = [
     ['a missing name', (doc) => delete doc.name, 'name', M.required('name')],
     ['a missing number', (doc) => delete doc.number, 'number', M.required('number')],
+    ['a name with a .. part', (doc) => (doc.name = 'acme-bad/..'), 'name', M.badName],
+    ['a name with an empty part', (doc) => (doc.name = 'acme-bad//x'), 'name', M.badName],
+    ['a name ending in a slash', (doc) => (doc.name = 'acme-bad/'), 'name', M.badName],
     [
       'a number that is a number',
       (doc) => (doc.number = 1),

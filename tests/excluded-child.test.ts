@@ -493,6 +493,28 @@ const CASES: Record<string, Case[]> = {
         ),
     },
   ],
+  'POST /ui/api/v1/ui/builds/promote/:name/:number': [
+    {
+      kind: 'change',
+      prepare: () => built(),
+      run: (f) =>
+        call('POST', `/ui/api/v1/ui/builds/promote/${f.folder}/1`, DEV, {
+          status: 'Released',
+          targetRepo: 'pub-local',
+          sourceRepo: 'target-local',
+          copy: false,
+        }),
+      control: () =>
+        controlled((folder) =>
+          call('POST', `/ui/api/v1/ui/builds/promote/${folder}/1`, DEV, {
+            status: 'Released',
+            targetRepo: 'pub-local',
+            sourceRepo: 'target-local',
+            copy: false,
+          }),
+        ),
+    },
+  ],
   'POST /artifactory/api/build/patternArtifacts': [
     {
       kind: 'read',
@@ -1119,9 +1141,13 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'POST /ui/api/v1/ui/maintenance/compress',
     'POST /ui/api/v1/ui/maintenance/prune',
   ],
-  'builds: lookups and renames of build-info files, judged by build permissions; no stored artifact':
+  'builds: lookups, searches, renames and console deletes of build-info files, judged by build permissions; no stored artifact':
     [
       'POST /artifactory/api/build/rename/:name',
+      'POST /ui/api/v1/ui/builds/buildsDelete',
+      'POST /ui/api/v1/ui/builds/deleteAllBuilds',
+      'POST /ui/api/v1/global-search/builds',
+      'POST /ui/api/v1/global-search/builds/:buildName',
       'POST /ui/api/v1/ui/permissiontargets/buildPatterns',
     ],
   'one item: the file or package document the request names': [

@@ -229,7 +229,7 @@ describe('bad queries', () => {
     ['items.find({"name":"a"}', /expected '\)' but found the end of the query at position 24$/],
     ['items.find({"name":"a"))', /expected '}' but found '\)' at position 23$/],
     ['items.find({"name":{"$like":"a"}})', /unknown operator "\$like"/],
-    ['builds.find()', /unknown domain 'builds', expected items at position 1$/],
+    ['entries.find()', /unknown domain 'entries', expected items or builds at position 1$/],
     [
       'items.find().limit(99999999999999999999)',
       /limit must be a whole number from 0 to 2147483647/,

@@ -7,6 +7,7 @@ import { createScreenRegistry, type ScreenComponent } from '../engine/registry';
  */
 const SCREEN_COMPONENTS: Record<string, ScreenComponent> = {
   'access-tokens': lazy(() => import('../custom/access-tokens/AccessTokensPage')),
+  builds: lazy(() => import('../custom/builds/BuildsPage')),
   'invite-user': lazy(() => import('../custom/invite-user/InviteUserPage')),
   'mail-config': lazy(() => import('../custom/mail-config/MailConfigPage')),
   'license-buckets': lazy(() => import('../custom/license-buckets/LicenseBucketsPage')),

@@ -58,7 +58,8 @@ function messageOf(error: ErrorObject, field: string): string {
     case 'type':
       return M.wrongType(field, String(error.params.type));
     case 'pattern':
-      return /sha1|sha256|md5/.test(field) ? M.badChecksum(field) : M.badCharacters(field);
+      if (/sha1|sha256|md5/.test(field)) return M.badChecksum(field);
+      return field === 'name' ? M.badName : M.badCharacters(field);
     case 'maxLength':
       return M.tooLong(field, Number(error.params.limit));
     case 'minLength':

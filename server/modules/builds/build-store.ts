@@ -10,9 +10,29 @@ import {
   type BuildFileEntry,
   type BuildInfo,
 } from './build-info.ts';
+import { emitEvents } from '../events/outbox.ts';
+import { buildEvent } from './build-events.ts';
 import { insertBuild, insertPromotion, type BuildFile } from './queries.ts';
 
 const lower = (value: string | undefined) => (value ? value.toLowerCase() : null);
+
+/** Property names that hold secrets, as the JFrog CLI's default env-exclude reads them. */
+const SECRET_PROPERTY = /password|psw|secret|key|token|auth/i;
+export const REDACTED = '******';
+
+/**
+ * A CI server that sends its whole environment sends its secrets too: their values are
+ * never stored, so no page, call or download of the build shows them.
+ */
+function redacted(properties: Record<string, string> | undefined) {
+  if (!properties) return properties;
+  return Object.fromEntries(
+    Object.entries(properties).map(([key, value]) => [
+      key,
+      SECRET_PROPERTY.test(key) ? REDACTED : value,
+    ]),
+  );
+}
 
 /** Every module's artifacts and dependencies as rows, checksums lower-cased for matching. */
 export function buildFilesOf(info: BuildInfo): BuildFile[] {
@@ -89,7 +109,8 @@ export function createBuildStore(deps: {
       promotions: Parameters<typeof insertPromotion>[1][] = [],
     ) {
       await ensureRepository(place.repositoryKey, projectKey);
-      const document = { ...info };
+      const document = { ...info, properties: redacted(info.properties) };
+      if (!info.properties) delete document.properties;
       delete document.buildRetention;
       const files = buildFilesOf(info);
       const index: IndexHook = async (tx, file) => {
@@ -111,6 +132,7 @@ export function createBuildStore(deps: {
         );
         for (const promotion of promotions)
           await insertPromotion(tx, { ...promotion, build_id: buildId });
+        await emitEvents(tx, [buildEvent('uploaded', info, user)]);
       };
       await deps.artifacts.deploy({
         repoKey: place.repositoryKey,

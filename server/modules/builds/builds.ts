@@ -10,6 +10,7 @@ import { createBuildInfoValidator } from './build-info.ts';
 import { patternArtifacts, type PatternRequest } from './pattern-artifacts.ts';
 import { createBuildPromotion } from './promotion.ts';
 import { createBuildsService } from './service.ts';
+import { createBuildViews } from './views.ts';
 
 /** Builds as the routes see them: the service, its checks, promotion and the lookups. */
 export function createBuilds(deps: {
@@ -27,6 +28,7 @@ export function createBuilds(deps: {
     ...service,
     validate: createBuildInfoValidator(schema),
     promote: createBuildPromotion({ ...deps, builds: service }),
+    views: createBuildViews({ ...deps, builds: service }),
     patternArtifacts: (principal: Principal, requests: PatternRequest[]) =>
       patternArtifacts({ ...deps, builds: service }, principal, requests),
     artifactBuilds: (principal: Principal, repoKey: string, path: string) =>

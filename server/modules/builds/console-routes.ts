@@ -62,9 +62,33 @@ export async function buildConsoleRoutes(
   );
 
   // The permissions editor's lookups: build names to pick By Name (admins edit targets).
-  app.get('/ui/builds/names', { config: { permission: 'admin' } }, async (request) => ({
-    builds: (await builds.names(request.principal)).map((row) => row.name),
-  }));
+  // Paged when asked (`offset`, `limit`): a large instance has more names than one answer
+  // should carry; without them every name, as the editor's first version read it.
+  app.get<{ Querystring: { offset?: number; limit?: number; name?: string } }>(
+    '/ui/builds/names',
+    {
+      config: { permission: 'admin' },
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: {
+            offset: { type: 'integer', minimum: 0 },
+            limit: { type: 'integer', minimum: 1, maximum: 1000 },
+            name: { type: 'string', maxLength: 1024 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { offset = 0, limit, name } = request.query;
+      const term = name?.toLowerCase();
+      const names = [...new Set((await builds.names(request.principal)).map((row) => row.name))]
+        .filter((each) => !term || each.toLowerCase().includes(term))
+        .sort((a, b) => a.localeCompare(b));
+      const page = limit === undefined ? names.slice(offset) : names.slice(offset, offset + limit);
+      return { builds: page, total: names.length, hasMore: offset + page.length < names.length };
+    },
+  );
 
   app.post<{ Body: { includePatterns?: string[]; excludePatterns?: string[] } }>(
     '/ui/permissiontargets/buildPatterns',

@@ -7,6 +7,8 @@ export const BUILD_MESSAGES = {
   badChecksum: (field: string) => `${field} is not a valid checksum`,
   badCharacters: (field: string) =>
     `${field} may not contain any of these characters: / \\ : | ? * " < >`,
+  badName:
+    'name may not contain any of these characters: \\ : | ? * " < >, and its / separate parts that are neither empty, . nor ..',
   tooLong: (field: string, limit: number) => `${field} is longer than ${limit} characters`,
   invalid: (field: string) => `${field} is not valid`,
   badStarted: (started: string) =>

@@ -9,6 +9,8 @@ import type { RepositoriesService } from '../repositories/service.ts';
 import type { ArtifactPropertiesService } from '../artifact-properties/service.ts';
 import { BUILD_MESSAGES as M } from './messages.ts';
 import { buildFiles, insertPromotion, storedFilesWith } from './queries.ts';
+import { emitEvents } from '../events/outbox.ts';
+import { buildEvent } from './build-events.ts';
 import type { BuildsService } from './service.ts';
 
 export interface PromotionRequest {
@@ -131,17 +133,22 @@ export function createBuildPromotion(deps: {
           message: `${request.dryRun ? 'Would ' + kind : kind === 'copy' ? 'Copied' : 'Moved'} ${file.repoKey}:${file.path} to ${target.key}:${file.path}`,
         });
     }
-    if (!request.dryRun && request.status) {
-      await insertPromotion(db, {
-        build_id: row.id,
-        status: request.status,
-        comment: request.comment ?? '',
-        repository: request.targetRepo ?? null,
-        ci_user: request.ciUser ?? null,
-        user_name: principal.name,
-        ...(request.timestamp && !Number.isNaN(Date.parse(request.timestamp))
-          ? { timestamp: new Date(request.timestamp) }
-          : {}),
+    if (!request.dryRun) {
+      // The release history's entry and the event commit together.
+      await db.transaction().execute(async (tx) => {
+        if (request.status)
+          await insertPromotion(tx, {
+            build_id: row.id,
+            status: request.status,
+            comment: request.comment ?? '',
+            repository: request.targetRepo ?? null,
+            ci_user: request.ciUser ?? null,
+            user_name: principal.name,
+            ...(request.timestamp && !Number.isNaN(Date.parse(request.timestamp))
+              ? { timestamp: new Date(request.timestamp) }
+              : {}),
+          });
+        await emitEvents(tx, [buildEvent('promoted', row, principal.name)]);
       });
     }
     return { messages };

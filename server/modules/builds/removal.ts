@@ -1,6 +1,10 @@
 import type { Database } from '../../db/database.ts';
 import { AccessDenied, NotFound } from '../../errors.ts';
 import { BUILD_MESSAGES as M } from './messages.ts';
+import { retryTransaction } from '../../db/transaction-retry.ts';
+import { holdForRemoval } from '../artifacts/tree-writes.ts';
+import { emitEvents } from '../events/outbox.ts';
+import { buildEvent } from './build-events.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
@@ -77,9 +81,18 @@ export function createBuildRemoval(deps: {
 
     /** Removes the builds' files (their rows go with them), then their artifacts. */
     async apply(plan: RemovalPlan, walker: ItemWalker) {
+      const user = walker.principal.name;
       for (const build of plan.builds) {
         const repo = await deps.repositories.findRow(build.repository_key);
-        if (repo) await deps.artifacts.removeTree(repo, build.path, walker.principal.name);
+        if (!repo) continue;
+        // The build's file, its rows (by cascade) and its event go together or not at all.
+        await retryTransaction(() =>
+          db.transaction().execute(async (tx) => {
+            if (!(await holdForRemoval(tx, repo.id, build.path))) return;
+            await deps.artifacts.deleteTree(repo, build.path, user, tx);
+            await emitEvents(tx, [buildEvent('deleted', build, user)]);
+          }),
+        );
       }
       for (const item of plan.artifacts) {
         try {

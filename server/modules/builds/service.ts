@@ -87,6 +87,19 @@ export function createBuildsService(deps: {
     return statuses.length > 0 ? { ...document, statuses } : document;
   }
 
+  async function diffRows(current: BuildRow, previous: BuildRow) {
+    const [currentFiles, previousFiles, currentDoc, previousDoc] = await Promise.all([
+      buildFiles(db, current.id),
+      buildFiles(db, previous.id),
+      buildDocument(db, current.id),
+      buildDocument(db, previous.id),
+    ]);
+    return diffBuilds(
+      { files: currentFiles, properties: propertiesOf(currentDoc) },
+      { files: previousFiles, properties: propertiesOf(previousDoc) },
+    );
+  }
+
   return {
     store,
     find,
@@ -167,16 +180,21 @@ export function createBuildsService(deps: {
         find(principal, name, number, { projectKey }),
         find(principal, name, other, { projectKey }),
       ]);
-      const [currentFiles, previousFiles, currentDoc, previousDoc] = await Promise.all([
-        buildFiles(db, current.row.id),
-        buildFiles(db, previous.row.id),
-        buildDocument(db, current.row.id),
-        buildDocument(db, previous.row.id),
+      return diffRows(current.row, previous.row);
+    },
+
+    /** The console's diff: this build against another of its name, by number and start. */
+    async diffAt(
+      principal: Principal,
+      here: { name: string; number: string; startTime: string; projectKey?: string },
+      other: { number: string; startTime?: string },
+    ) {
+      const { projectKey } = here;
+      const [current, previous] = await Promise.all([
+        find(principal, here.name, here.number, { started: here.startTime, projectKey }),
+        find(principal, here.name, other.number, { started: other.startTime, projectKey }),
       ]);
-      return diffBuilds(
-        { files: currentFiles, properties: propertiesOf(currentDoc) },
-        { files: previousFiles, properties: propertiesOf(previousDoc) },
-      );
+      return diffRows(current.row, previous.row);
     },
 
     /** DELETE /api/build/{name}: chosen numbers or all, with their artifacts when asked. */
@@ -195,6 +213,28 @@ export function createBuildsService(deps: {
       for (const row of chosen) requireAction(decider, 'delete', row);
       const walker = await access.walker(principal);
       await removal.apply(await removal.plan(chosen, request.artifacts, walker), walker);
+      return chosen;
+    },
+
+    /** The console's delete: exact builds (name, number, start), all checked before any goes. */
+    async deleteExact(
+      principal: Principal,
+      coordinates: { name: string; number?: string; startTime?: string; projectKey?: string }[],
+    ) {
+      const decider = await access.forBuilds(principal);
+      const chosen: BuildRow[] = [];
+      for (const at of coordinates) {
+        const rows = (await readable(decider, at.name, at.projectKey)).filter(
+          (row) =>
+            (at.number === undefined || row.number === at.number) &&
+            (at.startTime === undefined || String(row.started_at.getTime()) === at.startTime),
+        );
+        if (rows.length === 0) throw new NotFound(M.noBuild(at.name));
+        chosen.push(...rows);
+      }
+      for (const row of chosen) requireAction(decider, 'delete', row);
+      const walker = await access.walker(principal);
+      await removal.apply(await removal.plan(chosen, false, walker), walker);
       return chosen;
     },
 

@@ -1,6 +1,6 @@
 /**
  * The event domains Depot serves and their event types (spec 03 "Webhook"; docs/webhooks.md).
- * A domain is listed once the service behind it emits its events: Docker, builds and the
+ * A domain is listed once the service behind it emits its events: Docker and the
  * archive add theirs here when they land, with their emission (`emitEvents`).
  */
 export const EVENT_DOMAINS = {
@@ -18,6 +18,14 @@ export const EVENT_DOMAINS = {
     eventTypes: {
       added: 'Artifact property was added',
       deleted: 'Artifact property was deleted',
+    },
+  },
+  build: {
+    name: 'Builds',
+    eventTypes: {
+      uploaded: 'Build was uploaded',
+      deleted: 'Build was deleted',
+      promoted: 'Build was promoted',
     },
   },
 } as const;

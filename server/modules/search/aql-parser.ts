@@ -26,6 +26,27 @@ export interface AqlQuery {
  * query past the limits (size, nesting, criteria) is refused before it costs more than reading.
  */
 export function parseAql(source: string, limits: AqlLimits): AqlQuery {
+  const parsed = parseAqlOfDomain(source, limits);
+  if (parsed.domain !== 'items')
+    throw new AqlSyntaxError('unknown domain builds, expected items', 0);
+  return parsed.query;
+}
+
+/** A query of the builds domain, as read: its criteria are checked by aql-builds.ts. */
+export interface BuildsAqlQuery {
+  filter: JsonNode | undefined;
+  include: { name: string; position: number }[];
+  sort: { field: string; position: number; direction: 'asc' | 'desc' }[];
+  offset: number;
+  limit?: number;
+  maxCriteria: number;
+}
+
+/** Reads an AQL query of the items or the builds domain. */
+export function parseAqlOfDomain(
+  source: string,
+  limits: AqlLimits,
+): { domain: 'items'; query: AqlQuery } | { domain: 'builds'; query: BuildsAqlQuery } {
   checkAqlLimits(source, limits);
   const parser = new Parser(tokenize(source), limits.maxCriteria);
   return parser.query();
@@ -39,13 +60,68 @@ class Parser {
     private readonly maxCriteria: number,
   ) {}
 
-  query(): AqlQuery {
-    const domain = this.expectWord('the domain items');
+  query(): { domain: 'items'; query: AqlQuery } | { domain: 'builds'; query: BuildsAqlQuery } {
+    const domain = this.expectWord('the domain items or builds');
+    if (domain.text === 'builds') return { domain: 'builds', query: this.buildsQuery() };
     if (domain.text !== 'items')
       throw new AqlSyntaxError(
-        `unknown domain ${describe(domain)}, expected items`,
+        `unknown domain ${describe(domain)}, expected items or builds`,
         domain.position,
       );
+    return { domain: 'items', query: this.itemsQuery() };
+  }
+
+  /** `builds.find({...})` with include, sort, offset and limit; field names checked later. */
+  private buildsQuery(): BuildsAqlQuery {
+    this.expectPunct('.');
+    const find = this.expectWord('find');
+    if (find.text !== 'find') throw this.expected('find', find);
+    this.expectPunct('(');
+    const filter = this.peekPunct(')') ? undefined : this.value();
+    this.expectPunct(')');
+    const query: BuildsAqlQuery = {
+      filter,
+      include: [],
+      sort: [],
+      offset: 0,
+      maxCriteria: this.maxCriteria,
+    };
+    while (this.acceptPunct('.')) {
+      const name = this.expectWord('include, sort, offset or limit');
+      this.expectPunct('(');
+      if (name.text === 'include')
+        do {
+          const token = this.expectString('a field name');
+          query.include.push({ name: token.text, position: token.position });
+        } while (this.acceptPunct(','));
+      else if (name.text === 'sort') {
+        this.expectPunct('{');
+        const direction = this.expectString('"$asc" or "$desc"');
+        if (direction.text !== '$asc' && direction.text !== '$desc')
+          throw this.expected('"$asc" or "$desc"', direction);
+        this.expectPunct(':');
+        this.expectPunct('[');
+        do {
+          const field = this.expectString('a field name');
+          query.sort.push({
+            field: field.text,
+            position: field.position,
+            direction: direction.text === '$asc' ? 'asc' : 'desc',
+          });
+        } while (this.acceptPunct(','));
+        this.expectPunct(']');
+        this.expectPunct('}');
+      } else if (name.text === 'offset') query.offset = this.count('offset');
+      else if (name.text === 'limit') query.limit = this.count('limit');
+      else throw this.expected('include, sort, offset or limit', name);
+      this.expectPunct(')');
+    }
+    const last = this.next();
+    if (last.kind !== 'end') throw this.expected("'.' or the end of the query", last);
+    return query;
+  }
+
+  private itemsQuery(): AqlQuery {
     this.expectPunct('.');
     const find = this.expectWord('find');
     if (find.text !== 'find') throw this.expected('find', find);

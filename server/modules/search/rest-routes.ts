@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import type { AqlLimits } from './aql-limits.ts';
-import { parseAql } from './aql-parser.ts';
+import { findBuilds } from './aql-builds.ts';
+import { parseAqlOfDomain } from './aql-parser.ts';
 import { renderAqlItems } from './aql-render.ts';
 import { checksumCriterion, gavcQuery, nameTerm, propertyQuery } from './builders.ts';
 import { all, field, FILES_ONLY, type Criterion, type ItemQuery } from './criteria.ts';
@@ -81,7 +82,12 @@ export async function searchRestRoutes(
   app.post(`${BASE}/aql`, aqlRoute, async (request, reply) => {
     const text = typeof request.body === 'string' ? request.body : '';
     if (text.trim() === '') throw new BadRequest(M.aqlBody);
-    const aql = parseAql(text, aqlLimits);
+    const parsed = parseAqlOfDomain(text, aqlLimits);
+    if (parsed.domain === 'builds') {
+      const decider = await services.access.forBuilds(request.principal);
+      return findBuilds(services.db, decider, parsed.query);
+    }
+    const aql = parsed.query;
     const query: ItemQuery = { where: aql.where, sort: aql.sort, scope: 'artifacts' };
     const rows = await search.stream(request.principal, query, {
       skip: aql.offset,

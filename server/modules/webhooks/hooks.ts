@@ -25,6 +25,13 @@ async function checkSubscription(given: Partial<Subscription>, services: HookSer
       if (!(await services.repositories.findRow(key)))
         throw new BadRequest(M.unknownRepository(key), 'repoKeys');
   }
+  if (
+    domain === 'build' &&
+    !subscription.anyBuild &&
+    (subscription.buildNames ?? []).length === 0 &&
+    (subscription.includePatterns ?? []).length === 0
+  )
+    throw new BadRequest(M.noBuilds, 'buildNames');
   if (subscription.proxy !== '') throw new BadRequest(M.noProxy(subscription.proxy), 'proxy');
 }
 

@@ -5,6 +5,7 @@ export const WEBHOOK_MESSAGES = {
   notAnEventOf: (type: string, domain: string) =>
     `'${type}' is not an event of the ${domain} domain`,
   noRepositories: 'Select at least one repository, or any local or any remote repository',
+  noBuilds: 'Select at least one build, a build pattern, or any build',
   unknownRepository: (key: string) => `Repository '${key}' does not exist`,
   noProxy: (proxy: string) =>
     `Proxy '${proxy}' is not configured: Depot sends webhooks directly until proxies are configured`,

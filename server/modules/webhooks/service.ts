@@ -43,6 +43,12 @@ const SAMPLE_DATA: Record<string, Record<string, unknown>> = {
     property_key: 'sample_key',
     property_values: ['sample_value'],
   },
+  build: {
+    build_name: 'sample_build_name',
+    event_type: 'uploaded',
+    build_number: '1',
+    build_started: '2020-06-18T14:40:49.869+0300',
+  },
 };
 
 export interface WebhooksServiceOptions {

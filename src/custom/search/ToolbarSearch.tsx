@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { BUILDS_PATH } from '../builds/messages';
 import { PACKAGES_PATH } from '../packages/messages';
 import { SEARCH_LABELS as L, SEARCH_RESULTS_PATH } from './messages';
 import { searchSubmitted } from './model';
@@ -9,8 +10,8 @@ type Scope = keyof typeof L.scopes;
 
 /**
  * The toolbar's search (spec 01 §2 scopes): artifacts run a quick search (a checksum-length
- * hex term a checksum search) on the results page; packages open the package browser's
- * search. Scopes whose services Depot does not run (builds, release bundles, security,
+ * hex term a checksum search) on the results page; packages and builds open their list's
+ * search (`global-search/builds`). Scopes whose services Depot does not run (release bundles, security,
  * archive, pipelines) are not offered.
  */
 export function ToolbarSearch() {
@@ -21,6 +22,10 @@ export function ToolbarSearch() {
     event.preventDefault();
     const parsed = parseSearchText(text);
     if (!parsed.name && !parsed.checksum) return;
+    if (scope === 'builds') {
+      navigate(`${BUILDS_PATH}?${new URLSearchParams({ name: parsed.name ?? text.trim() })}`);
+      return;
+    }
     if (scope === 'packages') {
       navigate(`${PACKAGES_PATH}?${new URLSearchParams({ name: parsed.name ?? '' })}`);
       return;

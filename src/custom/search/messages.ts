@@ -33,7 +33,7 @@ export const SEARCH_LABELS = {
   title: 'Artifact Search',
   toolbarSearch: 'Quick search',
   toolbarScope: 'Search in',
-  scopes: { artifacts: 'Artifacts', packages: 'Packages' },
+  scopes: { artifacts: 'Artifacts', packages: 'Packages', builds: 'Builds' },
   type: 'Search type',
   name: 'Name',
   checksum: 'Checksum',

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildInfo } from './helpers/build-info.ts';
+import {
+  adminAuth,
+  basic,
+  createRepository,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
+
+/**
+ * The console's build calls (spec 02 §7 "Builds"; docs/builds.md, "Console"): the search,
+ * a build's views, its diff, delete and promotion, each through the caller's build
+ * permissions, on a real Depot with its real database.
+ */
+let depot: TestDepot;
+const UI = '/ui/api/v1';
+const dev = { authorization: basic('dev', 'dev-pass-1') };
+const t = (day: number) => new Date(Date.UTC(2026, 2, day, 10));
+
+const call = (method: 'GET' | 'POST', url: string, payload?: object, headers = adminAuth()) =>
+  depot.app.inject({ method, url: `${UI}${url}`, headers, payload });
+const search = (body: object, headers = adminAuth()) =>
+  call('POST', '/global-search/builds', body, headers);
+const upload = async (document: object) => {
+  const response = await depot.app.inject({
+    method: 'PUT',
+    url: '/artifactory/api/build',
+    headers: adminAuth(),
+    payload: document,
+  });
+  expect(response.statusCode, response.body).toBe(204);
+};
+const at = (name: string, number: string, day: number) =>
+  `${encodeURIComponent(name)}/${number}/${t(day).getTime()}`;
+
+beforeAll(async () => {
+  depot = await startTestDepot();
+  await createRepository(depot, 'pages-local', 'local');
+  await createRepository(depot, 'pages-release', 'local');
+  await depot.services.users.create({
+    name: 'dev',
+    email: 'dev@example.com',
+    password: 'dev-pass-1',
+  } as never);
+  const put = await depot.app.inject({
+    method: 'PUT',
+    url: '/artifactory/pages-local/team/lib-1.jar',
+    headers: adminAuth(),
+    payload: 'lib one',
+  });
+  expect(put.statusCode).toBe(201);
+  for (const [number, day, content] of [
+    ['1', 1, 'lib one'],
+    ['2', 2, 'lib two'],
+  ] as const)
+    await upload(
+      buildInfo({
+        name: 'team/lib',
+        number,
+        started: t(day),
+        properties: {
+          'buildInfo.env.STAGE': `s${number}`,
+          'buildInfo.env.DEPLOY_TOKEN': 'tok-very-secret',
+          'java.version': '21',
+        },
+        modules: [{ id: 'lib', artifacts: [{ name: `lib-${number}.jar`, content }] }],
+      }),
+    );
+  for (let n = 0; n < 3; n++)
+    await upload(buildInfo({ name: `other-${n}`, number: '1', started: t(10 + n), modules: [] }));
+});
+
+afterAll(async () => {
+  await depot?.close();
+});
+
+describe('the builds list and versions', () => {
+  it('lists each name once with its latest build, newest first, a page at a time', async () => {
+    const first = await search({ num_of_rows: 2 });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().versions.map((v: { build_name: string }) => v.build_name)).toEqual([
+      'other-2',
+      'other-1',
+    ]);
+    expect(first.json().hasMore).toBe(true);
+    const rest = (await search({ num_of_rows: 2, offset: 2 })).json();
+    expect(rest.versions.map((v: { build_name: string }) => v.build_name)).toEqual([
+      'other-0',
+      'team/lib',
+    ]);
+    expect(rest.versions[1]).toMatchObject({
+      build_number: '2',
+      build_time: t(2).getTime(),
+      project_key: 'unassigned',
+    });
+    const named = (await search({ name: 'TEAM' })).json().versions;
+    expect(named.map((v: { build_name: string }) => v.build_name)).toEqual(['team/lib']);
+    const unassigned = (await search({ projectKey: 'unassigned' })).json().versions;
+    expect(unassigned).toHaveLength(4);
+    expect((await search({ projectKey: 'nosuch' })).json().versions).toEqual([]);
+  });
+
+  it('answers a name’s versions with status and CI link, newest first', async () => {
+    const response = await call('GET', `/ui/builds/history/${encodeURIComponent('team/lib')}`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().history).toMatchObject([
+      { buildNumber: '2', time: t(2).getTime(), status: '', ciUrl: expect.stringContaining('/2/') },
+      { buildNumber: '1', time: t(1).getTime() },
+    ]);
+  });
+
+  it('pages the permissions editor’s build names', async () => {
+    const page = await call('GET', '/ui/builds/names?offset=1&limit=2');
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json()).toEqual({ builds: ['other-1', 'other-2'], total: 4, hasMore: true });
+    expect((await call('GET', '/ui/builds/names')).json().builds).toHaveLength(4);
+  });
+});
+
+describe("a build's views", () => {
+  it('general info, modules with artifacts linked to stored items, environment, JSON', async () => {
+    const general = await call('GET', `/ui/builds/buildInfo/${at('team/lib', '1', 1)}`);
+    expect(general.statusCode, general.body).toBe(200);
+    expect(general.json()).toMatchObject({ name: 'team/lib', number: '1', type: 'GENERIC' });
+    const modules = await call('GET', `/ui/builds/publishedModules/${at('team/lib', '1', 1)}`);
+    expect(modules.json().modules).toEqual([
+      { moduleId: 'lib', type: '', numOfArtifacts: 1, numOfDependencies: 0 },
+    ]);
+    const artifacts = await call('GET', `/ui/builds/modulesArtifact/${at('team/lib', '1', 1)}/lib`);
+    expect(artifacts.json().artifacts[0]).toMatchObject({
+      name: 'lib-1.jar',
+      repoKey: 'pages-local',
+      path: 'team/lib-1.jar',
+    });
+    const two = await call('GET', `/ui/builds/modulesArtifact/${at('team/lib', '2', 2)}/lib`);
+    expect(two.json().artifacts[0].repoKey).toBeUndefined();
+    const env = await call('GET', `/ui/builds/buildProps/env/${at('team/lib', '1', 1)}`);
+    expect(env.json().properties).toContainEqual({ key: 'STAGE', value: 's1' });
+    // A secret the CI server sent is never stored: not in a view, not in the stored file.
+    expect(env.json().properties).toContainEqual({ key: 'DEPLOY_TOKEN', value: '******' });
+    const file = await depot.app.inject({
+      method: 'GET',
+      url: `/artifactory/artifactory-build-info/team/lib/1-${t(1).getTime()}.json`,
+      headers: adminAuth(),
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.body).not.toContain('tok-very-secret');
+    const system = await call('GET', `/ui/builds/buildProps/system/${at('team/lib', '1', 1)}`);
+    expect(system.json().properties).toEqual([{ key: 'java.version', value: '21' }]);
+    const json = await call('GET', `/ui/builds/buildJson/${at('team/lib', '1', 1)}`);
+    expect(JSON.parse(json.json().fileContent).number).toBe('1');
+    const issues = await call('GET', `/ui/builds/buildIssues/${at('team/lib', '1', 1)}`);
+    expect(issues.json().issues[0]).toMatchObject({ key: 'APP-1' });
+  });
+
+  it('diffs against another build by number and start', async () => {
+    const diff = await call(
+      'GET',
+      `/ui/builds/buildDiff/${at('team/lib', '2', 2)}?otherNumber=1&otherDate=${t(1).getTime()}`,
+    );
+    expect(diff.statusCode, diff.body).toBe(200);
+    const { artifacts, properties } = diff.json();
+    expect(artifacts.new.map((a: { name: string }) => a.name)).toEqual(['lib-2.jar']);
+    expect(artifacts.removed.map((a: { name: string }) => a.name)).toEqual(['lib-1.jar']);
+    expect(properties.updated.map((p: { name: string }) => p.name)).toEqual([
+      'buildInfo.env.STAGE',
+    ]);
+    const part = await call(
+      'GET',
+      `/ui/builds/artifactDiff/${at('team/lib', '2', 2)}?otherNumber=1`,
+    );
+    expect(part.json().new).toHaveLength(1);
+  });
+
+  it('promotes from the console, the status joining the release history', async () => {
+    const promote = await call('POST', `/ui/builds/promote/${encodeURIComponent('team/lib')}/1`, {
+      targetRepo: 'pages-release',
+      status: 'Released',
+      comment: 'ship it',
+      copy: true,
+    });
+    expect(promote.statusCode, promote.body).toBe(200);
+    const history = await call('GET', `/ui/builds/releaseHistory/${at('team/lib', '1', 1)}`);
+    expect(history.json().releaseHistory).toMatchObject([
+      { status: 'Released', comment: 'ship it', repository: 'pages-release', user: 'admin' },
+    ]);
+    const copied = await depot.app.inject({
+      method: 'GET',
+      url: '/artifactory/pages-release/team/lib-1.jar',
+      headers: adminAuth(),
+    });
+    expect(copied.body).toBe('lib one');
+  });
+});
+
+describe('permissions and delete', () => {
+  it('a user without build read finds no build and opens none', async () => {
+    expect((await search({}, dev)).json().versions).toEqual([]);
+    const view = await call(
+      'GET',
+      `/ui/builds/buildInfo/${at('team/lib', '1', 1)}`,
+      undefined,
+      dev,
+    );
+    expect(view.statusCode).toBe(404);
+    const removed = await call(
+      'POST',
+      '/ui/builds/buildsDelete',
+      {
+        buildsCoordinates: [
+          { buildName: 'other-0', buildNumber: '1', buildStarted: String(t(10).getTime()) },
+        ],
+      },
+      dev,
+    );
+    expect(removed.statusCode).toBe(404);
+    expect((await search({ name: 'other-0' })).json().versions).toHaveLength(1);
+  });
+
+  it('deletes exact versions, then all builds of a name', async () => {
+    const one = await call('POST', '/ui/builds/buildsDelete', {
+      buildsCoordinates: [
+        { buildName: 'team/lib', buildNumber: '2', buildStarted: String(t(2).getTime()) },
+      ],
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    const left = (await call('GET', `/ui/builds/history/${encodeURIComponent('team/lib')}`)).json();
+    expect(left.history.map((v: { buildNumber: string }) => v.buildNumber)).toEqual(['1']);
+    const all = await call('POST', '/ui/builds/deleteAllBuilds', {
+      buildsCoordinates: [{ buildName: 'team/lib' }],
+    });
+    expect(all.statusCode, all.body).toBe(200);
+    const gone = await call('GET', `/ui/builds/history/${encodeURIComponent('team/lib')}`);
+    expect(gone.statusCode).toBe(404);
+    const bad = await call('POST', '/ui/builds/buildsDelete', { buildsCoordinates: [] });
+    expect(bad.statusCode).toBe(400);
+  });
+});
