@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKED_UP_TABLES, NOT_BACKED_UP } from '../server/modules/backups/backup-tables.ts';
 import { packTarball, publishDocument } from './helpers/npm-cli.ts';
+import { mountSmallDisk } from './helpers/small-disk.ts';
 import {
   adminAuth,
   basic,
@@ -21,7 +22,9 @@ import {
  * moment; an incremental one copies only new blobs; a corrupt blob is named by its item.
  */
 const allowed = mkdtempSync(join(tmpdir(), 'depot-backups-'));
-const env = { DEPOT_BACKUP_DIRS: allowed };
+// A small disk of its own, for the backup that does not fit (mounting needs root, as CI has).
+const disk = mountSmallDisk('depot-backup-disk-', 4 * 1024 * 1024);
+const env = { DEPOT_BACKUP_DIRS: `${allowed},${disk.path}` };
 let source: TestDepot;
 const POM =
   '<project><modelVersion>4.0.0</modelVersion><groupId>org.acme</groupId>' +
@@ -117,6 +120,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.allSettled([source?.close(), ...fresh.map((depot) => depot.close())]);
   rmSync(allowed, { recursive: true, force: true });
+  disk.release();
 });
 
 describe('backup and restore', () => {
@@ -259,6 +263,32 @@ describe('backup and restore', () => {
       payload: { exportPath: 'mine' },
     });
     expect(user.statusCode).toBe(403);
+  });
+});
+
+describe('a backup that does not fit', () => {
+  it('is refused before it copies, and the previous one stays as it was', async () => {
+    const target = join(disk.path, 'nightly');
+    const first = await exportSystem(target);
+    const manifestBefore = readFileSync(join(first.path, 'manifest.json'), 'utf8');
+    await deployFile(source, 'files', 'big.bin', Buffer.alloc(768 * 1024, 0x42));
+    disk.fill(256 * 1024);
+    try {
+      const refused = await source.app.inject({
+        method: 'POST',
+        url: '/artifactory/api/export/system',
+        headers: adminAuth(),
+        payload: { exportPath: target },
+      });
+      expect(refused.statusCode).toBe(507);
+      expect(refused.json().errors[0].message).toMatch(
+        /^Not enough free space for the backup: it needs .+, the target has .+ free$/,
+      );
+    } finally {
+      disk.empty();
+    }
+    expect(readdirSync(target)).toEqual([first.path.split('/').at(-1)]);
+    expect(readFileSync(join(first.path, 'manifest.json'), 'utf8')).toBe(manifestBefore);
   });
 });
 

@@ -120,7 +120,10 @@ export async function writeBackup(
     return { manifest, path };
   } catch (error) {
     await rm(temp, { recursive: true, force: true });
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw code === 'ENOSPC' || code === 'EDQUOT'
+      ? new InsufficientStorage(BACKUP_MESSAGES.targetFull)
+      : error;
   }
 }
 

@@ -14,6 +14,7 @@ export const BACKUP_MESSAGES = {
     'This Depot has repositories already: a backup restores into an empty Depot only (no repositories)',
   noSpace: (needed: number, free: number) =>
     `Not enough free space for the backup: it needs ${humanBytes(needed)}, the target has ${humanBytes(free)} free`,
+  targetFull: 'The backup target ran out of space: nothing of this backup was kept',
   mismatches: (items: string[], more: number) =>
     `Nothing was restored: ${items.length + more} binaries in the backup do not match their SHA-256: ` +
     items.join(', ') +
