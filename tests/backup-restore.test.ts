@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKED_UP_TABLES, NOT_BACKED_UP } from '../server/modules/backups/backup-tables.ts';
 import { packTarball, publishDocument } from './helpers/npm-cli.ts';
 import { mountSmallDisk } from './helpers/small-disk.ts';
+import { startSmtpServer } from './helpers/smtp.ts';
 import {
   adminAuth,
   basic,
@@ -59,6 +60,22 @@ async function exportSystem(exportPath: string, extra: object = {}) {
     path: string;
     manifest: { blobs: { count: number; copied: number }; snapshotAt: string };
   };
+}
+
+/** Waits (with a deadline) for a configured backup's run to end; answers its status. */
+async function lastRunOf(key: string) {
+  const deadline = Date.now() + 30_000;
+  let status: { running: boolean; lastRun: { outcome: string; info: string } | null };
+  do {
+    const response = await source.app.inject({
+      url: `/ui/api/v1/ui/backup/${key}/status`,
+      headers: adminAuth(),
+    });
+    status = response.json();
+    if (status.lastRun && status.lastRun.outcome !== 'running') break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } while (Date.now() < deadline);
+  return status;
 }
 
 /** Every item with its checksums and properties, as `repo/path` → description. */
@@ -290,6 +307,54 @@ describe('a backup that does not fit', () => {
     expect(readdirSync(target)).toEqual([first.path.split('/').at(-1)]);
     expect(readFileSync(join(first.path, 'manifest.json'), 'utf8')).toBe(manifestBefore);
   });
+
+  it('fails a configured backup with its reason, and mails the admins', async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const mail = await source.app.inject({
+        method: 'PUT',
+        url: '/ui/api/v1/ui/mail',
+        headers: adminAuth(),
+        payload: {
+          enabled: true,
+          host: '127.0.0.1',
+          port: smtp.port,
+          from: 'depot@example.test',
+          baseUrl: 'https://depot.example.test',
+        },
+      });
+      expect(mail.statusCode, mail.body).toBe(200);
+      const created = await source.app.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/backup',
+        headers: adminAuth(),
+        payload: { key: 'on-disk', cronExp: '0 0 3 * * ?', dir: join(disk.path, 'on-disk') },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      await deployFile(source, 'files', 'bigger.bin', Buffer.alloc(768 * 1024, 0x43));
+      disk.fill(256 * 1024);
+      try {
+        const run = await source.app.inject({
+          method: 'POST',
+          url: '/ui/api/v1/ui/backup/on-disk/runnow',
+          headers: adminAuth(),
+        });
+        expect(run.statusCode, run.body).toBe(200);
+        const status = await lastRunOf('on-disk');
+        expect(status.lastRun?.outcome).toBe('failure');
+        expect(status.lastRun?.info).toMatch(/^Failed: Not enough free space for the backup/);
+        const [sent] = await smtp.waitFor(1);
+        expect(sent.to).toEqual(['admin@localhost']);
+        expect(sent.subject).toContain("Depot backup 'on-disk' failed");
+        expect(sent.text).toContain('Not enough free space for the backup');
+      } finally {
+        disk.empty();
+      }
+      expect(readdirSync(join(disk.path, 'on-disk'))).toEqual([]);
+    } finally {
+      await smtp.close();
+    }
+  });
 });
 
 describe('configured backups', () => {
@@ -331,15 +396,7 @@ describe('configured backups', () => {
       headers: adminAuth(),
     });
     expect(run.statusCode, run.body).toBe(200);
-    const deadline = Date.now() + 30_000;
-    let status: { running: boolean; lastRun: { outcome: string; info: string } | null };
-    do {
-      status = (
-        await source.app.inject({ url: `${ui}/nightly/status`, headers: adminAuth() })
-      ).json();
-      if (status.lastRun && status.lastRun.outcome !== 'running') break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    } while (Date.now() < deadline);
+    const status = await lastRunOf('nightly');
     expect(status.lastRun).toMatchObject({ outcome: 'success' });
     const written = readdirSync(join(allowed, 'nightly')).filter((name) =>
       name.startsWith('backup-'),
