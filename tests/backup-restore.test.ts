@@ -63,16 +63,20 @@ async function exportSystem(exportPath: string, extra: object = {}) {
 }
 
 /** Waits (with a deadline) for a configured backup's run to end; answers its status. */
-async function lastRunOf(key: string) {
+async function lastRunOf(key: string, previousStart?: string) {
   const deadline = Date.now() + 30_000;
-  let status: { running: boolean; lastRun: { outcome: string; info: string } | null };
+  let status: {
+    running: boolean;
+    lastRun: { outcome: string; info: string; startedAt: string } | null;
+  };
   do {
     const response = await source.app.inject({
       url: `/ui/api/v1/ui/backup/${key}/status`,
       headers: adminAuth(),
     });
     status = response.json();
-    if (status.lastRun && status.lastRun.outcome !== 'running') break;
+    const { lastRun } = status;
+    if (lastRun && lastRun.outcome !== 'running' && lastRun.startedAt !== previousStart) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   } while (Date.now() < deadline);
   return status;
@@ -164,6 +168,7 @@ describe('backup and restore', () => {
     const sha = row.sha256!;
     writeFileSync(join(backup.path, 'blobs', sha.slice(0, 2), sha), 'jar bytez');
     const { target, response } = await restoreInto(backup.path);
+    expect(existsSync(join(backup.path, 'security'))).toBe(false);
     expect(response.statusCode).toBe(409);
     const message = response.json().errors[0].message as string;
     expect(message).toContain('1 binaries');
@@ -387,7 +392,12 @@ describe('configured backups', () => {
       method: 'POST',
       url: ui,
       headers: adminAuth(),
-      payload: { key: 'nightly', cronExp: '0 0 2 * * ?', excludedRepositories: ['libs'] },
+      payload: {
+        key: 'nightly',
+        cronExp: '0 0 2 * * ?',
+        excludedRepositories: ['libs'],
+        exportMasterKey: true,
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const run = await source.app.inject({
@@ -409,6 +419,30 @@ describe('configured backups', () => {
     const metadata = readFileSync(join(allowed, 'nightly', written[0], 'metadata.jsonl'), 'utf8');
     expect(metadata).not.toContain('app-1.0.jar');
     expect(metadata).toContain('file-1.txt');
+    // Asked for, the master key is in it, and the manifest warns.
+    const first = join(allowed, 'nightly', written[0]);
+    expect(readFileSync(join(first, 'security', 'master.key'), 'utf8').trim()).toBe(
+      readFileSync(join(source.config.home, 'security', 'master.key'), 'utf8').trim(),
+    );
+    expect(manifest).toMatchObject({ masterKeyIncluded: true, warnings: [expect.any(String)] });
+
+    // Retention: once a new backup succeeds, one that finished 169 hours ago goes.
+    const manifestPath = join(first, 'manifest.json');
+    const aged = { ...JSON.parse(readFileSync(manifestPath, 'utf8')) };
+    aged.finishedAt = new Date(Date.now() - 169 * 3600 * 1000).toISOString();
+    writeFileSync(manifestPath, JSON.stringify(aged));
+    const again = await source.app.inject({
+      method: 'POST',
+      url: `${ui}/nightly/runnow`,
+      headers: adminAuth(),
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const second = await lastRunOf('nightly', status.lastRun?.startedAt);
+    expect(second.lastRun).toMatchObject({ outcome: 'success' });
+    expect(second.lastRun?.info).toContain('removed 1 expired backups');
+    const left = readdirSync(join(allowed, 'nightly'));
+    expect(left).toHaveLength(1);
+    expect(left[0]).not.toBe(written[0]);
     const missing = await source.app.inject({
       method: 'POST',
       url: `${ui}/nope/runnow`,
