@@ -57,6 +57,8 @@ import { copyMoveRoutes } from './modules/artifacts/copy-move-routes.ts';
 import { trashRoutes } from './modules/trash/routes.ts';
 import { maintenanceRoutes } from './modules/maintenance/routes.ts';
 import { startMaintenance, type Maintenance } from './modules/maintenance/maintenance.ts';
+import { startBackups, type Backups } from './modules/backups/backup-jobs.ts';
+import { backupConsoleRoutes, systemExportRoutes } from './modules/backups/routes.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
 import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
@@ -157,6 +159,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     secrets,
     config.projectsLimit,
     { timeoutMs: config.webhooks.timeoutMs, origin: config.publicOrigin ?? '' },
+    config.backupDirs,
   );
   const schemaWatch = config.schemasReload
     ? watchSchemaRegistry(services.schemas, services.schemas.dir, logger)
@@ -169,6 +172,8 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   await unlockUsersAtStart(services, config, logger);
   // Scheduled jobs (garbage collection, cache cleanup, the trash purge, ...); stopped on close.
   const maintenance = await startMaintenance(services, config, logger);
+  // Configured backups by their crons, and the system export and import (docs/backup.md).
+  const backups = await startBackups(services, config, logger);
   services.downloadStats.onFlushError((error) =>
     logger.warn({ err: error }, 'writing download statistics failed; kept for the next try'),
   );
@@ -220,6 +225,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     maintenance,
     metrics,
     logs,
+    backups,
   });
   if (metrics) metrics.watchServer(app.server);
 
@@ -227,6 +233,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     schemaWatch?.close();
     await heartbeat.stop();
     await dispatcher.stop();
+    await backups.stop();
     await maintenance.stop();
     await services.downloadStats.stop();
     await changeListener?.close();
@@ -248,6 +255,7 @@ export interface HttpParts {
   metrics?: Metrics;
   /** The request and audit logs; absent when only the route list is wanted. */
   logs?: { requestLog: RequestLog; auditLog: AuditLog };
+  backups: Backups;
   /** Only the route list is wanted (schemas:check): no request is served, so nothing is compiled. */
   routesOnly?: boolean;
 }
@@ -265,6 +273,7 @@ export async function assembleHttp({
   maintenance,
   metrics,
   logs,
+  backups,
   routesOnly = false,
 }: HttpParts) {
   const knownCallers = new KnownCallers(services.tableChanges);
@@ -343,6 +352,7 @@ export async function assembleHttp({
   await app.register(copyMoveRoutes, { services });
   await app.register(buildRestRoutes, { services, maxMb: config.buildInfoMaxMb });
   await app.register(trashRoutes, { services });
+  await app.register(systemExportRoutes, { backups });
   // Each package format's client protocol under /artifactory/api/<format>/ (docs/formats.md).
   for (const { format, routes } of services.formats)
     if (routes)
@@ -375,6 +385,7 @@ export async function assembleHttp({
       await api.register(groupsRoutes, { services });
       await api.register(schemasRoutes, { services });
       await api.register(maintenanceRoutes, { services, maintenance });
+      await api.register(backupConsoleRoutes, { backups });
       await api.register(remoteRoutes, { services });
       await api.register(repositoriesUiRoutes, { services });
       await api.register(propertySetsRoutes, { services });

@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 /** Everything the server reads from its environment, with the embedded-mode defaults. */
 export interface DepotConfig {
@@ -52,6 +52,12 @@ export interface DepotConfig {
    * content being uploaded or re-deployed right now is never collected.
    */
   gcGraceSeconds: number;
+  /**
+   * The directories backups and system exports may write to and imports may read from
+   * (DEPOT_BACKUP_DIRS, comma-separated absolute paths; `home/backup` by default). Every
+   * path a request names must resolve inside one of them (docs/backup.md).
+   */
+  backupDirs: string[];
   /**
    * On SIGTERM or SIGINT, how long requests in flight may take to finish (seconds) before
    * they are aborted and the database closes (docs/security.md, "Nothing acknowledged is lost").
@@ -187,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     buildInfoMaxMb: positiveInteger(env, 'DEPOT_BUILD_INFO_MAX_MB', 16),
     // 0 (tests) and up; an hour when unset.
     gcGraceSeconds: wholeNumber(env, 'DEPOT_GC_GRACE_SECONDS', 3600),
+    backupDirs: backupDirs(env.DEPOT_BACKUP_DIRS, home),
     shutdownGraceSeconds: wholeNumber(env, 'DEPOT_SHUTDOWN_GRACE_SECONDS', 10),
     trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),
     publicOrigin: publicOrigin(env.DEPOT_PUBLIC_URL),
@@ -306,3 +313,15 @@ const positiveInteger = (env: NodeJS.ProcessEnv, name: string, fallback: number)
   integerAtLeast(env, name, fallback, 1);
 const wholeNumber = (env: NodeJS.ProcessEnv, name: string, fallback: number) =>
   integerAtLeast(env, name, fallback, 0);
+
+function backupDirs(value: string | undefined, home: string): string[] {
+  const dirs = (value ?? '')
+    .split(',')
+    .map((dir) => dir.trim())
+    .filter(Boolean);
+  if (dirs.length === 0) return [join(home, 'backup')];
+  for (const dir of dirs)
+    if (!isAbsolute(dir))
+      throw new Error(`DEPOT_BACKUP_DIRS must list absolute paths, got '${dir}'`);
+  return dirs.map((dir) => resolve(dir));
+}

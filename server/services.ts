@@ -17,6 +17,7 @@ import { createArtifactsService } from './modules/artifacts/service.ts';
 import { createArtifactGeneralService } from './modules/artifact-general/service.ts';
 import { createArtifactPropertiesService } from './modules/artifact-properties/service.ts';
 import { createGarbageCollector } from './modules/maintenance/garbage-collector.ts';
+import { createBlobHold } from './modules/maintenance/blob-hold.ts';
 import { createDownloadStats } from './modules/maintenance/download-stats.ts';
 import { createMaintenanceSettings } from './modules/maintenance/settings.ts';
 import { createStorageQuota } from './modules/maintenance/storage-quota.ts';
@@ -60,6 +61,8 @@ export function createServices(
   projectsLimit = 300,
   /** A webhook test's timeout, and the address payloads name as their origin (docs/webhooks.md). */
   webhookOptions = { timeoutMs: 10000, origin: '' },
+  /** Where backups may be written (DEPOT_BACKUP_DIRS): the backup hooks check paths with it. */
+  backupDirs: string[] = [],
 ) {
   // Writes through `db` clear the in-process read caches (credentials, repositories).
   const changes = new TableChanges();
@@ -70,7 +73,7 @@ export function createServices(
     db,
     registry: schemas,
     box: secrets,
-    services: () => ({ catalogue, repositories, webhooks }),
+    services: () => ({ catalogue, repositories, webhooks, backupDirs }),
   });
   const securityConfig = createSecurityConfigService(entities.single('security-settings'), changes);
   const layouts = entities.collection('repo-layout');
@@ -134,6 +137,8 @@ export function createServices(
   const trash = createTrashService(db, artifacts);
   const artifactProperties = createArtifactPropertiesService(db, artifacts);
   const downloadStats = createDownloadStats(db);
+  // Backups hold blob deletion off while they copy (docs/backup.md, "Consistency").
+  const blobHold = createBlobHold();
   const npm = createNpmService({ db, filestore, artifacts, remote, trash, access, changes });
   return {
     /** Announces writes to the read caches; the change listener feeds it other nodes' too. */
@@ -184,7 +189,8 @@ export function createServices(
     npmWebLogins: createWebLogins(),
     packages: createPackagesService({ db, access, repositories }),
     search: createSearchService({ db, access, repositories, artifacts, remote }),
-    garbageCollector: createGarbageCollector(db, filestore),
+    garbageCollector: createGarbageCollector(db, filestore, blobHold),
+    blobHold,
     maintenanceSettings,
     downloadStats,
     storageQuota: createStorageQuota(filestore.root, maintenanceSettings),

@@ -1140,6 +1140,9 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'POST /ui/api/v1/ui/maintenance/cleanVirtualRepo',
     'POST /ui/api/v1/ui/maintenance/compress',
     'POST /ui/api/v1/ui/maintenance/prune',
+    'POST /ui/api/v1/ui/backup/:key/runnow',
+    'POST /artifactory/api/export/system',
+    'POST /artifactory/api/import/system',
   ],
   'builds: lookups, searches, renames and console deletes of build-info files, judged by build permissions; no stored artifact':
     [

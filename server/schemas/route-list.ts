@@ -1,3 +1,4 @@
+import type { Backups } from '../modules/backups/backup-jobs.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,7 @@ export async function listServerRoutes(registry: SchemaRegistry): Promise<RouteE
       config.projectsLimit,
     );
     const maintenance = { stop: async () => {} } as unknown as Maintenance;
+    const backups = { stop: async () => {} } as unknown as Backups;
     const logger = pino({ level: 'silent' });
     const { app } = await assembleHttp({
       config,
@@ -58,6 +60,7 @@ export async function listServerRoutes(registry: SchemaRegistry): Promise<RouteE
       services,
       filestore,
       maintenance,
+      backups,
       routesOnly: true,
     });
     await app.ready();

@@ -439,6 +439,10 @@ export const REQUESTS: Record<string, ShapedRequest> = {
   ...WELL_FORMED,
   ...BUCKET_REQUESTS,
   ...BUILDS,
+  // An export of the table's own Depot into its default backup directory; an import of a
+  // path that holds no backup (a Depot with repositories refuses one anyway).
+  'POST /artifactory/api/export/system': { body: { exportPath: 'route-table-export' } },
+  'POST /artifactory/api/import/system': { body: { importPath: 'route-table-export' } },
 };
 
 /**

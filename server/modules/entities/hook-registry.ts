@@ -1,5 +1,6 @@
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
+import { backupHooks } from '../backups/hooks.ts';
 import { propertySetHooks } from '../property-sets/hooks.ts';
 import { repoLayoutHooks } from '../repositories/layout-hooks.ts';
 import type { EntityHooks } from './hooks.ts';
@@ -11,6 +12,8 @@ export interface HookServices {
   catalogue: Catalogue;
   repositories: RepositoriesService;
   webhooks: WebhooksService;
+  /** The directories backups may write to (DEPOT_BACKUP_DIRS). */
+  backupDirs: string[];
 }
 
 /** Builds a feature's hooks; `services` is called when a hook runs, once all exist. */
@@ -21,6 +24,7 @@ export type HookFactory = (services: () => HookServices) => EntityHooks;
  * here, in its own module's file; schemas:check refuses a name that is not in this list.
  */
 export const ENTITY_HOOKS: Record<string, HookFactory> = {
+  backups: backupHooks,
   'property-sets': propertySetHooks,
   'repo-layouts': repoLayoutHooks,
   webhooks: webhookHooks,

@@ -1,11 +1,17 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Filestore } from '../../storage/filestore.ts';
+import type { BlobHold } from './blob-hold.ts';
 
 export interface CollectionReport {
   binaries: number;
   bytes: number;
+  /** True when a backup in progress held deletion off and the run stopped early. */
+  heldOff?: boolean;
 }
+
+/** A backup holds blob deletion off: the collector stops, and tries again at its next run. */
+const HELD_OFF = Symbol('held off');
 
 /** Blobs claimed this recently are left alone, whatever refers to them right now. */
 export const DEFAULT_GC_GRACE_MS = 60 * 60 * 1000;
@@ -17,10 +23,15 @@ const BATCH = 500;
  * that refers to it), and blobs touched within the grace period are skipped, so content
  * being re-uploaded while the collector runs survives. The file goes before the row: a
  * crash in between leaves a row without a file that nothing refers to, never the reverse.
+ * While a backup copies blobs nothing is deleted (`blobHold`, docs/backup.md).
  */
-export function createGarbageCollector(db: Database, filestore: Filestore) {
-  async function collectOne(sha256: string, cutoff: Date): Promise<number | undefined> {
+export function createGarbageCollector(db: Database, filestore: Filestore, blobHold: BlobHold) {
+  async function collectOne(
+    sha256: string,
+    cutoff: Date,
+  ): Promise<number | undefined | typeof HELD_OFF> {
     return db.transaction().execute(async (tx) => {
+      if (!(await blobHold.collectionAllowed(tx))) return HELD_OFF;
       const blob = await tx
         .selectFrom('blobs')
         .select(['sha256', 'size'])
@@ -68,6 +79,7 @@ export function createGarbageCollector(db: Database, filestore: Filestore) {
         for (const { sha256 } of candidates) {
           if (stopping?.aborted) return report;
           const freed = await collectOne(sha256, cutoff);
+          if (freed === HELD_OFF) return { ...report, heldOff: true };
           if (freed !== undefined) {
             report.binaries += 1;
             report.bytes += freed;

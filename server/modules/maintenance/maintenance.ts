@@ -44,7 +44,9 @@ function jobWork(
     garbageCollection: async (stopping) => {
       const report = await services.garbageCollector.collect(graceMs, stopping);
       return {
-        info: `Garbage collection freed ${report.binaries} binaries (${humanBytes(report.bytes)})`,
+        info:
+          `Garbage collection freed ${report.binaries} binaries (${humanBytes(report.bytes)})` +
+          (report.heldOff ? '; stopped early while a backup copies binaries' : ''),
         ...report,
       };
     },

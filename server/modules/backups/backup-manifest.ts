@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MIGRATIONS } from '../../db/migrations/index.ts';
+import { BadRequest } from '../../errors.ts';
+import { BACKUP_MESSAGES } from './messages.ts';
+
+export const BACKUP_FORMAT = 'depot-backup';
+export const BACKUP_FORMAT_VERSION = 1;
+
+/** What `manifest.json` says about the backup beside it (docs/backup.md, "Format"). */
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT;
+  formatVersion: number;
+  depotVersion: string;
+  /** The migrations the database had: a restore needs the same list. */
+  schema: string[];
+  /** When the snapshot's transaction began: every row is as it stood then. */
+  snapshotAt: string;
+  finishedAt: string;
+  incremental: boolean;
+  /** Where the blobs are, relative to the backup's own directory. */
+  blobsDir: string;
+  contentIncluded: boolean;
+  propertiesIncluded: boolean;
+  buildsIncluded: boolean;
+  repositories: string[];
+  counts: Record<string, number>;
+  blobs: { count: number; bytes: number; copied: number; copiedBytes: number };
+  /** Names the master key the secrets are sealed with (a hash, not the key). */
+  masterKeyId: string;
+  masterKeyIncluded: boolean;
+  warnings: string[];
+}
+
+export const schemaVersion = () => Object.keys(MIGRATIONS);
+
+export const masterKeyId = (key: Buffer) =>
+  createHash('sha256').update('depot master key id\0').update(key).digest('hex').slice(0, 16);
+
+/** Reads and checks a backup's manifest; a restore refuses what it cannot read. */
+export async function readManifest(dir: string, shownPath: string): Promise<BackupManifest> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, 'manifest.json'), 'utf8');
+  } catch {
+    throw new BadRequest(BACKUP_MESSAGES.noBackupAt(shownPath), 'importPath');
+  }
+  let manifest: BackupManifest;
+  try {
+    manifest = JSON.parse(text) as BackupManifest;
+  } catch {
+    throw new BadRequest(BACKUP_MESSAGES.unreadable(shownPath), 'importPath');
+  }
+  if (manifest.format !== BACKUP_FORMAT || manifest.formatVersion !== BACKUP_FORMAT_VERSION)
+    throw new BadRequest(BACKUP_MESSAGES.unreadable(shownPath), 'importPath');
+  if (JSON.stringify(manifest.schema) !== JSON.stringify(schemaVersion()))
+    throw new BadRequest(BACKUP_MESSAGES.otherSchema, 'importPath');
+  return manifest;
+}

@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, statfs, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { InsufficientStorage } from '../../errors.ts';
+import type { Filestore } from '../../storage/filestore.ts';
+import type { BlobHold } from '../maintenance/blob-hold.ts';
+import {
+  BACKUP_FORMAT,
+  BACKUP_FORMAT_VERSION,
+  masterKeyId,
+  schemaVersion,
+  type BackupManifest,
+} from './backup-manifest.ts';
+import { bytesToCopy, copyBlobs } from './blob-copy.ts';
+import { dumpMetadata, type DumpResult } from './metadata-dump.ts';
+import { BACKUP_MESSAGES } from './messages.ts';
+
+export interface RepositoryRow {
+  id: number;
+  key: string;
+  package_type: string;
+  created_at: Date;
+}
+
+/** What one backup takes and where it goes (docs/backup.md). */
+export interface BackupRequest {
+  /** An allowed directory: the backup becomes `dir/backup-<time>/`. */
+  dir: string;
+  /** Blobs go to `dir/blobs`, shared with earlier backups there: only new ones are copied. */
+  incremental: boolean;
+  excludeContent: boolean;
+  includeProperties: boolean;
+  excludeBuilds: boolean;
+  includeMasterKey: boolean;
+  precalculate: boolean;
+  chooseRepositories: (repositories: RepositoryRow[]) => number[];
+}
+
+export interface BackupDeps {
+  db: Database;
+  filestore: Filestore;
+  blobHold: BlobHold;
+  /** PostgreSQL, shared by several processes: the snapshot is REPEATABLE READ, the hold a lock. */
+  sharedDatabase: boolean;
+  depotVersion: string;
+  masterKey: Buffer;
+}
+
+export interface BackupProgress {
+  phase: 'metadata' | 'space' | 'binaries' | 'finishing';
+  blobsDone: number;
+  blobsTotal: number;
+}
+
+interface Snapshot extends DumpResult {
+  snapshotAt: string;
+  repositories: string[];
+}
+
+/**
+ * Writes one backup: the metadata from one database snapshot, then the blobs it names, while
+ * garbage collection is held off so none of them goes in between. Everything is written under
+ * a temp name and renamed at the end: a failed backup leaves no half backup and never touches
+ * an earlier one. Answers the manifest and the backup's directory.
+ */
+export async function writeBackup(
+  deps: BackupDeps,
+  request: BackupRequest,
+  onProgress: (progress: BackupProgress) => void = () => undefined,
+  stopping?: AbortSignal,
+): Promise<{ manifest: BackupManifest; path: string }> {
+  const started = new Date();
+  await mkdir(request.dir, { recursive: true });
+  const name = await freeName(request.dir, started);
+  const temp = join(request.dir, `.${name}.${randomBytes(4).toString('hex')}.partial`);
+  await mkdir(temp);
+  const blobsDir = request.incremental ? join(request.dir, 'blobs') : join(temp, 'blobs');
+  const metadataFile = join(temp, 'metadata.jsonl');
+  try {
+    let copied = { copied: 0, copiedBytes: 0 };
+    const snapshot = await heldSnapshot(
+      deps,
+      async (tx) => {
+        onProgress({ phase: 'metadata', blobsDone: 0, blobsTotal: 0 });
+        return readSnapshot(tx, request, metadataFile);
+      },
+      async (taken) => {
+        if (request.excludeContent) return;
+        if (request.precalculate) {
+          onProgress({ phase: 'space', blobsDone: 0, blobsTotal: taken.blobCount });
+          await checkSpace(request.dir, await bytesToCopy(metadataFile, blobsDir));
+        }
+        const total = taken.blobCount;
+        copied = await copyBlobs(
+          metadataFile,
+          deps.filestore,
+          blobsDir,
+          (done) => onProgress({ phase: 'binaries', blobsDone: done, blobsTotal: total }),
+          stopping,
+        );
+      },
+    );
+    onProgress({
+      phase: 'finishing',
+      blobsDone: snapshot.blobCount,
+      blobsTotal: snapshot.blobCount,
+    });
+    const manifest = manifestOf(deps, request, snapshot, copied);
+    if (request.includeMasterKey) {
+      await mkdir(join(temp, 'security'));
+      await writeFile(join(temp, 'security', 'master.key'), deps.masterKey.toString('hex'), {
+        mode: 0o600,
+      });
+    }
+    await writeFile(join(temp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    const path = join(request.dir, name);
+    await rename(temp, path);
+    return { manifest, path };
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    throw code === 'ENOSPC' || code === 'EDQUOT'
+      ? new InsufficientStorage(BACKUP_MESSAGES.targetFull)
+      : error;
+  }
+}
+
+/**
+ * Reads the snapshot and runs `afterSnapshot` (the blob copy) with blob deletion held off.
+ * On PostgreSQL the snapshot is one REPEATABLE READ transaction on a pinned connection that
+ * also holds the shared advisory lock until the copy ends; the embedded database has one
+ * session and one process, so its transaction is enough and the in-process hold covers GC.
+ */
+async function heldSnapshot(
+  deps: BackupDeps,
+  read: (tx: Database) => Promise<Snapshot>,
+  afterSnapshot: (snapshot: Snapshot) => Promise<void>,
+): Promise<Snapshot> {
+  return deps.blobHold.during(async () => {
+    if (!deps.sharedDatabase) {
+      const snapshot = await deps.db.transaction().execute(read);
+      await afterSnapshot(snapshot);
+      return snapshot;
+    }
+    return deps.db.connection().execute(async (connection) => {
+      const release = await deps.blobHold.lockShared(connection);
+      try {
+        const snapshot = await connection
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute(read);
+        await afterSnapshot(snapshot);
+        return snapshot;
+      } finally {
+        await release();
+      }
+    });
+  });
+}
+
+async function readSnapshot(
+  tx: Database,
+  request: BackupRequest,
+  metadataFile: string,
+): Promise<Snapshot> {
+  const { rows } = await sql<{ at: string }>`select now()::text as at`.execute(tx);
+  const repositories = (await tx
+    .selectFrom('repositories')
+    .select(['id', 'key', 'package_type', 'created_at'])
+    .orderBy('key')
+    .execute()) as RepositoryRow[];
+  const chosen = new Set(request.chooseRepositories(repositories));
+  const dump = await dumpMetadata(tx, metadataFile, {
+    repositoryIds: [...chosen],
+    excludeBuilds: request.excludeBuilds,
+    includeProperties: request.includeProperties,
+  });
+  return {
+    ...dump,
+    snapshotAt: new Date(rows[0].at).toISOString(),
+    repositories: repositories.filter((repo) => chosen.has(repo.id)).map((repo) => repo.key),
+  };
+}
+
+/** Refuses to start copying when the target's free space is smaller than what is to copy. */
+async function checkSpace(dir: string, needed: number) {
+  const disk = await statfs(dir);
+  const free = Number(disk.bavail) * Number(disk.bsize);
+  if (needed > free) throw new InsufficientStorage(BACKUP_MESSAGES.noSpace(needed, free));
+}
+
+function manifestOf(
+  deps: BackupDeps,
+  request: BackupRequest,
+  snapshot: Snapshot,
+  copied: { copied: number; copiedBytes: number },
+): BackupManifest {
+  return {
+    format: BACKUP_FORMAT,
+    formatVersion: BACKUP_FORMAT_VERSION,
+    depotVersion: deps.depotVersion,
+    schema: schemaVersion(),
+    snapshotAt: snapshot.snapshotAt,
+    finishedAt: new Date().toISOString(),
+    incremental: request.incremental,
+    blobsDir: request.incremental ? '../blobs' : 'blobs',
+    contentIncluded: !request.excludeContent,
+    propertiesIncluded: request.includeProperties,
+    buildsIncluded: !request.excludeBuilds,
+    repositories: snapshot.repositories,
+    counts: snapshot.counts,
+    blobs: {
+      count: snapshot.blobCount,
+      bytes: snapshot.blobBytes,
+      copied: copied.copied,
+      copiedBytes: copied.copiedBytes,
+    },
+    masterKeyId: masterKeyId(deps.masterKey),
+    masterKeyIncluded: request.includeMasterKey,
+    warnings: request.includeMasterKey ? [BACKUP_MESSAGES.masterKeyWarning] : [],
+  };
+}
+
+/** `backup-20260101.120000`, with `-2`, `-3`, ... when one of that second exists. */
+async function freeName(dir: string, at: Date): Promise<string> {
+  const stamp = at.toISOString().replace(/[-:]/g, '').replace('T', '.').slice(0, 15);
+  for (let n = 1; ; n += 1) {
+    const name = n === 1 ? `backup-${stamp}` : `backup-${stamp}-${n}`;
+    try {
+      await mkdir(join(dir, name));
+      await rm(join(dir, name), { recursive: true });
+      return name;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}

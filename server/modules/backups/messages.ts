@@ -1,0 +1,28 @@
+import { humanBytes } from '../maintenance/human-bytes.ts';
+
+/** What backups, exports, imports and restores answer (docs/backup.md). */
+export const BACKUP_MESSAGES = {
+  pathRequired: 'Enter a server path',
+  pathOutside: (path: string) =>
+    `The path '${path}' is outside the backup directories the administrator allowed (DEPOT_BACKUP_DIRS)`,
+  notFound: (key: string) => `Backup '${key}' could not be found.`,
+  noBackupAt: (path: string) => `No Depot backup at '${path}': its manifest.json is missing`,
+  unreadable: (path: string) => `The backup at '${path}' cannot be read: its manifest is damaged`,
+  otherSchema:
+    'This backup was written by a Depot with another database schema: restore it with the same Depot version',
+  notEmpty:
+    'This Depot has repositories already: a backup restores into an empty Depot only (no repositories)',
+  noSpace: (needed: number, free: number) =>
+    `Not enough free space for the backup: it needs ${humanBytes(needed)}, the target has ${humanBytes(free)} free`,
+  targetFull: 'The backup target ran out of space: nothing of this backup was kept',
+  mismatches: (items: string[], more: number) =>
+    `Nothing was restored: ${items.length + more} binaries in the backup do not match their SHA-256: ` +
+    items.join(', ') +
+    (more > 0 ? ` and ${more} more` : ''),
+  alreadyRunning: (key: string) => `Backup '${key}' is running already`,
+  started: (key: string) => `Backup '${key}' started`,
+  masterKeyWarning:
+    'This backup holds the master key: whoever reads it can open every secret in it. Keep it apart from the backup, or protect the backup as you would the key.',
+  otherMasterKey:
+    'The backup was taken with another master key: secrets in it (remote passwords, API keys, tokens) stay sealed until this Depot runs with that key',
+} as const;

@@ -1,0 +1,39 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+export interface MetadataLine {
+  table: string;
+  /** The row's JSON text exactly as written (never re-serialized: numbers stay exact). */
+  rowText: string;
+}
+
+const LINE_START = /^\{"table":"([a-z_]+)","row":/;
+
+/** The lines of a backup's metadata.jsonl, one at a time (memory stays flat). */
+export async function* metadataLines(file: string): AsyncGenerator<MetadataLine> {
+  const lines = createInterface({
+    input: createReadStream(file, { encoding: 'utf8' }),
+    crlfDelay: Infinity,
+  });
+  for await (const line of lines) {
+    if (!line) continue;
+    const match = LINE_START.exec(line);
+    if (!match || !line.endsWith('}')) throw new Error('a line of metadata.jsonl is damaged');
+    yield { table: match[1], rowText: line.slice(match[0].length, -1) };
+  }
+}
+
+export interface BlobRow {
+  sha256: string;
+  size: number;
+}
+
+/** The blobs a backup's metadata names. */
+export async function* blobRows(file: string): AsyncGenerator<BlobRow> {
+  for await (const { table, rowText } of metadataLines(file)) {
+    if (table !== 'blobs') continue;
+    const row = JSON.parse(rowText) as { sha256: string; size: number };
+    if (!/^[0-9a-f]{64}$/.test(row.sha256)) throw new Error('a blob of the backup is misnamed');
+    yield { sha256: row.sha256, size: Number(row.size) };
+  }
+}

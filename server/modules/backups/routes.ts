@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import { Conflict } from '../../errors.ts';
+import { backupJobName, type Backups } from './backup-jobs.ts';
+import { BACKUP_MESSAGES } from './messages.ts';
+import type { SystemExport } from './service.ts';
+
+const admin = { permission: 'admin' as const };
+const keyParams = {
+  type: 'object',
+  required: ['key'],
+  properties: { key: { type: 'string', maxLength: 64 } },
+};
+const path = { type: 'string', minLength: 1, maxLength: 4096 };
+const exportBody = {
+  type: 'object',
+  required: ['exportPath'],
+  properties: {
+    exportPath: path,
+    includeMetadata: { type: 'boolean' },
+    excludeContent: { type: 'boolean' },
+    incremental: { type: 'boolean' },
+    createArchive: { type: 'boolean' },
+    bypassFiltering: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+    failOnError: { type: 'boolean' },
+    failIfEmpty: { type: 'boolean' },
+    m2: { type: 'boolean' },
+  },
+  additionalProperties: false,
+};
+const importBody = {
+  type: 'object',
+  required: ['importPath'],
+  properties: {
+    importPath: path,
+    includeMetadata: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+    failOnError: { type: 'boolean' },
+    failIfEmpty: { type: 'boolean' },
+  },
+  additionalProperties: false,
+};
+
+/** The Backups screen's own calls: Run Now, and a run's progress and last result. */
+export async function backupConsoleRoutes(app: FastifyInstance, { backups }: { backups: Backups }) {
+  app.post<{ Params: { key: string } }>(
+    '/ui/backup/:key/runnow',
+    { config: admin, schema: { params: keyParams } },
+    async (request) => {
+      const { key } = request.params;
+      await backups.backups.config(key); // 404 for a backup that does not exist
+      if (!(await backups.runNow(key))) throw new Conflict(BACKUP_MESSAGES.alreadyRunning(key));
+      return { info: BACKUP_MESSAGES.started(key) };
+    },
+  );
+
+  app.get<{ Params: { key: string } }>(
+    '/ui/backup/:key/status',
+    { config: admin, schema: { params: keyParams } },
+    async (request) => {
+      await backups.backups.config(request.params.key); // 404 for a backup that does not exist
+      const job = backupJobName(request.params.key);
+      const lastRuns = await backups.scheduler.lastRuns();
+      return {
+        running: backups.scheduler.isRunning(job),
+        progress: backups.backups.progressOf(request.params.key) ?? null,
+        nextRun: backups.scheduler.nextRun(job)?.toISOString() ?? null,
+        lastRun: lastRuns[job] ?? null,
+      };
+    },
+  );
+}
+
+/** Artifactory's full system export and import, in its shapes (docs/backup.md). */
+export async function systemExportRoutes(app: FastifyInstance, { backups }: { backups: Backups }) {
+  app.post<{ Body: SystemExport }>(
+    '/artifactory/api/export/system',
+    { config: admin, schema: { body: exportBody } },
+    async (request) => {
+      const { manifest, path: written } = await backups.backups.exportSystem(request.body);
+      return {
+        info: `Exported ${manifest.blobs.count} binaries and ${manifest.counts.nodes ?? 0} items`,
+        path: written,
+        manifest,
+      };
+    },
+  );
+
+  app.post<{ Body: { importPath: string } }>(
+    '/artifactory/api/import/system',
+    { config: admin, schema: { body: importBody } },
+    async (request) => {
+      const report = await backups.backups.importSystem(request.body.importPath);
+      return {
+        info: `Restored ${report.manifest.counts.nodes ?? 0} items and ${report.blobs} binaries; sign in again with the restored accounts`,
+        rows: report.rows,
+        blobs: report.blobs,
+        warnings: [...report.manifest.warnings, ...report.warnings],
+      };
+    },
+  );
+}

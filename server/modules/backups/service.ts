@@ -1,0 +1,180 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { DepotConfig } from '../../config.ts';
+import { loadMasterKey } from '../../crypto/secret-box.ts';
+import { BadRequest, NotFound } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { humanBytes } from '../maintenance/human-bytes.ts';
+import { allowedBackupPath } from './backup-paths.ts';
+import { BUILD_INFO_PACKAGE_TYPE } from './backup-tables.ts';
+import {
+  writeBackup,
+  type BackupDeps,
+  type BackupProgress,
+  type BackupRequest,
+  type RepositoryRow,
+} from './backup-writer.ts';
+import { backupTarget } from './hooks.ts';
+import { BACKUP_MESSAGES } from './messages.ts';
+import { restoreBackup } from './restore.ts';
+import { newestBackupIn, removeExpiredBackups } from './retention.ts';
+
+/** A backup as the console saves it (schemas/entities/backup.schema.json). */
+export interface BackupConfig {
+  key: string;
+  enabled: boolean;
+  cronExp: string;
+  dir: string;
+  retentionPeriodHours: number;
+  incremental: boolean;
+  excludedRepositories: string[];
+  excludeBuilds: boolean;
+  excludeNewRepositories: boolean;
+  sendMailNotification: boolean;
+  precalculate: boolean;
+  exportMasterKey: boolean;
+  repositoriesAtSave?: string[];
+}
+
+/** Artifactory's system export body; the options that do not apply to Depot are accepted. */
+export interface SystemExport {
+  exportPath: string;
+  includeMetadata?: boolean;
+  excludeContent?: boolean;
+  incremental?: boolean;
+  createArchive?: boolean;
+}
+
+/** Which repositories a configured backup covers (docs/backup.md, "What is included"). */
+export function repositoriesOf(backup: BackupConfig) {
+  const excluded = new Set(backup.excludedRepositories ?? []);
+  const known = new Set(backup.repositoriesAtSave ?? []);
+  return (repositories: RepositoryRow[]) =>
+    repositories
+      .filter((repo) => !excluded.has(repo.key))
+      .filter((repo) => !(backup.excludeBuilds && repo.package_type === BUILD_INFO_PACKAGE_TYPE))
+      .filter((repo) => !backup.excludeNewRepositories || known.has(repo.key))
+      .map((repo) => repo.id);
+}
+
+/**
+ * Backups, system export and import (docs/backup.md): runs a configured backup, keeps its
+ * progress while it runs, removes expired ones, mails the admins when one fails.
+ */
+export function createBackupsService(services: Services, config: DepotConfig, logger: Logger) {
+  const masterKey = loadMasterKey(config);
+  const deps: BackupDeps = {
+    db: services.db,
+    filestore: services.filestore,
+    blobHold: services.blobHold,
+    sharedDatabase: Boolean(config.databaseUrl),
+    depotVersion: services.version.version,
+    masterKey,
+  };
+  const progress = new Map<string, BackupProgress>();
+  const store = () => services.entities.collection('backup');
+
+  async function backupConfig(key: string): Promise<BackupConfig> {
+    if (!(await store().exists(key))) throw new NotFound(BACKUP_MESSAGES.notFound(key));
+    return (await store().get(key)).document as unknown as BackupConfig;
+  }
+
+  async function mailAdmins(key: string, error: Error) {
+    const admins = (await services.users.list()).filter((user) => user.admin && user.email);
+    for (const admin of admins)
+      await services.mail
+        .send({
+          to: admin.email,
+          subject: `Depot backup '${key}' failed`,
+          text: `The backup '${key}' failed: ${error.message}`,
+        })
+        .catch((mailError: Error) =>
+          logger.warn({ err: mailError, backup: key }, 'mailing a backup failure failed'),
+        );
+  }
+
+  return {
+    /** A saved backup, or 404. */
+    config: backupConfig,
+
+    /** What a running backup has done so far, or undefined. */
+    progressOf: (key: string) => progress.get(key),
+
+    /** Runs a configured backup now; answers the job's sentence. */
+    async run(key: string, stopping?: AbortSignal) {
+      const backup = await backupConfig(key);
+      const dir = backupTarget(backup, config.backupDirs);
+      const request: BackupRequest = {
+        dir,
+        incremental: backup.incremental,
+        excludeContent: false,
+        includeProperties: true,
+        excludeBuilds: backup.excludeBuilds,
+        includeMasterKey: backup.exportMasterKey,
+        precalculate: backup.precalculate,
+        chooseRepositories: repositoriesOf(backup),
+      };
+      try {
+        const written = await writeBackup(
+          deps,
+          request,
+          (step) => progress.set(key, step),
+          stopping,
+        );
+        const removed = backup.incremental
+          ? 0
+          : await removeExpiredBackups(dir, backup.retentionPeriodHours, written.path);
+        const { blobs } = written.manifest;
+        return {
+          info:
+            `Backup '${key}' wrote ${blobs.count} binaries (${blobs.copied} copied, ` +
+            `${humanBytes(blobs.copiedBytes)}) and removed ${removed} expired backups`,
+          path: written.path,
+          copied: blobs.copied,
+          removed,
+        };
+      } catch (error) {
+        if (backup.sendMailNotification) await mailAdmins(key, error as Error);
+        throw error;
+      } finally {
+        progress.delete(key);
+      }
+    },
+
+    /** `POST /artifactory/api/export/system`: a full backup into an allowed path. */
+    async exportSystem(body: SystemExport) {
+      if (body.createArchive)
+        throw new BadRequest('Depot exports to a directory; createArchive is not supported');
+      const dir = allowedBackupPath(body.exportPath, config.backupDirs, 'exportPath');
+      return writeBackup(deps, {
+        dir,
+        incremental: body.incremental ?? false,
+        excludeContent: body.excludeContent ?? false,
+        includeProperties: body.includeMetadata ?? true,
+        excludeBuilds: false,
+        includeMasterKey: false,
+        precalculate: true,
+        chooseRepositories: (repositories) => repositories.map((repo) => repo.id),
+      });
+    },
+
+    /** `POST /artifactory/api/import/system`: restores a backup into a Depot without repositories. */
+    async importSystem(importPath: string) {
+      let dir = allowedBackupPath(importPath, config.backupDirs, 'importPath');
+      if (!existsSync(join(dir, 'manifest.json'))) dir = (await newestBackupIn(dir)) ?? dir;
+      return restoreBackup(
+        {
+          db: services.db,
+          filestore: services.filestore,
+          changes: services.tableChanges,
+          masterKey,
+        },
+        dir,
+        importPath,
+      );
+    },
+  };
+}
+
+export type BackupsService = ReturnType<typeof createBackupsService>;

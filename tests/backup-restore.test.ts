@@ -1,0 +1,472 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKED_UP_TABLES, NOT_BACKED_UP } from '../server/modules/backups/backup-tables.ts';
+import { packTarball, publishDocument } from './helpers/npm-cli.ts';
+import { mountSmallDisk } from './helpers/small-disk.ts';
+import { startSmtpServer } from './helpers/smtp.ts';
+import {
+  adminAuth,
+  basic,
+  createMavenRepository,
+  createRepository,
+  deployFile,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
+
+/**
+ * Backups that restore (docs/backup.md): a system export taken while deploys go on, restored
+ * into a fresh Depot, holds every item, checksum, property, user and permission of one
+ * moment; an incremental one copies only new blobs; a corrupt blob is named by its item.
+ */
+const allowed = mkdtempSync(join(tmpdir(), 'depot-backups-'));
+// A small disk of its own, for the backup that does not fit (mounting needs root, as CI has).
+const disk = mountSmallDisk('depot-backup-disk-', 4 * 1024 * 1024);
+const env = { DEPOT_BACKUP_DIRS: `${allowed},${disk.path}` };
+let source: TestDepot;
+const POM =
+  '<project><modelVersion>4.0.0</modelVersion><groupId>org.acme</groupId>' +
+  '<artifactId>app</artifactId><version>1.0</version></project>';
+const fresh: TestDepot[] = [];
+let emptyAfterRefusal: TestDepot | undefined;
+
+/** Restores into `target`, or into a new empty Depot. */
+async function restoreInto(path: string, target?: TestDepot) {
+  if (!target) {
+    target = await startTestDepot(env);
+    fresh.push(target);
+  }
+  const response = await target.app.inject({
+    method: 'POST',
+    url: '/artifactory/api/import/system',
+    headers: adminAuth(),
+    payload: { importPath: path },
+  });
+  return { target, response };
+}
+
+async function exportSystem(exportPath: string, extra: object = {}) {
+  const response = await source.app.inject({
+    method: 'POST',
+    url: '/artifactory/api/export/system',
+    headers: adminAuth(),
+    payload: { exportPath, includeMetadata: true, ...extra },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as {
+    path: string;
+    manifest: { blobs: { count: number; copied: number }; snapshotAt: string };
+  };
+}
+
+/** Waits (with a deadline) for a configured backup's run to end; answers its status. */
+async function lastRunOf(key: string, previousStart?: string) {
+  const deadline = Date.now() + 30_000;
+  let status: {
+    running: boolean;
+    lastRun: { outcome: string; info: string; startedAt: string } | null;
+  };
+  do {
+    const response = await source.app.inject({
+      url: `/ui/api/v1/ui/backup/${key}/status`,
+      headers: adminAuth(),
+    });
+    status = response.json();
+    const { lastRun } = status;
+    if (lastRun && lastRun.outcome !== 'running' && lastRun.startedAt !== previousStart) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } while (Date.now() < deadline);
+  return status;
+}
+
+/** Every item with its checksums and properties, as `repo/path` → description. */
+async function items(depot: TestDepot) {
+  const { rows } = await sql<{ item: string; sums: string; props: string | null }>`
+    select r.key || '/' || n.path as item,
+           coalesce(b.sha256, '') || ' ' || coalesce(b.sha1, '') || ' ' || n.size as sums,
+           (select string_agg(p.key || '=' || p.value, ',' order by p.key, p.value)
+              from node_properties p where p.node_id = n.id) as props
+      from nodes n join repositories r on r.id = n.repository_id
+      left join blobs b on b.sha256 = n.sha256
+     order by 1`.execute(depot.db);
+  return new Map(rows.map((row) => [row.item, `${row.sums} ${row.props ?? ''}`]));
+}
+
+const users = (depot: TestDepot) =>
+  depot.db
+    .selectFrom('users')
+    .select(['name', 'email', 'admin', 'password_hash'])
+    .orderBy('name')
+    .execute();
+
+beforeAll(async () => {
+  source = await startTestDepot(env);
+  await createRepository(source, 'files', 'local');
+  await createMavenRepository(source, 'libs', 'local');
+  await createRepository(source, 'npm-local', 'local', { packageType: 'npm' });
+  for (let n = 0; n < 8; n += 1)
+    await deployFile(source, 'files', `docs/file-${n}.txt;team=docs;n=${n}`, `generic ${n}`);
+  await deployFile(source, 'files', 'docs/copy.txt', 'generic 0'); // shares a blob
+  await deployFile(source, 'libs', 'org/acme/app/1.0/app-1.0.jar', 'jar bytes');
+  await deployFile(source, 'libs', 'org/acme/app/1.0/app-1.0.pom', POM);
+  const tarball = await packTarball({
+    'package.json': JSON.stringify({ name: 'left-pad', version: '1.0.0' }),
+  });
+  const published = await source.app.inject({
+    method: 'PUT',
+    url: '/artifactory/api/npm/npm-local/left-pad',
+    headers: { ...adminAuth(), 'content-type': 'application/json' },
+    payload: publishDocument('left-pad', '1.0.0', tarball),
+  });
+  expect(published.statusCode, published.body).toBe(201);
+  await source.services.users.create({
+    name: 'dev',
+    email: 'dev@example.com',
+    password: 'dev-pass-1',
+  });
+  const target = await source.app.inject({
+    method: 'PUT',
+    url: '/artifactory/api/v2/security/permissions/readers',
+    headers: adminAuth(),
+    payload: {
+      repo: { repositories: ['files'], actions: { users: { dev: ['read'] }, groups: {} } },
+    },
+  });
+  expect(target.statusCode, target.body).toBe(201);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.allSettled([source?.close(), ...fresh.map((depot) => depot.close())]);
+  rmSync(allowed, { recursive: true, force: true });
+  disk.release();
+});
+
+describe('backup and restore', () => {
+  it('backs up every table or says why not', async () => {
+    const { rows } = await sql<{ name: string }>`
+      select table_name as name from information_schema.tables
+       where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(source.db);
+    const known = new Set([
+      ...BACKED_UP_TABLES.map((spec) => spec.table),
+      ...Object.keys(NOT_BACKED_UP),
+    ]);
+    expect(rows.map((row) => row.name).filter((name) => !known.has(name))).toEqual([]);
+  });
+
+  it('names exactly the item whose blob is corrupt, and restores nothing', async () => {
+    const backup = await exportSystem('corrupt');
+    const [row] = await source.db
+      .selectFrom('nodes')
+      .innerJoin('repositories', 'repositories.id', 'nodes.repository_id')
+      .select(['nodes.sha256'])
+      .where('repositories.key', '=', 'libs')
+      .where('nodes.path', '=', 'org/acme/app/1.0/app-1.0.jar')
+      .execute();
+    const sha = row.sha256!;
+    writeFileSync(join(backup.path, 'blobs', sha.slice(0, 2), sha), 'jar bytez');
+    const { target, response } = await restoreInto(backup.path);
+    expect(existsSync(join(backup.path, 'security'))).toBe(false);
+    expect(response.statusCode).toBe(409);
+    const message = response.json().errors[0].message as string;
+    expect(message).toContain('1 binaries');
+    expect(message).toContain('libs/org/acme/app/1.0/app-1.0.jar');
+    expect(message.match(/[a-z-]+\/\S+/g)).toEqual(['libs/org/acme/app/1.0/app-1.0.jar']);
+    expect(await target.db.selectFrom('repositories').select('key').execute()).toEqual([]);
+    emptyAfterRefusal = target;
+  }, 60_000);
+
+  it('restores one moment of a Depot that kept deploying, into an empty one', async () => {
+    let deploying = true;
+    let deployed = 0;
+    const loop = (async () => {
+      while (deploying) {
+        await deployFile(source, 'files', `loop/${deployed}.txt;n=${deployed}`, `loop ${deployed}`);
+        deployed += 1;
+      }
+    })();
+    while (deployed < 3) await new Promise((resolve) => setImmediate(resolve));
+    const before = deployed;
+    const backup = await exportSystem('full');
+    deploying = false;
+    await loop;
+    const after = await items(source);
+
+    // The Depot the corrupt backup left as it was takes the good one.
+    const { target, response } = await restoreInto(backup.path, emptyAfterRefusal);
+    expect(response.statusCode, response.body).toBe(200);
+    const restored = await items(target);
+    // Everything but the loop is as it was; of the loop, a prefix: deploys are sequential.
+    const loopItems = [...restored.keys()].filter((item) => item.startsWith('files/loop/'));
+    const loopCount = loopItems.filter((item) => item.endsWith('.txt')).length;
+    expect(loopCount).toBeGreaterThanOrEqual(before);
+    expect(loopCount).toBeLessThanOrEqual(deployed);
+    for (const [item, description] of after) {
+      const n = /^files\/loop\/(\d+)\.txt$/.exec(item)?.[1];
+      if (n !== undefined && Number(n) >= loopCount) expect(restored.has(item)).toBe(false);
+      else expect(restored.get(item), item).toBe(description);
+    }
+    expect(restored.size).toBe(after.size - (deployed - loopCount));
+    expect(await users(target)).toEqual(await users(source));
+
+    // Every binary is there and readable, properties and permissions decide as before.
+    for (const item of ['files/docs/file-3.txt', 'libs/org/acme/app/1.0/app-1.0.jar'])
+      expect(
+        (await target.app.inject({ url: `/artifactory/${item}`, headers: adminAuth() })).body,
+      ).toBe((await source.app.inject({ url: `/artifactory/${item}`, headers: adminAuth() })).body);
+    const dev = { authorization: basic('dev', 'dev-pass-1') };
+    expect(
+      (await target.app.inject({ url: '/artifactory/files/docs/file-1.txt', headers: dev }))
+        .statusCode,
+    ).toBe(200);
+    const refused = await target.app.inject({
+      method: 'PUT',
+      url: '/artifactory/files/docs/new.txt',
+      headers: dev,
+      payload: 'x',
+    });
+    expect(refused.statusCode).toBe(403);
+    const npmDoc = await target.app.inject({
+      url: '/artifactory/api/npm/npm-local/left-pad',
+      headers: adminAuth(),
+    });
+    expect(npmDoc.json()).toMatchObject({ name: 'left-pad', 'dist-tags': { latest: '1.0.0' } });
+    // A restored Depot goes on deploying: its id sequences moved past the restored rows.
+    await deployFile(target, 'files', 'after-restore.txt', 'new');
+  }, 120_000);
+
+  it('copies only new blobs into an incremental backup', async () => {
+    const first = await exportSystem('incremental', { incremental: true });
+    const blobsDir = join(allowed, 'incremental', 'blobs');
+    const count = () =>
+      readdirSync(blobsDir, { recursive: true }).filter((name) => String(name).length > 64).length;
+    expect(first.manifest.blobs.copied).toBe(count());
+    for (let n = 0; n < 3; n += 1) await deployFile(source, 'files', `more/${n}.txt`, `more ${n}`);
+    await deployFile(source, 'files', 'more/again.txt', 'generic 1'); // content it has already
+    const before = count();
+    const second = await exportSystem('incremental', { incremental: true });
+    expect(second.manifest.blobs.copied).toBe(3);
+    expect(count()).toBe(before + 3);
+
+    const { target, response } = await restoreInto(second.path);
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await items(target)).get('files/more/2.txt')).toBe(
+      (await items(source)).get('files/more/2.txt'),
+    );
+  }, 60_000);
+
+  it('refuses a Depot with repositories, and paths outside the allowed list', async () => {
+    const full = join(allowed, 'full');
+    const busy = await source.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/import/system',
+      headers: adminAuth(),
+      payload: { importPath: full },
+    });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json().errors[0].message).toMatch(/empty Depot only/);
+    for (const exportPath of ['../escape', tmpdir(), `${allowed}-sibling`]) {
+      const refused = await source.app.inject({
+        method: 'POST',
+        url: '/artifactory/api/export/system',
+        headers: adminAuth(),
+        payload: { exportPath },
+      });
+      expect(refused.statusCode, exportPath).toBe(400);
+      expect(refused.json().errors[0].message).toContain('outside the backup directories');
+    }
+    expect(existsSync(join(allowed, '..', 'escape'))).toBe(false);
+    const user = await source.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/export/system',
+      headers: { authorization: basic('dev', 'dev-pass-1') },
+      payload: { exportPath: 'mine' },
+    });
+    expect(user.statusCode).toBe(403);
+  });
+});
+
+describe('a backup that does not fit', () => {
+  it('is refused before it copies, and the previous one stays as it was', async () => {
+    const target = join(disk.path, 'nightly');
+    const first = await exportSystem(target);
+    const manifestBefore = readFileSync(join(first.path, 'manifest.json'), 'utf8');
+    await deployFile(source, 'files', 'big.bin', Buffer.alloc(768 * 1024, 0x42));
+    disk.fill(256 * 1024);
+    try {
+      const refused = await source.app.inject({
+        method: 'POST',
+        url: '/artifactory/api/export/system',
+        headers: adminAuth(),
+        payload: { exportPath: target },
+      });
+      expect(refused.statusCode).toBe(507);
+      expect(refused.json().errors[0].message).toMatch(
+        /^Not enough free space for the backup: it needs .+, the target has .+ free$/,
+      );
+    } finally {
+      disk.empty();
+    }
+    expect(readdirSync(target)).toEqual([first.path.split('/').at(-1)]);
+    expect(readFileSync(join(first.path, 'manifest.json'), 'utf8')).toBe(manifestBefore);
+  });
+
+  it('fails a configured backup with its reason, and mails the admins', async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const mail = await source.app.inject({
+        method: 'PUT',
+        url: '/ui/api/v1/ui/mail',
+        headers: adminAuth(),
+        payload: {
+          enabled: true,
+          host: '127.0.0.1',
+          port: smtp.port,
+          from: 'depot@example.test',
+          baseUrl: 'https://depot.example.test',
+        },
+      });
+      expect(mail.statusCode, mail.body).toBe(200);
+      const created = await source.app.inject({
+        method: 'POST',
+        url: '/ui/api/v1/ui/backup',
+        headers: adminAuth(),
+        payload: { key: 'on-disk', cronExp: '0 0 3 * * ?', dir: join(disk.path, 'on-disk') },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      await deployFile(source, 'files', 'bigger.bin', Buffer.alloc(768 * 1024, 0x43));
+      disk.fill(256 * 1024);
+      try {
+        const run = await source.app.inject({
+          method: 'POST',
+          url: '/ui/api/v1/ui/backup/on-disk/runnow',
+          headers: adminAuth(),
+        });
+        expect(run.statusCode, run.body).toBe(200);
+        const status = await lastRunOf('on-disk');
+        expect(status.lastRun?.outcome).toBe('failure');
+        expect(status.lastRun?.info).toMatch(/^Failed: Not enough free space for the backup/);
+        const [sent] = await smtp.waitFor(1);
+        expect(sent.to).toEqual(['admin@localhost']);
+        expect(sent.subject).toContain("Depot backup 'on-disk' failed");
+        expect(sent.text).toContain('Not enough free space for the backup');
+      } finally {
+        disk.empty();
+      }
+      expect(readdirSync(join(disk.path, 'on-disk'))).toEqual([]);
+    } finally {
+      await smtp.close();
+    }
+  });
+});
+
+describe('configured backups', () => {
+  const ui = '/ui/api/v1/ui/backup';
+
+  it('refuses an invalid cron and a path outside the list', async () => {
+    const bad = await source.app.inject({
+      method: 'POST',
+      url: ui,
+      headers: adminAuth(),
+      payload: { key: 'broken', cronExp: 'every night' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0]).toMatchObject({
+      message: 'The cron expression is invalid',
+      field: 'cronExp',
+    });
+    const outside = await source.app.inject({
+      method: 'POST',
+      url: ui,
+      headers: adminAuth(),
+      payload: { key: 'outside', cronExp: '0 0 2 * * ?', dir: '../../elsewhere' },
+    });
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json().errors[0].field).toBe('dir');
+  });
+
+  it('runs now, reports its result, and leaves out excluded repositories', async () => {
+    const created = await source.app.inject({
+      method: 'POST',
+      url: ui,
+      headers: adminAuth(),
+      payload: {
+        key: 'nightly',
+        cronExp: '0 0 2 * * ?',
+        excludedRepositories: ['libs'],
+        exportMasterKey: true,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const run = await source.app.inject({
+      method: 'POST',
+      url: `${ui}/nightly/runnow`,
+      headers: adminAuth(),
+    });
+    expect(run.statusCode, run.body).toBe(200);
+    const status = await lastRunOf('nightly');
+    expect(status.lastRun).toMatchObject({ outcome: 'success' });
+    const written = readdirSync(join(allowed, 'nightly')).filter((name) =>
+      name.startsWith('backup-'),
+    );
+    expect(written).toHaveLength(1);
+    const manifest = JSON.parse(
+      readFileSync(join(allowed, 'nightly', written[0], 'manifest.json'), 'utf8'),
+    ) as { repositories: string[]; counts: Record<string, number> };
+    expect(manifest.repositories).toEqual(['files', 'npm-local']);
+    const metadata = readFileSync(join(allowed, 'nightly', written[0], 'metadata.jsonl'), 'utf8');
+    expect(metadata).not.toContain('app-1.0.jar');
+    expect(metadata).toContain('file-1.txt');
+    // Asked for, the master key is in it, and the manifest warns.
+    const first = join(allowed, 'nightly', written[0]);
+    expect(readFileSync(join(first, 'security', 'master.key'), 'utf8').trim()).toBe(
+      readFileSync(join(source.config.home, 'security', 'master.key'), 'utf8').trim(),
+    );
+    expect(manifest).toMatchObject({ masterKeyIncluded: true, warnings: [expect.any(String)] });
+
+    // Retention: once a new backup succeeds, one that finished 169 hours ago goes.
+    const manifestPath = join(first, 'manifest.json');
+    const aged = { ...JSON.parse(readFileSync(manifestPath, 'utf8')) };
+    aged.finishedAt = new Date(Date.now() - 169 * 3600 * 1000).toISOString();
+    writeFileSync(manifestPath, JSON.stringify(aged));
+    const again = await source.app.inject({
+      method: 'POST',
+      url: `${ui}/nightly/runnow`,
+      headers: adminAuth(),
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const second = await lastRunOf('nightly', status.lastRun?.startedAt);
+    expect(second.lastRun).toMatchObject({ outcome: 'success' });
+    expect(second.lastRun?.info).toContain('removed 1 expired backups');
+    const left = readdirSync(join(allowed, 'nightly'));
+    expect(left).toHaveLength(1);
+    expect(left[0]).not.toBe(written[0]);
+    const missing = await source.app.inject({
+      method: 'POST',
+      url: `${ui}/nope/runnow`,
+      headers: adminAuth(),
+    });
+    expect(missing.statusCode).toBe(404);
+  }, 60_000);
+
+  it('holds garbage collection off while a backup copies blobs', async () => {
+    await source.services.trash.updateConfig({ enabled: false });
+    await deployFile(source, 'files', 'gone.txt', 'to be collected');
+    const deleted = await source.app.inject({
+      method: 'DELETE',
+      url: '/artifactory/files/gone.txt',
+      headers: adminAuth(),
+    });
+    expect(deleted.statusCode).toBe(204);
+    const held = await source.services.blobHold.during(() =>
+      source.services.garbageCollector.collect(0),
+    );
+    expect(held.heldOff).toBe(true);
+    expect(held.binaries).toBe(0);
+    const free = await source.services.garbageCollector.collect(0);
+    expect(free.heldOff).toBeUndefined();
+    expect(free.binaries).toBeGreaterThan(0);
+  });
+});
