@@ -51,6 +51,7 @@ import { maintenanceRoutes } from './modules/maintenance/routes.ts';
 import { startMaintenance, type Maintenance } from './modules/maintenance/maintenance.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
+import { repositoryInfoRoutes } from './modules/repositories/info-routes.ts';
 import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
 import { propertySetsRoutes } from './modules/property-sets/routes.ts';
 import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
@@ -82,6 +83,8 @@ export interface DepotApp {
   downloadFastPath: DownloadFastPath;
   /** Delivers webhook events (docs/webhooks.md); stopped when the app closes. */
   dispatcher: Dispatcher;
+  /** The scheduled jobs (maintenance, trash and webhook history purges); stopped on close. */
+  maintenance: Maintenance;
 }
 
 /**
@@ -186,7 +189,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     await db.destroy();
   });
   // Writes through the returned db clear the read caches, as the services' own do.
-  return { app, services, db: services.db, downloadFastPath, dispatcher };
+  return { app, services, db: services.db, downloadFastPath, dispatcher, maintenance };
 }
 
 export interface HttpParts {
@@ -301,6 +304,7 @@ export async function assembleHttp({
       await api.register(maintenanceRoutes, { services, maintenance });
       await api.register(remoteRoutes, { services });
       await api.register(repositoriesUiRoutes, { services });
+      await api.register(repositoryInfoRoutes, { services });
       await api.register(propertySetsRoutes, { services });
       // Every descriptor with a `store`: its calls, from the descriptor alone.
       await api.register(entityRoutes, { services });
