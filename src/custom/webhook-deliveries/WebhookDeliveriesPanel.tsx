@@ -34,23 +34,36 @@ const lastTry = (delivery: Delivery | undefined) => delivery?.tries.at(-1);
 
 function columns(onRedeliver: (delivery: Delivery) => void, busy: boolean): ColDef<Delivery>[] {
   return [
-    { headerName: L.time, width: 190, valueGetter: ({ data }) => time(data?.created) },
-    { field: 'event', headerName: L.event, width: 190 },
-    { headerName: L.status, width: 190, valueGetter: ({ data }) => data && deliveryStatus(data) },
     {
+      colId: 'time',
+      headerName: L.time,
+      width: 180,
+      valueGetter: ({ data }) => time(data?.created),
+    },
+    { field: 'event', headerName: L.event, width: 170 },
+    {
+      colId: 'status',
+      headerName: L.status,
+      width: 170,
+      valueGetter: ({ data }) => data && deliveryStatus(data),
+    },
+    {
+      colId: 'responseCode',
       headerName: L.responseCode,
-      width: 140,
+      width: 130,
       valueGetter: ({ data }) => lastTry(data)?.status ?? '',
     },
     {
+      colId: 'responseTime',
       headerName: L.responseTime,
-      width: 140,
+      width: 130,
       valueGetter: ({ data }) => {
         const attempt = lastTry(data);
         return attempt ? L.milliseconds(attempt.durationMs) : '';
       },
     },
     {
+      colId: 'response',
       headerName: L.response,
       flex: 1,
       minWidth: 200,
@@ -62,8 +75,9 @@ function columns(onRedeliver: (delivery: Delivery) => void, busy: boolean): ColD
     },
     { field: 'attempts', headerName: L.attempts, width: 110 },
     {
+      colId: 'redeliver',
       headerName: '',
-      width: 130,
+      width: 120,
       sortable: false,
       cellRenderer: ({ data }: ICellRendererParams<Delivery>) =>
         data &&
@@ -144,6 +158,8 @@ export default function WebhookDeliveriesPanel() {
           paginationPageSize={25}
           paginationPageSizeSelector={false}
           domLayout="autoHeight"
+          // Every column is in the page, so Redeliver is reachable whatever the width.
+          suppressColumnVirtualisation
         />
       )}
     </section>
