@@ -12,7 +12,12 @@ let server: ChildProcess | undefined;
 let receiver: Receiver | undefined;
 
 afterAll(async () => {
-  server?.kill('SIGKILL');
+  // Gone before its home is removed, even when the test ended while it was starting.
+  if (server && server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGKILL');
+    await exited;
+  }
   await receiver?.close();
   rmSync(home, { recursive: true, force: true });
 });
