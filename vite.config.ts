@@ -14,6 +14,7 @@ const EMBEDDED_RUN_ONLY = [
   // Child processes on the embedded database, whatever DEPOT_TEST_DATABASE_URL says.
   'tests/crash-gc.test.ts',
   'tests/crash-upload.test.ts',
+  'tests/crash-webhook.test.ts',
   'tests/process.test.ts',
   'tests/shutdown-under-load.test.ts',
   'server/db/embedded-database.test.ts',

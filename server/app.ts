@@ -61,6 +61,7 @@ import { startBackups, type Backups } from './modules/backups/backup-jobs.ts';
 import { backupConsoleRoutes, systemExportRoutes } from './modules/backups/routes.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
+import { repositoryInfoRoutes } from './modules/repositories/info-routes.ts';
 import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
 import { propertySetsRoutes } from './modules/property-sets/routes.ts';
 import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
@@ -98,6 +99,8 @@ export interface DepotApp {
   downloadFastPath: DownloadFastPath;
   /** Delivers webhook events (docs/webhooks.md); stopped when the app closes. */
   dispatcher: Dispatcher;
+  /** The scheduled jobs (maintenance, trash and webhook history purges); stopped on close. */
+  maintenance: Maintenance;
 }
 
 /**
@@ -242,7 +245,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     await logs.auditLog.close();
   });
   // Writes through the returned db clear the read caches, as the services' own do.
-  return { app, services, db: services.db, downloadFastPath, dispatcher };
+  return { app, services, db: services.db, downloadFastPath, dispatcher, maintenance };
 }
 
 export interface HttpParts {
@@ -388,6 +391,7 @@ export async function assembleHttp({
       await api.register(backupConsoleRoutes, { backups });
       await api.register(remoteRoutes, { services });
       await api.register(repositoriesUiRoutes, { services });
+      await api.register(repositoryInfoRoutes, { services });
       await api.register(propertySetsRoutes, { services });
       // Every descriptor with a `store`: its calls, from the descriptor alone.
       await api.register(entityRoutes, { services });

@@ -125,7 +125,7 @@ export interface DepotConfig {
   /**
    * Webhook delivery (docs/webhooks.md): how often the outbox is looked at, one attempt's
    * timeout, the retries' first and longest delay, and how long a subscription may fail
-   * before it is paused.
+   * before it is paused; how long finished deliveries and delivered events are kept.
    */
   /**
    * This process's name in the cluster (DEPOT_NODE_ID, the host's name by default): the log
@@ -147,6 +147,7 @@ export interface DepotConfig {
     baseDelayMs: number;
     maxDelayMs: number;
     pauseAfterMs: number;
+    retentionMs: number;
   };
 }
 
@@ -231,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       baseDelayMs: positiveInteger(env, 'DEPOT_WEBHOOK_RETRY_BASE_MS', 1000),
       maxDelayMs: positiveInteger(env, 'DEPOT_WEBHOOK_RETRY_MAX_MS', 300000),
       pauseAfterMs: positiveInteger(env, 'DEPOT_WEBHOOK_PAUSE_AFTER_SECONDS', 86400) * 1000,
+      retentionMs: positiveInteger(env, 'DEPOT_WEBHOOK_RETENTION_DAYS', 30) * 86_400_000,
     },
   };
 }

@@ -1,4 +1,4 @@
-// stamp: 4061c5cc00326eff
+// stamp: dfaab845f5ed7e09
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -78,18 +78,20 @@ export interface FormDescriptor {
     label: string;
     message: string;
   };
-  options?: Record<
-    string,
-    {
-      path: string;
-      valueKey: string;
-    }
-  >;
+  /** Pickers fed by calls: a field's choices are `valueKey` of each item its call answers; a list of calls gives their choices together, in order, each once. */
+  options?: Record<string, ChoiceSource | ChoiceSource[]>;
   uiSchema?: Record<string, unknown>;
   /** Fieldsets of the form, in order, each with its title and the form fields it holds; fields in no section come first. */
   sections?: FormSection[];
+  /** Components of the console's screen registry shown under the edit form (a webhook's delivery history); each reads the item's key from the route's `key` parameter. */
+  panels?: string[];
   /** Buttons beside Save that send the valid form to an endpoint and show its answer (a webhook's Test). */
   actions?: FormAction[];
+}
+
+export interface ChoiceSource {
+  path: string;
+  valueKey: string;
 }
 
 export interface FormSection {
@@ -104,6 +106,8 @@ export interface FormAction {
   path: string;
   successMessage?: string;
   failureMessage?: string;
+  /** Shown when no answer came from the server itself: a gateway's 502 or 504, or no response at all. */
+  unreachableMessage?: string;
 }
 
 /** The engine stores this screen's entity: the server registers the calls of `api` itself and enforces the body schema, unique keys, readOnlyOnEdit, write-only secrets, ETags, the permission and an audit entry per change (docs/adding-a-screen.md). */
@@ -143,6 +147,8 @@ export interface ScreenDescriptorFields {
   entity?: string;
   key?: string;
   route: string;
+  /** A list screen's edit page, where the spec names it otherwise: `{key}` stands for the item's key (`/admin/configuration/webhooks/edit/{key}`). `route/{key}/edit` when left out. */
+  editRoute?: string;
   permission: Permission;
   /** A bespoke page from the console's screen registry; without it the engine renders the list and the forms. */
   component?: string;

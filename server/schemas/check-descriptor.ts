@@ -189,6 +189,13 @@ export function checkDescriptor(
       '/component',
       `'${screen.component}' is not a component of the console's screen registry (src/screens/registry.ts)`,
     );
+  (screen.form?.panels ?? []).forEach((panel, index) => {
+    if (context.componentExists && !context.componentExists(panel))
+      report(
+        `/form/panels/${index}`,
+        `'${panel}' is not a component of the console's screen registry (src/screens/registry.ts)`,
+      );
+  });
   if (context.routes) checkCalls(screen, context.routes, report);
   // A bespoke screen without an entity is its component's alone.
   if (isEntityScreen(screen)) checkEntityScreen(screen, entities, context, report);

@@ -4,7 +4,7 @@ import type { JsonSchema } from './registry.ts';
  * Writes the TypeScript type of a screen descriptor from the meta-schema, so that the server
  * and the console read one definition (`npm run schemas:types`; schemas:check says when the
  * file is stale). It covers what the meta-schema uses: objects, arrays, maps, enums, consts,
- * `$ref` to `$defs`, and `allOf` of `if`/`then`/`else`, whose branches become the variants of
+ * `$ref` to `$defs`, `oneOf` (a union), and `allOf` of `if`/`then`/`else`, whose branches become the variants of
  * a union.
  */
 export const DESCRIPTOR_TYPE_FILE = 'schemas/meta/screen-descriptor.generated.ts';
@@ -14,6 +14,7 @@ const TYPE_NAMES: Record<string, string> = {
   '': 'ScreenDescriptorFields',
   '/$defs/call': 'ApiCall',
   '/$defs/call/properties/method': 'HttpMethod',
+  '/$defs/choiceSource': 'ChoiceSource',
   '/properties/permission': 'Permission',
   '/properties/menu': 'MenuEntry',
   '/properties/api': 'ResourceApi',
@@ -79,6 +80,10 @@ function inlineType(schema: JsonSchema, pointer: string, out: Declarations, inde
       .reduce<JsonSchema>((node, step) => node[step] as JsonSchema, out.root ?? {});
     return typeOf(referenced, target, out, indent);
   }
+  if (Array.isArray(schema.oneOf))
+    return (schema.oneOf as JsonSchema[])
+      .map((variant, index) => typeOf(variant, `${pointer}/oneOf/${index}`, out, indent))
+      .join(' | ');
   if (Array.isArray(schema.enum)) return schema.enum.map(literal).join(' | ');
   if ('const' in schema) return literal(schema.const);
   switch (schema.type) {

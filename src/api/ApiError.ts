@@ -54,3 +54,9 @@ export function isServerFailure(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
   return error.status === undefined || error.status >= 500;
 }
+
+/** No answer from the server itself: none at all, or a gateway's 502 or 504 in front of it. */
+export function isUnreachable(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  return error.status === undefined || error.status === 502 || error.status === 504;
+}

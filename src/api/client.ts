@@ -65,6 +65,11 @@ export function relativePath(path: string): string {
   return path.replace(/^\/+/, '');
 }
 
+export interface CallOptions extends Options {
+  /** Failures the caller tells the user about itself: no error dialog for them. */
+  handledByCaller?: (error: ApiError) => boolean;
+}
+
 /**
  * Performs one call and returns the parsed JSON answer (undefined for an empty body).
  * Failures become `ApiError`s with the body already read.
@@ -72,16 +77,18 @@ export function relativePath(path: string): string {
 export async function call<T>(
   method: string,
   path: string,
-  options: Options = {},
+  options: CallOptions = {},
   client: KyInstance = http,
 ): Promise<T> {
   const url = relativePath(path);
+  const { handledByCaller, ...kyOptions } = options;
   let response: Response;
   try {
-    response = await client(url, { ...options, method });
+    response = await client(url, { ...kyOptions, method });
   } catch (error) {
     const apiError = await toApiError(error, method, `${API_PREFIX}/${url}`);
-    if (apiError.status === undefined || apiError.status >= 500) {
+    const serverFailure = apiError.status === undefined || apiError.status >= 500;
+    if (serverFailure && !handledByCaller?.(apiError)) {
       failureListeners.forEach((listener) => listener(apiError));
     }
     throw apiError;

@@ -13,6 +13,7 @@ import type {
 
 export type {
   ApiCall,
+  ChoiceSource,
   FormAction,
   FormDescriptor,
   FormSection,
@@ -50,6 +51,7 @@ export type ScreenSummary = Pick<
   | 'id'
   | 'title'
   | 'route'
+  | 'editRoute'
   | 'menu'
   | 'permission'
   | 'component'

@@ -1,5 +1,6 @@
 import type { KyInstance } from 'ky';
 import { call, http } from './client';
+import { isUnreachable } from './ApiError';
 import type { ApiCall, FormAction, ResourceApi, RowAction } from './descriptor';
 
 export type Row = Record<string, unknown>;
@@ -96,5 +97,8 @@ export async function runFormAction(
   client: KyInstance = http,
 ): Promise<string | undefined> {
   const path = fillPath(action.path, payload);
-  return answerMessage(await call<unknown>(action.method, path, { json: payload }, client));
+  // An action that words "no answer" itself says so instead of the error dialog.
+  const handledByCaller = action.unreachableMessage ? isUnreachable : undefined;
+  const options = { json: payload, handledByCaller };
+  return answerMessage(await call<unknown>(action.method, path, options, client));
 }

@@ -26,17 +26,27 @@ export type ScreenView = { screen: ScreenSummary; route: ScreenRoute } & (
   { view: 'list' } | { view: 'new' } | { view: 'edit'; key?: string }
 );
 
-export const newPath = (route: string) => `${route}/new`;
-export const editPath = (route: string, key: string) => `${route}/${encodeURIComponent(key)}/edit`;
-export const editPathOf = (descriptor: Pick<ScreenDescriptor, 'route' | 'key'>, row: Row) =>
-  editPath(descriptor.route, String(row[descriptor.key]));
-
 /** The engine's edit pages name the edited entity with this route parameter. */
 const KEY_PARAM = 'key';
+const KEY_PLACEHOLDER = '{key}';
+
+type EditRouted = Pick<ScreenSummary, 'route' | 'editRoute'>;
+
+/** A list screen's edit page with `{key}` where the key goes: the descriptor's, or `route/{key}/edit`. */
+const editTemplate = (screen: EditRouted) =>
+  screen.editRoute ?? `${screen.route}/${KEY_PLACEHOLDER}/edit`;
+
+export const newPath = (route: string) => `${route}/new`;
+export const editPath = (screen: EditRouted, key: string) =>
+  editTemplate(screen).replace(KEY_PLACEHOLDER, encodeURIComponent(key));
+export const editPathOf = (
+  descriptor: Pick<ScreenDescriptor, 'route' | 'key' | 'editRoute'>,
+  row: Row,
+) => editPath(descriptor, String(row[descriptor.key]));
 
 /**
- * Every path of every screen: an engine screen's list at `route`, `route/new` and
- * `route/{key}/edit`, or a settings document's one form at `route`; a bespoke screen's
+ * Every path of every screen: an engine screen's list at `route`, `route/new` and its edit
+ * page (`editRoute`, or `route/{key}/edit`), or a settings document's one form at `route`; a bespoke screen's
  * `route` (its list) and its `pages`.
  */
 export function screenRoutes(screens: ScreenSummary[]): ScreenRoute[] {
@@ -48,7 +58,11 @@ export function screenRoutes(screens: ScreenSummary[]): ScreenRoute[] {
       return [
         { ...own, path: screen.route, view: 'list' },
         { ...own, path: newPath(screen.route), view: 'new' },
-        { ...own, path: `${screen.route}/:${KEY_PARAM}/edit`, view: 'edit' },
+        {
+          ...own,
+          path: editTemplate(screen).replace(KEY_PLACEHOLDER, `:${KEY_PARAM}`),
+          view: 'edit',
+        },
       ];
     }
     return [

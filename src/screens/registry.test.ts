@@ -19,8 +19,11 @@ const importsOf = (file: string) =>
   [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]);
 
 describe('the screen registry', () => {
-  it('has the component of every bespoke descriptor, and no component no descriptor names', () => {
-    const named = shippedScreens.flatMap((screen) => (screen.component ? [screen.component] : []));
+  it('has the component of every bespoke descriptor and form panel, and no component no descriptor names', () => {
+    const named = shippedScreens.flatMap((screen) => [
+      ...(screen.component ? [screen.component] : []),
+      ...((screen as { form?: { panels?: string[] } }).form?.panels ?? []),
+    ]);
     for (const name of named) expect(screenRegistry.has(name), name).toBe(true);
     expect([...new Set(named)].sort()).toEqual(SCREEN_COMPONENT_NAMES);
   });

@@ -28,6 +28,7 @@ const SCREEN_COMPONENTS: Record<string, ScreenComponent> = {
   'storage-summary': lazy(() => import('../custom/storage-summary/StorageSummaryPage')),
   'tree-browser': lazy(() => import('../custom/tree-browser/TreeBrowserPage')),
   'user-profile': lazy(() => import('../custom/user-profile/UserProfilePage')),
+  'webhook-deliveries': lazy(() => import('../custom/webhook-deliveries/WebhookDeliveriesPanel')),
 };
 
 /** The names a descriptor's `component` may use; `schemas:check` reads them from here. */

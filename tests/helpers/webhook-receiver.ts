@@ -17,9 +17,9 @@ export type Answer = (request: Received) => {
 
 /**
  * A webhook receiver on loopback that keeps every request it gets and answers as told
- * (200 unless `answer` says otherwise).
+ * (200 unless `answer` says otherwise), on `listenPort` when given (one chosen before).
  */
-export async function startReceiver(host = '127.0.0.1') {
+export async function startReceiver(host = '127.0.0.1', listenPort = 0) {
   const requests: Received[] = [];
   let answer: Answer = () => ({ status: 200, body: 'ok' });
   const server = createServer((request, response) => {
@@ -39,7 +39,7 @@ export async function startReceiver(host = '127.0.0.1') {
       response.writeHead(reply.status, reply.headers).end(reply.body ?? '');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}/hook`,

@@ -11,6 +11,7 @@ import { pruneFilestore } from './prune.ts';
 import { CRON_FIELDS, type MaintenanceSettings } from './settings.ts';
 import { cleanUnusedCache } from './unused-cache.ts';
 import { cleanVirtualRepositories } from './virtual-cleanup.ts';
+import { purgeWebhookHistory } from '../webhooks/retention.ts';
 
 /** The jobs of the Maintenance page, by the name of their Run Now call (spec 03 §7). */
 export const MAINTENANCE_JOBS = {
@@ -31,15 +32,19 @@ export type MaintenanceJob = keyof typeof MAINTENANCE_JOBS;
 /** The trash can's retention purge: hourly, not on the page (its period is the trash's). */
 const TRASH_PURGE_JOB = 'trashPurge';
 const TRASH_PURGE_CRON = '0 0 * * * ?';
+/** The webhook history's retention purge: hourly, its period `DEPOT_WEBHOOK_RETENTION_DAYS`. */
+export const WEBHOOK_PURGE_JOB = 'webhookHistoryPurge';
+const WEBHOOK_PURGE_CRON = '0 15 * * * ?';
 /** Each process re-reads the saved crons this often, to follow a save made on another one. */
 const SETTINGS_REFRESH_CRON = '30 * * * * ?';
 
 /** The work behind each job name, each answering what it did. */
 function jobWork(
   services: Services,
-  graceMs: number,
+  config: DepotConfig,
 ): Record<string, (stopping: AbortSignal) => Promise<JobResult>> {
   const { db } = services;
+  const graceMs = config.gcGraceSeconds * 1000;
   return {
     garbageCollection: async (stopping) => {
       const report = await services.garbageCollector.collect(graceMs, stopping);
@@ -58,19 +63,21 @@ function jobWork(
       const items = await services.trash.purgeExpired();
       return { info: `Removed ${items} expired items from the trash can`, items };
     },
+    [WEBHOOK_PURGE_JOB]: async () => ({
+      ...(await purgeWebhookHistory(db, config.webhooks.retentionMs)),
+    }),
   };
 }
 
 /**
  * Starts the maintenance jobs on the scheduler: the page's jobs by their saved crons
- * (rescheduled on every save), the trash purge hourly. `stop` ends every timer and waits
+ * (rescheduled on every save), the trash purge and the webhook history purge hourly. `stop` ends every timer and waits
  * for runs in flight.
  */
 export async function startMaintenance(services: Services, config: DepotConfig, logger: Logger) {
   const withJobLock = createJobLock(services.db, { pinConnection: Boolean(config.databaseUrl) });
   const scheduler = createScheduler(services.db, logger, withJobLock);
-  for (const [job, work] of Object.entries(jobWork(services, config.gcGraceSeconds * 1000)))
-    scheduler.define(job, work);
+  for (const [job, work] of Object.entries(jobWork(services, config))) scheduler.define(job, work);
 
   let scheduled = '';
   const applySchedule = (settings: MaintenanceSettings) => {
@@ -83,6 +90,7 @@ export async function startMaintenance(services: Services, config: DepotConfig, 
   applySchedule(await services.maintenanceSettings.get());
   services.maintenanceSettings.onChange(applySchedule);
   scheduler.schedule(TRASH_PURGE_JOB, TRASH_PURGE_CRON);
+  scheduler.schedule(WEBHOOK_PURGE_JOB, WEBHOOK_PURGE_CRON);
   const refresh = new Cron(SETTINGS_REFRESH_CRON, { ...QUARTZ_OPTIONS, unref: true }, () =>
     services.maintenanceSettings
       .get()

@@ -18,7 +18,7 @@ const mayUse = (screen: ScreenDescriptor, principal: Principal) =>
  * Project Settings menu); the rest of a descriptor is fetched when its page opens.
  */
 function summaryOf(screen: ScreenDescriptor) {
-  const { id, title, route, permission, component, pages, anonymousTo } = screen;
+  const { id, title, route, editRoute, permission, component, pages, anonymousTo } = screen;
   const { menu, projectMenu, userMenu } = screen;
   // Only the kind: whether the console routes one settings page or a list with its forms.
   const store = screen.store && { kind: screen.store.kind ?? 'collection' };
@@ -26,6 +26,7 @@ function summaryOf(screen: ScreenDescriptor) {
     id,
     title,
     route,
+    editRoute,
     permission,
     component,
     pages,

@@ -1,8 +1,9 @@
-import { useCallback, useEffect } from 'react';
+import { Suspense, useCallback, useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useProvidedScope, useUnit } from 'effector-react';
 import type { ScreenDescriptor } from '../../api/descriptor';
 import { UnsavedChangesGuard } from '../../shell/guards/UnsavedChangesGuard';
+import { useScreenRegistry } from '../screenRegistryContext';
 import { fillTemplate } from '../template';
 import { CANCEL_LABEL, LOADING_LABEL, SAVE_LABEL } from '../messages';
 import { SchemaForm } from './SchemaForm';
@@ -98,6 +99,21 @@ export default function FormScreen({ descriptor, mode, entityKey }: FormScreenPr
           </div>
         </SchemaForm>
       )}
+      {mode === 'edit' &&
+        initial !== null &&
+        (descriptor.form.panels ?? []).map((name) => (
+          <FormPanel key={name} name={name} descriptor={descriptor} />
+        ))}
     </section>
+  );
+}
+
+/** A component of the screen registry the descriptor shows under its edit form. */
+function FormPanel({ name, descriptor }: { name: string; descriptor: ScreenDescriptor }) {
+  const Panel = useScreenRegistry().get(name);
+  return (
+    <Suspense fallback={<p role="status">{LOADING_LABEL}</p>}>
+      <Panel screen={descriptor} view="edit" />
+    </Suspense>
   );
 }

@@ -11,11 +11,13 @@ import {
   $initialData,
   $loadError,
   $serverErrors,
+  formActionClicked,
   formChanged,
   formOpened,
   formSubmitted,
   loadChoicesFx,
   loadEntityFx,
+  runFormActionFx,
   saveFx,
 } from './model';
 
@@ -160,5 +162,38 @@ describe('form model', () => {
     expect(scope.getState($initialData)).toBeNull();
     expect(scope.getState($loadError)).toBe('Forbidden');
     expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it("tells a form action's answer, its refusal and a gateway's 502 or 504 in the descriptor's words", async () => {
+    const action = {
+      id: 'test',
+      label: 'Test',
+      method: 'POST' as const,
+      path: '/ui/webhooks/test',
+      successMessage: 'A dummy hook was executed and sent to the configured URL',
+      failureMessage: 'Sending a dummy Webhook failed',
+      unreachableMessage: 'Request failed, unable to test Webhook.',
+    };
+    const failing = (status: number | undefined, body?: unknown) => async () => {
+      throw new ApiError({ message: 'failed', status, body, method: 'POST', url: action.path });
+    };
+    const answers: Array<[() => Promise<unknown>, string]> = [
+      [async () => undefined, `success: ${action.successMessage}`],
+      [
+        failing(400, {
+          errors: [{ message: 'Sending a dummy Webhook failed: the URL answered 500' }],
+        }),
+        'error: Sending a dummy Webhook failed: the URL answered 500',
+      ],
+      [failing(400, ''), `error: ${action.failureMessage}`],
+      [failing(502), `error: ${action.unreachableMessage}`],
+      [failing(504), `error: ${action.unreachableMessage}`],
+      [failing(undefined), `error: ${action.unreachableMessage}`],
+    ];
+    for (const [handler, shown] of answers) {
+      const { scope } = setup([[runFormActionFx, handler]]);
+      await allSettled(formActionClicked, { scope, params: { action, payload: {} } });
+      expect(texts(scope)).toEqual([shown]);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
-import type { FormAction, ScreenDescriptor } from '../../api/descriptor';
+import type { ChoiceSource, FormAction, ScreenDescriptor } from '../../api/descriptor';
 import { createResourceClient, fetchChoices, runFormAction, type Row } from '../../api/resource';
-import { ApiError, isServerFailure } from '../../api/ApiError';
+import { ApiError, isServerFailure, isUnreachable } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { notificationShown } from '../../shell/notifications/model';
 import { navigateFx } from '../../shell/navigation/model';
@@ -37,10 +37,18 @@ export const runFormActionFx = createEffect(
 export const loadEntityFx = createEffect(({ descriptor, key }: FormTarget) =>
   client(descriptor).get(key ?? ''),
 );
+/** A field's choices from each of its calls, in order, each once. */
+async function choicesOf(sources: ChoiceSource | ChoiceSource[]): Promise<string[]> {
+  const lists = await Promise.all(
+    [sources].flat().map(({ path, valueKey }) => fetchChoices(path, valueKey)),
+  );
+  return [...new Set(lists.flat())];
+}
+
 export const loadChoicesFx = createEffect(async (descriptor: ScreenDescriptor) => {
   const entries = await Promise.all(
     Object.entries(descriptor.form.options ?? {}).map(
-      async ([field, { path, valueKey }]) => [field, await fetchChoices(path, valueKey)] as const,
+      async ([field, sources]) => [field, await choicesOf(sources)] as const,
     ),
   );
   return Object.fromEntries(entries) as Record<string, string[]>;
@@ -211,10 +219,22 @@ sample({
   target: notificationShown,
 });
 
+const hasUnreachableMessage = (action: FormAction, error: unknown) =>
+  action.unreachableMessage !== undefined && isUnreachable(error);
+
+// when it gets no answer from the server and the descriptor words that, show its words
+sample({
+  clock: runFormActionFx.fail,
+  filter: ({ params: { action }, error }) => hasUnreachableMessage(action, error),
+  fn: ({ params: { action } }) => ({ kind: 'error' as const, text: action.unreachableMessage! }),
+  target: notificationShown,
+});
+
 // when it fails, show why in the server's words, else the descriptor's (5xx: the error dialog)
 sample({
   clock: runFormActionFx.fail,
-  filter: ({ error }) => !isServerFailure(error),
+  filter: ({ params: { action }, error }) =>
+    !isServerFailure(error) && !hasUnreachableMessage(action, error),
   fn: ({ params: { action }, error }) => ({
     kind: 'error' as const,
     text: errorMessage(error, action.failureMessage ?? DEFAULT_ERROR_MESSAGE),
