@@ -75,7 +75,7 @@ describe('the Event API', () => {
     const response = await api('GET', '/event/api/v1/domains');
     expect(response.statusCode).toBe(200);
     const domains = response.json() as { key: string; event_types: { key: string }[] }[];
-    expect(domains.map((d) => d.key)).toEqual(['artifact', 'artifact_property']);
+    expect(domains.map((d) => d.key)).toEqual(['artifact', 'artifact_property', 'docker']);
     expect(domains[0]!.event_types.map((t) => t.key)).toEqual([
       'deployed',
       'deleted',

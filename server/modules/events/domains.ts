@@ -1,7 +1,7 @@
 /**
  * The event domains Depot serves and their event types (spec 03 "Webhook"; docs/webhooks.md).
- * A domain is listed once the service behind it emits its events: Docker, builds and the
- * archive add theirs here when they land, with their emission (`emitEvents`).
+ * A domain is listed once the service behind it emits its events: builds and the archive add
+ * theirs here when they land, with their emission (`emitEvents`).
  */
 export const EVENT_DOMAINS = {
   artifact: {
@@ -18,6 +18,14 @@ export const EVENT_DOMAINS = {
     eventTypes: {
       added: 'Artifact property was added',
       deleted: 'Artifact property was deleted',
+    },
+  },
+  docker: {
+    name: 'Docker',
+    eventTypes: {
+      pushed: 'Docker tag was pushed',
+      deleted: 'Docker tag was deleted',
+      promoted: 'Docker tag was promoted',
     },
   },
 } as const;

@@ -43,6 +43,16 @@ const SAMPLE_DATA: Record<string, Record<string, unknown>> = {
     property_key: 'sample_key',
     property_values: ['sample_value'],
   },
+  docker: {
+    repo_key: 'sample_repo',
+    path: 'sample_image/sample_tag/manifest.json',
+    name: 'manifest.json',
+    sha256: 'sample_checksum',
+    size: 0,
+    image_name: 'sample_image',
+    tag: 'sample_tag',
+    platforms: [{ architecture: 'amd64', os: 'linux' }],
+  },
 };
 
 export interface WebhooksServiceOptions {
