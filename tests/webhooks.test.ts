@@ -170,7 +170,7 @@ describe('the Event API', () => {
     ],
     [
       'a domain Depot does not serve',
-      { event_filter: { domain: 'docker', event_types: ['pushed'], criteria: {} } },
+      { event_filter: { domain: 'build', event_types: ['uploaded'], criteria: {} } },
       'Select an event domain Depot serves',
     ],
     [
