@@ -542,6 +542,24 @@ const CASES: Record<string, Case[]> = {
   'PUT /artifactory/api/docker/:repoKey/v2/*': [
     dockerCases('/artifactory/api/docker/docker-local/v2')[1],
   ],
+  'POST /artifactory/api/docker/:repoKey/v2/promote': [
+    {
+      kind: 'change',
+      prepare: () => dockerTagged(),
+      run: (f) =>
+        call('POST', '/artifactory/api/docker/docker-local/v2/promote', DEV, {
+          targetRepo: 'docker-prod',
+          dockerRepository: f.folder.replace('/v1', ''),
+          tag: 'v1',
+        }),
+      control: async () =>
+        call('POST', '/artifactory/api/docker/docker-local/v2/promote', DEV, {
+          targetRepo: 'docker-prod',
+          dockerRepository: await cleanDockerTag(),
+          tag: 'v1',
+        }),
+    },
+  ],
   'DELETE /artifactory/:repoKey/*': [
     {
       kind: 'change',
@@ -1196,7 +1214,8 @@ beforeAll(async () => {
   for (const key of ['pub-local', 'target-local']) await createRepository(depot, key, 'local');
   await createMavenRepository(depot, 'mvn-local', 'local');
   await createRepository(depot, 'npm-local', 'local', { packageType: 'npm' });
-  await createRepository(depot, 'docker-local', 'local', { packageType: 'docker' });
+  for (const key of ['docker-local', 'docker-prod'])
+    await createRepository(depot, key, 'local', { packageType: 'docker' });
   await createRepository(depot, 'up-remote', 'remote', { url: 'http://127.0.0.1:9/' });
   await createRepository(depot, 'up-virtual', 'virtual', { repositories: ['up-remote'] });
   await devWithOnlyGrant(depot, {

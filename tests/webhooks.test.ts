@@ -75,7 +75,7 @@ describe('the Event API', () => {
     const response = await api('GET', '/event/api/v1/domains');
     expect(response.statusCode).toBe(200);
     const domains = response.json() as { key: string; event_types: { key: string }[] }[];
-    expect(domains.map((d) => d.key)).toEqual(['artifact', 'artifact_property', 'build']);
+    expect(domains.map((d) => d.key)).toEqual(['artifact', 'artifact_property', 'build', 'docker']);
     expect(domains[0]!.event_types.map((t) => t.key)).toEqual([
       'deployed',
       'deleted',
@@ -170,7 +170,7 @@ describe('the Event API', () => {
     ],
     [
       'a domain Depot does not serve',
-      { event_filter: { domain: 'docker', event_types: ['pushed'], criteria: {} } },
+      { event_filter: { domain: 'artifact_lifecycle', event_types: ['archived'], criteria: {} } },
       'Select an event domain Depot serves',
     ],
     [

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import type { FormatRuntime } from './format.ts';
 import { dockerFormat } from './docker/format.ts';
-import { registryRoutesAt } from './docker/registry-routes.ts';
+import { dockerApiRoutes } from './docker/api-routes.ts';
 import { mavenFormat } from './maven/format.ts';
 import type { MavenService } from './maven/service.ts';
 import { npmFormat } from './npm/format.ts';
@@ -33,7 +33,7 @@ export function createFormatRuntimes(deps: { db: Database; maven: MavenService }
     {
       format: dockerFormat,
       prepareIndex: async () => undefined,
-      routes: registryRoutesAt('/:repoKey/v2'),
+      routes: dockerApiRoutes,
     },
   ];
   // The registry and the runtimes name the same formats, in the same order.

@@ -430,6 +430,15 @@ const REGISTRY_MANIFEST: ShapedRequest = {
 export const REQUESTS: Record<string, ShapedRequest> = {
   'PUT /v2/*': REGISTRY_MANIFEST,
   'PUT /artifactory/api/docker/:repoKey/v2/*': REGISTRY_MANIFEST,
+  'POST /artifactory/api/docker/:repoKey/v2/promote': {
+    body: {
+      targetRepo: 'matrix-docker',
+      dockerRepository: 'img',
+      tag: 'v1',
+      targetTag: 'v1-promoted',
+      copy: true,
+    },
+  },
   ...CLIENT_CALLS,
   ...NODE_REQUESTS,
   ...SEARCHES,
@@ -472,6 +481,8 @@ function registryUrls(): Record<string, () => string> {
   urls['HEAD /v2/*'] = () => '/v2/matrix-docker/img/manifests/v1';
   urls['HEAD /artifactory/api/docker/:repoKey/v2/*'] = () =>
     '/artifactory/api/docker/matrix-docker/v2/img/manifests/v1';
+  urls['POST /artifactory/api/docker/:repoKey/v2/promote'] = () =>
+    '/artifactory/api/docker/matrix-docker/v2/promote';
   return urls;
 }
 

@@ -8,7 +8,10 @@ import type { ArtifactsService, Tx } from '../../modules/artifacts/service.ts';
 import { writeProperties } from '../../modules/artifacts/properties.ts';
 import { holdForRemoval, placeFile } from '../../modules/artifacts/tree-writes.ts';
 import type { Filestore, StagedBlob } from '../../storage/filestore.ts';
+import { emitEvents } from '../../modules/events/outbox.ts';
 import type { BlobStore } from './blob-store.ts';
+import { platformsOf, tagDeletedEvents, tagEvent, type Platform } from './docker-events.ts';
+import { indexDockerTag } from './package-index.ts';
 import { manifestFileName, parseManifest, type ParsedManifest } from './manifests.ts';
 import { isDigest, isTag, sha256Hex, type ImageRef } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
@@ -132,6 +135,7 @@ export function createManifestStore(deps: {
     parsed: ParsedManifest,
     walker: ItemWalker,
     user: string,
+    platforms: Platform[],
   ) {
     const held = await checkReferences(tx, target, ref, parsed);
     const digest = `sha256:${staged.sha256}`;
@@ -175,6 +179,27 @@ export function createManifestStore(deps: {
       annotations: parsed.annotations ? JSON.stringify(parsed.annotations) : null,
       size: staged.size,
     });
+    if (isTag(reference)) {
+      await indexDockerTag(tx, {
+        repositoryId: target.id,
+        image: ref.image,
+        tag: reference,
+        nodeId: Number(node.id),
+        digest,
+        mediaType: parsed.mediaType,
+        platforms,
+        user,
+      });
+      await emitEvents(tx, [
+        tagEvent(
+          'pushed',
+          { repoKey: target.key, image: ref.image, tag: reference },
+          { path: manifestPath, sha256: staged.sha256, size: staged.size },
+          platforms,
+          user,
+        ),
+      ]);
+    }
   }
 
   return {
@@ -227,6 +252,7 @@ export function createManifestStore(deps: {
       // What the folder held goes: the caller needs Delete on each of it (a tag's old image).
       const walker = await access.walker(caller.principal);
       const user = caller.principal.name;
+      const platforms = isTag(reference) ? await platformsOf(bytes, parsed, filestore) : [];
       const staged = await filestore.stage(Readable.from([bytes]));
       let inPlace = false;
       try {
@@ -234,7 +260,7 @@ export function createManifestStore(deps: {
         await retryTransaction(() =>
           db.transaction().execute(async (tx) => {
             await holdBlobs(tx, [staged.sha256]);
-            await writeFolder(tx, target, ref, reference, staged, parsed, walker, user);
+            await writeFolder(tx, target, ref, reference, staged, parsed, walker, user, platforms);
             if (!inPlace) await filestore.commit(staged);
             inPlace = true;
           }),
@@ -266,6 +292,17 @@ export function createManifestStore(deps: {
       const walker = await access.walker(caller.principal);
       await retryTransaction(() =>
         db.transaction().execute(async (tx) => {
+          await emitEvents(
+            tx,
+            await tagDeletedEvents(
+              tx,
+              filestore,
+              target,
+              ref.image,
+              folders,
+              caller.principal.name,
+            ),
+          );
           for (const folder of folders) await removeFolder(tx, target, folder, walker);
           if (hex) await deleteManifestRow(tx, target.id, ref.image, `sha256:${hex}`);
         }),

@@ -1,7 +1,7 @@
 /**
  * The event domains Depot serves and their event types (spec 03 "Webhook"; docs/webhooks.md).
- * A domain is listed once the service behind it emits its events: Docker and the
- * archive add theirs here when they land, with their emission (`emitEvents`).
+ * A domain is listed once the service behind it emits its events: the archive adds
+ * its own here when it lands, with its emission (`emitEvents`).
  */
 export const EVENT_DOMAINS = {
   artifact: {
@@ -26,6 +26,14 @@ export const EVENT_DOMAINS = {
       uploaded: 'Build was uploaded',
       deleted: 'Build was deleted',
       promoted: 'Build was promoted',
+    },
+  },
+  docker: {
+    name: 'Docker',
+    eventTypes: {
+      pushed: 'Docker tag was pushed',
+      deleted: 'Docker tag was deleted',
+      promoted: 'Docker tag was promoted',
     },
   },
 } as const;

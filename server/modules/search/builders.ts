@@ -33,9 +33,33 @@ export function nameTerm(term: string | undefined, trailingWildcard: boolean): s
 /** Names compare case-insensitively in the console's searches, as users expect. */
 const nameMatches = (term: string) => field('name', '$match', term, true);
 
-/** Quick search: files whose name starts with the term (a trailing `*` is added). */
-export const quickQuery = (term: string | undefined): ItemQuery =>
-  files(nameMatches(nameTerm(term, true)));
+/**
+ * A Docker tag's manifest file by its image (the whole name, or its last component) or its
+ * tag, starting with the term: the images' files are named by digest, not by image.
+ */
+function dockerTagMatches(term: string): Criterion {
+  const image = term.toLowerCase(); // image names are lower case by the protocol's rules
+  const property = (key: string, value: string): Criterion => ({
+    kind: 'property',
+    key,
+    op: '$match',
+    value,
+  });
+  return any(
+    property('docker.repoName', image),
+    property('docker.repoName', `*/${image}`),
+    property('docker.manifest', term),
+  );
+}
+
+/**
+ * Quick search: files whose name starts with the term (a trailing `*` is added), and Docker
+ * tags whose image or tag does (docs/docker.md, "Search and packages").
+ */
+export function quickQuery(term: string | undefined): ItemQuery {
+  const name = nameTerm(term, true);
+  return files(any(nameMatches(name), dockerTagMatches(name)));
+}
 
 /** Spec 02 §5: 40 hex digits are a SHA-1, 32 an MD5, 64 a SHA-256. */
 export function checksumCriterion(checksum: string | undefined): Criterion {

@@ -14,7 +14,12 @@ import {
 import type { ItemQuery } from './criteria.ts';
 import type { Page } from './engine.ts';
 import { SEARCH_MESSAGES as M } from './messages.ts';
-import { isMavenLike, PACKAGE_SEARCH_FIELDS, packageTypeOf } from './package-fields.ts';
+import {
+  isMavenLike,
+  PACKAGE_SEARCH_FIELDS,
+  packageTypeOf,
+  searchFieldIds,
+} from './package-fields.ts';
 import type { ItemRow } from './queries.ts';
 import { likePattern, withTrailingWildcard } from './wildcards.ts';
 
@@ -250,9 +255,10 @@ export async function searchConsoleRoutes(
         );
         return answer(page, item);
       }
-      const name = valuesOf(`${type}Name`)[0];
-      const version = valuesOf(`${type}Version`)[0];
-      const scope = valuesOf(`${type}Scope`)[0];
+      const ids = searchFieldIds(type);
+      const name = valuesOf(ids.name)[0];
+      const version = valuesOf(ids.version)[0];
+      const scope = ids.scope ? valuesOf(ids.scope)[0] : undefined;
       const term = [name, version, scope].find(Boolean) ?? '';
       if (term.replace(/[*?]/g, '').length < 3)
         throw new BadRequest(M.packageTermTooShort, 'query');

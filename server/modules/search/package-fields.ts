@@ -45,8 +45,20 @@ export const PACKAGE_SEARCH_FIELDS: Record<string, PackageSearchField[]> = {
     field('pypiVersion', 'Version', 'version'),
     REPO,
   ],
+  // Artifactory's ids for Docker V2 images; the image is the package, a tag its version.
+  docker: [
+    field('dockerV2Image', 'Image Name', 'name'),
+    field('dockerV2Tag', 'Image Tag', 'version'),
+    REPO,
+  ],
   ...Object.fromEntries([...MAVEN_TYPES].map((type) => [type, MAVEN_FIELDS])),
 };
+
+/** The ids of a type's name, version and scope fields (Docker's are Artifactory's own). */
+export function searchFieldIds(type: string) {
+  if (type === 'docker') return { name: 'dockerV2Image', version: 'dockerV2Tag', scope: '' };
+  return { name: `${type}Name`, version: `${type}Version`, scope: `${type}Scope` };
+}
 
 /** Spec 02 §3 aliases: the names a query string may use for a package type. */
 const ALIASES: Record<string, string> = { gav: 'maven' };

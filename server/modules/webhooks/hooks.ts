@@ -6,7 +6,7 @@ import { WEBHOOK_MESSAGES as M } from './messages.ts';
 import type { Subscription } from './subscription.ts';
 
 const DEFAULTS: Partial<Subscription> = { repoKeys: [], eventTypes: [], proxy: '' };
-const REPOSITORY_DOMAINS = new Set(['artifact', 'artifact_property']);
+const REPOSITORY_DOMAINS = new Set(['artifact', 'artifact_property', 'docker']);
 
 /** The rules across a subscription's fields that its schema cannot say. */
 async function checkSubscription(given: Partial<Subscription>, services: HookServices) {

@@ -49,6 +49,16 @@ const SAMPLE_DATA: Record<string, Record<string, unknown>> = {
     build_number: '1',
     build_started: '2020-06-18T14:40:49.869+0300',
   },
+  docker: {
+    repo_key: 'sample_repo',
+    path: 'sample_image/sample_tag/manifest.json',
+    name: 'manifest.json',
+    sha256: 'sample_checksum',
+    size: 0,
+    image_name: 'sample_image',
+    tag: 'sample_tag',
+    platforms: [{ architecture: 'amd64', os: 'linux' }],
+  },
 };
 
 export interface WebhooksServiceOptions {

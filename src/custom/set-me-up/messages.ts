@@ -33,6 +33,7 @@ export const TOOLS = [
   { id: 'gradle', label: 'Gradle', types: ['maven', 'gradle', 'ivy', 'sbt'] },
   { id: 'ivy', label: 'Ivy', types: ['maven', 'gradle', 'ivy', 'sbt'] },
   { id: 'sbt', label: 'SBT', types: ['maven', 'gradle', 'ivy', 'sbt'] },
+  { id: 'docker', label: 'Docker', types: ['docker'] },
   { id: 'generic', label: 'Generic', types: [] as string[] },
 ] as const;
 

@@ -68,4 +68,30 @@ describe('Set Me Up snippets', () => {
       'curl -ujo:KEY -T <PATH_TO_FILE> "http://depot.test:8082/artifactory/files/<TARGET_FILE_PATH>"',
     );
   });
+
+  it('gives Docker the login, pull, tag and push lines with the real host and port', () => {
+    const docker = snippetsFor(
+      'docker',
+      { ...context, repoKey: 'docker-local' },
+      { userName: 'jo', secret: 'KEY' },
+    );
+    expect(docker.general.map((s) => s.text)).toEqual([
+      "echo 'KEY' | docker login -u jo --password-stdin depot.test:8082",
+      '{ "insecure-registries": ["depot.test:8082"] }\n',
+    ]);
+    expect(docker.read[0]!.text).toBe(
+      'docker pull depot.test:8082/docker-local/<IMAGE_NAME>:<TAG>',
+    );
+    expect(docker.deploy.map((s) => s.text)).toEqual([
+      'docker tag <IMAGE_NAME>:<TAG> depot.test:8082/docker-local/<IMAGE_NAME>:<TAG>',
+      'docker push depot.test:8082/docker-local/<IMAGE_NAME>:<TAG>',
+    ]);
+    // Behind TLS, no insecure-registries line.
+    const tls = snippetsFor('docker', {
+      baseUrl: 'https://depot.example/artifactory',
+      repoKey: 'docker-local',
+    });
+    expect(tls.general.map((s) => s.title)).toEqual(['Log in']);
+    expect(tls.general[0]!.text).toContain(`-u ${SNIPPET_USERNAME} --password-stdin depot.example`);
+  });
 });

@@ -97,6 +97,38 @@ function genericSnippets({ baseUrl, repoKey }: SnippetContext): SnippetSections 
   };
 }
 
+/**
+ * Docker's clients name the registry by host and port, never by path: an image is
+ * `<host:port>/<repoKey>/<image>:<tag>` (docs/docker.md, the repository path method). A
+ * registry on plain http needs `--tls-verify=false` (podman) or docker's insecure-registries.
+ */
+function dockerSnippets({ baseUrl, repoKey }: SnippetContext): SnippetSections {
+  const url = new URL(baseUrl);
+  const image = `${url.host}/${repoKey}/<IMAGE_NAME>:<TAG>`;
+  const plainHttp = url.protocol === 'http:';
+  return {
+    general: [
+      {
+        title: 'Log in',
+        text: `echo '${SNIPPET_SECRET}' | docker login -u ${SNIPPET_USERNAME} --password-stdin ${url.host}`,
+      },
+      ...(plainHttp
+        ? [
+            {
+              title: 'A registry without TLS: /etc/docker/daemon.json (podman: --tls-verify=false)',
+              text: `{ "insecure-registries": ["${url.host}"] }\n`,
+            },
+          ]
+        : []),
+    ],
+    read: [{ title: 'Pull', text: `docker pull ${image}` }],
+    deploy: [
+      { title: 'Tag', text: `docker tag <IMAGE_NAME>:<TAG> ${image}` },
+      { title: 'Push', text: `docker push ${image}` },
+    ],
+  };
+}
+
 function sbtSnippets({ baseUrl, repoKey }: SnippetContext): SnippetSections {
   const host = new URL(baseUrl).hostname;
   return {
@@ -174,7 +206,9 @@ export function snippetsFor(
           ? sbtSnippets(context)
           : tool === 'generic'
             ? genericSnippets(context)
-            : serverSnippets(tool, context);
+            : tool === 'docker'
+              ? dockerSnippets(context)
+              : serverSnippets(tool, context);
   const fill = (list: Snippet[]) =>
     list.map((s) => ({ ...s, text: withCredentials(s.text, credentials) }));
   return {
