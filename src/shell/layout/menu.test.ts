@@ -148,6 +148,7 @@ describe('the menus of the shipped descriptors', () => {
       'Administration > Projects: Projects',
       'Administration > Repositories: Repositories, Layouts',
       'Administration > Configuration: General Configuration, Property Sets, Webhooks, Mail, Access Tokens',
+      'Administration > Services: Backups',
       'Administration > User Management: Users, Invite User, Groups, Permissions',
       'Administration > License Management: License Buckets',
       'Administration > Security: General',
