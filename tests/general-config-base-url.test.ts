@@ -79,6 +79,29 @@ describe('the general configuration base URL', () => {
     expect(await tarballUrl()).toMatch(/^http:\/\/internal-host:8082\//);
   });
 
+  it('gives the package document a new ETag when the base URL changes its tarball URLs', async () => {
+    const documentFor = (etag?: string) =>
+      depot.app.inject({
+        url: '/artifactory/api/npm/npm-local/left-pad',
+        headers: {
+          ...adminAuth(),
+          host: 'internal-host:8082',
+          ...(etag ? { 'if-none-match': etag } : {}),
+        },
+      });
+    const before = await documentFor();
+    const etag = before.headers.etag as string;
+    expect((await documentFor(etag)).statusCode).toBe(304);
+
+    expect((await setGeneral({ baseUrl: BASE, offlineMode: false })).statusCode).toBe(200);
+    // A client revalidating its cached copy hears the new URLs, not "not modified".
+    const after = await documentFor(etag);
+    expect(after.statusCode).toBe(200);
+    expect(after.json().versions['1.0.0'].dist.tarball).toMatch(/^https:\/\/depot\.example\.com\//);
+    expect((await documentFor(after.headers.etag as string)).statusCode).toBe(304);
+    expect((await setGeneral({ baseUrl: '', offlineMode: false })).statusCode).toBe(200);
+  });
+
   it('refuses what is not an http or https address, naming the field, and keeps the old one', async () => {
     expect((await setGeneral({ baseUrl: BASE, offlineMode: false })).statusCode).toBe(200);
     for (const baseUrl of [

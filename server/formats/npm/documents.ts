@@ -31,6 +31,15 @@ export interface PackageDocument {
   etag: string;
 }
 
+/**
+ * The ETag of a document as a client gets it: its tarball URLs name `base` (the base URL, or
+ * the request's own address), so a changed base is a changed document, never a 304.
+ */
+export function renderedEtag(documentEtag: string, base: string, abbreviated: boolean): string {
+  const tag = `"${createHash('sha1').update(documentEtag).update('|').update(base).digest('hex')}"`;
+  return abbreviated ? `W/${tag}` : tag;
+}
+
 /** The whole document as one string, for the calls that read it (tags, one version, merges). */
 export const documentText = (parts: string[]) => parts.join('');
 

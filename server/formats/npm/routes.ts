@@ -9,7 +9,7 @@ import { createDownloadHandler } from '../../modules/artifacts/download-handler.
 import { NPM_MESSAGES as M } from './messages.ts';
 import { parseNpmPath, tarballPathOf } from './names.ts';
 import { withTarballBase, type Manifest } from './packument.ts';
-import { documentText } from './documents.ts';
+import { documentText, renderedEtag } from './documents.ts';
 import { ADVISORIES_PATH } from './service.ts';
 import { registerAuthLineRoutes } from './auth-lines.ts';
 import { registerAccountRoutes } from './account-routes.ts';
@@ -75,10 +75,10 @@ export async function npmRoutes(
       parsed.users = await services.npmPeople.starrers(repoKey, name);
       return reply.header('Cache-Control', 'no-cache').type('application/json').send(parsed);
     }
-    const etag = abbreviated ? `W/${document.etag}` : document.etag;
+    const base = await tarballBase(request, (await npm.npmRepository(repoKey)).key);
+    const etag = renderedEtag(document.etag, base, abbreviated);
     reply.header('ETag', etag).header('Vary', 'Accept').header('Cache-Control', cacheControl);
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    const base = await tarballBase(request, (await npm.npmRepository(repoKey)).key);
     return reply
       .type(abbreviated ? ABBREVIATED : 'application/json')
       .send(await npm.bytesOf(document, abbreviated, base));
