@@ -71,14 +71,20 @@ class Parser {
     return { domain: 'items', query: this.itemsQuery() };
   }
 
-  /** `builds.find({...})` with include, sort, offset and limit; field names checked later. */
-  private buildsQuery(): BuildsAqlQuery {
+  /** `.find(...)` after a domain's name: the filter object, undefined for `find()`. */
+  private findFilter() {
     this.expectPunct('.');
     const find = this.expectWord('find');
     if (find.text !== 'find') throw this.expected('find', find);
     this.expectPunct('(');
     const filter = this.peekPunct(')') ? undefined : this.value();
     this.expectPunct(')');
+    return filter;
+  }
+
+  /** `builds.find({...})` with include, sort, offset and limit; field names checked later. */
+  private buildsQuery(): BuildsAqlQuery {
+    const filter = this.findFilter();
     const query: BuildsAqlQuery = {
       filter,
       include: [],
@@ -122,12 +128,7 @@ class Parser {
   }
 
   private itemsQuery(): AqlQuery {
-    this.expectPunct('.');
-    const find = this.expectWord('find');
-    if (find.text !== 'find') throw this.expected('find', find);
-    this.expectPunct('(');
-    const filter = this.peekPunct(')') ? undefined : this.value();
-    this.expectPunct(')');
+    const filter = this.findFilter();
     const query: AqlQuery = {
       where: criteriaOf(filter, this.maxCriteria),
       properties: false,
