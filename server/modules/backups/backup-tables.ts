@@ -57,6 +57,7 @@ export const NOT_BACKED_UP: Readonly<Record<string, string>> = {
   user_tokens: 'password reset and invitation links are short-lived and single-use',
   sign_in_locks: 'temporary locks of failed sign-ins',
   job_runs: 'the history of jobs of this instance',
+  cluster_nodes: 'the nodes running now and their heartbeats: a restored Depot writes its own',
   remote_misses: 'a remote repository forgets what its upstream did not have',
   remote_upstream_state: 'a remote upstream is asked again',
   docker_uploads: 'uploads in progress are abandoned',
