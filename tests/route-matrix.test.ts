@@ -68,6 +68,10 @@ beforeAll(async () => {
     },
     'admin',
   );
+  // The backup whose status the admin reads: `:key` of the backup routes is 'matrix-backup'.
+  await depot.services.entities
+    .collection('backup')
+    .create({ key: 'matrix-backup', cronExp: '0 0 2 * * ?' }, 'admin');
 });
 afterAll(() => depot.close());
 
@@ -83,6 +87,10 @@ const concrete = (url: string) =>
     // the permission target every install starts with
     .replace(/permissions\/:name$/, 'permissions/Anything')
     .replace(/(webhooks|subscriptions)\/:key/, '$1/matrix-hook')
+    .replace('backup/:key', 'backup/matrix-backup')
+    // the log viewer's service: Depot's own
+    .replace('logs/config/:service', 'logs/config/artifactory')
+    .replace(/logs\/data\/:service$/, 'logs/data/artifactory?id=depot-request.log')
     .replace(/:name/g, 'admin')
     .replace(/:id/g, 'users')
     .replace('*', 'x');
