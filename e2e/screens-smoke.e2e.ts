@@ -9,6 +9,7 @@ import {
 } from '../server/schemas/registry.ts';
 import { NOT_FOUND_TEXT } from '../src/shell/messages.ts';
 import { fillTemplate } from '../src/engine/template.ts';
+import { editPath } from '../src/engine/screenPaths.ts';
 import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { basicAuth, startDepot, type E2eDepot } from './server.ts';
 
@@ -119,7 +120,8 @@ async function listScreen(current: Page, screen: CollectionDescriptor) {
   await expectRendered(current, `${screen.id} new`);
 
   const key = await someKey(screen);
-  await current.goto(depot.ui(`${screen.route}/${encodeURIComponent(key)}/edit`));
+  // The descriptor's edit route (webhooks: the spec's `edit/{webhookName}`), else `{key}/edit`.
+  await current.goto(depot.ui(editPath(screen, key)));
   const editTitle = fillTemplate(screen.form.editTitle ?? screen.title, { [screen.key]: key });
   await current.getByRole('heading', { level: 1, name: editTitle }).waitFor();
   await current.getByRole('button', { name: 'Save' }).waitFor();
