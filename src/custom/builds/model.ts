@@ -1,4 +1,5 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import { errorMessage } from '../../api/errorMessage';
 import { $contextProjectKey } from '../../shell/project/model';
 import { buildsApi, type BuildAt, type BuildSummary, type BuildVersion } from './api';
 
@@ -83,7 +84,8 @@ export const deleteAllFx = createEffect((at: { name: string; projectKey?: string
   buildsApi.deleteAll(at.name, at.projectKey),
 );
 export const $deleteFailed = createStore<string | null>(null)
-  .on([deleteFx.failData, deleteAllFx.failData], (_, error) => error.message)
+  // The server's words, or the console's for no answer: never a library's error text.
+  .on([deleteFx.failData, deleteAllFx.failData], (_, error) => errorMessage(error))
   .on([deleteFx, deleteAllFx], () => null);
 
 sample({ clock: deleteRequested, target: deleteFx });
