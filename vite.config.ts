@@ -52,6 +52,8 @@ const SERVER_TESTS = {
   include: ['server/**/*.test.ts', 'tests/**/*.test.ts'],
   testTimeout: 30000,
   hookTimeout: 60000,
+  // Files that start Depot as a child process start the run's bundle, made once.
+  globalSetup: ['tests/helpers/server-bundle.ts'],
 };
 const excludedOnPostgres = process.env.DEPOT_TEST_DATABASE_URL ? EMBEDDED_RUN_ONLY : [];
 

@@ -11,7 +11,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Waits until a started Depot answers ping; fails early if the process has exited. */
+/**
+ * Waits until a started Depot answers ping; fails early if the process has exited. A server
+ * that never answers is killed before the error is thrown: the caller has no handle on it
+ * yet, and it must not outlive the test.
+ */
 export async function waitForPing(baseUrl: string, server: ChildProcess, timeoutMs = 60000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -21,6 +25,7 @@ export async function waitForPing(baseUrl: string, server: ChildProcess, timeout
     if (response?.ok) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  server.kill('SIGKILL');
   throw new Error(`Depot did not answer ping within ${timeoutMs / 1000} s`);
 }
 
@@ -34,7 +39,10 @@ export function spawnDepot(
   env: Record<string, string> = {},
   stdio: StdioOptions = 'ignore',
 ): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // The run's bundle when vitest made one (tests/helpers/server-bundle.ts), else the sources.
+  const bundle = process.env.DEPOT_TEST_SERVER_BUNDLE;
+  const entry = bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', 'server/main.ts'];
+  return spawn(process.execPath, entry, {
     env: {
       ...process.env,
       DEPOT_HOME: home,
