@@ -29,6 +29,10 @@ const EMBEDDED_RUN_ONLY = [
   'tests/sign-in-throttle.test.ts',
   // The OpenAPI document is built from the routes' options and runs no SQL of its own.
   'tests/openapi.test.ts',
+  // Checks of the schema files and of the scaffolding script; the engine's generic resource
+  // they end on has its PostgreSQL runs in tests/license-buckets.test.ts and others.
+  'tests/schemas-check.test.ts',
+  'tests/screen-scaffold.test.ts',
 ];
 
 /**
