@@ -11,5 +11,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60000,
     hookTimeout: 90000,
+    // Each file's Depot starts from the run's bundle, made once (tests/helpers/server-bundle.ts).
+    globalSetup: ['tests/helpers/server-bundle.ts'],
   },
 });
