@@ -101,6 +101,51 @@ describe('the builds list and versions', () => {
     expect((await search({ projectKey: 'nosuch' })).json().versions).toEqual([]);
   });
 
+  it('narrows by repository and start, and sorts by the column and direction asked', async () => {
+    const names = async (body: object) => {
+      const response = await search(body);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().versions.map((v: { build_name: string }) => v.build_name);
+    };
+    expect(await names({ buildRepo: 'artifactory-build-info' })).toHaveLength(4);
+    expect(await names({ buildRepo: 'shop-build-info' })).toEqual([]);
+    // Strictly between: other-0 (day 10) and other-2 (day 12) are the window's edges.
+    expect(await names({ after: t(10).getTime(), before: t(12).getTime() })).toEqual(['other-1']);
+    // A name's latest build in the window stands for it: team/lib's build 1, not 2.
+    const early = (await search({ before: t(2).getTime() })).json().versions;
+    expect(early).toMatchObject([{ build_name: 'team/lib', build_number: '1' }]);
+    expect(await names({ order_by: 'build_name', direction: 'asc' })).toEqual([
+      'other-0',
+      'other-1',
+      'other-2',
+      'team/lib',
+    ]);
+    expect(await names({ order_by: 'build_time', direction: 'asc' })).toEqual([
+      'team/lib',
+      'other-0',
+      'other-1',
+      'other-2',
+    ]);
+    expect(await names({ order_by: 'build_name' })).toEqual([
+      'team/lib',
+      'other-2',
+      'other-1',
+      'other-0',
+    ]);
+    const versions = await call('POST', `/global-search/builds/${encodeURIComponent('team/lib')}`, {
+      order_by: 'build_number',
+      direction: 'asc',
+      after: t(0).getTime(),
+    });
+    expect(versions.json().versions.map((v: { buildNumber: string }) => v.buildNumber)).toEqual([
+      '1',
+      '2',
+    ]);
+    const refused = await search({ order_by: 'size', direction: 'sideways' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].field).toBe('order_by');
+  });
+
   it('answers a name’s versions with status and CI link, newest first', async () => {
     const response = await call('GET', `/ui/builds/history/${encodeURIComponent('team/lib')}`);
     expect(response.statusCode, response.body).toBe(200);

@@ -138,3 +138,63 @@ describe('build events', () => {
     expect(numbers('patterned')).toEqual(['uploaded team/app 8', 'uploaded team/app 9']);
   });
 });
+
+describe('build.deleted on every path that removes a build', () => {
+  const deletedEvents = async (name: string) =>
+    (
+      await depot.db
+        .selectFrom('event_outbox')
+        .select(['data', 'source'])
+        .where('domain', '=', 'build')
+        .where('event_type', '=', 'deleted')
+        .execute()
+    )
+      .map((row) => ({
+        data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as {
+          build_name: string;
+          build_number: string;
+        },
+        source: row.source,
+      }))
+      .filter((event) => event.data.build_name === name)
+      .map((event) => `${event.data.build_number} by ${event.source}`)
+      .sort();
+
+  async function upload(name: string, number: string, at: string) {
+    const started = new Date(at);
+    const document = buildInfo({ name, number, started, modules: [] });
+    expect((await api('PUT', '/artifactory/api/build', document)).statusCode).toBe(204);
+    return `${name}/${number}-${started.getTime()}.json`;
+  }
+
+  it('reports a build file deleted over the deploy URL, into the trash can or for good', async () => {
+    const one = await upload('removed', '1', '2026-03-02T10:00:00.000Z');
+    await upload('removed', '2', '2026-03-02T11:00:00.000Z');
+    await upload('removed', '3', '2026-03-02T12:00:00.000Z');
+    const intoTrash = await api('DELETE', `/artifactory/artifactory-build-info/${one}`);
+    expect(intoTrash.statusCode, intoTrash.body).toBe(204);
+    expect(await deletedEvents('removed')).toEqual(['1 by admin']);
+
+    await depot.services.trash.updateConfig({ enabled: false });
+    try {
+      // The name's folder: both builds in it go, each with one event.
+      const folder = await api('DELETE', '/artifactory/artifactory-build-info/removed');
+      expect(folder.statusCode, folder.body).toBe(204);
+    } finally {
+      await depot.services.trash.updateConfig({ enabled: true });
+    }
+    expect(await deletedEvents('removed')).toEqual(['1 by admin', '2 by admin', '3 by admin']);
+    expect((await api('GET', '/artifactory/api/build/removed')).statusCode).toBe(404);
+  });
+
+  it('reports one event per build removed through the build calls, and with its repository', async () => {
+    await upload('called', '1', '2026-03-03T10:00:00.000Z');
+    await upload('called', '2', '2026-03-03T11:00:00.000Z');
+    const removed = await api('DELETE', '/artifactory/api/build/called?buildNumbers=1');
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await deletedEvents('called')).toEqual(['1 by admin']);
+
+    await depot.services.repositories.delete('artifactory-build-info', 'admin');
+    expect(await deletedEvents('called')).toEqual(['1 by admin', '2 by admin']);
+  });
+});

@@ -162,17 +162,17 @@ describe('storage API', () => {
     });
     const virtual = await storage('owned-virtual?properties=owner=team-a', { method: 'PUT' });
     expect(virtual.status).toBe(400);
-    await depot.services.repositories.delete('owned-virtual');
+    await depot.services.repositories.delete('owned-virtual', 'admin');
 
     // They go with the repository.
-    await depot.services.repositories.delete('owned');
+    await depot.services.repositories.delete('owned', 'admin');
     await depot.services.repositories.create({
       key: 'owned',
       rclass: 'local',
       packageType: 'generic',
     });
     expect((await json('owned?properties')).properties).toEqual({});
-    await depot.services.repositories.delete('owned');
+    await depot.services.repositories.delete('owned', 'admin');
   });
 
   it('answers 404 for a missing item and 400 for a property call without properties', async () => {

@@ -158,7 +158,7 @@ describe('the tree root', () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys).toHaveLength(200 + 7);
     for (let i = 0; i < 200; i++) {
-      await depot.services.repositories.delete(`a-${String(i).padStart(3, '0')}`);
+      await depot.services.repositories.delete(`a-${String(i).padStart(3, '0')}`, 'admin');
     }
   });
 });

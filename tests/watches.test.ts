@@ -236,7 +236,7 @@ describe('deleting what is watched', () => {
     expect(deleted.statusCode).toBe(204);
     await deploy('gone-local', 'a/b.txt');
     expect((await watchStatus('gone-local', 'a/b.txt')).watching).toBe(true);
-    await depot.services.repositories.delete('gone-local');
+    await depot.services.repositories.delete('gone-local', 'admin');
     const left = await depot.db
       .selectFrom('watches')
       .select('username')

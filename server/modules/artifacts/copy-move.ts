@@ -16,6 +16,7 @@ import {
 } from './tree-writes.ts';
 import { fileEvents, transferEvents } from '../events/artifact-events.ts';
 import { emitEvents } from '../events/outbox.ts';
+import { dropBuildsOf } from '../builds/dropped-builds.ts';
 
 export type TransferKind = 'copy' | 'move';
 
@@ -271,6 +272,8 @@ async function applyTransfer(
     else await copyFile(tx, plan, item);
   }
   if (moving && plan.items.length > 0) {
+    const nodeIds = plan.items.filter((item) => !item.folder).map((item) => item.id);
+    await dropBuildsOf(tx, { nodeIds }, plan.user);
     await tx
       .deleteFrom('nodes')
       .where(

@@ -19,6 +19,7 @@ import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import { CACHE_SUFFIX } from '../access-control/permission-target.ts';
 import { fileEvents } from '../events/artifact-events.ts';
 import { emitEvents } from '../events/outbox.ts';
+import { dropBuildsOf } from '../builds/dropped-builds.ts';
 
 /** Holders of some content read per query by a checksum deploy. */
 const HOLDERS_PAGE = 500;
@@ -428,6 +429,7 @@ export function createArtifactsService(
       user: string,
       tx: Tx,
     ): Promise<number> {
+      await dropBuildsOf(tx, { repositoryKey: repo.key, path }, user);
       const deleted = await tx
         .deleteFrom('nodes')
         .where('repository_id', '=', repo.id)

@@ -2,6 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
 import type { PromotionRequest } from './promotion.ts';
 import type { BuildCoordinates } from './views.ts';
+import {
+  BUILD_ORDER_FIELDS,
+  type BuildOrderField,
+  type BuildSearchFilter,
+} from './build-search.ts';
 
 const reader = { permission: 'reader' } as const;
 const text = { type: 'string', minLength: 1, maxLength: 1024 } as const;
@@ -76,20 +81,46 @@ export async function buildPagesRoutes(app: FastifyInstance, { services }: { ser
       projectKey: { type: 'string', maxLength: 64 },
       num_of_rows: { type: 'integer', minimum: 1, maximum: 1000 },
       offset: { type: 'integer', minimum: 0 },
+      buildRepo: { type: 'string', maxLength: 128 },
+      before: { type: 'integer', minimum: 0 },
+      after: { type: 'integer', minimum: 0 },
+      order_by: { type: 'string', enum: BUILD_ORDER_FIELDS },
+      direction: { type: 'string', enum: ['asc', 'desc'] },
     },
   } as const;
-  type SearchBody = { name?: string; projectKey?: string; num_of_rows?: number; offset?: number };
+  type SearchBody = {
+    name?: string;
+    projectKey?: string;
+    num_of_rows?: number;
+    offset?: number;
+    buildRepo?: string;
+    before?: number;
+    after?: number;
+    order_by?: BuildOrderField;
+    direction?: 'asc' | 'desc';
+  };
+  const filterOf = (body: SearchBody): BuildSearchFilter => ({
+    buildRepo: body.buildRepo || undefined,
+    before: body.before,
+    after: body.after,
+    orderBy: body.order_by,
+    direction: body.direction,
+  });
 
   app.post<{ Body: SearchBody }>(
     '/global-search/builds',
     { config: reader, schema: { body: searchBody } },
     async (request) =>
-      views.search(request.principal, {
-        name: request.body.name,
-        projectKey: request.body.projectKey || undefined,
-        offset: request.body.offset ?? 0,
-        limit: request.body.num_of_rows ?? 100,
-      }),
+      views.search(
+        request.principal,
+        {
+          name: request.body.name,
+          projectKey: request.body.projectKey || undefined,
+          offset: request.body.offset ?? 0,
+          limit: request.body.num_of_rows ?? 100,
+        },
+        filterOf(request.body),
+      ),
   );
 
   app.post<{ Params: { buildName: string }; Body: SearchBody }>(
@@ -103,6 +134,7 @@ export async function buildPagesRoutes(app: FastifyInstance, { services }: { ser
         request.principal,
         request.params.buildName,
         request.body.projectKey || undefined,
+        filterOf(request.body),
       ),
     }),
   );

@@ -3,8 +3,6 @@ import { AccessDenied, NotFound } from '../../errors.ts';
 import { BUILD_MESSAGES as M } from './messages.ts';
 import { retryTransaction } from '../../db/transaction-retry.ts';
 import { holdForRemoval } from '../artifacts/tree-writes.ts';
-import { emitEvents } from '../events/outbox.ts';
-import { buildEvent } from './build-events.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
@@ -85,12 +83,11 @@ export function createBuildRemoval(deps: {
       for (const build of plan.builds) {
         const repo = await deps.repositories.findRow(build.repository_key);
         if (!repo) continue;
-        // The build's file, its rows (by cascade) and its event go together or not at all.
+        // The build's file, its rows and its event (deleteTree's) go together or not at all.
         await retryTransaction(() =>
           db.transaction().execute(async (tx) => {
             if (!(await holdForRemoval(tx, repo.id, build.path))) return;
             await deps.artifacts.deleteTree(repo, build.path, user, tx);
-            await emitEvents(tx, [buildEvent('deleted', build, user)]);
           }),
         );
       }

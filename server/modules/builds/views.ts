@@ -11,6 +11,7 @@ import {
   type BuildRow,
 } from './queries.ts';
 import type { BuildsService } from './service.ts';
+import { matchesFilter, orderBuilds, type BuildSearchFilter } from './build-search.ts';
 
 /** A build as the console names it: name, number, start in milliseconds, project. */
 export interface BuildCoordinates {
@@ -94,17 +95,21 @@ export function createBuildViews(deps: {
     async search(
       principal: Principal,
       query: { name?: string; projectKey?: string; offset: number; limit: number },
+      filter: BuildSearchFilter = {},
     ) {
       const decider = await deps.access.forBuilds(principal);
       const wanted = nameFilter(query.name);
+      const inFilter = matchesFilter(filter);
+      // Each name's latest build among those the window keeps.
       const latest = new Map<string, BuildRow>();
       for (const row of await allBuilds(db)) {
         const key = `${row.repository_key}\u0000${row.name}`;
         if (latest.has(key) || !inProject(row, query.projectKey) || !wanted(row.name)) continue;
+        if (!inFilter(row)) continue;
         if (decider.can('read', { repositoryKey: row.repository_key, path: row.path }))
           latest.set(key, row);
       }
-      const rows = [...latest.values()];
+      const rows = orderBuilds([...latest.values()], filter);
       return {
         versions: rows.slice(query.offset, query.offset + query.limit).map((row) => ({
           build_name: row.name,
@@ -120,8 +125,16 @@ export function createBuildViews(deps: {
     },
 
     /** The builds of a name, newest first, each with its latest status (the versions page). */
-    async history(principal: Principal, name: string, projectKey?: string) {
-      const rows = await builds.numbers(principal, name, projectKey);
+    async history(
+      principal: Principal,
+      name: string,
+      projectKey?: string,
+      filter: BuildSearchFilter = {},
+    ) {
+      const rows = orderBuilds(
+        (await builds.numbers(principal, name, projectKey)).filter(matchesFilter(filter)),
+        filter,
+      );
       return Promise.all(
         rows.map(async (row) => {
           const [document, promotions] = await Promise.all([

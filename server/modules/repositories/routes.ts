@@ -139,7 +139,7 @@ export async function repositoriesRoutes(
         request,
         (await repositories.get(request.params.key)).projectKey,
       );
-      await repositories.delete(request.params.key);
+      await repositories.delete(request.params.key, request.principal.name);
       request.log.info(
         { repository: request.params.key, by: request.principal.name },
         'repository deleted',

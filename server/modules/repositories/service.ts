@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { dropBuildsOf } from '../builds/dropped-builds.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { Database } from '../../db/database.ts';
 import type { RepositoriesTable } from '../../db/tables.ts';
@@ -389,11 +390,15 @@ export function createRepositoriesService(
       return this.get(key);
     },
 
-    /** Deletes a repository with all its content rows; blobs wait for garbage collection. */
-    async delete(key: string): Promise<void> {
+    /**
+     * Deletes a repository with all its content rows; blobs wait for garbage collection.
+     * `user` is who did it, named in the events of the builds that go with a build-info one.
+     */
+    async delete(key: string, user: string): Promise<void> {
       const row = await findRow(key);
       if (!row) throw new NotFound(REPO_MESSAGES.notFound(key));
       await db.transaction().execute(async (tx) => {
+        await dropBuildsOf(tx, { repositoryKey: row.key, path: '' }, user);
         await tx.deleteFrom('nodes').where('repository_id', '=', row.id).execute();
         await tx.deleteFrom('repositories').where('id', '=', row.id).execute();
       });

@@ -302,7 +302,7 @@ export async function repositoriesUiRoutes(
     async (request) => {
       const kind = kindOf(request.params.type, 'type');
       const config = await managedRepository(request, request.params.key, kind);
-      await repositories.delete(config.key);
+      await repositories.delete(config.key, request.principal.name);
       request.log.info(
         { repository: config.key, by: request.principal.name },
         'repository deleted',

@@ -3,8 +3,8 @@ import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { NOT_FOUND_PATH } from '../../shell/messages';
-import { TabButtons } from '../tree-browser/TabButtons';
-import { useNodeData } from '../tree-browser/tabs/useNodeData';
+import { TabButtons } from '../../components/TabButtons';
+import { useKeyedData } from '../../components/useKeyedData';
 import { buildsApi, type BuildAt } from './api';
 import { BuildTab } from './BuildTabs';
 import {
@@ -25,7 +25,7 @@ const isTab = (tab: string): tab is BuildTabId => BUILD_TABS.some((t) => t.id ==
 export function BuildDetails({ build, tab }: { build: BuildAt; tab: string }) {
   const navigate = useNavigate();
   const key = `${build.name}#${build.number}@${build.startTime}`;
-  const general = useNodeData(key, () => buildsApi.general(build), M.loadFailed);
+  const general = useKeyedData(key, () => buildsApi.general(build), M.loadFailed);
   const [deleteFailed, remove] = useUnit([$deleteFailed, deleteRequested]);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [promoting, setPromoting] = useState(false);

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { formatDate } from '../../engine/list/cellFormat';
-import { treeHref } from '../tree-browser/location';
-import { useNodeData } from '../tree-browser/tabs/useNodeData';
+import { treeHref } from '../../components/treeLinks';
+import { useKeyedData } from '../../components/useKeyedData';
 import { buildsApi, type BuildAt, type BuildFile, type DiffChanges } from './api';
 import { BUILD_LABELS as L, BUILD_MESSAGES as M, type BuildTabId } from './messages';
 
@@ -19,7 +19,7 @@ function Loaded<T>({
   load: () => Promise<T>;
   children: (data: T) => ReactNode;
 }) {
-  const { data, error } = useNodeData(id, load, M.loadFailed);
+  const { data, error } = useKeyedData(id, load, M.loadFailed);
   if (error) return <p role="alert">{error}</p>;
   if (!data) return <p role="status">Loading…</p>;
   return <>{children(data)}</>;

@@ -16,7 +16,7 @@ import { DEFAULT_TAB, TREE_LABELS as L } from './messages';
 import type { TreeRow } from './rows';
 import { actionClicked } from './actions-model';
 import { NodeActionsBar } from './NodeActions';
-import { TabButtons } from './TabButtons';
+import { TabButtons } from '../../components/TabButtons';
 import { DependencyDeclaration } from './tabs/DependencyDeclaration';
 import { EffectivePermissionsTab } from './tabs/EffectivePermissionsTab';
 import { FileViewTab } from './tabs/FileViewTab';

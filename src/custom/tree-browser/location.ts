@@ -1,15 +1,7 @@
-import { DEFAULT_BROWSER, DEFAULT_TAB, TREE_ROUTE_BASE } from './messages';
+import { DEFAULT_BROWSER, DEFAULT_TAB } from './messages';
+import type { TreeLocation } from '../../components/treeLinks';
 
-/**
- * The tree's route (spec 01 §2, 02 §2): /repos/{browser}/{tab?}/{artifact*}. The artifact
- * part is `repoKey/path`, each segment URL-encoded.
- */
-export interface TreeLocation {
-  browser: string;
-  tab: string;
-  /** `repoKey/path`, '' when none was given. */
-  path: string;
-}
+export { treeHref, type TreeLocation } from '../../components/treeLinks';
 
 /** Reads the part after /repos/{browser}/ (react-router's splat, already decoded). */
 export function parseTreeSplat(
@@ -22,15 +14,6 @@ export function parseTreeSplat(
     tab: tab || DEFAULT_TAB,
     path: artifact.filter(Boolean).join('/'),
   };
-}
-
-export function treeHref({ browser, tab, path }: TreeLocation): string {
-  const artifact = path
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => encodeURIComponent(segment))
-    .join('/');
-  return `${TREE_ROUTE_BASE}/${browser}/${encodeURIComponent(tab)}${artifact ? `/${artifact}` : ''}`;
 }
 
 /**

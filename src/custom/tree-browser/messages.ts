@@ -2,7 +2,9 @@
  * The artifact browser's texts. Empty states, the not-found suffix and 'Could not open
  * node' are spec 02 §2, §4 and §8 verbatim; UI and tests read them from here.
  */
-export const TREE_ROUTE_BASE = '/repos';
+import { TREE_ROUTE_BASE } from '../../components/treeLinks';
+
+export { TREE_ROUTE_BASE };
 export const DEFAULT_BROWSER = 'tree';
 export const DEFAULT_TAB = 'General';
 export const TREE_PATH = `${TREE_ROUTE_BASE}/${DEFAULT_BROWSER}/${DEFAULT_TAB}`;

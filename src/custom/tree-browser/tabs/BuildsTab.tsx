@@ -3,13 +3,13 @@ import { treeTabsApi, type TreeNode } from '../../../api/treeBrowser';
 import { formatDate } from '../../../engine/list/cellFormat';
 import { TAB_LABELS } from '../messages';
 import { nodeId } from '../rows';
-import { useNodeData } from './useNodeData';
+import { useKeyedData } from '../../../components/useKeyedData';
 
 const T = TAB_LABELS.builds;
 
 /** The Builds tab: the builds whose modules list this file as an artifact or a dependency. */
 export function BuildsTab({ node }: { node: TreeNode }) {
-  const { data, error } = useNodeData(nodeId(node), () => treeTabsApi.builds(node), T.failed);
+  const { data, error } = useKeyedData(nodeId(node), () => treeTabsApi.builds(node), T.failed);
   if (error)
     return (
       <p role="alert" className="error-text">

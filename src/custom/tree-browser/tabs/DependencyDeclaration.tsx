@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { treeTabsApi, type BuildTool, type TreeNode } from '../../../api/treeBrowser';
 import { TAB_LABELS as T } from '../messages';
-import { TabButtons } from '../TabButtons';
-import { useNodeData } from './useNodeData';
+import { TabButtons } from '../../../components/TabButtons';
+import { useKeyedData } from '../../../components/useKeyedData';
 
 const MAVEN_LIKE = new Set(['maven', 'gradle', 'ivy', 'sbt']);
 
@@ -20,7 +20,7 @@ export function DependencyDeclaration({ node }: { node: TreeNode }) {
   const tools = buildToolsFor(node);
   const [tool, setTool] = useState<BuildTool>(tools[0] ?? 'maven');
   const key = `${node.repoKey}/${node.path}:${tool}`;
-  const { data, error } = useNodeData(
+  const { data, error } = useKeyedData(
     key,
     () => treeTabsApi.dependencyDeclaration(node, tool),
     T.declarationFailed,

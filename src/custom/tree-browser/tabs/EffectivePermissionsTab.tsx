@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { effectivePermissionsApi, type TreeNode } from '../../../api/treeBrowser';
 import { TAB_LABELS } from '../messages';
 import { nodeId } from '../rows';
-import { useNodeData } from './useNodeData';
+import { useKeyedData } from '../../../components/useKeyedData';
 
 const T = TAB_LABELS.permissions;
 const ACTIONS = ['read', 'annotate', 'deploy', 'delete', 'manage'] as const;
@@ -11,7 +11,7 @@ const ACTIONS = ['read', 'annotate', 'deploy', 'delete', 'manage'] as const;
 export function EffectivePermissionsTab({ node }: { node: TreeNode }) {
   const [pageNum, setPageNum] = useState(1);
   const [direction, setDirection] = useState<'asc' | 'desc'>('asc');
-  const { data, error } = useNodeData(
+  const { data, error } = useKeyedData(
     `${nodeId(node)}#${pageNum}:${direction}`,
     () => effectivePermissionsApi.page(node, pageNum, direction),
     T.failed,

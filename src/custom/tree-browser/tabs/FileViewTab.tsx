@@ -1,11 +1,11 @@
 import { treeTabsApi, type FileView, type TreeNode } from '../../../api/treeBrowser';
 import { TAB_LABELS } from '../messages';
 import { nodeId } from '../rows';
-import { useNodeData } from './useNodeData';
+import { useKeyedData } from '../../../components/useKeyedData';
 
 /** PomView, GeneralXml and package.json: the text the server picks for the view. */
 export function FileViewTab({ node, view }: { node: TreeNode; view: FileView }) {
-  const { data, error } = useNodeData(
+  const { data, error } = useKeyedData(
     `${nodeId(node)}:${view}`,
     () => treeTabsApi.view(node, view),
     TAB_LABELS.viewFailed,

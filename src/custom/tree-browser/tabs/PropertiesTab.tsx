@@ -6,7 +6,7 @@ import { notificationShown } from '../../../shell/notifications/model';
 import { nodeId } from '../rows';
 import { TAB_LABELS } from '../messages';
 import { PropertySetForm } from './PropertySetForm';
-import { useNodeData } from './useNodeData';
+import { useKeyedData } from '../../../components/useKeyedData';
 
 const T = TAB_LABELS.properties;
 
@@ -20,13 +20,13 @@ export const valuesOf = (text: string) =>
 /** The Properties tab: the node's properties, and add, edit and delete, recursively on folders. */
 export function PropertiesTab({ node }: { node: TreeNode }) {
   const notify = useUnit(notificationShown);
-  const { data, error, reload } = useNodeData(
+  const { data, error, reload } = useKeyedData(
     nodeId(node),
     () => treeTabsApi.properties(node),
     T.failed,
   );
   // The sets only offer choices: without them (or when they fail to load) the free form stays.
-  const propertySets = useNodeData(
+  const propertySets = useKeyedData(
     node.repoKey,
     () => treeTabsApi.propertySets(node),
     T.failed,

@@ -11,14 +11,14 @@ import { formatSize } from '../../storage-summary/format';
 import { TAB_LABELS } from '../messages';
 import { nodeId } from '../rows';
 import { VirtualRows } from '../VirtualRows';
-import { useNodeData } from './useNodeData';
+import { useKeyedData } from '../../../components/useKeyedData';
 
 const T = TAB_LABELS.source;
 const ENTRY_ROW_HEIGHT = 26;
 
 /** View Source: the entries inside an archive, and any entry's text in the code view. */
 export function ViewSourceTab({ node }: { node: TreeNode }) {
-  const { data, error } = useNodeData(
+  const { data, error } = useKeyedData(
     nodeId(node),
     () => treeTabsApi.archiveEntries(node),
     T.failed,

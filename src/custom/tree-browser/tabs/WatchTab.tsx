@@ -6,14 +6,14 @@ import { notificationShown } from '../../../shell/notifications/model';
 import { $watchesVersion } from '../actions-model';
 import { TAB_LABELS } from '../messages';
 import { nodeId } from '../rows';
-import { useNodeData } from './useNodeData';
+import { useKeyedData } from '../../../components/useKeyedData';
 
 const T = TAB_LABELS.watch;
 
 /** The Watch tab: who watches this node or one above it, and since when. */
 export function WatchTab({ node }: { node: TreeNode }) {
   const [version, notify] = useUnit([$watchesVersion, notificationShown]);
-  const { data, error, reload } = useNodeData(
+  const { data, error, reload } = useKeyedData(
     `${nodeId(node)}#${version}`,
     () => treeTabsApi.watches(node),
     T.failed,

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { errorMessage } from '../../../api/errorMessage';
+import { errorMessage } from '../api/errorMessage';
 
-export interface NodeData<T> {
+export interface KeyedData<T> {
   data: T | null;
   error: string | null;
   loading: boolean;
@@ -9,10 +9,14 @@ export interface NodeData<T> {
 }
 
 /**
- * A tab's data for the node it shows: fetched when the node (the `key`) changes and on
- * `reload`; an answer for a node no longer shown is dropped.
+ * Data for what a view shows, named by `key` (a node, a build and its tab): fetched when the key changes and on
+ * `reload`; an answer for a key no longer shown is dropped. Shared by the tree's tabs and the build pages.
  */
-export function useNodeData<T>(key: string, load: () => Promise<T>, fallback: string): NodeData<T> {
+export function useKeyedData<T>(
+  key: string,
+  load: () => Promise<T>,
+  fallback: string,
+): KeyedData<T> {
   const [state, setState] = useState<{ key: string; data: T | null; error: string | null }>({
     key: '',
     data: null,
