@@ -186,6 +186,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     db: services.db,
     subscriptions: () => services.webhooks.subscriptions(),
     allowList: async () => (await services.securityConfig.get()).remoteAllowList,
+    proxyOf: (key) => services.proxies.resolve(key, false),
     settings: config.webhooks,
     origin: config.publicOrigin ?? '',
     logger,

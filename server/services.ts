@@ -22,6 +22,7 @@ import { createDownloadStats } from './modules/maintenance/download-stats.ts';
 import { createMaintenanceSettings } from './modules/maintenance/settings.ts';
 import { createStorageQuota } from './modules/maintenance/storage-quota.ts';
 import { createRemoteService } from './modules/remote/service.ts';
+import { createProxiesService, PROXY_ENTITY } from './modules/proxies/service.ts';
 import { createRepositoriesService } from './modules/repositories/service.ts';
 import { createAccessService } from './modules/access-control/service.ts';
 import { createApiKeysService } from './modules/access-tokens/api-keys.ts';
@@ -73,8 +74,9 @@ export function createServices(
     db,
     registry: schemas,
     box: secrets,
-    services: () => ({ catalogue, repositories, webhooks, backupDirs }),
+    services: () => ({ catalogue, repositories, webhooks, proxies, backupDirs }),
   });
+  const proxies = createProxiesService(db, () => entities.collection(PROXY_ENTITY), secrets);
   const securityConfig = createSecurityConfigService(entities.single('security-settings'), changes);
   const layouts = entities.collection('repo-layout');
   const repositories = createRepositoriesService(
@@ -84,12 +86,14 @@ export function createServices(
     changes,
     secrets,
     (name) => layouts.exists(name),
+    (key) => proxies.exists(key),
   );
   const webhooks = createWebhooksService({
     db,
     box: secrets,
     store: () => entities.collection('webhook'),
     allowList: async () => (await securityConfig.get()).remoteAllowList,
+    proxyOf: (key) => proxies.resolve(key, false),
     ...webhookOptions,
   });
   const generalConfig = createGeneralConfigService(entities.single('general-settings'));
@@ -133,6 +137,7 @@ export function createServices(
     securityConfig,
     generalConfig,
     secrets,
+    proxies,
   });
   const trash = createTrashService(db, artifacts);
   const artifactProperties = createArtifactPropertiesService(db, artifacts);
@@ -167,6 +172,7 @@ export function createServices(
     trash,
     /** Webhook subscriptions' deliveries, tests and history (docs/webhooks.md). */
     webhooks,
+    proxies,
     npm,
     /** npm's stars and access lists (docs/npm.md, "Account commands"). */
     npmPeople: createNpmPeople({

@@ -56,6 +56,7 @@ beforeAll(async () => {
       db: first.services.db,
       subscriptions: () => first.services.webhooks.subscriptions(),
       allowList: async () => ['127.0.0.1'],
+      proxyOf: (key) => first.services.proxies.resolve(key, false),
       settings: first.config.webhooks,
       origin: '',
       logger: first.app.log as never,

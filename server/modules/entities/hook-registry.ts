@@ -2,6 +2,8 @@ import type { Catalogue } from '../../catalogue/catalogue.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import { backupHooks } from '../backups/hooks.ts';
 import { propertySetHooks } from '../property-sets/hooks.ts';
+import { proxyHooks } from '../proxies/hooks.ts';
+import type { ProxiesService } from '../proxies/service.ts';
 import { repoLayoutHooks } from '../repositories/layout-hooks.ts';
 import type { EntityHooks } from './hooks.ts';
 import { webhookHooks } from '../webhooks/hooks.ts';
@@ -12,6 +14,7 @@ export interface HookServices {
   catalogue: Catalogue;
   repositories: RepositoriesService;
   webhooks: WebhooksService;
+  proxies: ProxiesService;
   /** The directories backups may write to (DEPOT_BACKUP_DIRS). */
   backupDirs: string[];
 }
@@ -26,6 +29,7 @@ export type HookFactory = (services: () => HookServices) => EntityHooks;
 export const ENTITY_HOOKS: Record<string, HookFactory> = {
   backups: backupHooks,
   'property-sets': propertySetHooks,
+  proxies: proxyHooks,
   'repo-layouts': repoLayoutHooks,
   webhooks: webhookHooks,
 };

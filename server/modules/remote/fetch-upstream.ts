@@ -1,7 +1,8 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { BlockedAddress, guardedLookup, isAllowedAddress } from './upstream-guard.ts';
+import { openOutboundRequest, ProxyFailure } from '../proxies/outbound-request.ts';
+import type { OutboundProxy } from '../proxies/service.ts';
+import { BlockedAddress, isAllowedAddress } from './upstream-guard.ts';
 import { isUpstreamScheme } from './upstream-url.ts';
 
 export interface UpstreamOptions {
@@ -14,6 +15,8 @@ export interface UpstreamOptions {
   headers?: Record<string, string>;
   /** A POST with this body (npm audit's advisories); GET when absent. */
   body?: Buffer;
+  /** The outbound proxy to go through (docs/proxies.md); directly when absent. */
+  proxy?: OutboundProxy;
 }
 
 export class UpstreamFailure extends Error {
@@ -40,42 +43,59 @@ function send(
       ),
     );
   }
-  const requestOf = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const request = requestOf(url, {
+    const failed = (error: Error) => {
+      if (error instanceof UpstreamFailure) return reject(error);
+      if (error instanceof BlockedAddress)
+        return reject(new UpstreamFailure(error.message, 'blocked'));
+      if (error instanceof ProxyFailure)
+        return reject(
+          new UpstreamFailure(error.message, error.timedOut ? 'timeout' : 'unreachable'),
+        );
+      reject(
+        new UpstreamFailure(`${url.host} could not be reached: ${error.message}`, 'unreachable'),
+      );
+    };
+    const init = {
       method: options.body ? 'POST' : 'GET',
-      lookup: guardedLookup(options.allowList) as never,
       headers: {
         'user-agent': 'Depot',
         accept: '*/*',
         ...options.headers,
         ...(authorization ? { authorization } : {}),
       },
-      timeout: options.timeoutMs,
-    });
-    request.on('response', resolve);
-    request.on('timeout', () =>
-      request.destroy(
-        new UpstreamFailure(
-          `${url.host} did not answer within ${options.timeoutMs / 1000} s`,
-          'timeout',
+      timeoutMs: options.timeoutMs,
+      allowList: options.allowList,
+      proxy: options.proxy,
+    };
+    openOutboundRequest(url, init, (request) => {
+      request.on('response', resolve);
+      request.on('timeout', () =>
+        request.destroy(
+          new UpstreamFailure(
+            `${url.host} did not answer within ${options.timeoutMs / 1000} s`,
+            'timeout',
+          ),
         ),
-      ),
-    );
-    request.on('error', (error) => {
-      if (error instanceof UpstreamFailure) return reject(error);
-      if (error instanceof BlockedAddress)
-        return reject(new UpstreamFailure(error.message, 'blocked'));
-      reject(
-        new UpstreamFailure(`${url.host} could not be reached: ${error.message}`, 'unreachable'),
       );
-    });
-    request.end(options.body);
+      request.on('error', failed);
+      request.end(options.body);
+    }).catch(failed);
   });
 }
 
 const basicAuth = ({ username, password }: { username: string; password: string }) =>
   `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+
+/**
+ * Whether the upstream's credentials go to `current`: its own origin, or a host the proxy's
+ * admin named as one its upstreams redirect to (a storage host of the same service).
+ */
+function credentialsGoTo(current: URL, asked: URL, proxy: OutboundProxy | undefined): boolean {
+  if (current.origin === asked.origin) return true;
+  const host = current.hostname.toLowerCase();
+  return (proxy?.redirectedToHosts ?? []).some((named) => named.toLowerCase() === host);
+}
 
 /**
  * GET (or POST) an upstream URL, following a GET's redirects (each target is checked against the address
@@ -96,7 +116,7 @@ export async function fetchUpstream(url: URL, options: UpstreamOptions): Promise
     const response = await send(
       current,
       options,
-      current.origin === url.origin ? authorization : undefined,
+      credentialsGoTo(current, url, options.proxy) ? authorization : undefined,
     );
     const location = response.headers.location;
     // A POST is answered where it was sent: its body is not sent on to another place.

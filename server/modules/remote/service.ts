@@ -15,6 +15,7 @@ import {
 import type { SecurityConfigService } from '../security-config/service.ts';
 import { teeIntoCache } from './cache-download.ts';
 import { createCacheFill, streamingHeaders, validatorsOf } from './cache-fill.ts';
+import { UnknownProxy, type ProxiesService } from '../proxies/service.ts';
 import { fetchUpstream, UpstreamFailure } from './fetch-upstream.ts';
 import { isMetadataPath } from './metadata-patterns.ts';
 import { REMOTE_MESSAGES } from './messages.ts';
@@ -66,6 +67,7 @@ interface Dependencies {
   securityConfig: SecurityConfigService;
   generalConfig: GeneralConfigService;
   secrets: SecretBox;
+  proxies: ProxiesService;
 }
 
 /**
@@ -79,7 +81,7 @@ export function createRemoteService(
   db: Database,
   filestore: Filestore,
   artifacts: ArtifactsService,
-  { securityConfig, generalConfig, secrets }: Dependencies,
+  { securityConfig, generalConfig, secrets, proxies }: Dependencies,
 ) {
   const state = createUpstreamState(db);
   const cacheFill = createCacheFill(filestore, artifacts, state);
@@ -125,6 +127,8 @@ export function createRemoteService(
     const url = upstreamUrlOf(config, path, upstreamPath);
     try {
       return await fetchUpstream(url, {
+        // The repository's own proxy, else the default one, unless it connects directly.
+        proxy: config.disableProxy ? undefined : await proxies.resolve(config.proxy, true),
         allowList: remoteAllowList,
         timeoutMs: config.socketTimeoutMillis ?? 15000,
         // A file an index links to on another host (PyPI's file host) gets no credentials.
@@ -134,6 +138,8 @@ export function createRemoteService(
         body: post?.body,
       });
     } catch (error) {
+      if (error instanceof UnknownProxy)
+        throw new UpstreamError(`Remote repository '${repo.key}': ${error.message}`);
       if (!(error instanceof UpstreamFailure)) throw error;
       for (const listener of failureListeners) listener(repo.key, error.kind);
       if (error.kind === 'unreachable' || error.kind === 'timeout') {

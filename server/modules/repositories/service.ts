@@ -1,3 +1,4 @@
+import { PROXY_MESSAGES } from '../proxies/messages.ts';
 import { sql } from 'kysely';
 import { dropBuildsOf } from '../builds/dropped-builds.ts';
 import type { Catalogue } from '../../catalogue/catalogue.ts';
@@ -62,6 +63,10 @@ export interface RepositoryConfig {
   maxUniqueSnapshots?: number;
   /** Let a POM sit at a path its coordinates do not name. */
   suppressPomConsistencyChecks?: boolean;
+  /** The outbound proxy a remote repository's upstream is reached through; the default one when empty. */
+  proxy?: string;
+  /** Connect to the upstream directly, even when a default proxy exists. */
+  disableProxy?: boolean;
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectRepositories>['executeTakeFirstOrThrow']>>;
@@ -92,6 +97,8 @@ const KIND_FIELDS: Record<RepositoryClass, (keyof RepositoryConfig)[]> = {
     'retrievalCachePeriodSecs',
     'assumedOfflinePeriodSecs',
     'unusedArtifactsCleanupPeriodHours',
+    'proxy',
+    'disableProxy',
     ...PROJECT_FIELDS,
     ...MAVEN_FIELDS,
   ],
@@ -211,6 +218,8 @@ export function createRepositoriesService(
   secrets?: SecretBox,
   /** Whether an admin added a layout of this name (the schema engine keeps them). */
   customLayoutExists: (name: string) => Promise<boolean> = async () => false,
+  /** Whether an admin configured a proxy of this key (the schema engine keeps them). */
+  proxyExists: (key: string) => Promise<boolean> = async () => false,
 ) {
   // Every artifact request reads its repository: keep rows briefly, drop them on any write.
   const rows = createReadCache<string, Row | undefined>({ ttlMs: 5000, maxEntries: 10000 });
@@ -253,6 +262,13 @@ export function createRepositoriesService(
     if (!name || catalogue.layout(name)) return;
     if (!(await customLayoutExists(name)))
       throw new BadRequest(REPO_MESSAGES.unknownLayout(name), 'repoLayoutRef');
+  }
+
+  /** A proxy a remote repository names must exist (docs/proxies.md). */
+  async function checkProxy(config: RepositoryConfig) {
+    if (config.rclass !== 'remote' || !config.proxy) return;
+    if (!(await proxyExists(config.proxy)))
+      throw new BadRequest(PROXY_MESSAGES.notConfigured(config.proxy), 'proxy');
   }
 
   function toRow(config: RepositoryConfig, storedPassword?: unknown) {
@@ -352,6 +368,7 @@ export function createRepositoriesService(
       checkEnvironments(config);
       await checkLayout(config);
       checkUpstreamUrl(config);
+      await checkProxy(config);
       if (await findRow(config.key)) throw new Conflict(REPO_MESSAGES.exists(config.key), 'key');
       await checkVirtualMembers(config);
       if (config.projectKey) await checkProject(config.key, config.projectKey);
@@ -381,6 +398,7 @@ export function createRepositoriesService(
       checkEnvironments(next);
       await checkLayout(next);
       checkUpstreamUrl(next);
+      await checkProxy(next);
       await checkVirtualMembers(next);
       await db
         .updateTable('repositories')

@@ -17,6 +17,7 @@ import {
   type NewDelivery,
   type OutboxRow,
 } from './queries.ts';
+import type { OutboundProxy } from '../proxies/service.ts';
 import { sendWebhook } from './send-webhook.ts';
 import { deliveryHeaders } from './signature.ts';
 import type { Subscription } from './subscription.ts';
@@ -33,6 +34,8 @@ export interface DispatcherOptions {
   /** Every subscription, secrets opened. */
   subscriptions: () => Promise<Subscription[]>;
   allowList: () => Promise<string[]>;
+  /** The proxy a subscription names (its "Use Proxy"); undefined for none. */
+  proxyOf: (key: string) => Promise<OutboundProxy | undefined>;
   settings: DispatcherSettings;
   /** The payloads' `jpd_origin`: the address Depot is reached at. */
   origin: string;
@@ -120,6 +123,7 @@ export function createDispatcher(options: DispatcherOptions) {
       }),
       allowList: await options.allowList(),
       timeoutMs: settings.timeoutMs,
+      proxy: () => options.proxyOf(subscription.proxy),
     });
     const outcome = outcomeOf(result);
     const attempt = {

@@ -32,7 +32,8 @@ async function checkSubscription(given: Partial<Subscription>, services: HookSer
     (subscription.includePatterns ?? []).length === 0
   )
     throw new BadRequest(M.noBuilds, 'buildNames');
-  if (subscription.proxy !== '') throw new BadRequest(M.noProxy(subscription.proxy), 'proxy');
+  if (subscription.proxy !== '' && !(await services.proxies.exists(subscription.proxy)))
+    throw new BadRequest(M.noProxy(subscription.proxy), 'proxy');
 }
 
 /**

@@ -7,8 +7,7 @@ export const WEBHOOK_MESSAGES = {
   noRepositories: 'Select at least one repository, or any local or any remote repository',
   noBuilds: 'Select at least one build, a build pattern, or any build',
   unknownRepository: (key: string) => `Repository '${key}' does not exist`,
-  noProxy: (proxy: string) =>
-    `Proxy '${proxy}' is not configured: Depot sends webhooks directly until proxies are configured`,
+  noProxy: (proxy: string) => `Proxy '${proxy}' is not configured`,
   deliveryNotFound: (id: string) => `Delivery '${id}' could not be found.`,
   stillPending: (id: string) => `Delivery '${id}' is still being delivered`,
   redelivered: (id: string) => `Delivery '${id}' will be sent again`,

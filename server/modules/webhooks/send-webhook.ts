@@ -1,7 +1,8 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { BlockedAddress, guardedLookup, isAllowedAddress } from '../remote/upstream-guard.ts';
+import { openOutboundRequest, ProxyFailure } from '../proxies/outbound-request.ts';
+import { UnknownProxy, type OutboundProxy } from '../proxies/service.ts';
+import { BlockedAddress, isAllowedAddress } from '../remote/upstream-guard.ts';
 import { isUpstreamScheme } from '../remote/upstream-url.ts';
 
 /** What one POST to a receiver came to. */
@@ -18,7 +19,11 @@ export interface SendOptions {
   headers: Record<string, string>;
   allowList: string[];
   timeoutMs: number;
+  /** The subscription's outbound proxy, read when sending (docs/proxies.md); none: direct. */
+  proxy?: () => Promise<OutboundProxy | undefined>;
 }
+
+type HopOptions = Omit<SendOptions, 'proxy'> & { proxy?: OutboundProxy };
 
 /** Characters of an answer kept for the delivery history. */
 export const EXCERPT_CHARS = 512;
@@ -35,9 +40,18 @@ const MAX_REDIRECTS = 3;
 export async function sendWebhook(url: string, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  let proxy: OutboundProxy | undefined;
+  try {
+    proxy = await options.proxy?.();
+  } catch (error) {
+    // A proxy removed behind the subscription's back: the attempt fails, the retries wait for it.
+    if (error instanceof UnknownProxy)
+      return { kind: 'unreachable', error: error.message, durationMs: elapsed() };
+    throw error;
+  }
   let current = new URL(url);
   for (let hop = 0; ; hop++) {
-    const result = await postOnce(current, options, elapsed);
+    const result = await postOnce(current, { ...options, proxy }, elapsed);
     if (result.kind !== 'redirect-to') return result;
     if (hop >= MAX_REDIRECTS)
       return {
@@ -51,7 +65,7 @@ export async function sendWebhook(url: string, options: SendOptions): Promise<Se
 
 type HopResult = SendResult | { kind: 'redirect-to'; location: URL };
 
-function postOnce(url: URL, options: SendOptions, elapsed: () => number): Promise<HopResult> {
+function postOnce(url: URL, options: HopOptions, elapsed: () => number): Promise<HopResult> {
   const fail = (kind: 'blocked' | 'unreachable' | 'timeout' | 'redirect', error: string) =>
     ({ kind, error, durationMs: elapsed() }) as const;
   if (!isUpstreamScheme(url))
@@ -62,41 +76,46 @@ function postOnce(url: URL, options: SendOptions, elapsed: () => number): Promis
   // An IP literal is connected to without a lookup, so it is checked here.
   if (isIP(host) && !isAllowedAddress(host, options.allowList))
     return Promise.resolve(fail('blocked', blockedMessage(host)));
-  const requestOf = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
-    const request = requestOf(url, {
+    const failed = (error: Error) => {
+      if (error instanceof BlockedAddress) return resolve(fail('blocked', error.message));
+      if (error instanceof ProxyFailure)
+        return resolve(fail(error.timedOut ? 'timeout' : 'unreachable', error.message));
+      resolve(fail('unreachable', `${url.host} could not be reached: ${error.message}`));
+    };
+    const init = {
       method: 'POST',
-      lookup: guardedLookup(options.allowList) as never,
       headers: {
         'user-agent': 'Depot-Webhooks',
         'content-type': 'application/json',
         'content-length': String(Buffer.byteLength(options.body)),
         ...options.headers,
       },
-      timeout: options.timeoutMs,
-    });
-    request.on('timeout', () => {
-      request.destroy();
-      resolve(fail('timeout', `No answer within ${options.timeoutMs / 1000} s`));
-    });
-    request.on('error', (error) => {
-      if (error instanceof BlockedAddress) return resolve(fail('blocked', error.message));
-      resolve(fail('unreachable', `${url.host} could not be reached: ${error.message}`));
-    });
-    request.on('response', (response) => {
-      const status = response.statusCode ?? 0;
-      const location = response.headers.location;
-      if (status >= 300 && status < 400 && location) {
-        response.resume();
-        if (!BODY_KEEPING_REDIRECTS.has(status))
-          return resolve(fail('redirect', `Redirected (${status}) to ${location}: not followed`));
-        return resolve({ kind: 'redirect-to', location: new URL(location, url) });
-      }
-      readExcerpt(response).then((excerpt) =>
-        resolve({ kind: 'answered', status, excerpt, durationMs: elapsed() }),
-      );
-    });
-    request.end(options.body);
+      timeoutMs: options.timeoutMs,
+      allowList: options.allowList,
+      proxy: options.proxy,
+    };
+    openOutboundRequest(url, init, (request) => {
+      request.on('timeout', () => {
+        request.destroy();
+        resolve(fail('timeout', `No answer within ${options.timeoutMs / 1000} s`));
+      });
+      request.on('error', failed);
+      request.on('response', (response) => {
+        const status = response.statusCode ?? 0;
+        const location = response.headers.location;
+        if (status >= 300 && status < 400 && location) {
+          response.resume();
+          if (!BODY_KEEPING_REDIRECTS.has(status))
+            return resolve(fail('redirect', `Redirected (${status}) to ${location}: not followed`));
+          return resolve({ kind: 'redirect-to', location: new URL(location, url) });
+        }
+        readExcerpt(response).then((excerpt) =>
+          resolve({ kind: 'answered', status, excerpt, durationMs: elapsed() }),
+        );
+      });
+      request.end(options.body);
+    }).catch(failed);
   });
 }
 

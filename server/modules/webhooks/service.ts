@@ -14,6 +14,7 @@ import {
   requeueDelivery,
   resumeSubscription,
 } from './queries.ts';
+import type { OutboundProxy } from '../proxies/service.ts';
 import { sendWebhook } from './send-webhook.ts';
 import { deliveryHeaders } from './signature.ts';
 import type { Subscription } from './subscription.ts';
@@ -66,6 +67,8 @@ export interface WebhooksServiceOptions {
   box: SecretBox;
   store: () => CollectionStore;
   allowList: () => Promise<string[]>;
+  /** The proxy a subscription names (its "Use Proxy"); undefined for none. */
+  proxyOf: (key: string) => Promise<OutboundProxy | undefined>;
   timeoutMs: number;
   origin: string;
 }
@@ -125,6 +128,7 @@ export function createWebhooksService(options: WebhooksServiceOptions) {
         }),
         allowList: await options.allowList(),
         timeoutMs: options.timeoutMs,
+        proxy: () => options.proxyOf(document.proxy ?? ''),
       });
       if (result.kind === 'answered' && result.status >= 200 && result.status < 300)
         return M.testSucceeded;

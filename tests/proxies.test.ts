@@ -1,0 +1,293 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCountingProxy, type CountingProxy } from './helpers/counting-proxy.ts';
+import {
+  adminAuth,
+  createRepository,
+  deployFile,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
+import { startReceiver, until, type Receiver } from './helpers/webhook-receiver.ts';
+
+/**
+ * Outbound proxies (docs/proxies.md): a remote repository's upstream fetch and a webhook's
+ * delivery go through a real forward proxy on loopback, with the sealed credentials.
+ */
+const PROXY_USER = 'depot-out';
+const PROXY_PASSWORD = 'proxy-Secret-77';
+
+let depot: TestDepot;
+let proxy: CountingProxy;
+let receiver: Receiver;
+let upstream: Server;
+let upstreamUrl: string;
+const upstreamSeen: string[] = [];
+let tlsServer: TlsServer;
+let tlsConnections = 0;
+let certDir: string;
+
+const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+  depot.app.inject({ method, url, headers: adminAuth(), payload: payload as never });
+
+const saveProxy = (body: Record<string, unknown>, method: 'POST' | 'PUT' = 'POST') =>
+  api(method, `/ui/api/v1/ui/proxies${method === 'PUT' ? `/${String(body.key)}` : ''}`, body);
+
+/** A webhook subscription in the Event API's shape. */
+const subscription = (key: string, url: string, proxyKey: string) => ({
+  key,
+  enabled: true,
+  event_filter: {
+    domain: 'artifact',
+    event_types: ['deployed'],
+    criteria: { anyLocal: true, anyRemote: false, repoKeys: [] },
+  },
+  handlers: [{ handler_type: 'webhook', url, secret: 'hook-secret', proxy: proxyKey }],
+});
+
+beforeAll(async () => {
+  depot = await startTestDepot({ DEPOT_WEBHOOK_POLL_MS: '50', DEPOT_WEBHOOK_TIMEOUT_MS: '3000' });
+  await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.1'] });
+  proxy = await startCountingProxy({ username: PROXY_USER, password: PROXY_PASSWORD });
+  receiver = await startReceiver();
+  upstream = createServer((request, response) => {
+    upstreamSeen.push(request.url ?? '');
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('through the proxy\n');
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`;
+  // An https target with a self-signed certificate: the tunnel reaches it, the TLS check refuses it.
+  certDir = mkdtempSync(join(tmpdir(), 'depot-proxy-cert-'));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      join(certDir, 'key.pem'),
+      '-out',
+      join(certDir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  tlsServer = createTlsServer({
+    key: readFileSync(join(certDir, 'key.pem')),
+    cert: readFileSync(join(certDir, 'cert.pem')),
+  });
+  tlsServer.on('connection', () => tlsConnections++);
+  tlsServer.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+}, 30000);
+
+afterAll(async () => {
+  await receiver?.close();
+  await proxy?.close();
+  await new Promise((resolve) => upstream?.close(resolve));
+  await new Promise((resolve) => tlsServer?.close(resolve));
+  if (certDir) rmSync(certDir, { recursive: true, force: true });
+  await depot?.close();
+});
+
+describe('the proxies screen', () => {
+  it('keeps a proxy with its password sealed and never answered', async () => {
+    const created = await saveProxy({
+      key: 'corp',
+      host: '127.0.0.1',
+      port: proxy.port,
+      username: PROXY_USER,
+      password: PROXY_PASSWORD,
+      defaultProxy: true,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ key: 'corp', passwordSet: true, defaultProxy: true });
+    const listed = await api('GET', '/ui/api/v1/ui/proxies');
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual([expect.objectContaining({ key: 'corp', passwordSet: true })]);
+    for (const answer of [created, listed, await api('GET', '/ui/api/v1/ui/proxies/corp')])
+      expect(answer.body).not.toContain(PROXY_PASSWORD);
+    const stored = await depot.services.db
+      .selectFrom('entity_documents')
+      .select('document')
+      .where('entity', '=', 'proxy')
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored.document)).not.toContain(PROXY_PASSWORD);
+  });
+
+  it('keeps one default proxy and refuses a remote repository naming an unknown one', async () => {
+    const second = await saveProxy({
+      key: 'other',
+      host: '127.0.0.1',
+      port: 9,
+      defaultProxy: true,
+    });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().errors[0].message).toBe(
+      "Proxy 'corp' is already the default proxy: clear its Default Proxy first",
+    );
+    const repo = await api('PUT', '/artifactory/api/repositories/via-nowhere', {
+      rclass: 'remote',
+      packageType: 'generic',
+      url: upstreamUrl,
+      proxy: 'nowhere',
+    });
+    expect(repo.statusCode).toBe(400);
+    expect(repo.body).toContain("Proxy 'nowhere' is not configured");
+  });
+});
+
+describe('connections through a proxy', () => {
+  it("fetches a remote repository's upstream through the default proxy, with its credentials", async () => {
+    const saved = await api('PUT', '/artifactory/api/repositories/via-default', {
+      rclass: 'remote',
+      packageType: 'generic',
+      url: upstreamUrl,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const before = proxy.seen.length;
+    const file = await api('GET', '/artifactory/via-default/pkg/file.txt');
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.body).toBe('through the proxy\n');
+    const through = proxy.seen.slice(before);
+    expect(through.map((seen) => seen.target)).toEqual([`${upstreamUrl}pkg/file.txt`]);
+    expect(through[0]!.headers['proxy-authorization']).toBe(
+      `Basic ${Buffer.from(`${PROXY_USER}:${PROXY_PASSWORD}`).toString('base64')}`,
+    );
+    expect(upstreamSeen).toContain('/pkg/file.txt');
+  });
+
+  it('connects directly when the repository disables the proxy', async () => {
+    await api('PUT', '/artifactory/api/repositories/direct', {
+      rclass: 'remote',
+      packageType: 'generic',
+      url: upstreamUrl,
+      disableProxy: true,
+    });
+    const before = proxy.seen.length;
+    const file = await api('GET', '/artifactory/direct/pkg/direct.txt');
+    expect(file.statusCode).toBe(200);
+    expect(proxy.seen.length).toBe(before);
+    expect(upstreamSeen).toContain('/pkg/direct.txt');
+  });
+
+  it('delivers a webhook with "Use Proxy" through that proxy', async () => {
+    await createRepository(depot, 'hooked-local', 'local');
+    const created = await api(
+      'POST',
+      '/event/api/v1/subscriptions',
+      subscription('through-proxy', `${receiver.url}/proxied`, 'corp'),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const before = proxy.seen.length;
+    await deployFile(depot, 'hooked-local', 'a/b.txt', 'x');
+    await until(() => receiver.requests.some((r) => r.path === '/hook/proxied'), 'the delivery');
+    const delivery = receiver.requests.find((r) => r.path === '/hook/proxied')!;
+    expect(delivery.json).toMatchObject({ event_type: 'deployed', data: { path: 'a/b.txt' } });
+    expect(proxy.seen.slice(before).map((seen) => seen.target)).toEqual([
+      `${receiver.url}/proxied`,
+    ]);
+    expect(delivery.headers['proxy-authorization']).toBeUndefined();
+  });
+
+  it('opens a CONNECT tunnel for an https URL, with the credentials', async () => {
+    const before = proxy.seen.length;
+    const connectionsBefore = tlsConnections;
+    const target = `127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+    const tested = await api('POST', '/event/api/v1/subscriptions/test', {
+      ...subscription('tls-test', `https://${target}/hook`, 'corp'),
+    });
+    // The tunnel reached the server; its self-signed certificate is refused, as it must be.
+    expect(tested.statusCode).toBe(400);
+    expect(tested.body).toMatch(/Sending a dummy Webhook failed: .*certificate/);
+    const connect = proxy.seen.slice(before);
+    expect(connect.map((seen) => `${seen.method} ${seen.target}`)).toEqual([`CONNECT ${target}`]);
+    expect(connect[0]!.headers['proxy-authorization']).toBe(
+      `Basic ${Buffer.from(`${PROXY_USER}:${PROXY_PASSWORD}`).toString('base64')}`,
+    );
+    expect(tlsConnections).toBe(connectionsBefore + 1);
+  });
+
+  it('still refuses a target on a private address the allow list does not name', async () => {
+    await depot.services.securityConfig.update({ remoteAllowList: [] });
+    try {
+      const before = proxy.seen.length;
+      const tested = await api(
+        'POST',
+        '/event/api/v1/subscriptions/test',
+        subscription('guarded', `http://localhost:${receiver.port}/hook/guarded`, 'corp'),
+      );
+      expect(tested.statusCode).toBe(400);
+      expect(tested.body).toContain('is private or reserved');
+      expect(proxy.seen.length).toBe(before);
+    } finally {
+      await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.1'] });
+    }
+  });
+
+  it('sends nothing through a proxy whose credentials are wrong: the proxy refuses it', async () => {
+    const changed = await saveProxy(
+      {
+        key: 'corp',
+        host: '127.0.0.1',
+        port: proxy.port,
+        username: PROXY_USER,
+        password: 'wrong',
+        defaultProxy: true,
+      },
+      'PUT',
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    const file = await api('GET', '/artifactory/via-default/pkg/refused.txt');
+    expect(file.statusCode).not.toBe(200);
+    expect(upstreamSeen).not.toContain('/pkg/refused.txt');
+    await saveProxy(
+      {
+        key: 'corp',
+        host: '127.0.0.1',
+        port: proxy.port,
+        username: PROXY_USER,
+        password: PROXY_PASSWORD,
+        defaultProxy: true,
+      },
+      'PUT',
+    );
+  });
+});
+
+describe('deleting a proxy', () => {
+  it('is refused while a webhook or a remote repository names it, then allowed', async () => {
+    const saved = await api('PUT', '/artifactory/api/repositories/via-corp', {
+      rclass: 'remote',
+      packageType: 'generic',
+      url: upstreamUrl,
+      proxy: 'corp',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const refused = await api('POST', '/ui/api/v1/ui/proxies/delete', { keys: ['corp'] });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().errors[0].message).toBe(
+      "Proxy 'corp' is used by webhook 'through-proxy', remote repository 'via-corp': choose another proxy for them first",
+    );
+    expect((await api('DELETE', '/event/api/v1/subscriptions/through-proxy')).statusCode).toBe(204);
+    expect((await api('DELETE', '/artifactory/api/repositories/via-corp')).statusCode).toBe(200);
+    const deleted = await api('POST', '/ui/api/v1/ui/proxies/delete', { keys: ['corp'] });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    // Repositories that relied on the default proxy now connect directly.
+    const before = proxy.seen.length;
+    const file = await api('GET', '/artifactory/via-default/pkg/after.txt');
+    expect(file.statusCode).toBe(200);
+    expect(proxy.seen.length).toBe(before);
+  });
+});
