@@ -3,6 +3,7 @@ import type { RepositoriesService } from '../repositories/service.ts';
 import { backupHooks } from '../backups/hooks.ts';
 import { propertySetHooks } from '../property-sets/hooks.ts';
 import { repoLayoutHooks } from '../repositories/layout-hooks.ts';
+import { retentionPolicyHooks } from '../retention/hooks.ts';
 import type { EntityHooks } from './hooks.ts';
 import { webhookHooks } from '../webhooks/hooks.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
@@ -27,5 +28,6 @@ export const ENTITY_HOOKS: Record<string, HookFactory> = {
   backups: backupHooks,
   'property-sets': propertySetHooks,
   'repo-layouts': repoLayoutHooks,
+  'retention-policies': retentionPolicyHooks,
   webhooks: webhookHooks,
 };
