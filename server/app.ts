@@ -59,6 +59,8 @@ import { maintenanceRoutes } from './modules/maintenance/routes.ts';
 import { startMaintenance, type Maintenance } from './modules/maintenance/maintenance.ts';
 import { startBackups, type Backups } from './modules/backups/backup-jobs.ts';
 import { backupConsoleRoutes, systemExportRoutes } from './modules/backups/routes.ts';
+import { startRetention, type Retention } from './modules/retention/retention-jobs.ts';
+import { retentionRoutes } from './modules/retention/routes.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
 import { repositoryInfoRoutes } from './modules/repositories/info-routes.ts';
@@ -177,6 +179,8 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
   const maintenance = await startMaintenance(services, config, logger);
   // Configured backups by their crons, and the system export and import (docs/backup.md).
   const backups = await startBackups(services, config, logger);
+  // Retention policies by their crons, the archive and its cold store (docs/retention.md).
+  const retention = await startRetention(services, config, logger);
   services.downloadStats.onFlushError((error) =>
     logger.warn({ err: error }, 'writing download statistics failed; kept for the next try'),
   );
@@ -230,6 +234,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     metrics,
     logs,
     backups,
+    retention,
   });
   if (metrics) metrics.watchServer(app.server);
 
@@ -238,6 +243,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     await heartbeat.stop();
     await dispatcher.stop();
     await backups.stop();
+    await retention.stop();
     await maintenance.stop();
     await services.downloadStats.stop();
     await changeListener?.close();
@@ -260,6 +266,7 @@ export interface HttpParts {
   /** The request and audit logs; absent when only the route list is wanted. */
   logs?: { requestLog: RequestLog; auditLog: AuditLog };
   backups: Backups;
+  retention: Retention;
   /** Only the route list is wanted (schemas:check): no request is served, so nothing is compiled. */
   routesOnly?: boolean;
 }
@@ -278,6 +285,7 @@ export async function assembleHttp({
   metrics,
   logs,
   backups,
+  retention,
   routesOnly = false,
 }: HttpParts) {
   const knownCallers = new KnownCallers(services.tableChanges);
@@ -390,6 +398,7 @@ export async function assembleHttp({
       await api.register(schemasRoutes, { services });
       await api.register(maintenanceRoutes, { services, maintenance });
       await api.register(backupConsoleRoutes, { backups });
+      await api.register(retentionRoutes, { services, retention });
       await api.register(remoteRoutes, { services });
       await api.register(repositoriesUiRoutes, { services });
       await api.register(repositoryInfoRoutes, { services });

@@ -59,6 +59,13 @@ export interface DepotConfig {
    */
   backupDirs: string[];
   /**
+   * Retention's cold store (docs/retention.md): where archived items' bytes go, on a volume of
+   * its own; `home/coldstore` unless DEPOT_COLD_STORE_DIR puts it elsewhere.
+   */
+  coldStoreDir: string;
+  /** How long after a retention run it can be undone, in hours (DEPOT_RETENTION_UNDO_HOURS). */
+  retentionUndoHours: number;
+  /**
    * On SIGTERM or SIGINT, how long requests in flight may take to finish (seconds) before
    * they are aborted and the database closes (docs/security.md, "Nothing acknowledged is lost").
    */
@@ -195,6 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     // 0 (tests) and up; an hour when unset.
     gcGraceSeconds: wholeNumber(env, 'DEPOT_GC_GRACE_SECONDS', 3600),
     backupDirs: backupDirs(env.DEPOT_BACKUP_DIRS, home),
+    coldStoreDir: resolve(env.DEPOT_COLD_STORE_DIR || join(home, 'coldstore')),
+    retentionUndoHours: wholeNumber(env, 'DEPOT_RETENTION_UNDO_HOURS', 72),
     shutdownGraceSeconds: wholeNumber(env, 'DEPOT_SHUTDOWN_GRACE_SECONDS', 10),
     trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),
     publicOrigin: publicOrigin(env.DEPOT_PUBLIC_URL),

@@ -1161,6 +1161,13 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'POST /ui/api/v1/ui/backup/:key/runnow',
     'POST /artifactory/api/export/system',
     'POST /artifactory/api/import/system',
+    'POST /ui/api/v1/ui/retention/archive/policies/preview',
+    'POST /ui/api/v1/ui/retention/archive/policies/convertToAql',
+    'POST /ui/api/v1/ui/retention/archive/policies/:key/trigger',
+    'POST /ui/api/v1/ui/retention/archive/policies/:key/stop',
+    'POST /ui/api/v1/ui/retention/archive/policies/:key/undo',
+    'POST /ui/api/v1/ui/retention/restore',
+    'POST /ui/api/v1/ui/retention/search',
   ],
   'builds: lookups, searches, renames and console deletes of build-info files, judged by build permissions; no stored artifact':
     [

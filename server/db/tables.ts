@@ -461,6 +461,8 @@ export interface DepotDatabase {
   webhook_attempts: WebhookAttemptsTable;
   webhook_pauses: WebhookPausesTable;
   cluster_nodes: ClusterNodesTable;
+  retention_executions: RetentionExecutionsTable;
+  retention_items: RetentionItemsTable;
 }
 
 /** One Depot process of the cluster (migration 0032, docs/service-status.md). */
@@ -522,4 +524,43 @@ export interface BuildPromotionsTable {
   ci_user: string | null;
   user_name: string;
   timestamp: ColumnType<Date, Date | undefined, never>;
+}
+
+/** One retention run, restore or undo (migration 0040, docs/retention.md). */
+export interface RetentionExecutionsTable {
+  id: Generated<number>;
+  kind: 'archive' | 'restore';
+  policy_key: string | null;
+  action: 'archive' | 'delete' | 'undo' | null;
+  state: string;
+  started_at: ColumnType<Date, Date | undefined, never>;
+  finished_at: Date | null;
+  started_by: string;
+  items: ColumnType<number, number | undefined, number>;
+  bytes: ColumnType<string | number, number | undefined, number>;
+  freed_bytes: ColumnType<string | number, number | undefined, number>;
+  errors: ColumnType<number, number | undefined, number>;
+  message: ColumnType<string, string | undefined, string>;
+  undone_at: Date | null;
+}
+
+/** An item a retention run took out of its repository (migration 0040). */
+export interface RetentionItemsTable {
+  id: Generated<number>;
+  execution_id: number;
+  action: 'archive' | 'delete';
+  repo_key: string;
+  path: string;
+  name: string;
+  sha256: string;
+  sha1: string;
+  md5: string | null;
+  size: ColumnType<string | number, number, number>;
+  mime_type: string | null;
+  properties: ColumnType<Record<string, string[]>, string, string>;
+  item_created_at: Date;
+  item_created_by: string;
+  archived_at: ColumnType<Date, Date | undefined, never>;
+  restored_at: Date | null;
+  cold_released: ColumnType<boolean, boolean | undefined, boolean>;
 }

@@ -1,3 +1,4 @@
+import type { Retention } from '../modules/retention/retention-jobs.ts';
 import type { Backups } from '../modules/backups/backup-jobs.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -53,6 +54,7 @@ export async function listServerRoutes(registry: SchemaRegistry): Promise<RouteE
     );
     const maintenance = { stop: async () => {} } as unknown as Maintenance;
     const backups = { stop: async () => {} } as unknown as Backups;
+    const retention = { stop: async () => {} } as unknown as Retention;
     const logger = pino({ level: 'silent' });
     const { app } = await assembleHttp({
       config,
@@ -61,6 +63,7 @@ export async function listServerRoutes(registry: SchemaRegistry): Promise<RouteE
       filestore,
       maintenance,
       backups,
+      retention,
       routesOnly: true,
     });
     await app.ready();

@@ -427,6 +427,26 @@ const REGISTRY_MANIFEST: ShapedRequest = {
   },
 };
 
+/** A policy's form to preview and convert; an archive search; a restore of nothing archived. */
+const RETENTION_POLICY = {
+  key: 'matrix-policy',
+  cronExp: '0 0 3 ? * SUN',
+  repositories: ['matrix-local'],
+};
+const RETENTION: Record<string, ShapedRequest> = {
+  'POST /ui/api/v1/ui/retention/archive/policies/preview': { body: RETENTION_POLICY },
+  'POST /ui/api/v1/ui/retention/archive/policies/convertToAql': { body: RETENTION_POLICY },
+  'POST /ui/api/v1/ui/retention/search': {
+    raw: () => ({ contentType: 'text/plain', payload: 'items.find({"repo":"matrix-local"})' }),
+  },
+  'POST /ui/api/v1/ui/retention/restore': {
+    body: {
+      restoreToOriginal: true,
+      itemsToRestore: [{ repo: 'matrix-local', path: 'org', name: 'file.txt' }],
+    },
+  },
+};
+
 export const REQUESTS: Record<string, ShapedRequest> = {
   'PUT /v2/*': REGISTRY_MANIFEST,
   'PUT /artifactory/api/docker/:repoKey/v2/*': REGISTRY_MANIFEST,
@@ -452,6 +472,7 @@ export const REQUESTS: Record<string, ShapedRequest> = {
   // path that holds no backup (a Depot with repositories refuses one anyway).
   'POST /artifactory/api/export/system': { body: { exportPath: 'route-table-export' } },
   'POST /artifactory/api/import/system': { body: { importPath: 'route-table-export' } },
+  ...RETENTION,
 };
 
 /**

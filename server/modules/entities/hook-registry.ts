@@ -5,6 +5,7 @@ import { propertySetHooks } from '../property-sets/hooks.ts';
 import { proxyHooks } from '../proxies/hooks.ts';
 import type { ProxiesService } from '../proxies/service.ts';
 import { repoLayoutHooks } from '../repositories/layout-hooks.ts';
+import { retentionPolicyHooks } from '../retention/hooks.ts';
 import type { EntityHooks } from './hooks.ts';
 import { webhookHooks } from '../webhooks/hooks.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
@@ -31,5 +32,6 @@ export const ENTITY_HOOKS: Record<string, HookFactory> = {
   'property-sets': propertySetHooks,
   proxies: proxyHooks,
   'repo-layouts': repoLayoutHooks,
+  'retention-policies': retentionPolicyHooks,
   webhooks: webhookHooks,
 };

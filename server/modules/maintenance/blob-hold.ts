@@ -8,8 +8,8 @@ const BLOB_HOLD_KEY = 0x626b7570; // "bkup"
 /**
  * Keeps blobs on disk while a backup copies them: a backup reads its metadata from one
  * snapshot and copies the blobs that snapshot names afterwards, so nothing may delete a blob
- * in between. Garbage collection is the only thing that deletes blobs (docs/backup.md,
- * "Consistency"); it asks `collectionAllowed` before each blob and stops while a hold is on.
+ * in between. Garbage collection and retention runs are what delete blobs (docs/backup.md,
+ * "Consistency"); they ask `collectionAllowed` before each blob and leave it while a hold is on.
  * In this process a counter says so (the embedded database has one process); across the
  * processes sharing a PostgreSQL database, the backup holds an advisory lock shared and the
  * collector's transaction must take it exclusively.

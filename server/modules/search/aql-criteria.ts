@@ -99,6 +99,7 @@ function entryCriterion(
       op,
       value: String(text(operand, op)),
     }));
+  if (key === 'stat.downloaded') return compare(downloadedCriterion);
   if (!(ITEM_FIELDS as readonly string[]).includes(key))
     throw new AqlSyntaxError(
       `unknown field "${key}", expected one of ${ITEM_FIELDS.join(', ')}, @property, property.key, property.value, $and or $or`,
@@ -165,6 +166,30 @@ function fieldCriterion(field: ItemField, op: Operator, operand: JsonNode): Crit
       throw expected('"file", "folder" or "any" with $eq or $ne', operand);
   }
   return { kind: 'field', field, op, value: String(value) };
+}
+
+/**
+ * `stat.downloaded`: when an item was last downloaded. `$before: "6mo"` (or `$lt` a date)
+ * holds for items not downloaded since then, never downloaded ones included, as retention
+ * means it; `$last` (or `$gte`) for items downloaded since.
+ */
+function downloadedCriterion(op: Operator, operand: JsonNode): Criterion {
+  const value = text(operand, op);
+  const isRelative = op === '$last' || op === '$before';
+  const span = isRelative ? parseRelativeTime(String(value)) : undefined;
+  const time = isRelative
+    ? span === undefined
+      ? NaN
+      : Date.now() - span
+    : new Date(typeof value === 'number' ? value : Date.parse(value)).getTime();
+  if (Number.isNaN(time) || !['$last', '$before', '$lt', '$gte'].includes(op))
+    throw expected(
+      '$before or $last with a period, or $lt or $gte with a date, for stat.downloaded',
+      operand,
+    );
+  const since = new Date(time).toISOString();
+  const notSince = op === '$before' || op === '$lt';
+  return { kind: 'downloaded', op: '$gte', value: since, negated: notSince };
 }
 
 function expected(what: string, node: JsonNode): AqlSyntaxError {

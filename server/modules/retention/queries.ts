@@ -1,0 +1,154 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { DepotDatabase } from '../../db/tables.ts';
+import type { Criterion } from '../search/criteria.ts';
+import { whereSql } from '../search/item-sql.ts';
+import { TRASH_REPO_KEY } from '../trash/trash-key.ts';
+
+type Tx = Transaction<DepotDatabase>;
+
+/** A file a policy may take out of its repository. */
+export interface Candidate {
+  id: number;
+  repositoryId: number;
+  repo: string;
+  rclass: string;
+  packageType: string;
+  path: string;
+  parentPath: string;
+  name: string;
+  sha256: string;
+  sha1: string;
+  md5: string | null;
+  size: number;
+  mimeType: string | null;
+  createdAt: Date;
+  createdBy: string;
+}
+
+/**
+ * Files that match `where`, in id order after `afterId`, leaving out what a kept build needs:
+ * a build's own build-info file, and any file whose content a stored build lists as an
+ * artifact or a dependency (by SHA-256 or SHA-1). The trash can is never a policy's.
+ */
+export async function candidateBatch(
+  db: Database,
+  where: Criterion,
+  afterId: number,
+  limit: number,
+): Promise<Candidate[]> {
+  const { rows } = await sql<Record<string, unknown>>`
+    select n.id, n.repository_id, r.key as repo, r.rclass, r.package_type, n.path,
+           n.parent_path, n.name, n.sha256, b.sha1, b.md5, n.size, n.mime_type,
+           n.created_at, n.created_by
+    from nodes n
+    join repositories r on r.id = n.repository_id
+    join blobs b on b.sha256 = n.sha256
+    where r.key <> ${TRASH_REPO_KEY} and not n.folder and n.id > ${afterId}
+      and ${whereSql(where)}
+      and not exists (select 1 from builds bu where bu.node_id = n.id)
+      and not exists (select 1 from build_files bf where bf.sha256 = n.sha256)
+      and not exists (select 1 from build_files bf where bf.sha1 = b.sha1)
+    order by n.id
+    limit ${limit}`.execute(db);
+  return rows.map((row) => ({
+    id: Number(row.id),
+    repositoryId: Number(row.repository_id),
+    repo: String(row.repo),
+    rclass: String(row.rclass),
+    packageType: String(row.package_type),
+    path: String(row.path),
+    parentPath: String(row.parent_path),
+    name: String(row.name),
+    sha256: String(row.sha256),
+    sha1: String(row.sha1),
+    md5: row.md5 === null ? null : String(row.md5),
+    size: Number(row.size),
+    mimeType: row.mime_type === null ? null : String(row.mime_type),
+    createdAt: new Date(row.created_at as Date),
+    createdBy: String(row.created_by),
+  }));
+}
+
+/** How many files refer to each of these contents now, in every repository and the trash. */
+export async function holdersCount(db: Database, sha256s: string[]): Promise<Map<string, number>> {
+  if (sha256s.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('nodes')
+    .select(['sha256', (eb) => eb.fn.countAll<string>().as('holders')])
+    .where('sha256', 'in', sha256s)
+    .groupBy('sha256')
+    .execute();
+  return new Map(rows.map((row) => [String(row.sha256), Number(row.holders)]));
+}
+
+/** The properties of a file, as `{ key: [values] }`. */
+export async function propertiesOfNode(db: Database | Tx, nodeId: number) {
+  const rows = await db
+    .selectFrom('node_properties')
+    .select(['key', 'value'])
+    .where('node_id', '=', nodeId)
+    .orderBy('key')
+    .orderBy('value')
+    .execute();
+  const properties: Record<string, string[]> = {};
+  for (const { key, value } of rows) (properties[key] ??= []).push(value);
+  return properties;
+}
+
+/** The file's row as it is now, held for removal by the caller's transaction. */
+export function currentFile(tx: Tx, repositoryId: number, path: string) {
+  return tx
+    .selectFrom('nodes')
+    .select(['id', 'sha256', 'folder'])
+    .where('repository_id', '=', repositoryId)
+    .where('path', '=', path)
+    .executeTakeFirst();
+}
+
+export async function recordArchivedItem(
+  tx: Tx,
+  executionId: number,
+  action: 'archive' | 'delete',
+  item: Candidate,
+  properties: Record<string, string[]>,
+) {
+  await tx
+    .insertInto('retention_items')
+    .values({
+      execution_id: executionId,
+      action,
+      repo_key: item.repo,
+      path: item.parentPath,
+      name: item.name,
+      sha256: item.sha256,
+      sha1: item.sha1,
+      md5: item.md5,
+      size: item.size,
+      mime_type: item.mimeType,
+      properties: JSON.stringify(properties),
+      item_created_at: item.createdAt,
+      item_created_by: item.createdBy,
+    })
+    .execute();
+}
+
+/**
+ * Deletes a blob's row and answers its size when nothing refers to it any more and nobody
+ * claimed it since `claimedBefore` (a deploy of the same content in flight keeps it). The
+ * row is locked, as garbage collection locks it; the caller removes the file, then commits.
+ */
+export async function releaseBlob(tx: Tx, sha256: string, claimedBefore: Date) {
+  const blob = await tx
+    .selectFrom('blobs')
+    .select(['sha256', 'size'])
+    .where('sha256', '=', sha256)
+    .where('touched_at', '<', claimedBefore)
+    .where(sql<boolean>`not exists (select 1 from nodes where nodes.sha256 = blobs.sha256)`)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+  if (!blob) return undefined;
+  await tx.deleteFrom('blobs').where('sha256', '=', sha256).execute();
+  return Number(blob.size);
+}
