@@ -1,7 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANONYMOUS } from '../../http/permissions.ts';
 import type { FormatRouteOptions } from '../format.ts';
-import { addressOf, registryHeaders, sendBlob, sendRegistryError } from './http-answers.ts';
+import {
+  addressOf,
+  registryHeaders,
+  sendBlob,
+  sendDownloadingBlob,
+  sendRegistryError,
+} from './http-answers.ts';
 import { imageRef, parseRegistryPath, type ImageRef, type RegistryPath } from './names.ts';
 import { RegistryError, RegistryUnauthorized } from './protocol-errors.ts';
 import type { RegistryCaller } from './registry-access.ts';
@@ -141,7 +147,8 @@ async function answer(
           'Blobs go with the manifests that hold them: delete the manifest',
         );
       if (method !== 'GET' && method !== 'HEAD') throw unsupported(method);
-      const blob = await registry.blobs.locate(ref, path.digest, caller);
+      const blob = await registry.blobs.locate(ref, path.digest, caller, pullContext(request));
+      if (blob.kind === 'streaming') return sendDownloadingBlob(reply, blob);
       return sendBlob(request, reply, registry.filestore, {
         ...blob,
         contentType: 'application/octet-stream',
@@ -169,6 +176,13 @@ async function answer(
   }
 }
 
+/** Who a pull is for; a blob may go out while a remote downloads it only to a plain GET. */
+const pullContext = (request: FastifyRequest) => ({
+  user: request.principal.name,
+  log: request.log,
+  streaming: request.method === 'GET' && request.headers.range === undefined,
+});
+
 const unsupported = (method: string, message = `${method} is not supported here`) =>
   new RegistryError('UNSUPPORTED', message);
 
@@ -184,7 +198,7 @@ async function manifestRequest(
   switch (request.method) {
     case 'GET':
     case 'HEAD': {
-      const manifest = await registry.manifests.get(ref, reference, caller);
+      const manifest = await registry.manifests.get(ref, reference, caller, pullContext(request));
       return sendBlob(request, reply, registry.filestore, {
         hex: manifest.hex,
         size: manifest.size,

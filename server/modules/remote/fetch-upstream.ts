@@ -10,6 +10,8 @@ export interface UpstreamOptions {
   maxRedirects?: number;
   /** Basic auth for the upstream; sent only to the origin of the URL asked for. */
   credentials?: { username: string; password: string };
+  /** A token from the upstream's Bearer challenge, sent instead of `credentials` (same origin only). */
+  bearer?: string;
   /** Extra request headers (conditional ones: If-None-Match, If-Modified-Since). */
   headers?: Record<string, string>;
   /** A POST with this body (npm audit's advisories); GET when absent. */
@@ -84,7 +86,11 @@ const basicAuth = ({ username, password }: { username: string; password: string 
  * not receive them.
  */
 export async function fetchUpstream(url: URL, options: UpstreamOptions): Promise<IncomingMessage> {
-  const authorization = options.credentials ? basicAuth(options.credentials) : undefined;
+  const authorization = options.bearer
+    ? `Bearer ${options.bearer}`
+    : options.credentials
+      ? basicAuth(options.credentials)
+      : undefined;
   let current = url;
   for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
     if (!isUpstreamScheme(current)) {

@@ -15,7 +15,8 @@ import {
 import type { SecurityConfigService } from '../security-config/service.ts';
 import { teeIntoCache } from './cache-download.ts';
 import { createCacheFill, streamingHeaders, validatorsOf } from './cache-fill.ts';
-import { fetchUpstream, UpstreamFailure } from './fetch-upstream.ts';
+import { createBearerTokens } from './bearer-challenge.ts';
+import { UpstreamFailure } from './fetch-upstream.ts';
 import { isMetadataPath } from './metadata-patterns.ts';
 import { REMOTE_MESSAGES } from './messages.ts';
 import { createUpstreamState, type Validators } from './upstream-state.ts';
@@ -60,6 +61,13 @@ export interface RemoteRequest {
    * cached at `.npm/@scope/name/package.json`.
    */
   upstreamPath?: string;
+  /** Request headers the format needs upstream (a registry's manifest media types in Accept). */
+  headers?: Record<string, string>;
+  /**
+   * The sha256 the body must have (a blob or manifest asked for by digest): a body with
+   * another is not cached, and its client sees the download break off.
+   */
+  sha256?: string;
 }
 
 interface Dependencies {
@@ -83,6 +91,7 @@ export function createRemoteService(
 ) {
   const state = createUpstreamState(db);
   const cacheFill = createCacheFill(filestore, artifacts, state);
+  const bearerTokens = createBearerTokens();
   /** Downloads in progress on this node, by repository and path, with how many wait on each. */
   const inFlight = new Map<string, { done: Promise<CachedNode | undefined>; waiters: number }>();
   const failureListeners: ((repoKey: string, kind: UpstreamFailure['kind']) => void)[] = [];
@@ -116,7 +125,7 @@ export function createRemoteService(
     path: string,
     cached?: Validators,
     upstreamPath?: string,
-    post?: { body: Buffer; headers: Record<string, string> },
+    extra?: { body?: Buffer; headers?: Record<string, string> },
   ) {
     const { remoteAllowList } = await securityConfig.get();
     const conditional: Record<string, string> = {};
@@ -124,14 +133,15 @@ export function createRemoteService(
     if (cached?.lastModified) conditional['if-modified-since'] = cached.lastModified;
     const url = upstreamUrlOf(config, path, upstreamPath);
     try {
-      return await fetchUpstream(url, {
+      // An upstream that answers with a Bearer challenge (a container registry) is followed.
+      return await bearerTokens.fetch(repo.id, url, {
         allowList: remoteAllowList,
         timeoutMs: config.socketTimeoutMillis ?? 15000,
         // A file an index links to on another host (PyPI's file host) gets no credentials.
         credentials:
           url.origin === new URL(config.url!).origin ? credentialsOf(repo, config) : undefined,
-        headers: { ...conditional, ...post?.headers },
-        body: post?.body,
+        headers: { ...conditional, ...extra?.headers },
+        body: extra?.body,
       });
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw error;
@@ -167,6 +177,7 @@ export function createRemoteService(
         path,
         entry && { etag: entry.etag, lastModified: entry.last_modified },
         request.upstreamPath,
+        { headers: request.headers },
       );
     } catch (error) {
       if (!cached) throw error;
@@ -186,7 +197,7 @@ export function createRemoteService(
     }
     const tee = teeIntoCache(
       response,
-      (body) => cacheFill.record(repo, path, response, body, request.user),
+      (body) => cacheFill.record(repo, path, response, body, request.user, request.sha256),
       request.streaming,
     );
     // A new copy of stale metadata that fails leaves the cached copy in service.
