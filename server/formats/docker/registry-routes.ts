@@ -10,6 +10,7 @@ import {
 } from './http-answers.ts';
 import { imageRef, parseRegistryPath, type ImageRef, type RegistryPath } from './names.ts';
 import { RegistryError, RegistryUnauthorized } from './protocol-errors.ts';
+import { oauthTokenHandler } from './oauth-token.ts';
 import type { RegistryCaller } from './registry-access.ts';
 import { createDockerRegistry, type DockerRegistry } from './service.ts';
 
@@ -314,6 +315,7 @@ export function registryRoutesAt(base: '/v2' | '/:repoKey/v2') {
       reply: FastifyReply,
     ) => answer(registry, request, reply);
     app.get(`${base}/token`, PUBLIC, token);
+    app.post(`${base}/token`, PUBLIC, oauthTokenHandler(app, registry, options.services.users));
     // The version check (the router ignores the trailing slash of `/v2/`).
     for (const method of ['GET', 'HEAD'] as const)
       app.route({ method, url: base, ...PUBLIC, exposeHeadRoute: false, handler: handle });
