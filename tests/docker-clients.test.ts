@@ -5,6 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startDistributionRegistry,
+  type DistributionRegistry,
+} from './helpers/distribution-registry.ts';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 import { TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
@@ -285,5 +289,126 @@ describe('podman, skopeo and buildah against a local Docker repository', () => {
         artifactType: 'application/spdx+json',
       }),
     ]);
+  });
+});
+
+describe('a remote Docker repository proxying a registry', () => {
+  let upstream: DistributionRegistry | undefined;
+  let upstreamDigest: string;
+
+  beforeAll(async () => {
+    upstream = await startDistributionRegistry();
+    await buildImage('proxied', 'amd64', 'hello through the proxy\n');
+    // A single name upstream is Docker Hub's `library/` namespace, as clients write it.
+    await skopeo(
+      'copy',
+      '--dest-tls-verify=false',
+      'containers-storage:localhost/proxied',
+      `docker://${upstream.host}/library/proxied:1`,
+    );
+    upstreamDigest = `sha256:${sha(await skopeo('inspect', '--raw', '--tls-verify=false', `docker://${upstream.host}/library/proxied:1`))}`;
+    await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+    await depot.services.repositories.create({
+      key: 'docker-remote',
+      rclass: 'remote',
+      packageType: 'docker',
+      url: upstream.base,
+      // Every pull of a tag asks the upstream again: with it stopped, the cache answers.
+      retrievalCachePeriodSecs: 0,
+    } as never);
+  }, 120_000);
+  afterAll(async () => {
+    await upstream?.remove();
+  });
+
+  const pull = (name: string, layout: string) =>
+    skopeo(
+      'copy',
+      '--src-tls-verify=false',
+      '--src-creds',
+      CREDS,
+      remote(name),
+      `oci:${join(work, layout)}:pulled`,
+    );
+
+  it('pulls through the remote, caches the manifest and layers, and serves them with the upstream stopped', async () => {
+    await pull('docker-remote/proxied:1', 'through-remote');
+    const pulled = await skopeo('inspect', '--raw', `oci:${join(work, 'through-remote')}:pulled`);
+    expect(`sha256:${sha(pulled)}`).toBe(upstreamDigest);
+    const { layers, config } = JSON.parse(pulled) as {
+      layers: { digest: string }[];
+      config: { digest: string };
+    };
+    const repo = await depot.services.artifacts.repository('docker-remote');
+    const manifest = await depot.services.artifacts.findNode(repo.id, 'proxied/1/manifest.json');
+    expect(manifest?.sha256).toBe(upstreamDigest.slice('sha256:'.length));
+    for (const { digest } of [config, ...layers]) {
+      const hex = digest.slice('sha256:'.length);
+      const cached = await depot.services.artifacts.findNode(
+        repo.id,
+        `proxied/_blobs/sha256__${hex}`,
+      );
+      expect(cached?.sha256).toBe(hex);
+    }
+    const properties = await depot.request(
+      '/artifactory/api/storage/docker-remote/proxied/1/manifest.json?properties',
+    );
+    expect(
+      ((await properties.json()) as { properties: Record<string, string[]> }).properties,
+    ).toMatchObject({
+      'docker.repoName': ['proxied'],
+      'docker.manifest': ['1'],
+      'docker.manifest.digest': [upstreamDigest],
+    });
+
+    await upstream!.stop();
+    await pull('docker-remote/proxied:1', 'from-cache');
+    const again = await skopeo('inspect', '--raw', `oci:${join(work, 'from-cache')}:pulled`);
+    expect(`sha256:${sha(again)}`).toBe(upstreamDigest);
+    await pull(`docker-remote/proxied@${upstreamDigest}`, 'by-digest');
+    await depot.services.repositories.create({
+      key: 'docker-all',
+      rclass: 'virtual',
+      packageType: 'docker',
+      repositories: ['docker-local', 'docker-remote'],
+      defaultDeploymentRepo: 'docker-local',
+    } as never);
+    await pull('docker-all/proxied:1', 'through-virtual');
+    const virtual = await skopeo('inspect', '--raw', `oci:${join(work, 'through-virtual')}:pulled`);
+    expect(`sha256:${sha(virtual)}`).toBe(upstreamDigest);
+  });
+
+  it('follows an upstream Bearer challenge with the repository credentials', async () => {
+    // Depot's own registry is an upstream that challenges: a remote of its docker-local.
+    await skopeo(
+      'copy',
+      '--src-tls-verify=false',
+      '--dest-tls-verify=false',
+      '--src-creds',
+      CREDS,
+      '--dest-creds',
+      CREDS,
+      remote('docker-local/app:1.0'),
+      remote('docker-local/team/app:1.0'),
+    );
+    for (const [key, password] of [
+      ['docker-token-remote', TEST_ADMIN_PASSWORD],
+      ['docker-wrong-password', 'not the password'],
+    ])
+      await depot.services.repositories.create({
+        key,
+        rclass: 'remote',
+        packageType: 'docker',
+        url: `${depot.base}/artifactory/api/docker/docker-local`,
+        username: 'admin',
+        password,
+      } as never);
+    await pull('docker-token-remote/team/app:1.0', 'through-token');
+    const pulled = await skopeo('inspect', '--raw', `oci:${join(work, 'through-token')}:pulled`);
+    expect(`sha256:${sha(pulled)}`).toBe(await digestInDepot('docker-local/team/app', '1.0'));
+    const refused = await depot.request('/v2/docker-wrong-password/team/app/manifests/1.0', {
+      headers: { accept: 'application/vnd.oci.image.manifest.v1+json' },
+    });
+    expect(refused.status).toBe(502);
   });
 });

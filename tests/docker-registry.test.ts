@@ -164,6 +164,114 @@ describe('version check and authentication', () => {
   });
 });
 
+describe("Docker's OAuth2 token requests", () => {
+  const SCOPE = 'repository:docker-local/oauth:pull,push';
+  const ask = (fields: Record<string, string>) =>
+    fetch(`${depot.base}/v2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: 'depot-tests', service: 'depot', ...fields }),
+    });
+  const accessOf = (token: string) =>
+    JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).access;
+  const oauthError = async (response: Response) => {
+    expect(response.status).toBe(400);
+    return ((await response.json()) as { error: string }).error;
+  };
+
+  it('grants a password request its permitted scopes, with a refresh token when offline', async () => {
+    const answer = await ask({
+      grant_type: 'password',
+      username: 'reader',
+      password: 'reader-pass-1',
+      access_type: 'offline',
+      scope: SCOPE,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const body = (await answer.json()) as {
+      access_token: string;
+      refresh_token: string;
+      scope: string;
+      expires_in: number;
+    };
+    expect(body.scope).toBe(SCOPE);
+    expect(body.expires_in).toBeGreaterThan(0);
+    expect(accessOf(body.access_token)).toEqual([
+      { type: 'repository', name: 'docker-local/oauth', actions: ['pull'] },
+    ]);
+    const tags = await fetch(`${depot.base}/v2/docker-local/oauth/tags/list`, {
+      headers: { authorization: `Bearer ${body.access_token}` },
+    });
+    expect(await errorCode(tags)).toBe('NAME_UNKNOWN');
+
+    const refreshed = await ask({
+      grant_type: 'refresh_token',
+      refresh_token: body.refresh_token,
+      scope: SCOPE,
+    });
+    expect(refreshed.status).toBe(200);
+    const again = (await refreshed.json()) as { access_token: string; refresh_token: string };
+    expect(accessOf(again.access_token)).toEqual(accessOf(body.access_token));
+    expect(again.refresh_token).toBe(body.refresh_token);
+    // Neither kind of token passes for the other.
+    const asRegistryToken = await fetch(`${depot.base}/v2/docker-local/oauth/tags/list`, {
+      headers: { authorization: `Bearer ${body.refresh_token}` },
+    });
+    expect(asRegistryToken.status).toBe(401);
+    expect(
+      await oauthError(
+        await ask({ grant_type: 'refresh_token', refresh_token: body.access_token }),
+      ),
+    ).toBe('invalid_grant');
+  });
+
+  it('answers no refresh token unless asked, and refuses what the specification refuses', async () => {
+    const online = await ask({
+      grant_type: 'password',
+      username: 'pusher',
+      password: 'pusher-pass-1',
+      scope: SCOPE,
+    });
+    const body = (await online.json()) as { access_token: string; refresh_token?: string };
+    expect(body.refresh_token).toBeUndefined();
+    expect(accessOf(body.access_token)[0].actions).toEqual(['pull', 'push']);
+    expect(
+      await oauthError(
+        await ask({ grant_type: 'password', username: 'pusher', password: 'wrong' }),
+      ),
+    ).toBe('invalid_grant');
+    expect(await oauthError(await ask({ grant_type: 'authorization_code', code: 'x' }))).toBe(
+      'unsupported_grant_type',
+    );
+    const noClient = await fetch(`${depot.base}/v2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=password&username=pusher&password=pusher-pass-1',
+    });
+    expect(await oauthError(noClient)).toBe('invalid_request');
+  });
+
+  it('refuses a refresh token of a user who was deleted since', async () => {
+    await depot.services.users.create({
+      name: 'leaver',
+      email: 'leaver@example.com',
+      password: 'leaver-pass-1',
+    });
+    const answer = await ask({
+      grant_type: 'password',
+      username: 'leaver',
+      password: 'leaver-pass-1',
+      access_type: 'offline',
+    });
+    const { refresh_token } = (await answer.json()) as { refresh_token: string };
+    await depot.services.users.deleteMany(['leaver'], { name: 'admin' });
+    expect(await oauthError(await ask({ grant_type: 'refresh_token', refresh_token }))).toBe(
+      'invalid_grant',
+    );
+  });
+});
+
 describe('push and pull', () => {
   it('pushes an image by tag and pulls it by tag and digest, with HEAD and Range', async () => {
     const { manifest, digest } = await pushImage('docker-local/web', 'v1', '{"a":1}', [

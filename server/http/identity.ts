@@ -39,6 +39,11 @@ declare module 'fastify' {
     routeCatalog: RouteEntry[];
     /** Runs a check of `account`'s password or code under the client address's sign-in throttle. */
     signInThrottled: <T>(address: string, account: string, check: () => Promise<T>) => Promise<T>;
+    /**
+     * Who a user name and password (or a token or API key in its place) prove the caller to
+     * be, as basic auth would; `Unauthorized` when they prove nothing.
+     */
+    principalFromPassword: (name: string, password: string, address: string) => Promise<Principal>;
   }
 }
 
@@ -151,6 +156,30 @@ export const identityPlugin = fp<IdentityOptions>(
     }
     app.decorate('signInThrottled', throttled);
 
+    async function fromPassword(name: string, password: string, address: string) {
+      // Clients put tokens and API keys where the password goes (npm, pip, Maven, curl -u).
+      if (tokens.looksLikeToken(password)) {
+        const identity = await tokens.authenticate(password);
+        return standIn(identity, 'token', name || undefined);
+      }
+      if (apiKeys.looksLikeKey(password)) {
+        const identity = await apiKeys.authenticate(password);
+        return standIn(identity, 'apiKey', name);
+      }
+      const user = await throttled(address, name, () =>
+        auth.authenticateBasic(name, password, address),
+      );
+      const principal: Principal = {
+        userId: user.id,
+        name: user.name,
+        admin: user.admin,
+        anonymous: false,
+        via: 'basic',
+      };
+      return principal;
+    }
+    app.decorate('principalFromPassword', fromPassword);
+
     async function identify(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
       const authorization = request.headers.authorization;
       if (authorization?.startsWith('Bearer ')) {
@@ -163,25 +192,7 @@ export const identityPlugin = fp<IdentityOptions>(
       if (authorization?.startsWith('Basic ')) {
         const credentials = parseBasic(authorization);
         if (!credentials) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
-        // Clients put tokens and API keys where the password goes (npm, pip, Maven, curl -u).
-        if (tokens.looksLikeToken(credentials.password)) {
-          const identity = await tokens.authenticate(credentials.password);
-          return standIn(identity, 'token', credentials.name || undefined);
-        }
-        if (apiKeys.looksLikeKey(credentials.password)) {
-          const identity = await apiKeys.authenticate(credentials.password);
-          return standIn(identity, 'apiKey', credentials.name);
-        }
-        const user = await throttled(request.ip, credentials.name, () =>
-          auth.authenticateBasic(credentials.name, credentials.password, request.ip),
-        );
-        return {
-          userId: user.id,
-          name: user.name,
-          admin: user.admin,
-          anonymous: false,
-          via: 'basic',
-        };
+        return fromPassword(credentials.name, credentials.password, request.ip);
       }
       if (authorization) throw new Unauthorized(AUTH_MESSAGES.badCredentials);
       const token = request.cookies[SESSION_COOKIE];

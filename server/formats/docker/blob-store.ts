@@ -9,6 +9,7 @@ import { sha256Hex, type ImageRef } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
 import { blobFileName, findImageBlob, holdBlobs } from './queries.ts';
 import type { RegistryAccessRules, RegistryCaller } from './registry-access.ts';
+import type { PullContext, RemoteBlob, RemoteImages } from './remote-images.ts';
 import type { UploadArea, UploadSession } from './uploads.ts';
 
 type RepositoryRow = Awaited<ReturnType<ArtifactsService['repository']>>;
@@ -26,14 +27,18 @@ export function createBlobStore(deps: {
   artifacts: ArtifactsService;
   rules: RegistryAccessRules;
   uploads: UploadArea;
+  remoteImages: RemoteImages;
 }) {
-  const { db, filestore, artifacts, rules, uploads } = deps;
+  const { db, filestore, artifacts, rules, uploads, remoteImages } = deps;
 
-  /** The local repositories a pull of the image reads, in order (a virtual's members). */
+  /** The Docker repositories a pull of the image reads, in order (a virtual's members). */
   async function readSources(repo: RepositoryRow, image: string) {
     const order = await artifacts.readOrder(repo, image);
-    // Remote Docker repositories come with issue 25's remote slice; until then they hold nothing.
-    return order.filter((source) => source.rclass === 'local');
+    return order.filter(
+      (source) =>
+        source.package_type === 'docker' &&
+        (source.rclass === 'local' || source.rclass === 'remote'),
+    );
   }
 
   /** Where a push of the image lands: a local repository, or a virtual's deployment target. */
@@ -66,14 +71,27 @@ export function createBlobStore(deps: {
     readSources,
     pushTarget,
 
-    /** A blob of the image the caller may pull: which file holds it, and its size. */
-    async locate(ref: ImageRef, digest: string, caller: RegistryCaller) {
+    /**
+     * A blob of the image the caller may pull: which file holds it and its size, or, from a
+     * remote repository that had to fetch it, its bytes as they arrive.
+     */
+    async locate(
+      ref: ImageRef,
+      digest: string,
+      caller: RegistryCaller,
+      context: PullContext,
+    ): Promise<RemoteBlob> {
       const hex = sha256Hex(digest);
       const repo = await rules.dockerRepository(ref.repoKey);
       await rules.authorize(caller, ref, 'pull');
       for (const source of await readSources(repo, ref.image)) {
+        if (source.rclass === 'remote') {
+          const found = await remoteImages.blob(source, ref.image, hex, context);
+          if (found) return found;
+          continue;
+        }
         const file = await findImageBlob(db, source.id, ref.image, hex);
-        if (file) return { hex, size: Number(file.size) };
+        if (file) return { kind: 'cached', hex, size: Number(file.size) };
       }
       throw new RegistryError('BLOB_UNKNOWN', `Blob ${digest} is unknown to ${ref.name}`, {
         digest,

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DepotError } from '../../errors.ts';
 import { parseRange as parseByteRange } from '../../modules/artifacts/download.ts';
@@ -100,6 +101,24 @@ export function sendBlob(
   reply.header('Content-Length', String(length));
   if (request.method === 'HEAD' || length === 0) return reply.send();
   return reply.send(filestore.read(blob.hex, range));
+}
+
+/**
+ * Sends a blob a remote repository is still downloading from its upstream: its digest is
+ * known (it was asked for by it), and the download breaks off before the last byte when the
+ * content turns out not to have it.
+ */
+export function sendDownloadingBlob(
+  reply: FastifyReply,
+  blob: { hex: string; body: Readable; headers: Record<string, string> },
+) {
+  const length = blob.headers['content-length'];
+  if (length) reply.header('Content-Length', length);
+  return reply
+    .header(API_VERSION_HEADER, API_VERSION)
+    .header('Docker-Content-Digest', `sha256:${blob.hex}`)
+    .type('application/octet-stream')
+    .send(blob.body);
 }
 
 export const registryHeaders = (reply: FastifyReply) =>

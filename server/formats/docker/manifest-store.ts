@@ -11,6 +11,7 @@ import type { Filestore, StagedBlob } from '../../storage/filestore.ts';
 import { emitEvents } from '../../modules/events/outbox.ts';
 import type { BlobStore } from './blob-store.ts';
 import { platformsOf, tagDeletedEvents, tagEvent, type Platform } from './docker-events.ts';
+import { dockerProperties } from './manifest-properties.ts';
 import { indexDockerTag } from './package-index.ts';
 import { manifestFileName, parseManifest, type ParsedManifest } from './manifests.ts';
 import { isDigest, isTag, sha256Hex, type ImageRef } from './names.ts';
@@ -29,6 +30,7 @@ import {
   upsertManifestRow,
 } from './queries.ts';
 import type { RegistryAccessRules, RegistryCaller } from './registry-access.ts';
+import type { PullContext, RemoteImages } from './remote-images.ts';
 
 type RepositoryRow = Awaited<ReturnType<ArtifactsService['repository']>>;
 
@@ -49,22 +51,6 @@ const unknownManifest = (ref: ImageRef, reference: string) =>
 const folderOf = (image: string, reference: string, hex: string) =>
   isTag(reference) ? `${image}/${reference}` : `${image}/${blobFileName(hex)}`;
 
-/** The properties Artifactory sets on a manifest file (docs/docker.md, "Properties"). */
-function dockerProperties(
-  image: string,
-  reference: string,
-  digest: string,
-  parsed: ParsedManifest,
-) {
-  return {
-    'docker.repoName': [image],
-    'docker.manifest': [isTag(reference) ? reference : digest],
-    'docker.manifest.digest': [digest],
-    'docker.manifest.type': [parsed.kind === 'index' ? 'ManifestList' : 'ManifestV2'],
-    sha256: [digest.slice('sha256:'.length)],
-  };
-}
-
 /**
  * Manifests and tags (docs/docker.md): a manifest pushed by tag is kept as
  * `<image>/<tag>/manifest.json` (an index as `list.manifest.json`) beside the files of its
@@ -80,12 +66,21 @@ export function createManifestStore(deps: {
   artifacts: ArtifactsService;
   rules: RegistryAccessRules;
   blobs: BlobStore;
+  remoteImages: RemoteImages;
 }) {
-  const { db, access, filestore, artifacts, rules, blobs } = deps;
+  const { db, access, filestore, artifacts, rules, blobs, remoteImages } = deps;
 
-  async function findIn(repositoryId: number, ref: ImageRef, reference: string) {
-    if (isTag(reference)) return findTagManifest(db, repositoryId, ref.image, reference);
-    return findManifestFile(db, repositoryId, ref.image, sha256Hex(reference));
+  /** The manifest file a repository holds for a tag or digest (a remote fetches it). */
+  async function findIn(
+    source: RepositoryRow,
+    ref: ImageRef,
+    reference: string,
+    context: PullContext,
+  ) {
+    if (source.rclass === 'remote')
+      return remoteImages.manifest(source, ref.image, reference, context);
+    if (isTag(reference)) return findTagManifest(db, source.id, ref.image, reference);
+    return findManifestFile(db, source.id, ref.image, sha256Hex(reference));
   }
 
   /**
@@ -204,13 +199,18 @@ export function createManifestStore(deps: {
 
   return {
     /** The manifest a tag or digest names, through the repository's read order. */
-    async get(ref: ImageRef, reference: string, caller: RegistryCaller): Promise<StoredManifest> {
+    async get(
+      ref: ImageRef,
+      reference: string,
+      caller: RegistryCaller,
+      context: PullContext,
+    ): Promise<StoredManifest> {
       if (!isTag(reference) && !isDigest(reference))
         throw new RegistryError('MANIFEST_INVALID', `'${reference}' is neither a tag nor a digest`);
       const repo = await rules.dockerRepository(ref.repoKey);
       await rules.authorize(caller, ref, 'pull');
       for (const source of await blobs.readSources(repo, ref.image)) {
-        const file = await findIn(source.id, ref, reference);
+        const file = await findIn(source, ref, reference, context);
         if (!file?.sha256) continue;
         const digest = `sha256:${file.sha256}`;
         const row = await manifestRow(db, source.id, ref.image, digest);

@@ -1,9 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANONYMOUS } from '../../http/permissions.ts';
 import type { FormatRouteOptions } from '../format.ts';
-import { addressOf, registryHeaders, sendBlob, sendRegistryError } from './http-answers.ts';
+import {
+  addressOf,
+  registryHeaders,
+  sendBlob,
+  sendDownloadingBlob,
+  sendRegistryError,
+} from './http-answers.ts';
 import { imageRef, parseRegistryPath, type ImageRef, type RegistryPath } from './names.ts';
 import { RegistryError, RegistryUnauthorized } from './protocol-errors.ts';
+import { oauthTokenHandler } from './oauth-token.ts';
 import type { RegistryCaller } from './registry-access.ts';
 import { createDockerRegistry, type DockerRegistry } from './service.ts';
 
@@ -141,7 +148,8 @@ async function answer(
           'Blobs go with the manifests that hold them: delete the manifest',
         );
       if (method !== 'GET' && method !== 'HEAD') throw unsupported(method);
-      const blob = await registry.blobs.locate(ref, path.digest, caller);
+      const blob = await registry.blobs.locate(ref, path.digest, caller, pullContext(request));
+      if (blob.kind === 'streaming') return sendDownloadingBlob(reply, blob);
       return sendBlob(request, reply, registry.filestore, {
         ...blob,
         contentType: 'application/octet-stream',
@@ -169,6 +177,13 @@ async function answer(
   }
 }
 
+/** Who a pull is for; a blob may go out while a remote downloads it only to a plain GET. */
+const pullContext = (request: FastifyRequest) => ({
+  user: request.principal.name,
+  log: request.log,
+  streaming: request.method === 'GET' && request.headers.range === undefined,
+});
+
 const unsupported = (method: string, message = `${method} is not supported here`) =>
   new RegistryError('UNSUPPORTED', message);
 
@@ -184,7 +199,7 @@ async function manifestRequest(
   switch (request.method) {
     case 'GET':
     case 'HEAD': {
-      const manifest = await registry.manifests.get(ref, reference, caller);
+      const manifest = await registry.manifests.get(ref, reference, caller, pullContext(request));
       return sendBlob(request, reply, registry.filestore, {
         hex: manifest.hex,
         size: manifest.size,
@@ -300,6 +315,7 @@ export function registryRoutesAt(base: '/v2' | '/:repoKey/v2') {
       reply: FastifyReply,
     ) => answer(registry, request, reply);
     app.get(`${base}/token`, PUBLIC, token);
+    app.post(`${base}/token`, PUBLIC, oauthTokenHandler(app, registry, options.services.users));
     // The version check (the router ignores the trailing slash of `/v2/`).
     for (const method of ['GET', 'HEAD'] as const)
       app.route({ method, url: base, ...PUBLIC, exposeHeadRoute: false, handler: handle });

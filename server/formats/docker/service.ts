@@ -7,6 +7,7 @@ import { createListings } from './listings.ts';
 import { createManifestStore } from './manifest-store.ts';
 import { imageRef, type RegistryAddress } from './names.ts';
 import { createRegistryAccess } from './registry-access.ts';
+import { createRemoteImages } from './remote-images.ts';
 import { createRegistryTokens, parseScopes, type RegistryAccess } from './tokens.ts';
 import { createUploadArea } from './uploads.ts';
 
@@ -27,8 +28,17 @@ export function createDockerRegistry(deps: {
     maxBytes: config.docker.uploadMaxBytes,
     expirySeconds: config.docker.uploadExpirySeconds,
   });
-  const blobs = createBlobStore({ db, filestore, artifacts, rules, uploads });
-  const manifests = createManifestStore({ db, access, filestore, artifacts, rules, blobs });
+  const remoteImages = createRemoteImages({ db, remote: services.remote, artifacts, filestore });
+  const blobs = createBlobStore({ db, filestore, artifacts, rules, uploads, remoteImages });
+  const manifests = createManifestStore({
+    db,
+    access,
+    filestore,
+    artifacts,
+    rules,
+    blobs,
+    remoteImages,
+  });
   const listings = createListings({ db, access, repositories, rules, blobs });
 
   /**

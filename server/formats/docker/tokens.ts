@@ -12,6 +12,17 @@ export interface RegistryAccess {
 
 const ISSUER = 'depot';
 const AUDIENCE = 'depot-registry';
+const REFRESH_AUDIENCE = 'depot-registry-refresh';
+/** How long a refresh token (OAuth2 `access_type=offline`) is good for. */
+export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
+
+/** Who a refresh token was issued to: checked against the user as they are now on each use. */
+export interface RefreshTokenHolder {
+  name: string;
+  groups?: string[];
+  /** When the refresh token ends (never after the access token it was obtained with). */
+  expiresAt: number;
+}
 
 /**
  * Reads `scope` parameters (`repository:<name>:pull,push`, `registry:catalog:*`). The name
@@ -46,6 +57,8 @@ export interface RegistryTokenHolder {
  */
 export function createRegistryTokens(secrets: SecretBox, lifetimeSeconds: number) {
   const key = secrets.deriveKey('depot docker registry tokens v1');
+  // A key of its own: a refresh token can never pass for a registry token, nor the reverse.
+  const refreshKey = secrets.deriveKey('depot docker registry refresh tokens v1');
 
   return {
     lifetimeSeconds,
@@ -71,6 +84,42 @@ export function createRegistryTokens(secrets: SecretBox, lifetimeSeconds: number
         .setExpirationTime(issuedAt + lifetimeSeconds)
         .sign(key);
       return { token, issuedAt: new Date(issuedAt * 1000).toISOString() };
+    },
+
+    /**
+     * A refresh token for a signed-in principal: it names the user (and the groups a scoped
+     * token limited them to) and ends after REFRESH_TOKEN_SECONDS, or with the Depot token
+     * the principal signed in with, whichever comes first.
+     */
+    async issueRefresh(principal: Principal, service: string): Promise<string> {
+      const now = Math.floor(Date.now() / 1000);
+      const limit = principal.expiresAt ? Math.floor(principal.expiresAt / 1000) : Infinity;
+      return new SignJWT({ svc: service, ...(principal.groups ? { grp: principal.groups } : {}) })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setAudience(REFRESH_AUDIENCE)
+        .setSubject(principal.name)
+        .setIssuedAt(now)
+        .setExpirationTime(Math.min(now + REFRESH_TOKEN_SECONDS, limit))
+        .sign(refreshKey);
+    },
+
+    /** The user a refresh token names, or undefined when it is not one Depot issued, or ended. */
+    async verifyRefresh(token: string): Promise<RefreshTokenHolder | undefined> {
+      try {
+        const { payload } = await jwtVerify(token, refreshKey, {
+          issuer: ISSUER,
+          audience: REFRESH_AUDIENCE,
+        });
+        if (typeof payload.sub !== 'string' || payload.sub === '') return undefined;
+        return {
+          name: payload.sub,
+          ...(Array.isArray(payload.grp) ? { groups: payload.grp as string[] } : {}),
+          expiresAt: (payload.exp ?? 0) * 1000,
+        };
+      } catch {
+        return undefined;
+      }
     },
 
     async verify(token: string): Promise<RegistryTokenHolder> {

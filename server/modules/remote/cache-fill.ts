@@ -25,6 +25,11 @@ export const validatorsOf = (response: IncomingMessage): Validators => ({
   lastModified: header(response, 'last-modified') ?? null,
 });
 
+/** A container registry's `Docker-Content-Digest`, when it is a sha256: a checksum like the others. */
+function registryDigestHex(response: IncomingMessage) {
+  return /^sha256:([a-f0-9]{64})$/.exec(header(response, 'docker-content-digest') ?? '')?.[1];
+}
+
 /** Headers for a client that gets the body while it downloads (no checksums of our own yet). */
 export function streamingHeaders(response: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -49,10 +54,11 @@ export function createCacheFill(
     path: string,
     response: IncomingMessage,
     body: Readable,
+    sha256: string | undefined,
   ) {
     const expected = {
       sha1: header(response, 'x-checksum-sha1'),
-      sha256: header(response, 'x-checksum-sha256'),
+      sha256: sha256 ?? header(response, 'x-checksum-sha256') ?? registryDigestHex(response),
       md5: header(response, 'x-checksum-md5'),
     };
     let staged;
@@ -82,8 +88,9 @@ export function createCacheFill(
       response: IncomingMessage,
       body: Readable,
       user: string,
+      sha256?: string,
     ): Promise<CachedNode> {
-      const staged = await stageVerified(repo, path, response, body);
+      const staged = await stageVerified(repo, path, response, body, sha256);
       await artifacts.recordCachedFile(repo, path, staged, user);
       const node = (await artifacts.findNode(repo.id, path))!;
       await state.recordCheck(node.id, validatorsOf(response));

@@ -11,6 +11,8 @@ export interface UpstreamOptions {
   maxRedirects?: number;
   /** Basic auth for the upstream; sent only to the origin of the URL asked for. */
   credentials?: { username: string; password: string };
+  /** A token from the upstream's Bearer challenge, sent instead of `credentials` (same origin only). */
+  bearer?: string;
   /** Extra request headers (conditional ones: If-None-Match, If-Modified-Since). */
   headers?: Record<string, string>;
   /** A POST with this body (npm audit's advisories); GET when absent. */
@@ -104,7 +106,11 @@ function credentialsGoTo(current: URL, asked: URL, proxy: OutboundProxy | undefi
  * not receive them.
  */
 export async function fetchUpstream(url: URL, options: UpstreamOptions): Promise<IncomingMessage> {
-  const authorization = options.credentials ? basicAuth(options.credentials) : undefined;
+  const authorization = options.bearer
+    ? `Bearer ${options.bearer}`
+    : options.credentials
+      ? basicAuth(options.credentials)
+      : undefined;
   let current = url;
   for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
     if (!isUpstreamScheme(current)) {

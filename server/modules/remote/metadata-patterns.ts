@@ -50,6 +50,12 @@ for (const type of ['gradle', 'ivy', 'sbt']) FILE_NAME_PATTERNS[type] = FILE_NAM
  */
 const GENERIC_PATTERNS = Object.values(FILE_NAME_PATTERNS).flat();
 
+/**
+ * A Docker tag's manifest moves upstream; one cached by digest (`sha256__<hex>/`) never
+ * changes. Not among the generic patterns: any `<folder>/manifest.json` would match.
+ */
+FILE_NAME_PATTERNS.docker = [/(^|\/)(?!sha256__)[^/]+\/(list\.)?manifest\.json$/];
+
 export function metadataPatterns(packageType: string): RegExp[] {
   const type = packageType.toLowerCase();
   if (type === 'generic') return GENERIC_PATTERNS;

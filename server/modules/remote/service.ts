@@ -16,7 +16,8 @@ import type { SecurityConfigService } from '../security-config/service.ts';
 import { teeIntoCache } from './cache-download.ts';
 import { createCacheFill, streamingHeaders, validatorsOf } from './cache-fill.ts';
 import { UnknownProxy, type ProxiesService } from '../proxies/service.ts';
-import { fetchUpstream, UpstreamFailure } from './fetch-upstream.ts';
+import { createBearerTokens } from './bearer-challenge.ts';
+import { UpstreamFailure } from './fetch-upstream.ts';
 import { isMetadataPath } from './metadata-patterns.ts';
 import { REMOTE_MESSAGES } from './messages.ts';
 import { createUpstreamState, type Validators } from './upstream-state.ts';
@@ -61,6 +62,13 @@ export interface RemoteRequest {
    * cached at `.npm/@scope/name/package.json`.
    */
   upstreamPath?: string;
+  /** Request headers the format needs upstream (a registry's manifest media types in Accept). */
+  headers?: Record<string, string>;
+  /**
+   * The sha256 the body must have (a blob or manifest asked for by digest): a body with
+   * another is not cached, and its client sees the download break off.
+   */
+  sha256?: string;
 }
 
 interface Dependencies {
@@ -85,6 +93,7 @@ export function createRemoteService(
 ) {
   const state = createUpstreamState(db);
   const cacheFill = createCacheFill(filestore, artifacts, state);
+  const bearerTokens = createBearerTokens();
   /** Downloads in progress on this node, by repository and path, with how many wait on each. */
   const inFlight = new Map<string, { done: Promise<CachedNode | undefined>; waiters: number }>();
   const failureListeners: ((repoKey: string, kind: UpstreamFailure['kind']) => void)[] = [];
@@ -118,7 +127,7 @@ export function createRemoteService(
     path: string,
     cached?: Validators,
     upstreamPath?: string,
-    post?: { body: Buffer; headers: Record<string, string> },
+    extra?: { body?: Buffer; headers?: Record<string, string> },
   ) {
     const { remoteAllowList } = await securityConfig.get();
     const conditional: Record<string, string> = {};
@@ -126,7 +135,8 @@ export function createRemoteService(
     if (cached?.lastModified) conditional['if-modified-since'] = cached.lastModified;
     const url = upstreamUrlOf(config, path, upstreamPath);
     try {
-      return await fetchUpstream(url, {
+      // An upstream that answers with a Bearer challenge (a container registry) is followed.
+      return await bearerTokens.fetch(repo.id, url, {
         // The repository's own proxy, else the default one, unless it connects directly.
         proxy: config.disableProxy ? undefined : await proxies.resolve(config.proxy, true),
         allowList: remoteAllowList,
@@ -134,8 +144,8 @@ export function createRemoteService(
         // A file an index links to on another host (PyPI's file host) gets no credentials.
         credentials:
           url.origin === new URL(config.url!).origin ? credentialsOf(repo, config) : undefined,
-        headers: { ...conditional, ...post?.headers },
-        body: post?.body,
+        headers: { ...conditional, ...extra?.headers },
+        body: extra?.body,
       });
     } catch (error) {
       if (error instanceof UnknownProxy)
@@ -173,6 +183,7 @@ export function createRemoteService(
         path,
         entry && { etag: entry.etag, lastModified: entry.last_modified },
         request.upstreamPath,
+        { headers: request.headers },
       );
     } catch (error) {
       if (!cached) throw error;
@@ -192,7 +203,7 @@ export function createRemoteService(
     }
     const tee = teeIntoCache(
       response,
-      (body) => cacheFill.record(repo, path, response, body, request.user),
+      (body) => cacheFill.record(repo, path, response, body, request.user, request.sha256),
       request.streaming,
     );
     // A new copy of stale metadata that fails leaves the cached copy in service.
