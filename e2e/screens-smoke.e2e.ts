@@ -10,6 +10,7 @@ import {
 import { NOT_FOUND_TEXT } from '../src/shell/messages.ts';
 import { fillTemplate } from '../src/engine/template.ts';
 import { editPath } from '../src/engine/screenPaths.ts';
+import { badValuePasses, fieldMessagesFor, knownFieldMessages } from './bad-values.ts';
 import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { basicAuth, startDepot, type E2eDepot } from './server.ts';
 
@@ -20,7 +21,8 @@ import { basicAuth, startDepot, type E2eDepot } from './server.ts';
  * edit pages; a settings document's form; a bespoke screen's route and its pages without a
  * parameter) and must render with no page error and no validator's own wording where the
  * spec's messages belong. On the new form, Save with nothing filled in shows the required
- * messages, which must be the spec's too.
+ * messages, which must be the spec's too; on every engine form, bad values (too long, of the
+ * wrong type, against the pattern) show only words of a known list (e2e/bad-values.ts).
  */
 const ADMIN_PASSWORD = 'smoke-admin-pass-1';
 const auth = { authorization: basicAuth('admin', ADMIN_PASSWORD) };
@@ -37,6 +39,7 @@ const RAW_VALIDATOR_TEXT = [
 
 const registry = loadSchemaRegistry();
 const screens = [...registry.screens.values()].sort((a, b) => a.id.localeCompare(b.id));
+const isKnownFieldMessage = knownFieldMessages(registry);
 
 let depot: E2eDepot;
 let browser: Browser;
@@ -118,6 +121,7 @@ async function listScreen(current: Page, screen: CollectionDescriptor) {
     expect(new URL(current.url()).pathname).toBe(`/ui${screen.route}/new`);
   }
   await expectRendered(current, `${screen.id} new`);
+  await expectOnlyKnownWords(current, screen.entity, screen.form.fields, `${screen.id} new`);
 
   const key = await someKey(screen);
   // The descriptor's edit route (webhooks: the spec's `edit/{webhookName}`), else `{key}/edit`.
@@ -128,12 +132,31 @@ async function listScreen(current: Page, screen: CollectionDescriptor) {
   await expectRendered(current, `${screen.id} edit ${key}`);
 }
 
+/**
+ * Each pass of bad values (too long or of the wrong type; against the pattern or format),
+ * saved on a freshly loaded form: every message under a field is one of the known words.
+ * The form refuses them itself, so nothing reaches the server.
+ */
+async function expectOnlyKnownWords(current: Page, entity: string, fields: string[], what: string) {
+  const url = current.url();
+  for (const values of badValuePasses(registry.entities.get(entity), fields)) {
+    await current.goto(url);
+    await current.getByRole('button', { name: 'Save' }).waitFor();
+    const messages = await fieldMessagesFor(current, values);
+    const unknown = messages.filter((text) => !isKnownFieldMessage(text));
+    expect(unknown, `${what} with ${JSON.stringify([...values])}`).toEqual([]);
+    expect(current.url(), `${what}: the bad values were not saved`).toBe(url);
+    await expectRendered(current, `${what} with bad values`);
+  }
+}
+
 /** A settings document's one page: its form, with Save. */
 async function settingsScreen(current: Page, screen: SingleDocumentDescriptor) {
   await current.goto(depot.ui(screen.route));
   await current.getByRole('heading', { level: 1 }).first().waitFor();
   await current.getByRole('button', { name: 'Save' }).waitFor();
   await expectRendered(current, `${screen.id} form`);
+  await expectOnlyKnownWords(current, screen.entity, screen.form.fields, `${screen.id} form`);
 }
 
 /**

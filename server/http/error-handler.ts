@@ -3,6 +3,7 @@ import { databaseFailure } from '../db/database-errors.ts';
 import { AccessDenied, DepotError, TooManyRequests } from '../errors.ts';
 import { endedForSlowBody } from './slow-bodies.ts';
 import { isApiPath, noSuchApi } from './unknown-api.ts';
+import { keywordMessage, REQUIRED_MESSAGE } from '../schemas/validation-wording.ts';
 
 /** The one error shape every call answers with (docs/console-api.md). */
 export interface ErrorBody {
@@ -19,14 +20,26 @@ interface AjvIssue {
   params: Record<string, unknown>;
 }
 
-/** Turns the first schema violation into a message a person can act on, naming the field. */
+/** Ajv's params key holding the failed keyword's value (`{limit: 64}`, `{type: 'integer'}`). */
+function expectedOf(params: Record<string, unknown>): unknown {
+  return params.limit ?? params.format ?? params.type ?? params.multipleOf ?? params.pattern;
+}
+
+/**
+ * Turns the first schema violation into a message a person can act on, naming the field:
+ * the schema's own wording (`errorMessage`), else the spec's words for the keyword, never
+ * Ajv's text (`must match pattern "..."`).
+ */
 export function describeValidation(issues: AjvIssue[]): { message: string; field?: string } {
   const issue = issues.find((i) => i.keyword === 'errorMessage') ?? issues[0];
-  const pathField = issue.instancePath.split('/').filter(Boolean)[0];
+  const path = issue.instancePath.split('/').filter(Boolean);
+  const pathField = path[0];
   switch (issue.keyword) {
+    case 'errorMessage':
+      return { message: issue.message ?? 'Invalid value', field: pathField };
     case 'required':
       return {
-        message: 'You must fill in this field',
+        message: REQUIRED_MESSAGE,
         field: String(issue.params.missingProperty),
       };
     case 'additionalProperties':
@@ -34,12 +47,18 @@ export function describeValidation(issues: AjvIssue[]): { message: string; field
         message: `Unknown field '${String(issue.params.additionalProperty)}'`,
         field: String(issue.params.additionalProperty),
       };
-    case 'type':
+    default: {
+      const property = path.filter((part) => !/^\d+$/.test(part)).at(-1);
+      const message = keywordMessage({
+        keyword: issue.keyword,
+        property,
+        expected: expectedOf(issue.params),
+      });
+      // Without a field to show it beside, the message says which value it is about.
       return pathField
-        ? { message: `${pathField} ${issue.message}`, field: pathField }
-        : { message: `The request body ${issue.message}` };
-    default:
-      return { message: issue.message ?? 'Invalid value', field: pathField };
+        ? { message, field: pathField }
+        : { message: `The request body: ${message}` };
+    }
   }
 }
 
@@ -124,7 +143,10 @@ export function installErrorHandler(
     }
     if (error.validation) {
       const { message, field } = describeValidation(error.validation as AjvIssue[]);
-      return send(reply, 400, message, { field });
+      // A query or path parameter has no form field to show the message beside.
+      const context = error.validationContext;
+      const named = field && context && context !== 'body' ? `${field}: ${message}` : message;
+      return send(reply, 400, named, { field });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -2,13 +2,15 @@
  * Texts of the generic screens. The validation wording is spec 01 §5 verbatim; it is the
  * fallback for schemas without their own `errorMessage` (those win, via ajv-errors).
  */
-export const REQUIRED_MESSAGE = 'You must fill in this field';
-export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email';
-export const INVALID_URL_MESSAGE = 'Please enter a valid url';
+export {
+  REQUIRED_MESSAGE,
+  INVALID_EMAIL_MESSAGE,
+  INVALID_URL_MESSAGE,
+  maxLengthMessage,
+  minLengthMessage,
+} from '../../server/schemas/validation-wording.ts';
 /** Spec 03 §5, repository crons; the form says it of every cron field. */
 export const CRON_INVALID_MESSAGE = 'The cron expression is invalid';
-export const maxLengthMessage = (limit: number) => `Value may not exceed ${limit} symbols`;
-export const minLengthMessage = (limit: number) => `Value must be greater then ${limit} symbols`;
 
 /** Spec 01 §8, "default server error": the fallback when an error answer says nothing. */
 export const DEFAULT_ERROR_MESSAGE = 'Error. Please check the product logs.';

@@ -1,11 +1,5 @@
 import type { RJSFValidationError, UiSchema } from '@rjsf/utils';
-import {
-  INVALID_EMAIL_MESSAGE,
-  INVALID_URL_MESSAGE,
-  REQUIRED_MESSAGE,
-  maxLengthMessage,
-  minLengthMessage,
-} from '../messages';
+import { keywordMessage } from '../../../server/schemas/validation-wording.ts';
 
 /**
  * Spec wording for errors a schema did not word itself: an empty required field reads
@@ -45,21 +39,22 @@ function liftItemErrors(errors: RJSFValidationError[], uiSchema?: UiSchema) {
   });
 }
 
+/** Where each keyword's value sits in an error's params (Ajv's names; our validator's too). */
+function expectedOf(error: RJSFValidationError): unknown {
+  const params = (error.params ?? {}) as Record<string, unknown>;
+  return params.limit ?? params.format ?? params.type ?? params.multipleOf ?? params.pattern;
+}
+
+/**
+ * The spec's words for an error no schema worded (`errorMessage` passes unchanged): every
+ * keyword has some, so a validator's own text never reaches a person.
+ */
 function specMessage(error: RJSFValidationError): string | undefined {
-  const params = (error.params ?? {}) as { limit?: number; format?: string };
-  switch (error.name) {
-    case 'required':
-    case 'dependentRequired':
-      return REQUIRED_MESSAGE;
-    case 'format':
-      if (params.format === 'email') return INVALID_EMAIL_MESSAGE;
-      if (params.format === 'uri' || params.format === 'url') return INVALID_URL_MESSAGE;
-      return undefined;
-    case 'maxLength':
-      return maxLengthMessage(params.limit ?? 0);
-    case 'minLength':
-      return params.limit === 1 ? REQUIRED_MESSAGE : minLengthMessage(params.limit ?? 0);
-    default:
-      return undefined;
-  }
+  if (error.name === undefined || error.name === 'errorMessage') return undefined;
+  const path = (error.property ?? '').split('.').filter(Boolean);
+  return keywordMessage({
+    keyword: error.name,
+    property: path.filter((part) => !/^\d+$/.test(part)).at(-1),
+    expected: expectedOf(error),
+  });
 }

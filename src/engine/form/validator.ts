@@ -54,6 +54,16 @@ const LIMIT_KEYWORDS = new Set([
   'maximum',
 ]);
 
+/** Where Ajv's error params keep the keyword's value (`{format: 'email'}`, `{type: 'integer'}`). */
+const AJV_PARAM_OF: Record<string, string> = {
+  format: 'format',
+  type: 'type',
+  pattern: 'pattern',
+  multipleOf: 'multipleOf',
+  exclusiveMinimum: 'limit',
+  exclusiveMaximum: 'limit',
+};
+
 /** A `oneOf`/`anyOf` whose branches are all `const` (enum values with titles). */
 function isConstChoice(node: unknown): boolean {
   return (
@@ -122,8 +132,9 @@ function toRjsfError(unit: OutputUnit, rootSchema: RJSFSchema): RJSFValidationEr
     property = property ? `${property}.${missing}` : missing;
   } else if (LIMIT_KEYWORDS.has(unit.keyword)) {
     params.limit = atPointer(rootSchema, unit.keywordLocation);
-  } else if (unit.keyword === 'format') {
-    params.format = atPointer(rootSchema, unit.keywordLocation);
+  } else if (unit.keyword in AJV_PARAM_OF) {
+    // Ajv's name for the keyword's value, so that one wording reads both validators' errors.
+    params[AJV_PARAM_OF[unit.keyword]] = atPointer(rootSchema, unit.keywordLocation);
   }
   const own =
     unit.keyword === 'required'
