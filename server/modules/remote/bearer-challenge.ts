@@ -81,6 +81,8 @@ export function createBearerTokens() {
       allowList: options.allowList,
       timeoutMs: options.timeoutMs,
       credentials: options.credentials,
+      // The token endpoint is reached the way the registry is: through its proxy, if any.
+      proxy: options.proxy,
       headers: { accept: 'application/json' },
     });
     if (response.statusCode !== 200) {
