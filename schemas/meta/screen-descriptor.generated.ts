@@ -1,4 +1,4 @@
-// stamp: dfaab845f5ed7e09
+// stamp: 5ffe35dab26f1dde
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -70,6 +70,8 @@ export interface ListColumn {
 export interface FormDescriptor {
   newTitle?: string;
   editTitle?: string;
+  /** What a save says where the spec words it ('Policy saved successfully'); `{key}` is the item's key. "{Entity} '{key}' created/updated" when left out. */
+  savedMessage?: string;
   fields: string[];
   requiredOnCreate?: string[];
   readOnlyOnEdit?: string[];

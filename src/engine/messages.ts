@@ -29,8 +29,16 @@ export const NEW_LABEL_DEFAULT = 'New';
 export const LOADING_LABEL = 'Loading…';
 export const ACTIONS_LABEL = 'Actions for the selected row';
 
-export const savedMessage = (entityTitle: string, key: string, mode: 'create' | 'edit') =>
-  `${entityTitle} '${key}' ${mode === 'create' ? 'created' : 'updated'}`;
+/** What a save says: the descriptor's own words (`{key}` filled in), or the engine's. */
+export const savedMessage = (
+  entityTitle: string,
+  key: string,
+  mode: 'create' | 'edit',
+  worded?: string,
+) =>
+  worded !== undefined
+    ? worded.replaceAll('{key}', key)
+    : `${entityTitle} '${key}' ${mode === 'create' ? 'created' : 'updated'}`;
 /** A settings document saved from the engine's page (a bespoke page may word its own). */
 export const settingsSavedMessage = (title: string) => `${title} saved`;
 export const deletedMessage = (entityTitle: string, count: number) =>

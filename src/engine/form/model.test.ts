@@ -90,6 +90,17 @@ describe('form model', () => {
     expect(navigate).toHaveBeenCalledWith({ to: '/admin/management/groups' });
   });
 
+  it("says a save in the descriptor's words when it words them", async () => {
+    const { scope } = setup([[saveFx, async () => undefined]]);
+    const descriptor = {
+      ...groupsDescriptor,
+      form: { ...groupsDescriptor.form, savedMessage: 'Policy saved successfully' },
+    };
+    await allSettled(formOpened, { scope, params: { descriptor, mode: 'create' } });
+    await allSettled(formSubmitted, { scope, params: { name: 'devs' } });
+    expect(texts(scope)).toEqual(['success: Policy saved successfully']);
+  });
+
   it('puts a conflict naming a field on that field, until the field is edited', async () => {
     const conflict = new ApiError({
       message: 'status 409',

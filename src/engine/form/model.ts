@@ -148,6 +148,7 @@ sample({
       String(target.descriptor.entitySchema.title ?? target.descriptor.entity),
       String(payload[target.descriptor.key] ?? target.key),
       target.mode,
+      target.descriptor.form.savedMessage,
     ),
   }),
   target: notificationShown,
