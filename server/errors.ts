@@ -26,6 +26,20 @@ export class Unauthorized extends DepotError {
   }
 }
 
+/** The console's session ended elsewhere: it goes to sign-in (spec 01 §8, status 420). */
+export class SessionEnded extends DepotError {
+  constructor(message: string) {
+    super(420, message, undefined, 'SESSION_ENDED');
+  }
+}
+
+/** The console's cookie now belongs to another user: it reloads (spec 01 §8, status 333). */
+export class UserChanged extends DepotError {
+  constructor(message: string) {
+    super(333, message, undefined, 'USER_CHANGED');
+  }
+}
+
 export class Forbidden extends DepotError {
   constructor(message = 'You are not authorized to perform this action') {
     super(403, message);

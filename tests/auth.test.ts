@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES, CREDENTIALS_EXPIRED } from '../server/modules/auth/messages.ts';
 import {
+  CONSOLE_USER_HEADER,
+  SESSION_ENDED_MESSAGE,
+  SESSION_ENDED_STATUS,
+  USER_CHANGED_MESSAGE,
+  USER_CHANGED_STATUS,
+} from '../server/http/console-user.ts';
+import {
   adminAuth,
   basic,
   consoleSession,
@@ -149,6 +156,46 @@ describe('sessions, CSRF, lockout and anonymous access', () => {
       headers: { cookie: headers.cookie },
     });
     expect(after.json().anonymous).toBe(true);
+  });
+
+  it('answers 420 to a console call whose session ended elsewhere, 333 when it is now another user', async () => {
+    const dev = await consoleSession(depot, 'dev', 'dev-pass-1');
+    const mfaStatus = (cookie: string | undefined, consoleUser?: string) =>
+      depot.app.inject({
+        url: '/ui/api/v1/auth/mfa/status',
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(consoleUser ? { [CONSOLE_USER_HEADER]: consoleUser } : {}),
+        },
+      });
+    expect((await mfaStatus(dev.headers.cookie, 'dev')).statusCode).toBe(200);
+
+    // Another tab signed in as admin: the browser's one cookie is now admin's.
+    const admin = await consoleSession(depot, 'admin', 'admin-secret-1');
+    const changed = await mfaStatus(admin.headers.cookie, 'dev');
+    expect(changed.statusCode).toBe(USER_CHANGED_STATUS);
+    expect(changed.json().errors[0].message).toBe(USER_CHANGED_MESSAGE);
+
+    // Another tab signed out: the cookie is gone, or names a session that no longer exists.
+    await depot.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/auth/logout',
+      headers: dev.headers,
+    });
+    for (const cookie of [undefined, dev.headers.cookie]) {
+      const ended = await mfaStatus(cookie, 'dev');
+      expect(ended.statusCode).toBe(SESSION_ENDED_STATUS);
+      expect(ended.json().errors[0].message).toBe(SESSION_ENDED_MESSAGE);
+    }
+    // A script without the console's header keeps its plain 401, and sign-in is never refused.
+    expect((await mfaStatus(dev.headers.cookie)).statusCode).toBe(401);
+    const again = await depot.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/auth/login',
+      headers: { [CONSOLE_USER_HEADER]: 'dev' },
+      payload: { user: 'dev', password: 'dev-pass-1', type: 'login' },
+    });
+    expect(again.statusCode).toBe(200);
   });
 
   it('refuses console sign-in to a user with disableUIAccess, who can still use basic auth', async () => {

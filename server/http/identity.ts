@@ -2,7 +2,13 @@ import { noteCaller } from '../logs/request-log.ts';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { DepotError, Forbidden, Unauthorized } from '../errors.ts';
+import { DepotError, Forbidden, SessionEnded, Unauthorized, UserChanged } from '../errors.ts';
+import {
+  CONSOLE_USER_HEADER,
+  SESSION_ENDED_MESSAGE,
+  USER_CHANGED_MESSAGE,
+  consoleUserMismatch,
+} from './console-user.ts';
 import { AUTH_MESSAGES } from '../modules/auth/messages.ts';
 import type { AuthService } from '../modules/auth/service.ts';
 import type { SecurityConfigService } from '../modules/security-config/service.ts';
@@ -230,6 +236,8 @@ export const identityPlugin = fp<IdentityOptions>(
       const { authorization } = request.headers;
       if (authorization && (principal.via === 'basic' || principal.via === 'token'))
         knownCallers.remember(authorization, principal);
+      // Sign-in and other public calls are how a console learns its user again.
+      if (permission !== 'public') checkConsoleUser(request, principal);
       if (principal.via === 'session' && !SAFE_METHODS.has(request.method)) {
         if (!sameToken(request.headers[CSRF_HEADER], principal.csrfToken)) {
           throw new Forbidden(AUTH_MESSAGES.csrf);
@@ -237,6 +245,15 @@ export const identityPlugin = fp<IdentityOptions>(
       }
       await authorize(permission, principal);
     });
+
+    /** A console call made for a user the request no longer carries: 420 or 333. */
+    function checkConsoleUser(request: FastifyRequest, principal: Principal) {
+      const header = request.headers[CONSOLE_USER_HEADER];
+      const consoleUser = Array.isArray(header) ? header[0] : header;
+      const mismatch = consoleUserMismatch(consoleUser, principal);
+      if (mismatch === 'ended') throw new SessionEnded(SESSION_ENDED_MESSAGE);
+      if (mismatch === 'changed') throw new UserChanged(USER_CHANGED_MESSAGE);
+    }
 
     async function holds(permission: RoutePermission, principal: Principal) {
       // The security settings are read only when they can matter: an anonymous reader.

@@ -10,6 +10,7 @@ import {
 } from '../../api/auth';
 import { ApiError, isServerFailure } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
+import { onSessionChangedElsewhere, setConsoleUser } from '../../api/client';
 import { navigateFx } from '../navigation/model';
 import { homePathFor, isAnonymous, safeReturnPath } from '../access';
 import {
@@ -210,3 +211,24 @@ sample({
   fn: () => ({ to: SESSION_EXPIRED_PATH, rememberCurrent: true }),
   target: navigateFx,
 });
+
+/** Another tab signed in as someone else: a reload starts the console as that user. */
+export const userChangedElsewhere = createEvent();
+export const reloadFx = createEffect(() => window.location.reload());
+export const consoleUserShownFx = createEffect((user: CurrentUser | null) =>
+  setConsoleUser(user && !user.anonymous ? user.name : undefined),
+);
+let stopWatchingSession: (() => void) | undefined;
+export const watchSessionElsewhereFx = createEffect(() => {
+  stopWatchingSession?.();
+  stopWatchingSession = onSessionChangedElsewhere((change) =>
+    change === 'ended' ? sessionExpired() : userChangedElsewhere(),
+  );
+});
+
+// when the console starts, listen for the server's 420 and 333 answers
+sample({ clock: appStarted, target: watchSessionElsewhereFx });
+// when the user shown changes, every call names it to the server
+sample({ clock: $currentUser.updates, target: consoleUserShownFx });
+// when another tab signed in as another user, reload as that user
+sample({ clock: userChangedElsewhere, target: reloadFx });
