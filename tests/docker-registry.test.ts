@@ -273,6 +273,26 @@ describe("Docker's OAuth2 token requests", () => {
 });
 
 describe('push and pull', () => {
+  it('refuses digests of other algorithms as unsupported and malformed ones as invalid', async () => {
+    const sha512 = `sha512:${createHash('sha512').update('other').digest('hex')}`;
+    const push = await depot.request(`/v2/docker-local/algo/blobs/uploads/?digest=${sha512}`, {
+      method: 'POST',
+      body: 'other',
+    });
+    expect(push.status).toBe(405);
+    expect(await errorCode(push)).toBe('UNSUPPORTED');
+    const pull = await depot.request(`/v2/docker-local/algo/blobs/${sha512}`);
+    expect(await errorCode(pull)).toBe('UNSUPPORTED');
+    const malformed = await depot.request('/v2/docker-local/algo/blobs/uploads/?digest=sha256:zz', {
+      method: 'POST',
+      body: 'other',
+    });
+    expect(malformed.status).toBe(400);
+    expect(await errorCode(malformed)).toBe('DIGEST_INVALID');
+    const repo = await depot.services.artifacts.repository('docker-local');
+    expect(await depot.services.artifacts.findNode(repo.id, 'algo')).toBeUndefined();
+  });
+
   it('pushes an image by tag and pulls it by tag and digest, with HEAD and Range', async () => {
     const { manifest, digest } = await pushImage('docker-local/web', 'v1', '{"a":1}', [
       'layer-one',

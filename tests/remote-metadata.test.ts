@@ -170,5 +170,9 @@ describe('metadata patterns', () => {
     expect(isMetadataPath('generic', 'mirror/org/maven-metadata.xml')).toBe(true);
     expect(isMetadataPath('generic', 'tools/hammer.txt')).toBe(false);
     expect(isMetadataPath('docker', 'library/alpine/manifests/latest')).toBe(false);
+    expect(isMetadataPath('docker', 'library/alpine/3.20/manifest.json')).toBe(true);
+    expect(isMetadataPath('docker', 'alpine/sha256__ab12/manifest.json')).toBe(false);
+    expect(isMetadataPath('docker', 'alpine/_blobs/sha256__ab12')).toBe(false);
+    expect(isMetadataPath('generic', 'alpine/3.20/manifest.json')).toBe(false);
   });
 });

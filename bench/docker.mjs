@@ -1,0 +1,172 @@
+// npm run bench:docker: the registry figures of issue 25, each against Debian's
+// docker-registry (the CNCF distribution registry) measured in the same run on loopback (a
+// built server: scripts/prepare-start.mjs runs first):
+// 1. skopeo pushing a small image (BENCH_LAYERS layers of BENCH_LAYER_MB MiB, an OCI layout
+//    made here) to a new image name: Depot (through its token flow) against the registry
+//    (goal <= 1.2);
+// 2. skopeo pulling it into a new OCI layout (goal <= 1.2);
+// 3. manifest HEAD requests per second, 10 at a time (the call every pull starts with),
+//    Depot with a registry token against the registry anonymous (goal >= 1.0).
+// BENCH_RUNS (default 5) sets the timed runs of 1 and 2. Prints medians and ratios.
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startDistributionRegistry } from '../tests/helpers/distribution-registry.ts';
+import { startBuiltDepot } from './depot.mjs';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '..');
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const LAYERS = Number(process.env.BENCH_LAYERS ?? 4);
+const LAYER_MB = Number(process.env.BENCH_LAYER_MB ?? 2);
+const HEADS = 2000;
+const HEAD_CONCURRENCY = 10;
+const ADMIN = 'bench-admin-1';
+const BASIC = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
+const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
+const work = mkdtempSync(join(tmpdir(), 'depot-bench-docker-'));
+const children = [];
+let registry;
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
+const sha = (data) => createHash('sha256').update(data).digest('hex');
+
+/** An OCI image layout of random layers: nothing to build, nothing fetched. */
+function makeLayout() {
+  const dir = join(work, 'image');
+  mkdirSync(join(dir, 'blobs', 'sha256'), { recursive: true });
+  const blob = (content, mediaType) => {
+    const hex = sha(content);
+    writeFileSync(join(dir, 'blobs', 'sha256', hex), content);
+    return { mediaType, digest: `sha256:${hex}`, size: content.length };
+  };
+  const layers = Array.from({ length: LAYERS }, () =>
+    blob(randomBytes(LAYER_MB * 1024 * 1024), 'application/vnd.oci.image.layer.v1.tar'),
+  );
+  const config = blob(
+    Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers' } })),
+    'application/vnd.oci.image.config.v1+json',
+  );
+  const manifest = Buffer.from(
+    JSON.stringify({ schemaVersion: 2, mediaType: OCI_MANIFEST, config, layers }),
+  );
+  const entry = blob(manifest, OCI_MANIFEST);
+  writeFileSync(join(dir, 'oci-layout'), '{"imageLayoutVersion":"1.0.0"}');
+  writeFileSync(
+    join(dir, 'index.json'),
+    JSON.stringify({
+      schemaVersion: 2,
+      manifests: [{ ...entry, annotations: { 'org.opencontainers.image.ref.name': 'bench' } }],
+    }),
+  );
+  return `oci:${dir}:bench`;
+}
+
+const skopeo = (...args) =>
+  run('skopeo', args, {
+    env: { PATH: process.env.PATH, HOME: work, REGISTRY_AUTH_FILE: join(work, 'auth.json') },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+
+async function startDepot() {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  children.push(await startBuiltDepot({ home: join(work, 'depot'), port, adminPassword: ADMIN }));
+  const base = `http://127.0.0.1:${port}`;
+  const made = await fetch(`${base}/artifactory/api/repositories/docker-local`, {
+    method: 'PUT',
+    headers: { authorization: BASIC, 'content-type': 'application/json' },
+    body: JSON.stringify({ rclass: 'local', packageType: 'docker' }),
+  });
+  if (!made.ok) throw new Error(`creating docker-local: ${made.status} ${await made.text()}`);
+  return base;
+}
+
+/** Median seconds of a push, then of a pull, of the image to and from `prefix`. */
+async function pushPull(name, prefix, creds) {
+  const push = [];
+  const pull = [];
+  const tls = ['--src-tls-verify=false', '--dest-tls-verify=false'];
+  for (let i = 0; i < RUNS; i++) {
+    const target = `docker://${prefix}/bench-${i}:1`;
+    let start = process.hrtime.bigint();
+    await skopeo('copy', ...tls, ...creds('--dest-creds'), source, target);
+    push.push(seconds(start));
+    start = process.hrtime.bigint();
+    await skopeo(
+      'copy',
+      ...tls,
+      ...creds('--src-creds'),
+      target,
+      `oci:${join(work, `${name}-${i}`)}:x`,
+    );
+    pull.push(seconds(start));
+  }
+  return { push: median(push), pull: median(pull) };
+}
+
+/** Manifest HEADs per second, HEAD_CONCURRENCY at a time. */
+async function headsPerSecond(url, headers) {
+  let left = HEADS;
+  const worker = async () => {
+    while (left-- > 0) {
+      const answer = await fetch(url, {
+        method: 'HEAD',
+        headers: { accept: OCI_MANIFEST, ...headers },
+      });
+      if (answer.status !== 200) throw new Error(`HEAD ${url}: ${answer.status}`);
+    }
+  };
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: HEAD_CONCURRENCY }, worker));
+  return HEADS / seconds(start);
+}
+
+let source;
+
+async function main() {
+  execFileSync(process.execPath, ['scripts/prepare-start.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  source = makeLayout();
+  registry = await startDistributionRegistry();
+  const peer = registry;
+  const depot = await startDepot();
+  const depotHost = depot.replace('http://', '');
+  console.log(`${LAYERS} layers of ${LAYER_MB} MiB, ${RUNS} runs each (median)...`);
+  const ours = await pushPull('depot', `${depotHost}/docker-local`, (flag) => [
+    flag,
+    `admin:${ADMIN}`,
+  ]);
+  const theirs = await pushPull('registry', peer.host, () => []);
+  const token = await fetch(`${depot}/v2/token?scope=repository:docker-local/bench-0:pull`, {
+    headers: { authorization: BASIC },
+  }).then((answer) => answer.json());
+  const depotHeads = await headsPerSecond(`${depot}/v2/docker-local/bench-0/manifests/1`, {
+    authorization: `Bearer ${token.token}`,
+  });
+  const peerHeads = await headsPerSecond(`${peer.base}/v2/bench-0/manifests/1`, {});
+  const rows = [
+    ['skopeo push (s)', ours.push, theirs.push, ours.push / theirs.push, '<= 1.2'],
+    ['skopeo pull (s)', ours.pull, theirs.pull, ours.pull / theirs.pull, '<= 1.2'],
+    ['manifest HEAD per second', depotHeads, peerHeads, depotHeads / peerHeads, '>= 1.0'],
+  ];
+  console.log(
+    '\n| figure | Depot | docker-registry | ratio | goal |\n| --- | --- | --- | --- | --- |',
+  );
+  for (const [figure, depotValue, peerValue, ratio, goal] of rows)
+    console.log(
+      `| ${figure} | ${depotValue.toFixed(2)} | ${peerValue.toFixed(2)} | ${ratio.toFixed(2)} | ${goal} |`,
+    );
+}
+
+try {
+  await main();
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await registry?.remove();
+  await sleep(500);
+  rmSync(work, { recursive: true, force: true });
+}
