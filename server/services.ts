@@ -49,6 +49,7 @@ import { createNpmPeople } from './formats/npm/people.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 import { archiveEntriesIndexer } from './modules/search/archive-entries-indexer.ts';
 import { createBuilds } from './modules/builds/builds.ts';
+import type { FolderDownloadLimits } from './config.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
@@ -63,6 +64,8 @@ export function createServices(
   webhookOptions = { timeoutMs: 10000, origin: '' },
   /** Where backups may be written (DEPOT_BACKUP_DIRS): the backup hooks check paths with it. */
   backupDirs: string[] = [],
+  /** Folder download limits set in the environment, over the general configuration's. */
+  folderDownloadOverrides: Partial<FolderDownloadLimits> = {},
 ) {
   // Writes through `db` clear the in-process read caches (credentials, repositories).
   const changes = new TableChanges();
@@ -90,9 +93,14 @@ export function createServices(
     box: secrets,
     store: () => entities.collection('webhook'),
     allowList: async () => (await securityConfig.get()).remoteAllowList,
-    ...webhookOptions,
+    timeoutMs: webhookOptions.timeoutMs,
+    // The base URL an admin set, else DEPOT_PUBLIC_URL (docs/webhooks.md).
+    origin: async () => (await generalConfig.baseUrl()) ?? webhookOptions.origin,
   });
-  const generalConfig = createGeneralConfigService(entities.single('general-settings'));
+  const generalConfig = createGeneralConfigService(
+    entities.single('general-settings'),
+    folderDownloadOverrides,
+  );
   // Package formats check and index the files stored into their repositories
   // (server/formats/); Maven's service reads artifacts back, once both exist.
   const maven = createMavenService({
@@ -134,7 +142,7 @@ export function createServices(
     generalConfig,
     secrets,
   });
-  const trash = createTrashService(db, artifacts);
+  const trash = createTrashService(db, artifacts, generalConfig);
   const artifactProperties = createArtifactPropertiesService(db, artifacts);
   const downloadStats = createDownloadStats(db);
   // Backups hold blob deletion off while they copy (docs/backup.md, "Consistency").

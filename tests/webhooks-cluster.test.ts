@@ -57,7 +57,7 @@ beforeAll(async () => {
       subscriptions: () => first.services.webhooks.subscriptions(),
       allowList: async () => ['127.0.0.1'],
       settings: first.config.webhooks,
-      origin: '',
+      origin: async () => '',
       logger: first.app.log as never,
     });
     secondDispatcher.start();

@@ -1,4 +1,4 @@
-// stamp: dfaab845f5ed7e09
+// stamp: 0cfd989c89aad5ab
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -72,6 +72,8 @@ export interface FormDescriptor {
   editTitle?: string;
   fields: string[];
   requiredOnCreate?: string[];
+  /** Query parameters that focus a field when the form opens with them set (`{ "focusOnBaseUrl": "baseUrl" }`: `?focusOnBaseUrl=true`). */
+  focusParams?: Record<string, string>;
   readOnlyOnEdit?: string[];
   confirm?: {
     field: string;
@@ -152,7 +154,7 @@ export interface ScreenDescriptorFields {
   permission: Permission;
   /** A bespoke page from the console's screen registry; without it the engine renders the list and the forms. */
   component?: string;
-  /** More paths a bespoke screen serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
+  /** More paths a bespoke screen (or a settings document's form) serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
   pages?: ScreenPage[];
   /** Where a visitor who is not signed in goes instead of the login page. */
   anonymousTo?: string;

@@ -10,6 +10,7 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
 } from 'kysely';
+import { createSupportBundles } from '../modules/support-bundles/service.ts';
 import pino from 'pino';
 import { assembleHttp } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -54,6 +55,10 @@ export async function listServerRoutes(registry: SchemaRegistry): Promise<RouteE
     const maintenance = { stop: async () => {} } as unknown as Maintenance;
     const backups = { stop: async () => {} } as unknown as Backups;
     const logger = pino({ level: 'silent' });
+    const supportBundles = createSupportBundles(
+      { db: services.db, config, logDir: home, version: services.version },
+      logger,
+    );
     const { app } = await assembleHttp({
       config,
       logger,
@@ -61,6 +66,7 @@ export async function listServerRoutes(registry: SchemaRegistry): Promise<RouteE
       filestore,
       maintenance,
       backups,
+      supportBundles,
       routesOnly: true,
     });
     await app.ready();

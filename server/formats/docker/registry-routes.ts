@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANONYMOUS } from '../../http/permissions.ts';
 import type { FormatRouteOptions } from '../format.ts';
 import { addressOf, registryHeaders, sendBlob, sendRegistryError } from './http-answers.ts';
+import { ownAddress } from '../../modules/general-config/own-address.ts';
 import { imageRef, parseRegistryPath, type ImageRef, type RegistryPath } from './names.ts';
 import { RegistryError, RegistryUnauthorized } from './protocol-errors.ts';
 import type { RegistryCaller } from './registry-access.ts';
@@ -282,7 +283,11 @@ export function registryRoutesAt(base: '/v2' | '/:repoKey/v2') {
     const registry = createDockerRegistry(options);
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-    app.setErrorHandler((error, request, reply) => sendRegistryError(error, request, reply));
+    app.setErrorHandler((error, request, reply) =>
+      sendRegistryError(error, request, reply, () =>
+        ownAddress(request, options.services.generalConfig),
+      ),
+    );
 
     const token = async (request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply) => {
       const caller = await callerOf(request, registry);

@@ -67,7 +67,8 @@ export interface WebhooksServiceOptions {
   store: () => CollectionStore;
   allowList: () => Promise<string[]>;
   timeoutMs: number;
-  origin: string;
+  /** The payloads' `jpd_origin`, read when a payload is made: the base URL can change. */
+  origin: () => Promise<string>;
 }
 
 /**
@@ -112,7 +113,7 @@ export function createWebhooksService(options: WebhooksServiceOptions) {
         data: SAMPLE_DATA[document.domain] ?? {},
         source: user,
       };
-      const body = JSON.stringify(payloadOf(event, document.key, options.origin));
+      const body = JSON.stringify(payloadOf(event, document.key, await options.origin()));
       const result = await sendWebhook(document.url, {
         body,
         headers: deliveryHeaders({
