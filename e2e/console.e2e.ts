@@ -174,6 +174,23 @@ describe('a newcomer in the console', () => {
     );
   });
 
+  it('saves the general configuration and shows its banner on every page', async () => {
+    // The spec's route, opened at the base URL as a CocoaPods notice opens it.
+    await page.goto(ui('/admin/artifactory/configuration/artifactory_general?focusOnBaseUrl=true'));
+    await page.getByRole('heading', { name: 'General Configuration' }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('root_baseUrl');
+    await page.getByLabel('Server Name').fill('Build Farm');
+    await page.getByLabel('Enable Custom Message').check();
+    await page.getByLabel('Message', { exact: true }).fill('Maintenance on Saturday');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const banner = page.getByRole('complementary', { name: LABELS.customMessage });
+    await banner.waitFor();
+    await expect(banner.textContent()).resolves.toBe('Maintenance on Saturday');
+    await page.goto(ui('/admin/management/users'));
+    await banner.waitFor();
+    await expect.poll(() => page.title()).toMatch(/Build Farm$/);
+  });
+
   it('shows the 404 page for an unknown path', async () => {
     await page.goto(ui('/no/such/page'));
     await page.waitForURL(/\/ui\/404$/);

@@ -24,6 +24,8 @@ import { startHeartbeat } from './modules/cluster/heartbeat.ts';
 import { clusterStatusRoutes } from './modules/cluster/routes.ts';
 import { createClusterStatus } from './modules/cluster/service.ts';
 import { systemLogsRoutes } from './modules/system-logs/routes.ts';
+import { supportBundleRoutes } from './modules/support-bundles/routes.ts';
+import { createSupportBundles, type SupportBundles } from './modules/support-bundles/service.ts';
 import { mfaRoutes } from './modules/mfa/routes.ts';
 import { projectConsoleRoutes, projectRoutes } from './modules/projects/routes.ts';
 import { profileRoutes } from './modules/users/profile-routes.ts';
@@ -165,6 +167,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     config.projectsLimit,
     { timeoutMs: config.webhooks.timeoutMs, origin: config.publicOrigin ?? '' },
     config.backupDirs,
+    config.folderDownload,
   );
   const schemaWatch = config.schemasReload
     ? watchSchemaRegistry(services.schemas, services.schemas.dir, logger)
@@ -192,7 +195,8 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     allowList: async () => (await services.securityConfig.get()).remoteAllowList,
     proxyOf: (key) => services.proxies.resolve(key, false),
     settings: config.webhooks,
-    origin: config.publicOrigin ?? '',
+    // The base URL an admin set, else DEPOT_PUBLIC_URL (docs/webhooks.md).
+    origin: async () => (await services.generalConfig.baseUrl()) ?? config.publicOrigin ?? '',
     logger,
   });
   services.tableChanges.onChange(['event_outbox'], dispatcher.wake);
@@ -225,6 +229,12 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     requestLog: createRequestLog(logDirOf(config), config.nodeId, config.logFiles),
     auditLog: createAuditLog(logDirOf(config), config.nodeId, config.logFiles),
   };
+  // Support bundles (docs/support-bundles.md): what this node left unfinished has failed.
+  const supportBundles = createSupportBundles(
+    { db: services.db, config, logDir: logDirOf(config), version: services.version },
+    logger,
+  );
+  await supportBundles.failAbandoned();
   const { app, downloadFastPath } = await assembleHttp({
     config,
     logger,
@@ -235,12 +245,14 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     logs,
     backups,
     retention,
+    supportBundles,
   });
   if (metrics) metrics.watchServer(app.server);
 
   app.addHook('onClose', async () => {
     schemaWatch?.close();
     await heartbeat.stop();
+    await supportBundles.close();
     await dispatcher.stop();
     await backups.stop();
     await retention.stop();
@@ -267,6 +279,7 @@ export interface HttpParts {
   logs?: { requestLog: RequestLog; auditLog: AuditLog };
   backups: Backups;
   retention: Retention;
+  supportBundles: SupportBundles;
   /** Only the route list is wanted (schemas:check): no request is served, so nothing is compiled. */
   routesOnly?: boolean;
 }
@@ -286,6 +299,7 @@ export async function assembleHttp({
   logs,
   backups,
   retention,
+  supportBundles,
   routesOnly = false,
 }: HttpParts) {
   const knownCallers = new KnownCallers(services.tableChanges);
@@ -383,7 +397,7 @@ export async function assembleHttp({
   });
   await app.register(artifactActionsRoutes, { services });
   await app.register(archiveDownloadRoutes, {
-    folderDownloads: createFolderDownloads(services, config.folderDownload),
+    folderDownloads: createFolderDownloads(services),
     access: services.access,
   });
   const archiveView = createArchiveView(services, config.archiveDeploy);
@@ -441,6 +455,7 @@ export async function assembleHttp({
     serverName: config.serverName,
     prefix: '/mc/api/v1',
   });
+  await app.register(supportBundleRoutes, { bundles: supportBundles });
   // The Event API: webhook domains and subscriptions (docs/webhooks.md).
   await app.register(eventApiRoutes, { services, prefix: '/event/api/v1' });
   await app.register(uiRoutes, { uiDir: config.uiDir });

@@ -4,6 +4,13 @@ import { hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /** Everything the server reads from its environment, with the embedded-mode defaults. */
+/** How large and how many folder downloads may be (docs/archives.md). */
+export interface FolderDownloadLimits {
+  maxConcurrent: number;
+  maxSizeMb: number;
+  maxFiles: number;
+}
+
 export interface DepotConfig {
   /** Where the embedded database, logs and (later) the filestore live. */
   home: string;
@@ -31,8 +38,11 @@ export interface DepotConfig {
    * from, or generated into, `home/security/master.key`.
    */
   masterKey: string | undefined;
-  /** Limits of folder downloads as archives (docs/archives.md). */
-  folderDownload: { maxConcurrent: number; maxSizeMb: number; maxFiles: number };
+  /**
+   * Limits of folder downloads as archives set in the environment: each one set overrides
+   * the general configuration's value (docs/general-config.md, docs/archives.md).
+   */
+  folderDownload: Partial<FolderDownloadLimits>;
   /**
    * Limits of exploding a deployed archive (X-Explode-Archive), against archive bombs; an
    * atomic one (X-Explode-Archive-Atomic) is one transaction, and holds fewer entries.
@@ -183,11 +193,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     schemasDir: env.DEPOT_SCHEMAS_DIR ? resolve(env.DEPOT_SCHEMAS_DIR) : undefined,
     filestoreDir: resolve(env.DEPOT_FILESTORE_DIR || join(home, 'filestore')),
     masterKey: env.DEPOT_MASTER_KEY || undefined,
-    folderDownload: {
-      maxConcurrent: positiveInteger(env, 'DEPOT_FOLDER_DOWNLOAD_MAX_CONCURRENT', 10),
-      maxSizeMb: positiveInteger(env, 'DEPOT_FOLDER_DOWNLOAD_MAX_SIZE_MB', 1024),
-      maxFiles: positiveInteger(env, 'DEPOT_FOLDER_DOWNLOAD_MAX_FILES', 5000),
-    },
+    folderDownload: definedOnly({
+      maxConcurrent: optionalPositiveInteger(env, 'DEPOT_FOLDER_DOWNLOAD_MAX_CONCURRENT'),
+      maxSizeMb: optionalPositiveInteger(env, 'DEPOT_FOLDER_DOWNLOAD_MAX_SIZE_MB'),
+      maxFiles: optionalPositiveInteger(env, 'DEPOT_FOLDER_DOWNLOAD_MAX_FILES'),
+    }),
     archiveDeploy: {
       maxEntries: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_ENTRIES', 10000),
       maxSizeMb: positiveInteger(env, 'DEPOT_ARCHIVE_DEPLOY_MAX_SIZE_MB', 1024),
@@ -322,6 +332,16 @@ function integerAtLeast(
 
 const positiveInteger = (env: NodeJS.ProcessEnv, name: string, fallback: number) =>
   integerAtLeast(env, name, fallback, 1);
+/** A positive whole number, or undefined when the variable is not set. */
+const optionalPositiveInteger = (env: NodeJS.ProcessEnv, name: string) =>
+  env[name] === undefined || env[name] === '' ? undefined : positiveInteger(env, name, 1);
+
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(values).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
+}
+
 const wholeNumber = (env: NodeJS.ProcessEnv, name: string, fallback: number) =>
   integerAtLeast(env, name, fallback, 0);
 

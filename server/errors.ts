@@ -89,6 +89,13 @@ export class PreconditionFailed extends DepotError {
   }
 }
 
+/** A request body larger than a configured limit: nothing of it is kept. */
+export class PayloadTooLarge extends DepotError {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+
 /** The filestore's disk is full: nothing of the upload is kept. */
 export class InsufficientStorage extends DepotError {
   constructor(message = 'Not enough disk space to store the artifact') {

@@ -50,6 +50,7 @@ import { createNpmPeople } from './formats/npm/people.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 import { archiveEntriesIndexer } from './modules/search/archive-entries-indexer.ts';
 import { createBuilds } from './modules/builds/builds.ts';
+import type { FolderDownloadLimits } from './config.ts';
 
 /** Every service of the app, built once from the database; routes receive this. */
 export function createServices(
@@ -64,6 +65,8 @@ export function createServices(
   webhookOptions = { timeoutMs: 10000, origin: '' },
   /** Where backups may be written (DEPOT_BACKUP_DIRS): the backup hooks check paths with it. */
   backupDirs: string[] = [],
+  /** Folder download limits set in the environment, over the general configuration's. */
+  folderDownloadOverrides: Partial<FolderDownloadLimits> = {},
 ) {
   // Writes through `db` clear the in-process read caches (credentials, repositories).
   const changes = new TableChanges();
@@ -95,8 +98,13 @@ export function createServices(
     allowList: async () => (await securityConfig.get()).remoteAllowList,
     proxyOf: (key) => proxies.resolve(key, false),
     ...webhookOptions,
+    // The base URL an admin set, else DEPOT_PUBLIC_URL (docs/webhooks.md).
+    origin: async () => (await generalConfig.baseUrl()) ?? webhookOptions.origin,
   });
-  const generalConfig = createGeneralConfigService(entities.single('general-settings'));
+  const generalConfig = createGeneralConfigService(
+    entities.single('general-settings'),
+    folderDownloadOverrides,
+  );
   // Package formats check and index the files stored into their repositories
   // (server/formats/); Maven's service reads artifacts back, once both exist.
   const maven = createMavenService({
@@ -139,7 +147,7 @@ export function createServices(
     secrets,
     proxies,
   });
-  const trash = createTrashService(db, artifacts);
+  const trash = createTrashService(db, artifacts, generalConfig);
   const artifactProperties = createArtifactPropertiesService(db, artifacts);
   const downloadStats = createDownloadStats(db);
   // Backups hold blob deletion off while they copy (docs/backup.md, "Consistency").

@@ -1133,6 +1133,12 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
   'cluster nodes: one row of the nodes table, no artifact (docs/service-status.md)': [
     'DELETE /access/api/v1/topology/:service_id/:node_id',
   ],
+  'support bundles: diagnostics of the instance kept beside it, no artifact (docs/support-bundles.md)':
+    [
+      'POST /ui/api/v1/ui/userSupport/generateBundle',
+      'POST /artifactory/api/system/support/bundle',
+      'DELETE /ui/api/v1/ui/userSupport/deleteBundle/:id',
+    ],
   'webhooks: subscriptions and their deliveries are configuration, no artifact (docs/webhooks.md)':
     [
       'POST /event/api/v1/subscriptions',

@@ -58,7 +58,7 @@ beforeAll(async () => {
       allowList: async () => ['127.0.0.1'],
       proxyOf: (key) => first.services.proxies.resolve(key, false),
       settings: first.config.webhooks,
-      origin: '',
+      origin: async () => '',
       logger: first.app.log as never,
     });
     secondDispatcher.start();

@@ -514,3 +514,29 @@ describe('the test call', () => {
     );
   });
 });
+
+describe("the payloads' origin", () => {
+  it("is the general configuration's base URL once an admin sets one", async () => {
+    const general = await api('PUT', '/ui/api/v1/ui/generalConfig', {
+      baseUrl: 'https://depot.example.com/',
+    });
+    expect(general.statusCode, general.body).toBe(200);
+    try {
+      const tested = await api('POST', '/event/api/v1/subscriptions/test', subscription('origin'));
+      expect(tested.statusCode, tested.body).toBe(200);
+      expect(sentTo('origin').at(-1)!.json).toMatchObject({
+        jpd_origin: 'https://depot.example.com',
+      });
+
+      await subscribe('origin-deploys', { criteria: { repoKeys: ['hooks-b'] } });
+      await deployFile(depot, 'hooks-b', 'origin/one.txt', 'one');
+      await until(() => sentTo('origin-deploys').length > 0, 'the delivery');
+      expect(sentTo('origin-deploys')[0]!.json).toMatchObject({
+        event_type: 'deployed',
+        jpd_origin: 'https://depot.example.com',
+      });
+    } finally {
+      await api('PUT', '/ui/api/v1/ui/generalConfig', { baseUrl: '' });
+    }
+  });
+});

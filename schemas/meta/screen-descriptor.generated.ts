@@ -1,4 +1,4 @@
-// stamp: 5ffe35dab26f1dde
+// stamp: 728e0677b9711ce4
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -74,6 +74,8 @@ export interface FormDescriptor {
   savedMessage?: string;
   fields: string[];
   requiredOnCreate?: string[];
+  /** Query parameters that focus a field when the form opens with them set (`{ "focusOnBaseUrl": "baseUrl" }`: `?focusOnBaseUrl=true`). */
+  focusParams?: Record<string, string>;
   readOnlyOnEdit?: string[];
   confirm?: {
     field: string;
@@ -154,7 +156,7 @@ export interface ScreenDescriptorFields {
   permission: Permission;
   /** A bespoke page from the console's screen registry; without it the engine renders the list and the forms. */
   component?: string;
-  /** More paths a bespoke screen serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
+  /** More paths a bespoke screen (or a settings document's form) serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
   pages?: ScreenPage[];
   /** Where a visitor who is not signed in goes instead of the login page. */
   anonymousTo?: string;

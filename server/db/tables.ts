@@ -463,6 +463,23 @@ export interface DepotDatabase {
   cluster_nodes: ClusterNodesTable;
   retention_executions: RetentionExecutionsTable;
   retention_items: RetentionItemsTable;
+  support_bundles: SupportBundlesTable;
+}
+
+/** A support bundle: its zip is `home/support-bundles/<id>.zip` (migration 0039). */
+export interface SupportBundlesTable {
+  id: string;
+  name: string;
+  description: Generated<string>;
+  /** in progress, success or failed. */
+  status: string;
+  /** Percent done while in progress. */
+  progress: Generated<number>;
+  size: ColumnType<string | null, number | null, number | null>;
+  error: string | null;
+  node_id: string;
+  created_by: string;
+  created_at: Generated<Date>;
 }
 
 /** One Depot process of the cluster (migration 0032, docs/service-status.md). */

@@ -18,6 +18,8 @@ export interface CurrentUser {
 
 export interface Footer {
   serverName: string;
+  /** The banner an admin turned on in the general configuration, shown on every page. */
+  customMessage?: { message: string; color: string };
   versionID: string;
   revision?: string;
   buildNumber?: string;

@@ -46,14 +46,25 @@ export const editPathOf = (
 
 /**
  * Every path of every screen: an engine screen's list at `route`, `route/new` and its edit
- * page (`editRoute`, or `route/{key}/edit`), or a settings document's one form at `route`; a bespoke screen's
+ * page (`editRoute`, or `route/{key}/edit`), or a settings document's one form at `route`
+ * (and its `pages`); a bespoke screen's
  * `route` (its list) and its `pages`.
  */
 export function screenRoutes(screens: ScreenSummary[]): ScreenRoute[] {
   return screens.flatMap((screen): ScreenRoute[] => {
     const own = { screen, permission: screen.permission };
     if (!screen.component && isSettingsScreen(screen))
-      return [{ ...own, path: screen.route, view: 'edit' }];
+      return [
+        { ...own, path: screen.route, view: 'edit' },
+        // The same form at the further paths the spec names it by.
+        ...(screen.pages ?? []).map((page) => ({
+          screen,
+          path: page.path,
+          view: 'edit' as const,
+          permission: page.permission ?? screen.permission,
+          title: page.title,
+        })),
+      ];
     if (!screen.component) {
       return [
         { ...own, path: screen.route, view: 'list' },

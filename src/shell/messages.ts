@@ -75,6 +75,7 @@ export const LABELS = {
   darkTheme: 'Dark theme',
   mainNavigation: 'Main navigation',
   skipToContent: 'Skip to content',
+  customMessage: 'Message from the administrator',
   loading: 'Loading…',
   verificationCode: 'Verification code',
   verify: 'Verify',

@@ -28,6 +28,7 @@ import * as webhooks from './0027-webhooks.ts';
 import * as builds from './0028-builds.ts';
 import * as npmStars from './0030-npm-stars.ts';
 import * as clusterNodes from './0032-cluster-nodes.ts';
+import * as generalConfigSupportBundles from './0039-general-config-support-bundles.ts';
 import * as retention from './0040-retention.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
@@ -60,6 +61,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0028-builds': builds,
   '0030-npm-stars': npmStars,
   '0032-cluster-nodes': clusterNodes,
+  '0039-general-config-support-bundles': generalConfigSupportBundles,
   '0040-retention': retention,
 };
 

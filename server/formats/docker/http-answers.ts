@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DepotError } from '../../errors.ts';
 import { parseRange as parseByteRange } from '../../modules/artifacts/download.ts';
 import type { Filestore } from '../../storage/filestore.ts';
+import { requestAddress } from '../../modules/general-config/own-address.ts';
 import type { RegistryAddress } from './names.ts';
 import {
   REGISTRY_CODES,
@@ -21,16 +22,32 @@ export function addressOf(url: string): RegistryAddress {
   return match ? { prefix: match[1], repoKey: decodeURIComponent(match[2]) } : { prefix: '' };
 }
 
-/** `WWW-Authenticate` for a refusal: where to get a token, for which scope. */
-export function bearerChallenge(request: FastifyRequest, scope?: string) {
+/**
+ * `WWW-Authenticate` for a refusal: where to get a token, for which scope. The token realm
+ * is at `ownAddress`, the general configuration's base URL when set (behind a proxy, the
+ * address clients reach), else the request's own.
+ */
+export function bearerChallenge(
+  request: FastifyRequest,
+  scope?: string,
+  ownAddress = requestAddress(request),
+) {
   const { prefix } = addressOf(request.url);
-  const realm = `${request.protocol}://${request.host}${prefix}/v2/token`;
+  const realm = `${ownAddress}${prefix}/v2/token`;
   const quote = (value: string) => value.replace(/["\\]/g, '');
   return `Bearer realm="${quote(realm)}",service="${quote(request.host)}"${scope ? `,scope="${quote(scope)}"` : ''}`;
 }
 
-/** Sends an error in the protocol's JSON form; the one place the registry's errors are mapped. */
-export function sendRegistryError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+/**
+ * Sends an error in the protocol's JSON form; the one place the registry's errors are mapped.
+ * `ownAddress` is asked only for a refusal that names the token realm.
+ */
+export async function sendRegistryError(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ownAddress: () => Promise<string> = async () => requestAddress(request),
+) {
   reply.header(API_VERSION_HEADER, API_VERSION);
   let status: number;
   let code: string;
@@ -52,7 +69,11 @@ export function sendRegistryError(error: unknown, request: FastifyRequest, reply
     status = REGISTRY_CODES.UNAUTHORIZED;
     reply.header(
       'WWW-Authenticate',
-      bearerChallenge(request, error instanceof RegistryUnauthorized ? error.scope : undefined),
+      bearerChallenge(
+        request,
+        error instanceof RegistryUnauthorized ? error.scope : undefined,
+        await ownAddress(),
+      ),
     );
   }
   const size = (detail as { size?: number } | undefined)?.size;

@@ -8,6 +8,7 @@ import {
   sendDownloadingBlob,
   sendRegistryError,
 } from './http-answers.ts';
+import { ownAddress } from '../../modules/general-config/own-address.ts';
 import { imageRef, parseRegistryPath, type ImageRef, type RegistryPath } from './names.ts';
 import { RegistryError, RegistryUnauthorized } from './protocol-errors.ts';
 import { oauthTokenHandler } from './oauth-token.ts';
@@ -297,7 +298,11 @@ export function registryRoutesAt(base: '/v2' | '/:repoKey/v2') {
     const registry = createDockerRegistry(options);
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-    app.setErrorHandler((error, request, reply) => sendRegistryError(error, request, reply));
+    app.setErrorHandler((error, request, reply) =>
+      sendRegistryError(error, request, reply, () =>
+        ownAddress(request, options.services.generalConfig),
+      ),
+    );
 
     const token = async (request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply) => {
       const caller = await callerOf(request, registry);

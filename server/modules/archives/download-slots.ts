@@ -6,15 +6,16 @@
 export class DownloadSlots {
   private used = 0;
 
-  constructor(readonly limit: number) {}
-
   get inUse(): number {
     return this.used;
   }
 
-  /** A release function when a slot was free (call it once, more calls do nothing), else undefined. */
-  tryAcquire(): (() => void) | undefined {
-    if (this.used >= this.limit) return undefined;
+  /**
+   * A release function when fewer than `limit` slots are taken (call it once, more calls do
+   * nothing), else undefined. The limit is the caller's: an admin may change it any time.
+   */
+  tryAcquire(limit: number): (() => void) | undefined {
+    if (this.used >= limit) return undefined;
     this.used += 1;
     let released = false;
     return () => {

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
-import type { DepotConfig } from '../../config.ts';
 import { BadRequest, DepotError, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { splitPath } from '../artifacts/paths.ts';
@@ -56,9 +55,12 @@ export function parseArchiveType(value: string | undefined): DownloadArchiveType
  * members merged, the first member having a path winning, as a listing does) streamed as a
  * zip, tar or tar.gz whose entries are paths relative to the folder.
  */
-export function createFolderDownloads(services: Services, limits: DepotConfig['folderDownload']) {
+export function createFolderDownloads(services: Services) {
   const { artifacts, db } = services;
-  const slots = new DownloadSlots(limits.maxConcurrent);
+  // The general configuration's limits, each overridden by its environment variable; read
+  // per download, so an admin's change applies to the next one.
+  const limitsNow = () => services.generalConfig.folderDownloadLimits();
+  const slots = new DownloadSlots();
 
   /** The repositories a folder is read from, after checking the folder exists in one. */
   async function sourcesOf(repoKey: string, path: string) {
@@ -87,6 +89,7 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
     where: string,
     walker: ItemWalker,
   ) {
+    const limits = await limitsNow();
     const byPath = new Map<string, FolderFile>();
     // Past the limit only the paths are kept, to tell the caller how many it may read.
     const counted = new Set<string>();
@@ -186,7 +189,7 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
      */
     async check(request: FolderDownloadRequest): Promise<void> {
       await prepare(request);
-      if (slots.inUse >= slots.limit) throw new TooManyDownloads();
+      if (slots.inUse >= (await limitsNow()).maxConcurrent) throw new TooManyDownloads();
     },
 
     /** The console's "download folder" dialog: how much a download would hold. */
@@ -212,7 +215,7 @@ export function createFolderDownloads(services: Services, limits: DepotConfig['f
      */
     async open(request: FolderDownloadRequest): Promise<FolderArchive> {
       const { type, repo, files } = await prepare(request);
-      const release = slots.tryAcquire();
+      const release = slots.tryAcquire((await limitsNow()).maxConcurrent);
       if (!release) throw new TooManyDownloads();
       const stream = writeArchive(
         type,

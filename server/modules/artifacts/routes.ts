@@ -7,6 +7,7 @@ import { parseArtifactPath } from './paths.ts';
 import { createDownloadHandler } from './download-handler.ts';
 import { MAVEN_TYPES } from '../../formats/maven/layout.ts';
 import { noSuchApi } from '../../http/unknown-api.ts';
+import { consoleUploadBody } from './console-upload-limit.ts';
 
 type ArtifactRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 /** The body's size when the client declared it; 0 when unknown (chunked) or a checksum deploy. */
@@ -82,6 +83,7 @@ export async function artifactsRoutes(
     );
     const target = await artifacts.deployTarget(request.params.repoKey);
     const access = await services.access.require(request.principal, 'deploy', target.key, path);
+    const body = await consoleUploadBody(request, declaredLength(request), services.generalConfig);
     // Maven's own metadata and checksum files are answered, not stored (docs/maven.md).
     const intercepted = await services.maven.interceptDeploy(target, path, () =>
       readText(request.raw, INTERCEPTED_BODY_LIMIT),
@@ -100,7 +102,7 @@ export async function artifactsRoutes(
       const summary = await bundleDeploys.explode({
         repoKey: request.params.repoKey,
         path,
-        content: request.raw,
+        content: body,
         expected,
         properties,
         atomic: header(request, 'x-explode-archive-atomic')?.toLowerCase() === 'true',
@@ -114,7 +116,7 @@ export async function artifactsRoutes(
     const { repo, node, blob } = await artifacts.deploy({
       repoKey: request.params.repoKey,
       path,
-      content: request.raw,
+      content: body,
       expected,
       byChecksum,
       // Content found by checksum is reused only from an item the caller may read.

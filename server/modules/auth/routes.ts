@@ -102,7 +102,10 @@ export async function authRoutes(
   );
 
   app.get('/ui/auth/screen/footer', { config: { permission: 'public' } }, async () => ({
-    serverName: config.serverName,
+    // The general configuration's name, else DEPOT_SERVER_NAME (docs/general-config.md).
+    serverName: (await services.generalConfig.get()).serverName?.trim() || config.serverName,
+    // The banner every page shows, visitors' too, when an admin turned it on.
+    customMessage: await services.generalConfig.customMessage(),
     versionID: services.version.version,
     revision: services.version.revision,
     buildNumber: services.version.revision,

@@ -11,7 +11,10 @@ export async function ownAddress(
   request: FastifyRequest,
   generalConfig: GeneralConfigService,
 ): Promise<string> {
-  const { baseUrl } = await generalConfig.get();
-  if (baseUrl) return baseUrl.replace(/\/+$/, '');
+  return (await generalConfig.baseUrl()) ?? requestAddress(request);
+}
+
+/** The address a request came to (behind a trusted proxy: the forwarded one). */
+export function requestAddress(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }

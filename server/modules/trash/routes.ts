@@ -70,6 +70,6 @@ export async function trashRoutes(app: FastifyInstance, { services }: { services
         },
       },
     },
-    async (request) => trash.updateConfig(request.body),
+    async (request) => trash.updateConfig(request.body, request.principal.name),
   );
 }

@@ -14,6 +14,7 @@ import {
 } from './trash-versions.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
+import type { GeneralConfigService } from '../general-config/service.ts';
 
 import { TRASH_REPO_KEY } from './trash-key.ts';
 
@@ -24,22 +25,20 @@ export interface TrashConfig {
   retentionPeriodDays: number;
 }
 
-const DEFAULT_TRASH_CONFIG: TrashConfig = { enabled: true, retentionPeriodDays: 14 };
-const SETTINGS_KEY = 'trashcan';
-
 /**
  * The trash can: with it on (the default), a delete moves the item to `auto-trashcan` under
  * `{repoKey}/{path}`, from where it can be restored to where it was, until the retention
  * period ends or the trash is emptied. Moving is metadata only, so it costs no copying.
  */
-export function createTrashService(db: Database, artifacts: ArtifactsService) {
+export function createTrashService(
+  db: Database,
+  artifacts: ArtifactsService,
+  generalConfig: GeneralConfigService,
+) {
+  // The trash can's settings are fields of the general configuration (one audited document).
   async function config(): Promise<TrashConfig> {
-    const row = await db
-      .selectFrom('settings')
-      .select('value')
-      .where('key', '=', SETTINGS_KEY)
-      .executeTakeFirst();
-    return { ...DEFAULT_TRASH_CONFIG, ...(row?.value as Partial<TrashConfig> | undefined) };
+    const general = await generalConfig.get();
+    return { enabled: general.trashcanEnabled, retentionPeriodDays: general.trashcanRetentionDays };
   }
 
   /** The trash repository, created the first time something is deleted. */
@@ -112,14 +111,20 @@ export function createTrashService(db: Database, artifacts: ArtifactsService) {
   return {
     config,
 
-    async updateConfig(change: Partial<TrashConfig>): Promise<TrashConfig> {
-      const next = { ...(await config()), ...change };
-      await db
-        .insertInto('settings')
-        .values({ key: SETTINGS_KEY, value: JSON.stringify(next) })
-        .onConflict((c) => c.column('key').doUpdateSet({ value: JSON.stringify(next) }))
-        .execute();
-      return next;
+    async updateConfig(change: Partial<TrashConfig>, actor = 'system'): Promise<TrashConfig> {
+      const general = await generalConfig.update(
+        {
+          ...(change.enabled === undefined ? {} : { trashcanEnabled: change.enabled }),
+          ...(change.retentionPeriodDays === undefined
+            ? {}
+            : { trashcanRetentionDays: change.retentionPeriodDays }),
+        },
+        actor,
+      );
+      return {
+        enabled: general.trashcanEnabled,
+        retentionPeriodDays: general.trashcanRetentionDays,
+      };
     },
 
     /**

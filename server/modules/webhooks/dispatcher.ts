@@ -37,8 +37,8 @@ export interface DispatcherOptions {
   /** The proxy a subscription names (its "Use Proxy"); undefined for none. */
   proxyOf: (key: string) => Promise<OutboundProxy | undefined>;
   settings: DispatcherSettings;
-  /** The payloads' `jpd_origin`: the address Depot is reached at. */
-  origin: string;
+  /** The payloads' `jpd_origin`, the address Depot is reached at: read once per fan-out. */
+  origin: () => Promise<string>;
   logger: Logger;
 }
 
@@ -79,6 +79,7 @@ export function createDispatcher(options: DispatcherOptions) {
   let wokenDuringRound = false;
 
   async function fanOut(subscriptions: Subscription[]): Promise<number> {
+    const origin = await options.origin();
     return db.transaction().execute(async (tx) => {
       if (!(await tryFanOutLock(tx))) return 0;
       const events = await eventsToFanOut(tx, FAN_OUT_BATCH);
@@ -94,7 +95,7 @@ export function createDispatcher(options: DispatcherOptions) {
             eventId: event.id,
             domain: event.domain,
             eventType: event.event_type,
-            payload: payloadOf(event, subscription.key, options.origin),
+            payload: payloadOf(event, subscription.key, origin),
           })),
       );
       await insertDeliveries(tx, deliveries);

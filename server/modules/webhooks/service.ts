@@ -70,7 +70,8 @@ export interface WebhooksServiceOptions {
   /** The proxy a subscription names (its "Use Proxy"); undefined for none. */
   proxyOf: (key: string) => Promise<OutboundProxy | undefined>;
   timeoutMs: number;
-  origin: string;
+  /** The payloads' `jpd_origin`, read when a payload is made: the base URL can change. */
+  origin: () => Promise<string>;
 }
 
 /**
@@ -115,7 +116,7 @@ export function createWebhooksService(options: WebhooksServiceOptions) {
         data: SAMPLE_DATA[document.domain] ?? {},
         source: user,
       };
-      const body = JSON.stringify(payloadOf(event, document.key, options.origin));
+      const body = JSON.stringify(payloadOf(event, document.key, await options.origin()));
       const result = await sendWebhook(document.url, {
         body,
         headers: deliveryHeaders({

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, type ReactNode } from 'react';
 import { useProvidedScope, useUnit } from 'effector-react';
+import { useSearchParams } from 'react-router-dom';
 import type { SettingsDescriptor } from '../../api/descriptor';
 import { UnsavedChangesGuard } from '../../shell/guards/UnsavedChangesGuard';
 import { SchemaForm } from '../form/SchemaForm';
@@ -40,6 +41,7 @@ export function SettingsFormPage({ descriptor, model, title, children }: Setting
     [scope, model],
   );
   useEffect(() => opened(), [opened]);
+  useFocusParams(descriptor.form.focusParams, form !== null);
 
   return (
     <div className="settings-page">
@@ -76,4 +78,20 @@ export function SettingsFormPage({ descriptor, model, title, children }: Setting
       <UnsavedChangesGuard isDirty={isDirty} />
     </div>
   );
+}
+
+/**
+ * Focuses the field a query parameter names (the descriptor's `form.focusParams`), once the
+ * form is drawn: `?focusOnBaseUrl=true` opens the general configuration at its base URL.
+ */
+function useFocusParams(focusParams: Record<string, string> | undefined, drawn: boolean) {
+  const [searchParams] = useSearchParams();
+  useEffect(() => {
+    if (!drawn || !focusParams) return;
+    const field = Object.entries(focusParams).find(
+      ([param]) => (searchParams.get(param) ?? 'false') !== 'false',
+    )?.[1];
+    // rjsf names a field's input root_<field>.
+    if (field) document.getElementById(`root_${field}`)?.focus();
+  }, [drawn, focusParams, searchParams]);
 }

@@ -8,6 +8,9 @@ import { settingsSavedMessage } from '../messages';
 
 export type SettingsForm = Record<string, unknown>;
 
+/** Any settings document was saved: what the shell shows from settings (banner, name) is stale. */
+export const settingsSaved = createEvent();
+
 /**
  * The model of a page that edits one settings document (security, mail): load, edit, save
  * with a notification, reset to what is saved, and the dirty flag for the leave guard.
@@ -43,6 +46,7 @@ export function createSettingsModel(options: {
   sample({ clock: pageOpened, target: loadFx });
   sample({ clock: resetClicked, source: $saved, target: $form });
   sample({ clock: saveClicked, target: saveFx });
+  sample({ clock: saveFx.done, target: settingsSaved });
   sample({
     clock: saveFx.done,
     fn: () => ({ kind: 'success' as const, text: options.savedText }),

@@ -20,6 +20,15 @@ export function ShellLayout() {
           {LABELS.skipToContent}
         </a>
         <Toolbar />
+        {footer?.customMessage && (
+          <aside
+            className="shell-banner"
+            aria-label={LABELS.customMessage}
+            style={{ backgroundColor: footer.customMessage.color }}
+          >
+            {footer.customMessage.message}
+          </aside>
+        )}
         <div className="shell-body">
           <div className="shell-side">
             <Sidebar />

@@ -12,6 +12,7 @@ import { ApiError, isServerFailure } from '../../api/ApiError';
 import { errorMessage } from '../../api/errorMessage';
 import { onSessionChangedElsewhere, setConsoleUser } from '../../api/client';
 import { navigateFx } from '../navigation/model';
+import { settingsSaved } from '../../engine/settings/model';
 import { homePathFor, isAnonymous, safeReturnPath } from '../access';
 import {
   CHANGE_PASSWORD_FAILED,
@@ -98,6 +99,10 @@ const isCredentialsExpired = (error: unknown) =>
 
 // when the app starts, ask who the user is, the footer and the login options
 sample({ clock: appStarted, target: [fetchCurrentUserFx, fetchFooterFx, fetchLoginDataFx] });
+
+// when a settings document is saved, ask the footer again: it carries the server name,
+// the custom message banner and anonymous access, which an admin may just have changed
+sample({ clock: settingsSaved, target: fetchFooterFx });
 
 // when the login form is submitted, log in with its credentials
 sample({
