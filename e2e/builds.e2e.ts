@@ -112,6 +112,10 @@ describe("a jar's Builds tab", () => {
     const used = page.getByRole('table', { name: T.usedBy });
     await expect.poll(() => used.getByRole('row').count()).toBe(2);
     expect(await used.getByRole('row').nth(1).textContent()).toContain('acme-service4service');
+    // The build's number links to its details page.
+    await produced.getByRole('link', { name: '12', exact: true }).click();
+    await page.waitForURL((url) => /^\/ui\/builds\/acme-app\/12\/\d+$/.test(url.pathname));
+    await page.getByRole('heading', { name: 'Builds Details: acme-app #12' }).waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

@@ -263,6 +263,46 @@ describe('permissions and delete', () => {
     expect((await search({ name: 'other-0' })).json().versions).toHaveLength(1);
   });
 
+  it('lists who may do what on a build, for administrators only', async () => {
+    const target = '/artifactory/api/v2/security/permissions/dev-team-builds';
+    const granted = await depot.app.inject({
+      method: 'PUT',
+      url: target,
+      headers: adminAuth(),
+      payload: {
+        build: {
+          repositories: ['artifactory-build-info'],
+          'include-patterns': ['team/**'],
+          'exclude-patterns': [],
+          actions: { users: { dev: ['read', 'delete'] }, groups: {} },
+        },
+      },
+    });
+    expect(granted.statusCode, granted.body).toBeLessThan(300);
+    try {
+      const url = (name: string, number: string, day: number) =>
+        `/ui/builds/buildEffectivePermission/${at(name, number, day)}`;
+      const lib = await call('GET', url('team/lib', '1', 1));
+      expect(lib.statusCode, lib.body).toBe(200);
+      const rows = lib.json().data as { principal: string; actions: Record<string, boolean> }[];
+      expect(rows.find((row) => row.principal === 'dev')?.actions).toEqual({
+        read: true,
+        annotate: true,
+        deploy: true,
+        delete: true,
+        manage: false,
+      });
+      expect(rows.find((row) => row.principal === 'admin')?.actions.manage).toBe(true);
+      // The pattern does not reach other-0: dev is not listed there.
+      const other = (await call('GET', url('other-0', '1', 10))).json().data;
+      expect(other.map((row: { principal: string }) => row.principal)).not.toContain('dev');
+      expect((await call('GET', url('team/lib', '1', 1), undefined, dev)).statusCode).toBe(403);
+      expect((await call('GET', url('team/lib', '9', 1))).statusCode).toBe(404);
+    } finally {
+      await depot.app.inject({ method: 'DELETE', url: target, headers: adminAuth() });
+    }
+  });
+
   it('deletes exact versions, then all builds of a name', async () => {
     const one = await call('POST', '/ui/builds/buildsDelete', {
       buildsCoordinates: [

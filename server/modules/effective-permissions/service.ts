@@ -1,6 +1,7 @@
 import type { AccessService } from '../access-control/service.ts';
 import { sectionActions, sectionReaches } from '../access-control/grants.ts';
 import type { RepoAction } from '../access-control/decider.ts';
+import { buildDeciderFrom, type JudgedBuild } from '../access-control/build-decider.ts';
 import type { PermissionSection } from '../access-control/permission-target.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import type { GroupsService } from '../groups/service.ts';
@@ -72,17 +73,39 @@ export function createEffectivePermissionsService(deps: Deps) {
       const sections = targets
         .flatMap((target) => (target.repo ? [target.repo] : []))
         .filter((section) => sectionReaches(section, node.repo, node.path, kind));
-      const all = await principals(deps, sections);
-      all.sort((a, b) => a.principal.localeCompare(b.principal, 'en'));
-      if (query.direction === 'desc') all.reverse();
-      const start = (query.pageNum - 1) * query.numOfRows;
-      return {
-        totalCount: all.length,
-        pageNum: query.pageNum,
-        numOfRows: query.numOfRows,
-        data: all.slice(start, start + query.numOfRows),
-      };
+      return paged(
+        await principals(deps, (name, groups) => granted(sections, name, groups)),
+        query,
+      );
     },
+
+    /**
+     * The build's Effective Permissions tab (spec 02 §7 `buildEffectivePermission`): who may
+     * do what on one build by the permission targets' build sections (docs/builds.md), with
+     * the same rules for administrators and anonymous as a node's.
+     */
+    async forBuild(build: JudgedBuild, query: PermissionsQuery): Promise<EffectivePermissionsPage> {
+      const targets = await deps.access.list();
+      const grantedOnBuild = (name: string, groups: string[]) => {
+        const decider = buildDeciderFrom(targets, { name, groups });
+        return new Set(BUILD_ACTIONS.filter((action) => decider.can(action, build)));
+      };
+      return paged(await principals(deps, grantedOnBuild), query);
+    },
+  };
+}
+
+const BUILD_ACTIONS: RepoAction[] = ['read', 'annotate', 'deploy', 'delete', 'manage'];
+
+function paged(all: EffectivePermission[], query: PermissionsQuery): EffectivePermissionsPage {
+  all.sort((a, b) => a.principal.localeCompare(b.principal, 'en'));
+  if (query.direction === 'desc') all.reverse();
+  const start = (query.pageNum - 1) * query.numOfRows;
+  return {
+    totalCount: all.length,
+    pageNum: query.pageNum,
+    numOfRows: query.numOfRows,
+    data: all.slice(start, start + query.numOfRows),
   };
 }
 
@@ -94,10 +117,9 @@ function granted(sections: PermissionSection[], name: string, groups: string[]) 
   return actions;
 }
 
-async function principals(
-  deps: Deps,
-  sections: PermissionSection[],
-): Promise<EffectivePermission[]> {
+type GrantedTo = (name: string, groups: string[]) => Set<RepoAction>;
+
+async function principals(deps: Deps, grantedTo: GrantedTo): Promise<EffectivePermission[]> {
   const [users, groups, security] = await Promise.all([
     deps.users.list(),
     deps.groups.list(),
@@ -108,16 +130,16 @@ async function principals(
   for (const user of users) {
     if (user.name === ANONYMOUS) continue;
     const admin = user.admin || user.groups.some((group) => adminGroups.has(group));
-    const actions = admin ? EVERYTHING : asFlags(granted(sections, user.name, user.groups));
+    const actions = admin ? EVERYTHING : asFlags(grantedTo(user.name, user.groups));
     if (actions.read) rows.push({ principal: user.name, type: 'user', actions });
   }
   for (const group of groups) {
     const admin = adminGroups.has(group.name);
-    const actions = admin ? EVERYTHING : asFlags(granted(sections, '', [group.name]));
+    const actions = admin ? EVERYTHING : asFlags(grantedTo('', [group.name]));
     if (actions.read) rows.push({ principal: group.name, type: 'group', actions });
   }
   if (security.anonAccessEnabled) {
-    const actions = asFlags(granted(sections, ANONYMOUS, []));
+    const actions = asFlags(grantedTo(ANONYMOUS, []));
     if (actions.read) rows.push({ principal: ANONYMOUS, type: 'user', actions });
   }
   return rows;

@@ -3,6 +3,7 @@ import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { NOT_FOUND_PATH } from '../../shell/messages';
+import { $currentUser } from '../../shell/session/model';
 import { TabButtons } from '../../components/TabButtons';
 import { useKeyedData } from '../../components/useKeyedData';
 import { buildsApi, type BuildAt } from './api';
@@ -10,6 +11,7 @@ import { BuildTab } from './BuildTabs';
 import {
   BUILD_LABELS as L,
   BUILD_MESSAGES as M,
+  ADMIN_BUILD_TABS,
   BUILD_TABS,
   BUILD_TITLES,
   BUILDS_PATH,
@@ -20,13 +22,16 @@ import { $deleteFailed, deleteFx, deleteRequested } from './model';
 import { PromoteDialog } from './PromoteDialog';
 
 const isTab = (tab: string): tab is BuildTabId => BUILD_TABS.some((t) => t.id === tab);
+const tabsFor = (admin: boolean) =>
+  BUILD_TABS.filter((t) => admin || !ADMIN_BUILD_TABS.includes(t.id));
 
 /** One build: its tabs, Promote and Delete. A build that cannot be read goes to 404. */
 export function BuildDetails({ build, tab }: { build: BuildAt; tab: string }) {
   const navigate = useNavigate();
   const key = `${build.name}#${build.number}@${build.startTime}`;
   const general = useKeyedData(key, () => buildsApi.general(build), M.loadFailed);
-  const [deleteFailed, remove] = useUnit([$deleteFailed, deleteRequested]);
+  const [deleteFailed, remove, user] = useUnit([$deleteFailed, deleteRequested, $currentUser]);
+  const tabs = tabsFor(user?.admin === true);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [promoting, setPromoting] = useState(false);
   useEffect(
@@ -34,7 +39,7 @@ export function BuildDetails({ build, tab }: { build: BuildAt; tab: string }) {
     [navigate, build.name],
   );
   if (general.error) return <Navigate to={NOT_FOUND_PATH} replace />;
-  const current: BuildTabId = isTab(tab) ? tab : 'general';
+  const current: BuildTabId = isTab(tab) && tabs.some((t) => t.id === tab) ? tab : 'general';
   return (
     <section className="builds-page" aria-busy={general.loading}>
       <nav aria-label="Breadcrumb" className="builds-breadcrumb">
@@ -54,7 +59,7 @@ export function BuildDetails({ build, tab }: { build: BuildAt; tab: string }) {
       </div>
       {deleteFailed && <p role="alert">{`${M.deleteFailed}: ${deleteFailed}`}</p>}
       <TabButtons
-        names={BUILD_TABS.map((t) => t.id)}
+        names={tabs.map((t) => t.id)}
         selected={current}
         labelOf={(id) => BUILD_TABS.find((t) => t.id === id)?.label ?? id}
         onSelect={(id) => navigate(buildPath(build.name, build.number, build.startTime, id))}

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { formatDate } from '../../engine/list/cellFormat';
 import { treeHref } from '../../components/treeLinks';
+import { EffectivePermissionsTable } from '../../components/EffectivePermissionsTable';
 import { useKeyedData } from '../../components/useKeyedData';
 import { buildsApi, type BuildAt, type BuildFile, type DiffChanges } from './api';
 import { BUILD_LABELS as L, BUILD_MESSAGES as M, type BuildTabId } from './messages';
@@ -144,6 +145,13 @@ export function BuildTab({
             )
           }
         </Loaded>
+      );
+    case 'permissions':
+      return (
+        <EffectivePermissionsTable
+          subject={keyOf(build)}
+          load={(pageNum, direction) => buildsApi.effectivePermissions(build, pageNum, direction)}
+        />
       );
     case 'json':
       return (

@@ -1,10 +1,17 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { formatDate } from '../../engine/list/cellFormat';
 import { BuildDetails } from './BuildDetails';
 import { BuildVersions, NumberWithoutStart } from './BuildVersions';
-import { BUILD_LABELS as L, BUILD_MESSAGES as M, BUILD_TITLES, buildPath } from './messages';
+import {
+  BUILD_LABELS as L,
+  BUILD_MESSAGES as M,
+  BUILD_TITLES,
+  BUILDS_NEW_PATH,
+  BUILDS_PATH,
+  buildPath,
+} from './messages';
 import { $builds, $hasMore, $listFailed, $listLoading, listOpened, moreRequested } from './model';
 import './builds.css';
 
@@ -15,6 +22,16 @@ import './builds.css';
  */
 export default function BuildsPage() {
   const { buildName, buildNumber, startTime, tab } = useParams();
+  const location = useLocation();
+  // `builds-new` is the spec's name for these routes (spec 01 §2, 02 §2): links made with
+  // it land on the same page under /builds, the one address the console itself writes.
+  if (location.pathname.startsWith(BUILDS_NEW_PATH))
+    return (
+      <Navigate
+        to={`${BUILDS_PATH}${location.pathname.slice(BUILDS_NEW_PATH.length)}${location.search}`}
+        replace
+      />
+    );
   if (buildName && buildNumber && startTime)
     return (
       <BuildDetails

@@ -1,4 +1,5 @@
 import { call } from '../../api/client';
+import type { EffectivePermissionsPage } from '../../api/treeBrowser';
 
 export interface BuildSummary {
   build_name: string;
@@ -121,6 +122,17 @@ export const buildsApi = {
         user: string;
       }[];
     }>('GET', at('releaseHistory', build), project(build)),
+  /** Who may do what on the build (administrators only: it lists every user). */
+  effectivePermissions: (build: BuildAt, pageNum: number, direction: 'asc' | 'desc') =>
+    call<EffectivePermissionsPage>('GET', at('buildEffectivePermission', build), {
+      searchParams: {
+        pageNum,
+        numOfRows: 25,
+        direction,
+        orderBy: 'principal',
+        ...(build.projectKey ? { projectKey: build.projectKey } : {}),
+      },
+    }),
   json: (build: BuildAt) =>
     call<{ fileContent: string }>('GET', at('buildJson', build), project(build)),
   deleteBuilds: (builds: BuildAt[]) =>

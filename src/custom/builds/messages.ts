@@ -2,19 +2,11 @@
  * The builds pages' texts (spec 02 §2 "Builds": routes and titles; §3 "Build"). Titles are
  * the spec's; the rest are Depot's words. UI and tests read them from here.
  */
-export const BUILDS_PATH = '/builds';
+import { BUILDS_PATH, buildPath } from '../../components/buildLinks';
 
-/** A build's pages, each part encoded: names may hold `/` (Jenkins folders). */
-export const buildPath = (
-  name: string,
-  number?: string,
-  startTime?: number | string,
-  tab?: string,
-) =>
-  [BUILDS_PATH, name, number, startTime === undefined ? undefined : String(startTime), tab]
-    .filter((part): part is string => part !== undefined)
-    .map((part, index) => (index === 0 ? part : encodeURIComponent(part)))
-    .join('/');
+export { BUILDS_PATH, buildPath };
+/** The spec's route name for the same pages (spec 01 §2): redirected to BUILDS_PATH. */
+export const BUILDS_NEW_PATH = '/builds-new';
 
 export const BUILD_TITLES = {
   list: 'Builds',
@@ -30,7 +22,10 @@ export const BUILD_TABS = [
   { id: 'diff', label: 'Diff' },
   { id: 'history', label: 'Release History' },
   { id: 'json', label: 'Build Info JSON' },
+  { id: 'permissions', label: 'Effective Permissions' },
 ] as const;
+/** Tabs only administrators see (their calls list every user). */
+export const ADMIN_BUILD_TABS: readonly string[] = ['permissions'];
 export type BuildTabId = (typeof BUILD_TABS)[number]['id'];
 
 export const BUILD_LABELS = {

@@ -1,5 +1,10 @@
 import { useUnit } from 'effector-react';
-import type { ArtifactGeneral, TreeNode } from '../../api/treeBrowser';
+import {
+  effectivePermissionsApi,
+  type ArtifactGeneral,
+  type TreeNode,
+} from '../../api/treeBrowser';
+import { nodeId } from './rows';
 import { formatDate } from '../../engine/list/cellFormat';
 import { formatCount, formatSize } from '../../custom/storage-summary/format';
 import {
@@ -18,7 +23,7 @@ import { actionClicked } from './actions-model';
 import { NodeActionsBar } from './NodeActions';
 import { TabButtons } from '../../components/TabButtons';
 import { DependencyDeclaration } from './tabs/DependencyDeclaration';
-import { EffectivePermissionsTab } from './tabs/EffectivePermissionsTab';
+import { EffectivePermissionsTable } from '../../components/EffectivePermissionsTable';
 import { FileViewTab } from './tabs/FileViewTab';
 import { PropertiesTab } from './tabs/PropertiesTab';
 import { ViewSourceTab } from './tabs/ViewSourceTab';
@@ -80,7 +85,12 @@ function TabContent({
 }) {
   switch (tab) {
     case 'EffectivePermission':
-      return <EffectivePermissionsTab node={node} />;
+      return (
+        <EffectivePermissionsTable
+          subject={nodeId(node)}
+          load={(pageNum, direction) => effectivePermissionsApi.page(node, pageNum, direction)}
+        />
+      );
     case 'Properties':
       return <PropertiesTab node={node} />;
     case 'Watch':

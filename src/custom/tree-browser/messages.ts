@@ -3,6 +3,7 @@
  * node' are spec 02 §2, §4 and §8 verbatim; UI and tests read them from here.
  */
 import { TREE_ROUTE_BASE } from '../../components/treeLinks';
+import { EFFECTIVE_PERMISSION_LABELS } from '../../components/EffectivePermissionsTable';
 
 export { TREE_ROUTE_BASE };
 export const DEFAULT_BROWSER = 'tree';
@@ -194,27 +195,7 @@ export const TAB_LABELS = {
     close: 'Close',
   },
   viewFailed: 'Could not load this view',
-  permissions: {
-    title: 'Effective Permissions',
-    principal: 'Principal',
-    type: 'Type',
-    types: { user: 'User', group: 'Group' },
-    actions: {
-      read: 'Read',
-      annotate: 'Annotate',
-      deploy: 'Deploy/Cache',
-      delete: 'Delete/Overwrite',
-      manage: 'Manage',
-    },
-    granted: 'granted',
-    notGranted: 'not granted',
-    pages: 'Pages',
-    previous: 'Previous',
-    next: 'Next',
-    pageOf: (page: number, pages: number, total: number) =>
-      `Page ${page} of ${pages} (${total.toLocaleString('en-US')} principals)`,
-    failed: 'Could not load the effective permissions',
-  },
+  permissions: EFFECTIVE_PERMISSION_LABELS,
 };
 
 export const REPO_TYPE_LABELS: Record<string, string> = {

@@ -4,6 +4,8 @@ import { formatDate } from '../../../engine/list/cellFormat';
 import { TAB_LABELS } from '../messages';
 import { nodeId } from '../rows';
 import { useKeyedData } from '../../../components/useKeyedData';
+import { buildPath } from '../../../components/buildLinks';
+import { Link } from 'react-router-dom';
 
 const T = TAB_LABELS.builds;
 
@@ -51,8 +53,14 @@ function BuildTable({
       <tbody>
         {builds.map((build) => (
           <tr key={`${build.name}#${build.number}@${build.started}/${build.moduleID}`}>
-            <td>{build.name}</td>
-            <td>{build.number}</td>
+            <td>
+              <Link to={buildPath(build.name)}>{build.name}</Link>
+            </td>
+            <td>
+              <Link to={buildPath(build.name, build.number, build.startedMillis)}>
+                {build.number}
+              </Link>
+            </td>
             <td>{build.moduleID}</td>
             <td>{formatDate(new Date(build.startedMillis).toISOString())}</td>
             {withScope && <td>{build.scope ?? ''}</td>}

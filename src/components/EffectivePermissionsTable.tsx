@@ -1,19 +1,54 @@
 import { useState } from 'react';
-import { effectivePermissionsApi, type TreeNode } from '../../../api/treeBrowser';
-import { TAB_LABELS } from '../messages';
-import { nodeId } from '../rows';
-import { useKeyedData } from '../../../components/useKeyedData';
+import type { EffectivePermissionsPage } from '../api/treeBrowser';
+import { useKeyedData } from './useKeyedData';
 
-const T = TAB_LABELS.permissions;
+/** The Effective Permissions tab's words, the tree's and a build's alike. */
+export const EFFECTIVE_PERMISSION_LABELS = {
+  title: 'Effective Permissions',
+  principal: 'Principal',
+  type: 'Type',
+  types: { user: 'User', group: 'Group' },
+  actions: {
+    read: 'Read',
+    annotate: 'Annotate',
+    deploy: 'Deploy/Cache',
+    delete: 'Delete/Overwrite',
+    manage: 'Manage',
+  },
+  granted: 'granted',
+  notGranted: 'not granted',
+  pages: 'Pages',
+  previous: 'Previous',
+  next: 'Next',
+  pageOf: (page: number, pages: number, total: number) =>
+    `Page ${page} of ${pages} (${total.toLocaleString('en-US')} principals)`,
+  failed: 'Could not load the effective permissions',
+};
+
+const T = EFFECTIVE_PERMISSION_LABELS;
 const ACTIONS = ['read', 'annotate', 'deploy', 'delete', 'manage'] as const;
 
-/** Effective Permissions: who may do what on the node, 25 principals a page. */
-export function EffectivePermissionsTab({ node }: { node: TreeNode }) {
+export type PermissionsPageLoader = (
+  pageNum: number,
+  direction: 'asc' | 'desc',
+) => Promise<EffectivePermissionsPage>;
+
+/**
+ * Effective Permissions: who may do what on one thing (a node, a build), 25 principals a
+ * page. `subject` names the thing: a new one starts over.
+ */
+export function EffectivePermissionsTable({
+  subject,
+  load,
+}: {
+  subject: string;
+  load: PermissionsPageLoader;
+}) {
   const [pageNum, setPageNum] = useState(1);
   const [direction, setDirection] = useState<'asc' | 'desc'>('asc');
   const { data, error } = useKeyedData(
-    `${nodeId(node)}#${pageNum}:${direction}`,
-    () => effectivePermissionsApi.page(node, pageNum, direction),
+    `${subject}#${pageNum}:${direction}`,
+    () => load(pageNum, direction),
     T.failed,
   );
   if (error)
