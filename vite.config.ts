@@ -29,6 +29,9 @@ const EMBEDDED_RUN_ONLY = [
   'tests/sign-in-throttle.test.ts',
   // The OpenAPI document is built from the routes' options and runs no SQL of its own.
   'tests/openapi.test.ts',
+  // Connections through a forward proxy: network code with no SQL of its own; the proxies'
+  // documents are the engine's (tests/entity-contracts.test.ts), the outbox webhooks' (tests/webhooks.test.ts).
+  'tests/proxies.test.ts',
 ];
 
 /**
