@@ -33,6 +33,9 @@ const EMBEDDED_RUN_ONLY = [
   // they end on has its PostgreSQL runs in tests/license-buckets.test.ts and others.
   'tests/schemas-check.test.ts',
   'tests/screen-scaffold.test.ts',
+  // Connections through a forward proxy: network code with no SQL of its own; the proxies'
+  // documents are the engine's (tests/entity-contracts.test.ts), the outbox webhooks' (tests/webhooks.test.ts).
+  'tests/proxies.test.ts',
 ];
 
 /**

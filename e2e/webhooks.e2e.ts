@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_MESSAGES as M } from '../server/modules/webhooks/messages.ts';
 import { DELIVERY_LABELS as L } from '../src/custom/webhook-deliveries/messages.ts';
+import { buildInfo } from '../tests/helpers/build-info.ts';
 import { startReceiver, type Receiver } from '../tests/helpers/webhook-receiver.ts';
 import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
@@ -38,6 +39,13 @@ beforeAll(async () => {
     repository,
   );
   expect(created.status).toBe(200);
+  // What the form's pickers offer: a proxy and a build.
+  const proxy = { key: 'corp-proxy', host: '127.0.0.1', port: 3128 };
+  expect((await scriptedCall(depot, admin, 'POST', '/ui/api/v1/ui/proxies', proxy)).status).toBe(
+    201,
+  );
+  const build = buildInfo({ name: 'nightly-app', number: '1', modules: [{ id: 'app' }] });
+  expect((await scriptedCall(depot, admin, 'PUT', '/artifactory/api/build', build)).ok).toBe(true);
 });
 afterAll(async () => {
   await browser?.close();
@@ -54,6 +62,23 @@ const cell = (text: string | RegExp, column: string) =>
   row(text).locator(`[col-id="${column}"]`).first();
 
 describe('webhooks in the console', () => {
+  it('offers the proxies and the builds Depot has in the pickers', async () => {
+    ({ page, pageErrors } = await openFreshPage(browser, page));
+    await page.goto(depot.ui('/login'));
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/ui\/admin\//);
+    await page.goto(depot.ui('/admin/configuration/webhooks/new'));
+    const useProxy = page.getByRole('combobox', { name: /^Use Proxy/ });
+    await useProxy.locator('option', { hasText: 'corp-proxy' }).waitFor({ state: 'attached' });
+    expect(await useProxy.locator('option').allTextContents()).toEqual([
+      'No proxy: connect directly',
+      'corp-proxy',
+    ]);
+    const builds = page.getByRole('group', { name: 'Builds', exact: true }).first();
+    await builds.getByRole('checkbox', { name: 'nightly-app', exact: true }).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('creates a webhook and tests it against the receiver', async () => {
     ({ page, pageErrors } = await openFreshPage(browser, page));
     await page.goto(depot.ui('/login'));

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
@@ -31,6 +31,7 @@ let upstreamUrl: string;
 const upstreamSeen: string[] = [];
 let tlsServer: TlsServer;
 let tlsConnections = 0;
+const tlsSockets = new Set<Socket>();
 let certDir: string;
 
 const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
@@ -87,16 +88,24 @@ beforeAll(async () => {
     key: readFileSync(join(certDir, 'key.pem')),
     cert: readFileSync(join(certDir, 'cert.pem')),
   });
-  tlsServer.on('connection', () => tlsConnections++);
+  tlsServer.on('connection', (socket: Socket) => {
+    tlsConnections++;
+    tlsSockets.add(socket);
+  });
   tlsServer.on('tlsClientError', () => undefined);
   await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
-}, 30000);
+});
 
 afterAll(async () => {
   await receiver?.close();
   await proxy?.close();
-  await new Promise((resolve) => upstream?.close(resolve));
-  await new Promise((resolve) => tlsServer?.close(resolve));
+  for (const server of [upstream, tlsServer]) {
+    if (!server) continue;
+    const closed = new Promise((resolve) => server.close(resolve));
+    if ('closeAllConnections' in server) server.closeAllConnections();
+    for (const socket of tlsSockets) socket.destroy();
+    await closed;
+  }
   if (certDir) rmSync(certDir, { recursive: true, force: true });
   await depot?.close();
 });
@@ -166,6 +175,21 @@ describe('connections through a proxy', () => {
       `Basic ${Buffer.from(`${PROXY_USER}:${PROXY_PASSWORD}`).toString('base64')}`,
     );
     expect(upstreamSeen).toContain('/pkg/file.txt');
+  });
+
+  it("tests a remote repository's URL through the proxy it would use", async () => {
+    const before = proxy.seen.length;
+    const tested = await api('POST', '/ui/api/v1/ui/admin/repositories/testremote', {
+      url: `${upstreamUrl}ping`,
+    });
+    expect(tested.statusCode, tested.body).toBe(200);
+    expect(proxy.seen.slice(before).map((seen) => seen.target)).toEqual([`${upstreamUrl}ping`]);
+    const unknown = await api('POST', '/ui/api/v1/ui/admin/repositories/testremote', {
+      url: `${upstreamUrl}ping`,
+      proxy: 'nowhere',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain("Connection failed: Proxy 'nowhere' is not configured");
   });
 
   it('connects directly when the repository disables the proxy', async () => {

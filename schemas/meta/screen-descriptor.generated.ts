@@ -1,4 +1,4 @@
-// stamp: 728e0677b9711ce4
+// stamp: 7818cc1bff72c61c
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -82,7 +82,7 @@ export interface FormDescriptor {
     label: string;
     message: string;
   };
-  /** Pickers fed by calls: a field's choices are `valueKey` of each item its call answers; a list of calls gives their choices together, in order, each once. */
+  /** Pickers fed by calls: a field's choices are `valueKey` of each item its call answers (under `listKey` when the answer is an object); a list of calls gives their choices together, in order, each once. */
   options?: Record<string, ChoiceSource | ChoiceSource[]>;
   uiSchema?: Record<string, unknown>;
   /** Fieldsets of the form, in order, each with its title and the form fields it holds; fields in no section come first. */
@@ -95,7 +95,10 @@ export interface FormDescriptor {
 
 export interface ChoiceSource {
   path: string;
-  valueKey: string;
+  /** The field of each item that is the choice; without it, each item is the choice itself (a list of names). */
+  valueKey?: string;
+  /** The field of the answer that holds the items, when the call answers an object (`builds` of `{ "builds": [...], "total": 3 }`); the answer itself otherwise. */
+  listKey?: string;
 }
 
 export interface FormSection {

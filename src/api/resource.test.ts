@@ -157,9 +157,18 @@ describe('row actions and choices', () => {
   it('maps option items by valueKey', async () => {
     const groups = [{ groupName: 'readers' }, { groupName: 'writers' }];
     const { client } = recordingClient(() => new Response(JSON.stringify(groups)));
-    expect(await fetchChoices('/ui/users/groups', 'groupName', client)).toEqual([
-      'readers',
-      'writers',
+    expect(await fetchChoices({ path: '/ui/users/groups', valueKey: 'groupName' }, client)).toEqual(
+      ['readers', 'writers'],
+    );
+  });
+
+  it('reads the items from listKey of an object answer, each item the choice itself', async () => {
+    const names = { builds: ['app', 'lib'], total: 2, hasMore: false };
+    const { client, requests } = recordingClient(() => new Response(JSON.stringify(names)));
+    expect(await fetchChoices({ path: '/ui/builds/names', listKey: 'builds' }, client)).toEqual([
+      'app',
+      'lib',
     ]);
+    expect(requests[0]!.url).toBe('http://depot.test/ui/api/v1/ui/builds/names');
   });
 });

@@ -1,7 +1,7 @@
 import type { KyInstance } from 'ky';
 import { call, http } from './client';
 import { isUnreachable } from './ApiError';
-import type { ApiCall, FormAction, ResourceApi, RowAction } from './descriptor';
+import type { ApiCall, ChoiceSource, FormAction, ResourceApi, RowAction } from './descriptor';
 
 export type Row = Record<string, unknown>;
 
@@ -66,14 +66,22 @@ export function runRowAction(
   return call(action.method, fillPath(action.path, row), options, client);
 }
 
-/** The choices of a form's `options` field: GET `path`, each item's `valueKey`. */
+/**
+ * The choices of a form's `options` field: GET `source.path`; the items are the answer, or
+ * its `listKey` field; each choice is an item's `valueKey`, or the item itself without one.
+ */
 export async function fetchChoices(
-  path: string,
-  valueKey: string,
+  source: ChoiceSource,
   client: KyInstance = http,
 ): Promise<string[]> {
-  const items = (await call<Row[] | undefined>('GET', path, {}, client)) ?? [];
-  return items.map((item) => String(item[valueKey])).filter((value) => value !== 'undefined');
+  const answer = await call<unknown>('GET', source.path, {}, client);
+  const listed = source.listKey ? (answer as Row | undefined)?.[source.listKey] : answer;
+  const items = Array.isArray(listed) ? (listed as unknown[]) : [];
+  const { valueKey } = source;
+  return items
+    .map((item) => (valueKey ? (item as Row | null)?.[valueKey] : item))
+    .filter((value) => value !== undefined && value !== null && typeof value !== 'object')
+    .map(String);
 }
 
 /** What a successful answer says of itself: a text body, `info`, `message` or `feedbackMsg.info`. */

@@ -39,9 +39,7 @@ export const loadEntityFx = createEffect(({ descriptor, key }: FormTarget) =>
 );
 /** A field's choices from each of its calls, in order, each once. */
 async function choicesOf(sources: ChoiceSource | ChoiceSource[]): Promise<string[]> {
-  const lists = await Promise.all(
-    [sources].flat().map(({ path, valueKey }) => fetchChoices(path, valueKey)),
-  );
+  const lists = await Promise.all([sources].flat().map((source) => fetchChoices(source)));
   return [...new Set(lists.flat())];
 }
 

@@ -1,0 +1,252 @@
+// npm run bench:webhooks: what webhooks cost and how fast they arrive (issue 26, docs/webhooks.md),
+// against a receiver on loopback, with two built Depots set up alike measured in the same run:
+// one with BENCH_SUBSCRIPTIONS (20) subscriptions matching every deploy, one with none.
+// Prints medians and ratios:
+// - deploy throughput of small files (BENCH_DEPLOYS per round, 8 at once), with / without
+//   subscriptions (goal >= 0.9), and the median deploy latency of each (with / without);
+// - deliveries per second: every delivery of a round received, over the round's time;
+// - event-to-delivery latency at BENCH_RATE (100) deploys per second for BENCH_PACED_SECONDS
+//   (10): from the deploy's answer to the receiver's receipt, p50 and p95 (goal p95 < 1 s);
+// - a receiver outage of BENCH_OUTAGE_SECONDS (60; the issue's figure is 600) under that
+//   load: after the receiver is back, the backlog drains; lost and duplicated deliveries
+//   (by X-Depot-Delivery) are counted (goal: 0 lost).
+// BENCH_RUNS (3) rounds take turns between the two Depots. Needs a built server (this
+// script runs scripts/prepare-start.mjs first).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startBuiltDepot } from './depot.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const env = (name, fallback) => Number(process.env[name] ?? fallback);
+const RUNS = env('BENCH_RUNS', 3);
+const DEPLOYS = env('BENCH_DEPLOYS', 400);
+const SUBSCRIPTIONS = env('BENCH_SUBSCRIPTIONS', 20);
+const RATE = env('BENCH_RATE', 100);
+const PACED_SECONDS = env('BENCH_PACED_SECONDS', 10);
+const OUTAGE_SECONDS = env('BENCH_OUTAGE_SECONDS', 60);
+const CONCURRENCY = 8;
+const ADMIN = 'bench-admin-1';
+const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
+const work = mkdtempSync(join(tmpdir(), 'depot-bench-webhooks-'));
+const children = [];
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+const now = () => performance.now();
+
+/** The receiver: every delivery's id, subscription and path, and when it arrived. */
+function startReceiver(port = 0) {
+  const received = [];
+  const server = createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      received.push({
+        id: request.headers['x-depot-delivery'],
+        subscription: body.subscription_key,
+        path: body.data?.path,
+        at: now(),
+      });
+      response.writeHead(200).end('ok');
+    });
+  });
+  return new Promise((done) =>
+    server.listen(port, '127.0.0.1', () =>
+      done({
+        received,
+        port: server.address().port,
+        close: () =>
+          new Promise((closed) => {
+            server.closeAllConnections();
+            server.close(closed);
+          }),
+      }),
+    ),
+  );
+}
+
+async function call(port, method, path, body) {
+  const json = body !== undefined && typeof body !== 'string';
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { authorization: AUTH, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(body) : body,
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return response;
+}
+
+async function startDepot(name, port, receiverPort, subscriptions) {
+  const home = join(work, name);
+  const child = await startBuiltDepot({ home, port, adminPassword: ADMIN });
+  children.push(child);
+  await call(port, 'PUT', '/ui/api/v1/ui/securityconfig', { remoteAllowList: ['127.0.0.1'] });
+  await call(port, 'PUT', '/artifactory/api/repositories/bench-local', {
+    rclass: 'local',
+    packageType: 'generic',
+  });
+  for (let i = 0; i < subscriptions; i++)
+    await call(port, 'POST', '/event/api/v1/subscriptions', {
+      key: `bench-${i}`,
+      enabled: true,
+      event_filter: {
+        domain: 'artifact',
+        event_types: ['deployed'],
+        criteria: { anyLocal: true, anyRemote: false, repoKeys: [] },
+      },
+      handlers: [
+        { handler_type: 'webhook', url: `http://127.0.0.1:${receiverPort}/hook`, secret: 's3cret' },
+      ],
+    });
+  return port;
+}
+
+/** Deploys `paths`, CONCURRENCY at once; answers each deploy's latency and the whole time. */
+async function deployAll(port, paths) {
+  const latencies = [];
+  const queue = [...paths];
+  const started = now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let path = queue.shift(); path; path = queue.shift()) {
+        const start = now();
+        await call(port, 'PUT', `/artifactory/bench-local/${path}`, `content of ${path}`);
+        latencies.push(now() - start);
+      }
+    }),
+  );
+  return { seconds: (now() - started) / 1000, latencies };
+}
+
+/** Deploys at `rate` per second for `seconds`; answers when each path's deploy was answered. */
+async function deployPaced(port, prefix, rate, seconds) {
+  const answered = new Map();
+  const pending = [];
+  const start = now();
+  for (let i = 0; i < rate * seconds; i++) {
+    const due = start + (i * 1000) / rate;
+    if (due > now()) await sleep(due - now());
+    const path = `${prefix}/f-${i}.txt`;
+    pending.push(
+      call(port, 'PUT', `/artifactory/bench-local/${path}`, 'x').then(() =>
+        answered.set(path, now()),
+      ),
+    );
+  }
+  await Promise.all(pending);
+  return answered;
+}
+
+/** A port nobody listens on now. */
+function freePort() {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+async function until(check, what, ms) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+async function main() {
+  execFileSync(process.execPath, ['scripts/prepare-start.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  let receiver = await startReceiver();
+  const withHooks = await startDepot('with', await freePort(), receiver.port, SUBSCRIPTIONS);
+  const without = await startDepot('without', await freePort(), receiver.port, 0);
+
+  const rates = { with: [], without: [] };
+  const deployMs = { with: [], without: [] };
+  const deliveryRates = [];
+  for (let run = 0; run < RUNS; run++) {
+    for (const [side, port] of [
+      ['with', withHooks],
+      ['without', without],
+    ]) {
+      const paths = Array.from({ length: DEPLOYS }, (_, i) => `r${run}/${side}/f-${i}.txt`);
+      const before = receiver.received.length;
+      const started = now();
+      const { seconds, latencies } = await deployAll(port, paths);
+      rates[side].push(DEPLOYS / seconds);
+      deployMs[side].push(median(latencies));
+      if (side === 'with') {
+        const expected = DEPLOYS * SUBSCRIPTIONS;
+        await until(() => receiver.received.length - before >= expected, 'the deliveries', 300_000);
+        deliveryRates.push(expected / ((now() - started) / 1000));
+      }
+    }
+  }
+
+  // Event-to-delivery latency at a steady deploy rate.
+  const answered = await deployPaced(withHooks, 'paced', RATE, PACED_SECONDS);
+  await until(
+    () =>
+      receiver.received.filter((r) => r.path?.startsWith('paced/')).length >=
+      answered.size * SUBSCRIPTIONS,
+    'the paced deliveries',
+    300_000,
+  );
+  const latencies = receiver.received
+    .filter((r) => r.path?.startsWith('paced/'))
+    .map((r) => r.at - answered.get(r.path));
+
+  // An outage under the same load: the receiver is away, then back.
+  let outage = 'skipped (BENCH_OUTAGE_SECONDS=0)';
+  if (OUTAGE_SECONDS > 0) {
+    const { port } = receiver;
+    const kept = receiver.received;
+    await receiver.close();
+    const away = await deployPaced(withHooks, 'outage', RATE, OUTAGE_SECONDS);
+    receiver = await startReceiver(port);
+    const backAt = now();
+    const expected = away.size * SUBSCRIPTIONS;
+    const arrived = () => receiver.received.filter((r) => r.path?.startsWith('outage/'));
+    const distinct = () => new Set(arrived().map((r) => `${r.subscription} ${r.path}`)).size;
+    await until(() => distinct() >= expected, 'the backlog to drain', 3_600_000);
+    const drainSeconds = (now() - backAt) / 1000;
+    const ids = arrived().map((r) => r.id);
+    const duplicated = ids.length - new Set(ids).size;
+    outage = `${expected} deliveries drained ${drainSeconds.toFixed(1)} s after the receiver came back; lost ${expected - distinct()}, duplicated ${duplicated}`;
+    kept.push(...receiver.received);
+  }
+
+  const ratio = median(rates.with) / median(rates.without);
+  console.log(
+    `webhooks, ${SUBSCRIPTIONS} subscriptions matching every deploy, ${RUNS} runs of ${DEPLOYS} deploys:`,
+  );
+  console.log(
+    `  deploys/s with ${median(rates.with).toFixed(0)}, without ${median(rates.without).toFixed(0)}: ratio ${ratio.toFixed(2)} (goal >= 0.9)`,
+  );
+  console.log(
+    `  deploy latency (median) with ${median(deployMs.with).toFixed(1)} ms, without ${median(deployMs.without).toFixed(1)} ms: ratio ${(median(deployMs.with) / median(deployMs.without)).toFixed(2)}`,
+  );
+  console.log(
+    `  deliveries/s (every delivery of a round received): ${median(deliveryRates).toFixed(0)}`,
+  );
+  console.log(
+    `  event-to-delivery at ${RATE} deploys/s for ${PACED_SECONDS} s: p50 ${median(latencies).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms (goal p95 < 1000 ms)`,
+  );
+  console.log(`  outage of ${OUTAGE_SECONDS} s: ${outage}`);
+  await receiver.close();
+}
+
+try {
+  await main();
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await sleep(500);
+  rmSync(work, { recursive: true, force: true });
+}
