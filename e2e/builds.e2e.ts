@@ -5,7 +5,7 @@ import { BUILD_LABELS as B, BUILD_TITLES } from '../src/custom/builds/messages.t
 import { NOT_FOUND_TEXT } from '../src/shell/messages.ts';
 import { SEARCH_LABELS } from '../src/custom/search/messages.ts';
 import { buildInfo } from '../tests/helpers/build-info.ts';
-import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { chooseOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -212,7 +212,7 @@ describe('the builds pages', () => {
   });
 
   it("finds builds from the toolbar's Builds scope", async () => {
-    await page.getByLabel(SEARCH_LABELS.toolbarScope).selectOption('builds');
+    await chooseOption(page, SEARCH_LABELS.toolbarScope, SEARCH_LABELS.scopes.builds);
     await page.getByRole('searchbox', { name: SEARCH_LABELS.toolbarSearch }).fill('acme-s');
     await page.getByRole('searchbox', { name: SEARCH_LABELS.toolbarSearch }).press('Enter');
     await page.waitForURL((url) => url.pathname === '/ui/builds' && url.search === '?name=acme-s');
