@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /**
- * An axe-core audit of every console page an e2e test visits: each distinct path once per
- * test file, when the page has settled. Serious and critical violations fail the test that
- * was running (`e2e/setup.ts`); minor and moderate ones are left to review.
+ * An axe-core audit of the console pages e2e tests visit: at the end of each test, every
+ * open page of the browser is audited where it stands, each distinct path once per test
+ * file. Serious and critical violations fail that test (`e2e/setup.ts`); minor and moderate
+ * ones are left to review. Audits run between tests, never during one: axe holds the page's
+ * main thread for seconds on a loaded machine, which made a test's own polls time out.
  */
 const AXE_SOURCE = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
@@ -23,8 +25,7 @@ interface Finding {
 }
 
 const auditedPaths = new Set<string>();
-const watchedPages = new WeakSet<Page>();
-const pendingAudits = new Set<Promise<void>>();
+const watchedPages = new Set<Page>();
 const findings: Finding[] = [];
 
 /** Makes every page the browser opens, in any context, audited as it navigates. */
@@ -36,9 +37,16 @@ export function auditEveryPage(browser: Browser): Browser {
   return browser;
 }
 
-/** Waits for the audits under way, then fails with every serious or critical finding. */
+/** Audits every open page where it stands, then fails with each serious or critical finding. */
 export async function assertNoSeriousViolations(): Promise<void> {
-  while (pendingAudits.size > 0) await Promise.all([...pendingAudits]);
+  for (const page of [...watchedPages]) {
+    if (page.isClosed()) {
+      watchedPages.delete(page);
+      continue;
+    }
+    const path = consolePath(page.url());
+    if (path && !auditedPaths.has(path)) await auditPage(page, path);
+  }
   const found = findings.splice(0);
   if (found.length === 0) return;
   const lines = found.map(
@@ -54,30 +62,19 @@ function watchContext(context: BrowserContext): BrowserContext {
 }
 
 function watchPage(page: Page): Page {
-  if (watchedPages.has(page)) return page;
   watchedPages.add(page);
-  let queue = Promise.resolve();
-  page.on('framenavigated', (frame: Frame) => {
-    if (frame !== page.mainFrame()) return;
-    const path = consolePath(frame.url());
-    if (!path || auditedPaths.has(path)) return;
-    // one audit at a time per page: axe refuses to run twice at once
-    const audit = (queue = queue.then(() => auditPage(page, path)));
-    pendingAudits.add(audit);
-    void audit.finally(() => pendingAudits.delete(audit));
-  });
   return page;
 }
 
 /** The console page a URL shows, or null for downloads, API answers and raw files. */
 function consolePath(url: string): string | null {
+  if (!url.startsWith('http')) return null;
   const { pathname } = new URL(url);
   if (!pathname.startsWith('/ui/') || pathname.startsWith('/ui/api/')) return null;
   return pathname;
 }
 
 async function auditPage(page: Page, path: string): Promise<void> {
-  if (auditedPaths.has(path) || page.isClosed()) return;
   try {
     await settle(page);
     if (consolePath(page.url()) !== path) return; // moved on before it settled

@@ -124,7 +124,7 @@ describe('the builds pages', () => {
     const list = page.getByRole('table', { name: BUILD_TITLES.list });
     await expect.poll(() => list.getByRole('row').count()).toBe(4);
     await page.getByLabel(B.search).fill('pipe');
-    await page.getByRole('button', { name: B.searchButton }).click();
+    await page.getByRole('button', { name: B.searchButton, exact: true }).click();
     await expect.poll(() => list.getByRole('row').count()).toBe(2);
     await list.getByRole('link', { name: PIPELINE }).click();
     const versions = page.getByRole('table', { name: BUILD_TITLES.versions });
