@@ -1,5 +1,6 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { LABELS } from '../src/shell/messages.ts';
+import { auditEveryPage } from './accessibility.ts';
 
 /**
  * Debian's chromium, never a downloaded browser. The flags keep it from reaching out to the
@@ -7,7 +8,7 @@ import { LABELS } from '../src/shell/messages.ts';
  * profile, removed when the browser closes.
  */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: [
@@ -20,6 +21,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  return auditEveryPage(browser);
 }
 
 /** Fails a test on any uncaught page error, so a broken screen cannot pass quietly. */
@@ -49,4 +51,36 @@ export async function openFreshPage(
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
   return { page, pageErrors: watchPageErrors(page) };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The trigger of the component library's Select labelled `label`: a button whose name is
+ * the chosen value followed by the label.
+ */
+export function selectTrigger(scope: Page | Locator, label: string): Locator {
+  const name = new RegExp(`(^|\\s)${escapeRegExp(label)}$`);
+  return scope.getByRole('button', { name }).and(scope.locator('[aria-haspopup="listbox"]'));
+}
+
+/** Opens the Select labelled `label` and picks the option named `option`, as a person does. */
+export async function chooseOption(
+  scope: Page | Locator,
+  label: string,
+  option: string,
+): Promise<void> {
+  const page = 'page' in scope ? scope.page() : scope;
+  await selectTrigger(scope, label).click();
+  await openListbox(page).getByRole('option', { name: option, exact: true }).click();
+}
+
+/** The value the Select labelled `label` shows. */
+export async function chosenOption(scope: Page | Locator, label: string): Promise<string> {
+  return (await selectTrigger(scope, label).locator('.select-value').textContent()) ?? '';
+}
+
+/** The listbox an open Select or combobox of the component library shows. */
+export function openListbox(page: Page): Locator {
+  return page.locator('.select-popover').getByRole('listbox');
 }

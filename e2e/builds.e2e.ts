@@ -5,7 +5,7 @@ import { BUILD_LABELS as B, BUILD_TITLES } from '../src/custom/builds/messages.t
 import { NOT_FOUND_TEXT } from '../src/shell/messages.ts';
 import { SEARCH_LABELS } from '../src/custom/search/messages.ts';
 import { buildInfo } from '../tests/helpers/build-info.ts';
-import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { chooseOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -128,7 +128,7 @@ describe('the builds pages', () => {
     const list = page.getByRole('table', { name: BUILD_TITLES.list });
     await expect.poll(() => list.getByRole('row').count()).toBe(4);
     await page.getByLabel(B.search).fill('pipe');
-    await page.getByRole('button', { name: B.searchButton }).click();
+    await page.getByRole('button', { name: B.searchButton, exact: true }).click();
     await expect.poll(() => list.getByRole('row').count()).toBe(2);
     await list.getByRole('link', { name: PIPELINE }).click();
     const versions = page.getByRole('table', { name: BUILD_TITLES.versions });
@@ -216,7 +216,7 @@ describe('the builds pages', () => {
   });
 
   it("finds builds from the toolbar's Builds scope", async () => {
-    await page.getByLabel(SEARCH_LABELS.toolbarScope).selectOption('builds');
+    await chooseOption(page, SEARCH_LABELS.toolbarScope, SEARCH_LABELS.scopes.builds);
     await page.getByRole('searchbox', { name: SEARCH_LABELS.toolbarSearch }).fill('acme-s');
     await page.getByRole('searchbox', { name: SEARCH_LABELS.toolbarSearch }).press('Enter');
     await page.waitForURL((url) => url.pathname === '/ui/builds' && url.search === '?name=acme-s');

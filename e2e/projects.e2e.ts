@@ -2,7 +2,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABELS, NOT_AUTHORIZED_MESSAGE } from '../src/shell/messages.ts';
 import { PROJECT_LABELS as L } from '../src/custom/projects/messages.ts';
-import { launchBrowser, openFreshPage, signIn } from './browser.ts';
+import {
+  chooseOption,
+  chosenOption,
+  launchBrowser,
+  openFreshPage,
+  openListbox,
+  selectTrigger,
+  signIn,
+} from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -40,7 +48,7 @@ async function freshPage() {
   ({ page, pageErrors } = await openFreshPage(browser, page));
 }
 const sidebar = () => page.getByRole('navigation', { name: LABELS.mainNavigation });
-const selector = () => page.getByRole('combobox', { name: L.selector });
+const selector = () => selectTrigger(page, L.selector);
 
 describe('projects in the console', () => {
   it('creates a project from the empty list, with the key rules on the way', async () => {
@@ -67,7 +75,7 @@ describe('projects in the console', () => {
     await page.getByText(L.created('Team Alpha')).waitFor();
     await page.waitForURL(/\/ui\/admin\/projects\/overview$/);
     // Selected as soon as the refreshed project list holds it.
-    await expect.poll(() => selector().inputValue()).toBe('alpha');
+    await expect.poll(() => chosenOption(page, L.selector)).toBe('Team Alpha');
     await sidebar().getByRole('heading', { name: L.projectSettings }).waitFor();
     expect(await sidebar().getByRole('heading', { name: LABELS.administration }).count()).toBe(0);
     const stored = await (await asAdmin('GET', '/access/api/v1/projects/alpha')).json();
@@ -130,7 +138,7 @@ describe('projects in the console', () => {
     });
 
     // Back in the default context, the admin menu returns and the list holds every repository.
-    await selector().selectOption({ label: L.all });
+    await chooseOption(page, L.selector, L.all);
     await sidebar().getByRole('heading', { name: LABELS.administration }).waitFor();
   });
 
@@ -153,10 +161,11 @@ describe('projects in the console', () => {
     await page.goto(depot.ui('/login'));
     await signIn(page, 'pia', 'pia-pass-1');
     await page.waitForURL(/\/ui\/packages/);
-    await selector().locator('option', { hasText: 'Team Alpha' }).waitFor({ state: 'attached' });
-    const options = await selector().locator('option').allTextContents();
+    await selector().click();
+    await openListbox(page).getByRole('option', { name: 'Team Alpha' }).waitFor();
+    const options = await openListbox(page).getByRole('option').allTextContents();
     expect(options).toEqual([L.all, 'Team Alpha']);
-    await selector().selectOption({ label: 'Team Alpha' });
+    await openListbox(page).getByRole('option', { name: 'Team Alpha' }).click();
     await sidebar().getByRole('link', { name: L.storage }).click();
     await page.waitForURL(/\/ui\/admin\/projects\/storage$/);
     await page.getByRole('meter', { name: L.storage }).waitFor();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_LABELS as L, SEARCH_MESSAGES as M } from '../src/custom/search/messages.ts';
-import { launchBrowser, openFreshPage, signIn } from './browser.ts';
+import { launchBrowser, openFreshPage, openListbox, signIn } from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -93,7 +93,7 @@ describe('artifact search', () => {
       if (request.url().includes('/artifactsearch/checksum')) requests.push(request.url());
     });
     await page.getByRole('tab', { name: 'Checksum' }).click();
-    await page.getByLabel(L.checksum).fill('abc123');
+    await page.getByRole('textbox', { name: L.checksum }).fill('abc123');
     await page.getByRole('button', { name: L.search, exact: true }).click();
     await page.getByText(M.invalidChecksumLength).waitFor();
     expect(page.url()).toMatch(/searchType=property/);
@@ -115,5 +115,28 @@ describe('artifact search', () => {
       .poll(() => resultLinks().allTextContents())
       .toEqual(['readme-old.md', 'readme.md']);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('searches only the repositories picked in the repositories combobox', async () => {
+    await page.goto(depot.ui('/artifactSearchResults'));
+    await page.getByRole('textbox', { name: L.name, exact: true }).fill('readme');
+    const repositories = page.getByRole('combobox', { name: L.repositories });
+    await repositories.fill('do');
+    await openListbox(page).getByRole('option', { name: 'docs-local' }).waitFor();
+    expect(await openListbox(page).getByRole('option').allTextContents()).toEqual(['docs-local']);
+    await repositories.press('ArrowDown');
+    await repositories.press('Enter');
+    await repositories.fill('libs');
+    await openListbox(page).getByRole('option', { name: 'libs-local' }).click();
+    // picked values become tags; removing one leaves the other
+    const picked = page.getByRole('grid', { name: L.repositories });
+    const tags = () =>
+      picked.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')));
+    await expect.poll(tags).toEqual(['docs-local', 'libs-local']);
+    await picked.getByRole('button', { name: /^Remove docs-local/ }).click();
+    await expect.poll(tags).toEqual(['libs-local']);
+    await page.getByRole('button', { name: L.search, exact: true }).click();
+    await page.waitForURL(/searchType=quick&name=readme&repo=libs-local$/);
+    await page.getByText(M.noResults).waitFor();
   });
 });

@@ -1,9 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABELS } from '../src/shell/messages.ts';
-import { SUPPORT_ZONE_PATH, SYSTEM_LOGS_LABELS as L } from '../src/custom/system-logs/messages.ts';
+import {
+  LOG_SERVICES,
+  SUPPORT_ZONE_PATH,
+  SYSTEM_LOGS_LABELS as L,
+} from '../src/custom/system-logs/messages.ts';
 import { SERVICE_STATUS_LABELS as S } from '../src/custom/service-status/messages.ts';
-import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { chooseOption, chosenOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { basicAuth, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -47,7 +51,6 @@ const shows = (marker: string) =>
   logArea()
     .textContent()
     .then((t) => (t ?? '').includes(marker));
-const picker = (label: string) => page.getByLabel(label, { exact: true });
 
 beforeAll(async () => {
   depot = await startDepot(ADMIN_PASSWORD, {
@@ -81,9 +84,9 @@ describe('the live log viewer', () => {
     await page.getByRole('heading', { name: L.title, level: 1 }).waitFor();
     // The service log has the start's lines, once the node and its logs are loaded.
     await until(() => shows('Depot is ready'), 'the service log shown');
-    await expect(picker(L.service).inputValue()).resolves.toBe('artifactory');
-    await expect(picker(L.node).inputValue()).resolves.toBe(NODE);
-    await expect(picker(L.logFile).inputValue()).resolves.toBe('depot-service.log');
+    await expect(chosenOption(page, L.service)).resolves.toBe(LOG_SERVICES[0].label);
+    await expect(chosenOption(page, L.node)).resolves.toBe(NODE);
+    await expect(chosenOption(page, L.logFile)).resolves.toBe('depot-service.log');
     await expect(page.getByTestId('log-last-modified').textContent()).resolves.not.toBe('—');
     await expect(page.getByTestId('log-last-updated').textContent()).resolves.not.toBe('—');
     await expect(
@@ -92,7 +95,7 @@ describe('the live log viewer', () => {
   });
 
   it('follows the request log while requests are made', async () => {
-    await picker(L.logFile).selectOption('depot-request.log');
+    await chooseOption(page, L.logFile, 'depot-request.log');
     await requestMarker('marker-one');
     await until(() => shows('/artifactory/marker-one/probe.txt'), 'the first request followed');
     await requestMarker('marker-two');

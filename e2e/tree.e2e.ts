@@ -11,7 +11,7 @@ import {
 import { DEPLOY_LABELS } from '../src/custom/tree-browser/deploy/messages.ts';
 import { PROPERTY_SET_MESSAGES } from '../server/modules/property-sets/messages.ts';
 import { craftZip, unzip } from '../tests/helpers/archives.ts';
-import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { chooseOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { seededFileName, seedTree } from './seed-tree.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
@@ -451,7 +451,7 @@ describe('the artifact browser', () => {
     await page.getByRole('button', { name: 'Add Property' }).click();
     const property = page.getByRole('group', { name: 'Property 1' });
     await property.getByLabel(/^Property Name/).fill('stage');
-    await property.getByLabel(/^Value Type/).selectOption({ label: 'Single Select' });
+    await chooseOption(property, 'Value Type', 'Single Select');
     await page.getByRole('button', { name: 'Save' }).click();
     await property.getByText(PROPERTY_SET_MESSAGES.valuesRequired).waitFor();
     for (const [index, value] of ['dev', 'prod'].entries()) {

@@ -8,6 +8,8 @@ export default defineConfig({
     root: '.',
     include: ['e2e/**/*.e2e.ts'],
     environment: 'node',
+    // axe-core audits every console page a test visits (e2e/accessibility.ts)
+    setupFiles: ['e2e/setup.ts'],
     fileParallelism: false,
     testTimeout: 60000,
     hookTimeout: 90000,

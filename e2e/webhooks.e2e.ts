@@ -4,7 +4,7 @@ import { WEBHOOK_MESSAGES as M } from '../server/modules/webhooks/messages.ts';
 import { DELIVERY_LABELS as L } from '../src/custom/webhook-deliveries/messages.ts';
 import { buildInfo } from '../tests/helpers/build-info.ts';
 import { startReceiver, type Receiver } from '../tests/helpers/webhook-receiver.ts';
-import { launchBrowser, openFreshPage, signIn } from './browser.ts';
+import { chooseOption, launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -92,7 +92,7 @@ describe('webhooks in the console', () => {
       await page.getByRole('group', { name: section, exact: true }).first().waitFor();
     await page.getByLabel(/^Name/).fill('ci-hook');
     await page.getByLabel(/^URL/).fill(`${receiver.url}/ci`);
-    await page.getByLabel(/^Event Domain/).selectOption({ label: 'Artifacts' });
+    await chooseOption(page, 'Event Domain', 'Artifacts');
     await page.getByRole('checkbox', { name: 'Artifact was deployed' }).check();
     await page.getByRole('checkbox', { name: 'hooks-local', exact: true }).check();
 

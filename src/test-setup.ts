@@ -18,3 +18,10 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+// jsdom has no CSS.escape; React Aria builds selectors with it. Escaping every character
+// outside [A-Za-z0-9_-] is what it needs for the names and ids it builds selectors from.
+if (!globalThis.CSS?.escape) {
+  const escape = (value: string) => String(value).replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`);
+  globalThis.CSS = { ...(globalThis.CSS ?? {}), escape } as typeof CSS;
+}

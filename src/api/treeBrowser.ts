@@ -70,6 +70,19 @@ export const treeBrowserApi = {
     });
     return page.data.filter((node) => !node.trash);
   },
+  /** Every repository the caller may read, by key, paged to the end (the trash can left out). */
+  readableRepositoryKeys: async (projectKey?: string) => {
+    const keys: string[] = [];
+    let continueState: string | undefined;
+    do {
+      const page: TreePage = await call<TreePage>('POST', TREE, {
+        json: { type: 'root', sortBy: 'repoKey', projectKey, continueState },
+      });
+      keys.push(...page.data.filter((node) => !node.trash).map((node) => node.repoKey));
+      continueState = page.continueState;
+    } while (continueState);
+    return keys;
+  },
   roots: (request: RootsRequest) =>
     call<TreePage>('POST', TREE, { json: { type: 'root', ...request } }),
   children: (request: ChildrenRequest, compacted: boolean) =>

@@ -5,7 +5,7 @@ import { treeHref } from '../../components/treeLinks';
 import { EffectivePermissionsTable } from '../../components/EffectivePermissionsTable';
 import { useKeyedData } from '../../components/useKeyedData';
 import { buildsApi, type BuildAt, type BuildFile, type DiffChanges } from './api';
-import { BUILD_LABELS as L, BUILD_MESSAGES as M, type BuildTabId } from './messages';
+import { BUILD_LABELS as L, BUILD_MESSAGES as M, BUILD_TABS, type BuildTabId } from './messages';
 
 const keyOf = (build: BuildAt) => `${build.name}#${build.number}@${build.startTime}`;
 const when = (millis: number) => formatDate(new Date(millis).toISOString());
@@ -156,7 +156,16 @@ export function BuildTab({
     case 'json':
       return (
         <Loaded id={id} load={() => buildsApi.json(build)}>
-          {({ fileContent }) => <pre className="builds-json">{fileContent}</pre>}
+          {({ fileContent }) => (
+            // focusable so that a keyboard can scroll it (axe: scrollable-region-focusable)
+            <pre
+              className="builds-json"
+              tabIndex={0}
+              aria-label={BUILD_TABS.find((t) => t.id === 'json')?.label}
+            >
+              {fileContent}
+            </pre>
+          )}
         </Loaded>
       );
     default:

@@ -45,6 +45,7 @@ import {
   packagePath,
 } from './messages';
 import { termLongEnough } from './searchTerm';
+import { TabBar } from '../../design/components/TabBar';
 import './packages.css';
 
 ModuleRegistry.registerModules([ClientSideRowModelModule]);
@@ -458,22 +459,16 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
         </dl>
       </header>
       <InstallCommand type={key.type} name={key.name} version={node.name} label={L.installThis} />
-      <div role="tablist" className="version-tabs">
-        {tabs.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            aria-selected={tab === name}
-            onClick={() =>
-              setQuery((current) => ({ ...Object.fromEntries(current), activeTab: name }))
-            }
-          >
-            {tabLabel(name)}
-          </button>
-        ))}
-      </div>
-      <section role="tabpanel" aria-label={tabLabel(tab)}>
+      <TabBar
+        label={L.versionTabs}
+        className="version-tabs"
+        names={tabs}
+        selected={tab}
+        labelOf={tabLabel}
+        onSelect={(name) =>
+          setQuery((current) => ({ ...Object.fromEntries(current), activeTab: name }))
+        }
+      >
         {tab === 'readme' &&
           (readme ? <pre className="readme">{readme}</pre> : <p>{M.noReadme}</p>)}
         {tab === 'properties' &&
@@ -528,7 +523,7 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
             </tbody>
           </table>
         )}
-      </section>
+      </TabBar>
     </>
   );
 }

@@ -19,6 +19,7 @@ export const PACKAGE_MESSAGES = {
 };
 
 export const PACKAGE_LABELS = {
+  versionTabs: 'Version details',
   title: 'Packages',
   menuGroup: 'Artifactory',
   search: 'Search packages',

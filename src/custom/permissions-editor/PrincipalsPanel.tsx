@@ -1,3 +1,4 @@
+import { TabBar } from '../../design/components/TabBar';
 import { useState, type DragEvent } from 'react';
 import { useUnit } from 'effector-react';
 import type { PrincipalChoice } from '../../api/permissions';
@@ -23,21 +24,16 @@ export function PrincipalsPanel({
   const [kind, setKind] = useState<PrincipalKind>('users');
   return (
     <section className="permission-principals" aria-label={L.principals}>
-      <div role="tablist" className="permission-tabs">
-        {(['users', 'groups'] as const).map((tab) => (
-          <button
-            key={tab}
-            type="button"
-            role="tab"
-            aria-selected={kind === tab}
-            className="permission-tab"
-            onClick={() => setKind(tab)}
-          >
-            {PRINCIPAL_TABS[tab]}
-          </button>
-        ))}
-      </div>
-      <PrincipalLists kind={kind} choices={choices[kind]} locked={locked?.[kind] ?? []} />
+      <TabBar
+        label={L.principals}
+        className="permission-tabs"
+        names={['users', 'groups'] as const}
+        selected={kind}
+        labelOf={(tab) => PRINCIPAL_TABS[tab]}
+        onSelect={setKind}
+      >
+        <PrincipalLists kind={kind} choices={choices[kind]} locked={locked?.[kind] ?? []} />
+      </TabBar>
     </section>
   );
 }

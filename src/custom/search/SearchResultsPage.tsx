@@ -13,6 +13,8 @@ import {
   type ICellRendererParams,
 } from 'ag-grid-community';
 import { depotGridTheme } from '../../design/agGridTheme';
+import { MultiComboBox } from '../../design/components/MultiComboBox';
+import { TabBar } from '../../design/components/TabBar';
 import { formatSize } from '../storage-summary/format';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { notificationShown } from '../../shell/notifications/model';
@@ -30,6 +32,7 @@ import {
   $loading,
   $params,
   $recent,
+  $repositoryChoices,
   $results,
   $searched,
   $unavailable,
@@ -37,6 +40,7 @@ import {
   deleteRequested,
   moreRequested,
   recentOpened,
+  searchFormOpened,
   searchRouted,
   searchSubmitted,
 } from './model';
@@ -93,6 +97,8 @@ function columns(): ColDef<SearchResult>[] {
 function SearchForm({ initial }: { initial: SearchParams }) {
   const navigate = useNavigate();
   const inProject = useUnit($contextProjectKey) !== null;
+  const repositoryChoices = useUnit($repositoryChoices);
+  useEffect(() => searchFormOpened(), []);
   const [draft, setDraft] = useState<SearchParams>(initial);
   useEffect(() => setDraft(initial), [initial]);
   const set = (patch: Partial<SearchParams>) => setDraft((current) => ({ ...current, ...patch }));
@@ -128,61 +134,50 @@ function SearchForm({ initial }: { initial: SearchParams }) {
   };
   return (
     <form className="search-form" role="search" aria-label={L.title} onSubmit={submit}>
-      <div className="search-types" role="tablist" aria-label={L.type}>
-        {SEARCH_TYPES.map((type) => (
-          <button
-            key={type.id}
-            type="button"
-            role="tab"
-            aria-selected={draft.searchType === type.id}
-            disabled={inProject && NO_PROJECT_CONTEXT.includes(type.id)}
-            onClick={() => setDraft({ searchType: type.id, name: draft.name })}
-          >
-            {type.label}
-          </button>
-        ))}
-      </div>
-      <div className="search-fields">
-        {['quick', 'trash', 'remote'].includes(draft.searchType) && text('name', L.name)}
-        {draft.searchType === 'pkg' && <PackageSearchFields draft={draft} onChange={set} />}
-        {draft.searchType === 'checksum' && text('checksum', L.checksum)}
-        {draft.searchType === 'property' && text('properties', L.propertyKey)}
-        {draft.searchType === 'class' && (
-          <>
-            {text('name', L.className)}
-            {text('path', L.classPath)}
-            {flag('excludeInnerClasses', L.excludeInnerClasses)}
-            {flag('searchClassOnly', L.searchClassOnly)}
-          </>
-        )}
-        {draft.searchType === 'gavc' && (
-          <>
-            {text('groupID', L.groupID)}
-            {text('artifactID', L.artifactID)}
-            {text('version', L.version)}
-            {text('classifier', L.classifier)}
-          </>
-        )}
-        {!['trash', 'remote'].includes(draft.searchType) && (
-          <label className="search-field">
-            <span>{L.repositories}</span>
-            <input
-              value={(draft.repo ?? []).join(',')}
-              onChange={(event) =>
-                set({
-                  repo: event.target.value
-                    .split(',')
-                    .map((key) => key.trim())
-                    .filter(Boolean),
-                })
-              }
+      <TabBar
+        label={L.type}
+        className="search-types"
+        names={SEARCH_TYPES.map((type) => type.id)}
+        disabled={inProject ? NO_PROJECT_CONTEXT : []}
+        selected={draft.searchType}
+        labelOf={(id) => SEARCH_TYPES.find((type) => type.id === id)?.label ?? id}
+        onSelect={(id) => setDraft({ searchType: id, name: draft.name })}
+      >
+        <div className="search-fields">
+          {['quick', 'trash', 'remote'].includes(draft.searchType) && text('name', L.name)}
+          {draft.searchType === 'pkg' && <PackageSearchFields draft={draft} onChange={set} />}
+          {draft.searchType === 'checksum' && text('checksum', L.checksum)}
+          {draft.searchType === 'property' && text('properties', L.propertyKey)}
+          {draft.searchType === 'class' && (
+            <>
+              {text('name', L.className)}
+              {text('path', L.classPath)}
+              {flag('excludeInnerClasses', L.excludeInnerClasses)}
+              {flag('searchClassOnly', L.searchClassOnly)}
+            </>
+          )}
+          {draft.searchType === 'gavc' && (
+            <>
+              {text('groupID', L.groupID)}
+              {text('artifactID', L.artifactID)}
+              {text('version', L.version)}
+              {text('classifier', L.classifier)}
+            </>
+          )}
+          {!['trash', 'remote'].includes(draft.searchType) && (
+            <MultiComboBox
+              label={L.repositories}
+              choices={repositoryChoices}
+              values={draft.repo ?? []}
+              onChange={(repo) => set({ repo })}
+              emptyText={L.noRepositoryMatches}
             />
-          </label>
-        )}
-        <button type="submit" className="btn btn-primary">
-          {L.search}
-        </button>
-      </div>
+          )}
+          <button type="submit" className="btn btn-primary">
+            {L.search}
+          </button>
+        </div>
+      </TabBar>
     </form>
   );
 }

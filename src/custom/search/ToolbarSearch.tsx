@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { Select } from '../../design/components/Select';
 import { BUILDS_PATH } from '../builds/messages';
 import { PACKAGES_PATH } from '../packages/messages';
 import { SEARCH_LABELS as L, SEARCH_RESULTS_PATH } from './messages';
@@ -37,17 +38,14 @@ export function ToolbarSearch() {
   };
   return (
     <form className="toolbar-search" role="search" onSubmit={submit}>
-      <select
-        aria-label={L.toolbarScope}
+      <Select
+        label={L.toolbarScope}
+        hideLabel
+        className="toolbar-scope"
+        options={Object.entries(L.scopes).map(([id, label]) => ({ value: id as Scope, label }))}
         value={scope}
-        onChange={(e) => setScope(e.target.value as Scope)}
-      >
-        {Object.entries(L.scopes).map(([id, label]) => (
-          <option key={id} value={id}>
-            {label}
-          </option>
-        ))}
-      </select>
+        onChange={setScope}
+      />
       <input
         type="search"
         aria-label={L.toolbarSearch}

@@ -1,5 +1,6 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { errorMessage } from '../../api/errorMessage';
+import { treeBrowserApi } from '../../api/treeBrowser';
 import { notificationShown } from '../../shell/notifications/model';
 import { $contextProjectKey, projectSelected } from '../../shell/project/model';
 import { $currentUser } from '../../shell/session/model';
@@ -147,4 +148,21 @@ sample({
   source: $currentUser,
   fn: (user, params) => ({ user: userName(user), params }),
   target: rememberSearchFx,
+});
+
+// ---- The repositories field's choices ----
+/** The search form opened: offer the repositories the caller may read, in its project. */
+export const searchFormOpened = createEvent();
+const repositoryChoicesFx = createEffect((projectKey: string | null) =>
+  treeBrowserApi.readableRepositoryKeys(projectKey ?? undefined),
+);
+export const $repositoryChoices = createStore<string[]>([]).on(
+  repositoryChoicesFx.doneData,
+  (_, keys) => keys,
+);
+// when the form opens or the project changes, load the keys (a failure leaves the list empty)
+sample({
+  clock: [searchFormOpened, projectSelected],
+  source: $contextProjectKey,
+  target: repositoryChoicesFx,
 });

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useUnit } from 'effector-react';
 import { Dialog } from '../../design/components/Dialog';
+import { Select } from '../../design/components/Select';
 import { $isAnonymous } from '../../shell/session/model';
 import {
   $credentials,
@@ -103,31 +104,23 @@ export default function SetMeUpDialog() {
       }
     >
       <div className="set-me-up">
-        <label>
-          {L.tool}
-          <select value={tool} onChange={(event) => toolChosen(event.target.value as ToolId)}>
-            {TOOLS.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Select
+          label={L.tool}
+          options={TOOLS.map((t) => ({ value: t.id, label: t.label }))}
+          value={tool}
+          onChange={(id: ToolId) => toolChosen(id)}
+        />
         {data && data.repoKeyTypes.length === 0 && <p role="alert">{M.noAccess}</p>}
         {data && data.repoKeyTypes.length > 0 && repositories.length === 0 && (
           <p role="alert">{M.noMatchingRepos}</p>
         )}
         {repositories.length > 0 && (
-          <label>
-            {L.repository}
-            <select value={repoKey} onChange={(event) => repoChosen(event.target.value)}>
-              {repositories.map((r) => (
-                <option key={r.repoKey} value={r.repoKey}>
-                  {r.repoKey}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Select
+            label={L.repository}
+            options={repositories.map((r) => ({ value: r.repoKey, label: r.repoKey }))}
+            value={repoKey}
+            onChange={(key) => repoChosen(key)}
+          />
         )}
         {!anonymous && repo && <UnlockForm />}
         {sections && (

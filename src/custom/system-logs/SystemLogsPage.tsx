@@ -84,19 +84,19 @@ export default function SystemLogsPage() {
           label={L.service}
           value={service}
           options={LOG_SERVICES}
-          onChange={(event) => events.serviceSelected(event.target.value)}
+          onChange={events.serviceSelected}
         />
         <SelectField
           label={L.node}
           value={nodeId}
           options={nodes.map((node) => ({ value: node.node_id, label: node.node_id }))}
-          onChange={(event) => events.nodeSelected(event.target.value)}
+          onChange={events.nodeSelected}
         />
         <SelectField
           label={L.logFile}
           value={logId}
           options={logs.map((log) => ({ value: log, label: log }))}
-          onChange={(event) => events.logSelected(event.target.value)}
+          onChange={events.logSelected}
         />
       </div>
       <div className="system-logs-toolbar">

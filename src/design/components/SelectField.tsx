@@ -1,23 +1,24 @@
-import { useId, type SelectHTMLAttributes } from 'react';
+import { Select, type SelectOption } from './Select';
 
-interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
+interface SelectFieldProps {
   label: string;
-  options: ReadonlyArray<{ value: string; label: string }>;
+  options: ReadonlyArray<SelectOption>;
+  value: string;
+  onChange: (value: string) => void;
+  disabled?: boolean;
 }
 
-/** A labelled native select in the design system's look: the browser's own keyboard paths. */
-export function SelectField({ label, options, ...selectProps }: SelectFieldProps) {
-  const id = useId();
+/** A labelled single choice in a form's field layout (the component library's Select). */
+export function SelectField({ label, options, value, onChange, disabled }: SelectFieldProps) {
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} className="input" {...selectProps}>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
+      <Select
+        label={label}
+        options={options}
+        value={value}
+        onChange={onChange}
+        isDisabled={disabled}
+      />
     </div>
   );
 }

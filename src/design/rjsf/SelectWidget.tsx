@@ -1,4 +1,6 @@
 import { MultiSelectWidget } from './MultiSelectWidget';
+import { Select } from '../components/Select';
+import { WIDGET_TEXTS } from './widgetTexts';
 import {
   ariaDescribedByIds,
   enumOptionSelectedValue,
@@ -10,53 +12,43 @@ import {
 
 /**
  * A single choice among a schema's enum values (or `oneOf` consts with titles, or choices
- * fetched for a picker), as a native <select>. Asked for several (an array of unique enum
- * values), it is the checkbox group instead.
+ * fetched for a picker), as the component library's Select; the field template's label
+ * names it. Asked for several (an array of unique enum values), it is the checkbox group.
  */
 export function SelectWidget(props: WidgetProps) {
   if (props.multiple) return <MultiSelectWidget {...props} />;
-  const {
-    id,
-    htmlName,
-    value,
-    disabled,
-    readonly,
-    autofocus,
-    required,
-    options,
-    placeholder,
-    rawErrors,
-  } = props;
-  const { onChange, onBlur, onFocus } = props;
+  const { id, htmlName, value, disabled, readonly, autofocus, required, options } = props;
+  const { placeholder, rawErrors, label, onChange, onBlur, onFocus } = props;
   const { emptyValue } = options;
   const enumOptions = options.enumOptions?.length ? options.enumOptions : fetchedChoices(options);
   const format = getOptionValueFormat(options);
   const decode = (raw: string) => enumOptionValueDecoder(raw, enumOptions, format, emptyValue);
+  const selected = enumOptionSelectedValue(value, enumOptions, false, format, '') as string;
   return (
-    <select
+    <Select
       id={id}
       name={htmlName || id}
-      className="input"
-      value={enumOptionSelectedValue(value, enumOptions, false, format, '') as string}
-      required={required}
-      disabled={disabled || readonly}
+      label={label || id}
+      hideLabel
+      options={[
+        // an optional field can be cleared again, as a native select's blank option allowed
+        ...(required ? [] : [{ value: '', label: WIDGET_TEXTS.notSet }]),
+        ...enumOptions.map((option, index) => ({
+          value: String(enumOptionValueEncoder(option.value, index, format)),
+          label: option.label,
+        })),
+      ]}
+      value={selected === '' && required ? null : selected}
+      placeholder={placeholder}
+      isRequired={required}
+      isDisabled={disabled || readonly}
       autoFocus={autofocus}
-      aria-invalid={rawErrors && rawErrors.length > 0 ? true : undefined}
-      aria-describedby={ariaDescribedByIds(id)}
-      onChange={(event) => onChange(decode(event.target.value))}
-      onBlur={(event) => onBlur(id, decode(event.target.value))}
-      onFocus={(event) => onFocus(id, decode(event.target.value))}
-    >
-      <option value="">{placeholder ?? ''}</option>
-      {enumOptions.map((option, index) => (
-        <option
-          key={String(option.value)}
-          value={enumOptionValueEncoder(option.value, index, format)}
-        >
-          {option.label}
-        </option>
-      ))}
-    </select>
+      isInvalid={Boolean(rawErrors && rawErrors.length > 0)}
+      describedBy={ariaDescribedByIds(id)}
+      onChange={(raw) => onChange(decode(raw))}
+      onBlur={() => onBlur(id, value)}
+      onFocus={() => onFocus(id, value)}
+    />
   );
 }
 

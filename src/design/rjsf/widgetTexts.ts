@@ -8,5 +8,7 @@ export const WIDGET_TEXTS = {
   antPatternsHelp: 'Comma-separated Ant patterns (*, **, ?), no leading slash',
   add: (item: string) => `Add ${item}`,
   remove: 'Remove',
+  /** The choice that clears an optional select. */
+  notSet: 'Not set',
   removeItem: (item: string) => `Remove ${item}`,
 } as const;

@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { chooseOption, optionNames } from '../../design/components/testing';
+import { WIDGET_TEXTS } from '../../design/rjsf/widgetTexts';
 import { useState } from 'react';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -67,9 +69,13 @@ describe('the form engine for the next screens', () => {
   it('shows enum titles (oneOf const/title) and saves the values', async () => {
     const onSubmit = vi.fn();
     render(<Harness onSubmit={onSubmit} />);
-    const auth = screen.getByLabelText('Authentication') as HTMLSelectElement;
-    expect([...auth.options].map((o) => o.text)).toEqual(['', 'None', 'Secret Token', 'Password']);
-    await userEvent.selectOptions(auth, 'Secret Token');
+    expect(await optionNames('Authentication')).toEqual([
+      WIDGET_TEXTS.notSet,
+      'None',
+      'Secret Token',
+      'Password',
+    ]);
+    await chooseOption('Authentication', 'Secret Token');
     const domains = screen.getByRole('group', { name: 'Domains' });
     await userEvent.click(within(domains).getByRole('checkbox', { name: 'Release Bundles' }));
     await save();
@@ -92,7 +98,7 @@ describe('the form engine for the next screens', () => {
   it("keeps the entity's if/then: a password authentication needs its secret", async () => {
     const onSubmit = vi.fn();
     render(<Harness onSubmit={onSubmit} />);
-    await userEvent.selectOptions(screen.getByLabelText('Authentication'), 'Password');
+    await chooseOption('Authentication', 'Password');
     await save();
     const secret = screen.getByLabelText(/^Secret/);
     expect(secret.getAttribute('aria-invalid')).toBe('true');
@@ -214,7 +220,7 @@ describe('the form engine for the next screens', () => {
         onSubmit={onSubmit}
       />,
     );
-    await userEvent.selectOptions(screen.getByLabelText('Proxy Host'), 'lab-proxy');
+    await chooseOption('Proxy Host', 'lab-proxy');
     await userEvent.type(screen.getByLabelText('Proxy Port'), '8080');
     await save();
     expect(submitted(onSubmit)).toMatchObject({ proxyHost: 'lab-proxy' });

@@ -1,4 +1,5 @@
 import { useUnit } from 'effector-react';
+import { Select } from '../../design/components/Select';
 import { LABELS } from '../messages';
 import {
   $canAdministerProjects,
@@ -21,19 +22,15 @@ export function ProjectSelector() {
   ]);
   if (!canAdminister) return null;
   return (
-    <label className="project-selector">
-      <span>{LABELS.projectSelector}</span>
-      <select
-        value={selected?.project_key ?? DEFAULT_PROJECT_KEY}
-        onChange={(event) => select(event.target.value)}
-      >
-        <option value={DEFAULT_PROJECT_KEY}>{LABELS.allProjects}</option>
-        {projects.map((project) => (
-          <option key={project.project_key} value={project.project_key}>
-            {project.display_name}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Select
+      className="project-selector"
+      label={LABELS.projectSelector}
+      options={[
+        { value: DEFAULT_PROJECT_KEY, label: LABELS.allProjects },
+        ...projects.map((p) => ({ value: p.project_key, label: p.display_name })),
+      ]}
+      value={selected?.project_key ?? DEFAULT_PROJECT_KEY}
+      onChange={select}
+    />
   );
 }
