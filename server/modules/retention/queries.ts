@@ -82,20 +82,6 @@ export async function holdersCount(db: Database, sha256s: string[]): Promise<Map
   return new Map(rows.map((row) => [String(row.sha256), Number(row.holders)]));
 }
 
-/** The properties of a file, as `{ key: [values] }`. */
-export async function propertiesOfNode(db: Database | Tx, nodeId: number) {
-  const rows = await db
-    .selectFrom('node_properties')
-    .select(['key', 'value'])
-    .where('node_id', '=', nodeId)
-    .orderBy('key')
-    .orderBy('value')
-    .execute();
-  const properties: Record<string, string[]> = {};
-  for (const { key, value } of rows) (properties[key] ??= []).push(value);
-  return properties;
-}
-
 /** The file's row as it is now, held for removal by the caller's transaction. */
 export function currentFile(tx: Tx, repositoryId: number, path: string) {
   return tx

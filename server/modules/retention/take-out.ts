@@ -3,15 +3,10 @@ import { retryTransaction } from '../../db/transaction-retry.ts';
 import type { ColdStore } from '../../storage/cold-store.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
+import { readProperties } from '../artifacts/properties.ts';
 import { holdForRemoval } from '../artifacts/tree-writes.ts';
 import type { BlobHold } from '../maintenance/blob-hold.ts';
-import {
-  currentFile,
-  propertiesOfNode,
-  recordArchivedItem,
-  releaseBlob,
-  type Candidate,
-} from './queries.ts';
+import { currentFile, recordArchivedItem, releaseBlob, type Candidate } from './queries.ts';
 
 export interface TakeOutParts {
   db: Database;
@@ -49,7 +44,7 @@ export async function takeOut(
       const now = await currentFile(tx, repo.id, item.path);
       // Replaced since it was chosen: the new content was not what the policy chose.
       if (!now || now.sha256 !== item.sha256) return false;
-      const properties = await propertiesOfNode(tx, Number(now.id));
+      const properties = await readProperties(tx, Number(now.id));
       await recordArchivedItem(tx, execution.id, execution.action, item, properties);
       await artifacts.deleteTree(repo, item.path, execution.actor, tx);
       return true;
