@@ -1040,6 +1040,9 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'PATCH /artifactory/api/docker/:repoKey/v2/*',
   ],
   'users, groups, permission targets, projects, tokens, API keys and sign-in: no artifact': [
+    // Docker's OAuth2 token requests mint a registry token (docs/docker.md).
+    'POST /v2/token',
+    'POST /artifactory/api/docker/:repoKey/v2/token',
     'PUT /artifactory/api/security/users/:name',
     'POST /artifactory/api/security/users/:name',
     'DELETE /artifactory/api/security/users/:name',
