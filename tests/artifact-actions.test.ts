@@ -121,7 +121,11 @@ describe('copy and move', () => {
       ],
       [{ repoKey: 'src', path: 'keep', targetRepoKey: 'nowhere' }, 404, /nowhere/],
       [{ repoKey: 'src', path: 'keep' }, 400, 'You must fill in this field'],
-      [{ repoKey: 'src', path: 'keep', targetRepoKey: 'dst', dryRun: 'yes' }, 400, /dryRun/],
+      [
+        { repoKey: 'src', path: 'keep', targetRepoKey: 'dst', dryRun: 'yes' },
+        400,
+        /^Please choose true or false$/,
+      ],
       [
         { repoKey: 'src', path: 'keep', targetRepoKey: 'dst', extra: 1 },
         400,
@@ -133,6 +137,14 @@ describe('copy and move', () => {
       expect(response.statusCode, JSON.stringify(payload)).toBe(status);
       expect(response.json().errors[0].message).toMatch(message);
     }
+    // The refusal of a wrongly typed field names the field beside the words.
+    const typed = await action('copy', {
+      repoKey: 'src',
+      path: 'keep',
+      targetRepoKey: 'dst',
+      dryRun: 'yes',
+    });
+    expect(typed.json().errors[0]).toMatchObject({ field: 'dryRun' });
     expect(await content('src/keep/k.txt')).toBe('content of keep/k.txt');
   });
 });

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe('global offline mode', () => {
   it('is off by default and an admin setting', async () => {
-    expect(await (await generalConfig()).json()).toEqual({ offlineMode: false });
+    expect((await (await generalConfig()).json()).offlineMode).toBe(false);
     const refused = await depot.request('/ui/api/v1/ui/generalConfig', {
       method: 'PUT',
       headers: { authorization: 'Basic bm9ib2R5Om5vcGU=', 'content-type': 'application/json' },
@@ -46,7 +46,7 @@ describe('global offline mode', () => {
     expect(refused.status).toBe(401);
     const bad = await setOffline('yes' as unknown as boolean);
     expect(bad.status).toBe(400);
-    expect(await (await generalConfig()).json()).toEqual({ offlineMode: false });
+    expect((await (await generalConfig()).json()).offlineMode).toBe(false);
   });
 
   it('serves what the caches hold without asking any upstream', async () => {
@@ -57,7 +57,7 @@ describe('global offline mode', () => {
     });
     const asked = upstream.requests.length;
 
-    expect(await (await setOffline(true)).json()).toEqual({ offlineMode: true });
+    expect((await (await setOffline(true)).json()).offlineMode).toBe(true);
     expect(await get('proxy/tool.txt')).toEqual({ status: 200, body: 'tool' });
     expect(await get('proxy/org/app/maven-metadata.xml')).toEqual({
       status: 200,

@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityPlugin } from '../server/http/identity.ts';
 import { loadSchemaRegistry } from '../server/schemas/registry.ts';
+import { buildInfo } from './helpers/build-info.ts';
 import { addMatrixBuckets, MATRIX_BUCKET_PUBLIC_KEY } from './helpers/matrix-buckets.ts';
 import {
   adminAuth,
@@ -72,10 +73,62 @@ beforeAll(async () => {
   await depot.services.entities
     .collection('backup')
     .create({ key: 'matrix-backup', cronExp: '0 0 2 * * ?' }, 'admin');
+  // The outbound proxy the admin reads: `:key` of the proxy routes is 'matrix-proxy'.
+  await depot.services.entities
+    .collection('proxy')
+    .create({ key: 'matrix-proxy', host: 'proxy.example.com', port: 3128 }, 'admin');
+  // The build whose effective permissions the admin reads.
+  const built = await depot.app.inject({
+    method: 'PUT',
+    url: '/artifactory/api/build',
+    headers: adminAuth(),
+    payload: buildInfo({
+      name: 'matrix-build',
+      number: '1',
+      started: MATRIX_BUILD_STARTED,
+      modules: [],
+    }),
+  });
+  expect(built.statusCode, built.body).toBe(204);
+  // The support bundle the admin downloads: made in the background, waited for.
+  const generated = await depot.app.inject({
+    method: 'POST',
+    url: '/ui/api/v1/ui/userSupport/generateBundle',
+    headers: adminAuth(),
+    payload: { name: 'matrix-bundle' },
+  });
+  expect(generated.statusCode, generated.body).toBe(202);
+  matrixBundleId = generated.json().id;
+  await bundleFinished(matrixBundleId);
+  // The retention policy the admin reads: `:key` of the policy routes is 'matrix-policy'.
+  await depot.services.entities
+    .collection('retention-policy')
+    .create(
+      { key: 'matrix-policy', cronExp: '0 0 3 ? * SUN', repositories: ['matrix-local'] },
+      'admin',
+    );
 });
 afterAll(() => depot.close());
 
 /** A real instance for each parameter: a group's :name is a group, anything else's a user. */
+const MATRIX_BUILD_STARTED = new Date('2026-05-01T10:00:00.000Z');
+let matrixBundleId = '';
+
+/** Waits, with a deadline, until the support bundle `id` is no longer in progress. */
+async function bundleFinished(id: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const list = await depot.app.inject({
+      url: '/ui/api/v1/ui/userSupport/listBundles',
+      headers: adminAuth(),
+    });
+    const bundle = list.json().find((item: { id: string }) => item.id === id);
+    if (bundle.status !== 'in progress') return expect(bundle.status).toBe('success');
+    if (Date.now() > deadline) throw new Error(`bundle ${id} still in progress`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const concrete = (url: string) =>
   url
     // crontime answers 200 only for a cron to read: "0 0 2 * * ?", encoded.
@@ -88,6 +141,10 @@ const concrete = (url: string) =>
     .replace(/permissions\/:name$/, 'permissions/Anything')
     .replace(/(webhooks|subscriptions)\/:key/, '$1/matrix-hook')
     .replace('backup/:key', 'backup/matrix-backup')
+    .replace('proxies/:key', 'proxies/matrix-proxy')
+    .replace('downloadBundle/:id', `downloadBundle/${matrixBundleId}`)
+    .replace(':name/:number/:startTime', `matrix-build/1/${MATRIX_BUILD_STARTED.getTime()}`)
+    .replace('policies/:key', 'policies/matrix-policy')
     // the log viewer's service: Depot's own
     .replace('logs/config/:service', 'logs/config/artifactory')
     .replace(/logs\/data\/:service$/, 'logs/data/artifactory?id=depot-request.log')

@@ -76,7 +76,7 @@ describe('users through the console calls', () => {
     ],
     [
       { name: 'bob', email: 'b@example.com', password: 'bob-pass-1', admin: 'yes' },
-      'admin must be boolean',
+      'Please choose true or false',
       'admin',
     ],
     [

@@ -142,11 +142,10 @@ export function installErrorHandler(
       return send(reply, database.statusCode, database.message);
     }
     if (error.validation) {
+      // The words stand alone (a schema's own `errorMessage` is the spec's, verbatim); the
+      // field they are about goes beside them, for a form or a script to show.
       const { message, field } = describeValidation(error.validation as AjvIssue[]);
-      // A query or path parameter has no form field to show the message beside.
-      const context = error.validationContext;
-      const named = field && context && context !== 'body' ? `${field}: ${message}` : message;
-      return send(reply, 400, named, { field });
+      return send(reply, 400, message, { field });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -14,6 +14,9 @@ export const NON_NEGATIVE_MESSAGE = 'Please enter a non-negative number';
 export const WHOLE_NUMBER_MESSAGE = 'Please enter a whole number';
 export const ILLEGAL_NAME_MESSAGE = 'Name contains illegal characters';
 export const NUMBER_MESSAGE = 'Please enter a number';
+export const TRUE_OR_FALSE_MESSAGE = 'Please choose true or false';
+export const TEXT_MESSAGE = 'Please enter text';
+export const LIST_MESSAGE = 'Please enter a list of values';
 export const INVALID_VALUE_MESSAGE = 'Please enter a valid value';
 export const INVALID_FORMAT_MESSAGE = 'The value is not in the expected format';
 export const CHOICE_MESSAGE = 'Please choose one of the offered values';
@@ -56,6 +59,9 @@ const FORMAT_MESSAGES: Record<string, string> = {
 const TYPE_MESSAGES: Record<string, string> = {
   integer: WHOLE_NUMBER_MESSAGE,
   number: NUMBER_MESSAGE,
+  boolean: TRUE_OR_FALSE_MESSAGE,
+  string: TEXT_MESSAGE,
+  array: LIST_MESSAGE,
 };
 
 const asNumber = (value: unknown) => (typeof value === 'number' ? value : Number(value));
@@ -125,6 +131,9 @@ export const KEYWORD_MESSAGE_PATTERNS: RegExp[] = [
   WHOLE_NUMBER_MESSAGE,
   ILLEGAL_NAME_MESSAGE,
   NUMBER_MESSAGE,
+  TRUE_OR_FALSE_MESSAGE,
+  TEXT_MESSAGE,
+  LIST_MESSAGE,
   INVALID_VALUE_MESSAGE,
   INVALID_FORMAT_MESSAGE,
   CHOICE_MESSAGE,

@@ -21,6 +21,8 @@ const schema = {
     count: { type: 'integer' },
     ratio: { type: 'number' },
     label: { type: 'string' },
+    enabled: { type: 'boolean' },
+    aliases: { type: 'array', items: { type: 'string' } },
     short: { type: 'string', maxLength: 3 },
     long: { type: 'string', minLength: 4 },
     filled: { type: 'string', minLength: 1 },
@@ -48,7 +50,9 @@ const CASES: [string, unknown, string][] = [
   ['includes', 'Not/This', 'The value is not in the expected format'],
   ['count', 1.5, 'Please enter a whole number'],
   ['ratio', 'many', 'Please enter a number'],
-  ['label', 7, 'Please enter a valid value'],
+  ['label', 7, 'Please enter text'],
+  ['enabled', 'yes', 'Please choose true or false'],
+  ['aliases', 'one', 'Please enter a list of values'],
   ['short', 'abcd', 'Value may not exceed 3 symbols'],
   ['long', 'abc', 'Value must be greater then 4 symbols'],
   ['filled', '', 'You must fill in this field'],
@@ -121,7 +125,7 @@ describe('validation wording', () => {
     const validate = createBodyAjv().compile(schema);
     validate({ required: 1 });
     expect(describeValidation(validate.errors as never)).toEqual({
-      message: 'Please enter a valid value',
+      message: 'Please enter text',
       field: 'required',
     });
   });
