@@ -119,7 +119,10 @@ async function runAxe(tags: string[]) {
       rule: v.id,
       impact: v.impact ?? '',
       help: v.help,
-      targets: v.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+      // where, and the element as written (cut short), to find it without a browser
+      targets: v.nodes
+        .slice(0, 5)
+        .map((node) => `${node.target.join(' ')} ${node.html.slice(0, 300)}`),
     }));
 }
 
@@ -132,7 +135,7 @@ interface AxeRunner {
       id: string;
       impact?: string | null;
       help: string;
-      nodes: { target: string[] }[];
+      nodes: { target: string[]; html: string }[];
     }[];
   }>;
 }

@@ -8,7 +8,7 @@ import {
 import { npmCli, npmrc, type NpmCli } from '../tests/helpers/npm-cli.ts';
 import { NPM_LOGIN_LABELS as N } from '../src/custom/npm-login/messages.ts';
 import { buildWheel } from '../tests/helpers/python-dists.ts';
-import { launchBrowser, openFreshPage, signIn } from './browser.ts';
+import { chosenOption, launchBrowser, openFreshPage, selectTrigger, signIn } from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -88,11 +88,11 @@ describe('the package browser', () => {
     await grid(L.title).getByRole('link', { name: 'depot-e2e-py' }).waitFor();
 
     await page.getByLabel(L.search).fill('no-such-package');
-    await page.getByRole('button', { name: L.searchButton }).click();
+    await page.getByRole('button', { name: L.searchButton, exact: true }).click();
     await page.getByText(M.noneFound).waitFor();
 
     await page.getByLabel(L.search).fill('e2e-py');
-    await page.getByRole('button', { name: L.searchButton }).click();
+    await page.getByRole('button', { name: L.searchButton, exact: true }).click();
     await grid(L.title).getByRole('link', { name: 'depot-e2e-py' }).waitFor();
     expect(await grid(L.title).getByRole('link', { name: 'depot-e2e-lib' }).count()).toBe(0);
 
@@ -102,10 +102,10 @@ describe('the package browser', () => {
     await page.getByLabel(L.search).fill('');
     await page.getByText(L.moreFilters).click();
     await page.getByLabel(L.createdAfter).fill(day(1));
-    await page.getByRole('button', { name: L.searchButton }).click();
+    await page.getByRole('button', { name: L.searchButton, exact: true }).click();
     await page.getByText(M.noneFound).waitFor();
     await page.getByLabel(L.createdAfter).fill(day(-1));
-    await page.getByRole('button', { name: L.searchButton }).click();
+    await page.getByRole('button', { name: L.searchButton, exact: true }).click();
     await grid(L.title).getByRole('link', { name: 'depot-e2e-lib' }).waitFor();
     await grid(L.title).getByRole('link', { name: 'depot-e2e-py' }).waitFor();
     await page.getByLabel(L.createdAfter).fill('');
@@ -113,7 +113,7 @@ describe('the package browser', () => {
 
   it('shows a package with its versions, newest first, and its install command', async () => {
     await page.getByLabel(L.search).fill('');
-    await page.getByRole('button', { name: L.searchButton }).click();
+    await page.getByRole('button', { name: L.searchButton, exact: true }).click();
     await grid(L.title).getByRole('link', { name: 'depot-e2e-lib' }).click();
     await page.waitForURL(/\/ui\/packages\/npm%3A%2F%2Fdepot-e2e-lib$/);
     await page.getByRole('heading', { name: 'depot-e2e-lib' }).waitFor();
@@ -180,10 +180,8 @@ describe('the package browser', () => {
   it('sets npm up with the user’s own API key, and the .npmrc it shows works', async () => {
     await page.getByRole('button', { name: S.open }).click();
     const dialog = page.getByRole('dialog', { name: S.title });
-    await dialog.getByRole('combobox', { name: S.repository }).waitFor();
-    expect(await dialog.getByRole('combobox', { name: S.repository }).inputValue()).toBe(
-      'npm-local',
-    );
+    await selectTrigger(dialog, S.repository).waitFor();
+    expect(await chosenOption(dialog, S.repository)).toBe('npm-local');
     // Deploying needs more than the readers group has.
     await dialog.getByText(SM.noDeployPermission).waitFor();
 

@@ -4,7 +4,14 @@ import { WEBHOOK_MESSAGES as M } from '../server/modules/webhooks/messages.ts';
 import { DELIVERY_LABELS as L } from '../src/custom/webhook-deliveries/messages.ts';
 import { buildInfo } from '../tests/helpers/build-info.ts';
 import { startReceiver, type Receiver } from '../tests/helpers/webhook-receiver.ts';
-import { chooseOption, launchBrowser, openFreshPage, signIn } from './browser.ts';
+import {
+  chooseOption,
+  launchBrowser,
+  openFreshPage,
+  openListbox,
+  selectTrigger,
+  signIn,
+} from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -68,12 +75,11 @@ describe('webhooks in the console', () => {
     await signIn(page, 'admin', ADMIN_PASSWORD);
     await page.waitForURL(/\/ui\/admin\//);
     await page.goto(depot.ui('/admin/configuration/webhooks/new'));
-    const useProxy = page.getByRole('combobox', { name: /^Use Proxy/ });
-    await useProxy.locator('option', { hasText: 'corp-proxy' }).waitFor({ state: 'attached' });
-    expect(await useProxy.locator('option').allTextContents()).toEqual([
-      'No proxy: connect directly',
-      'corp-proxy',
-    ]);
+    await selectTrigger(page, 'Use Proxy').click();
+    const offered = openListbox(page).getByRole('option');
+    await offered.filter({ hasText: 'corp-proxy' }).waitFor();
+    expect(await offered.allTextContents()).toEqual(['No proxy: connect directly', 'corp-proxy']);
+    await page.keyboard.press('Escape');
     const builds = page.getByRole('group', { name: 'Builds', exact: true }).first();
     await builds.getByRole('checkbox', { name: 'nightly-app', exact: true }).waitFor();
     expect(pageErrors).toEqual([]);

@@ -36,9 +36,13 @@ export function TabBar<T extends string>(props: TabBarProps<T>) {
           </Tab>
         ))}
       </TabList>
-      <TabPanel id={selected} className="tab-panel">
-        {children}
-      </TabPanel>
+      {/* A panel for every tab, the others hidden and empty: each tab's aria-controls names
+          an element that exists, whichever tab a transition has selected for a moment. */}
+      {names.map((name) => (
+        <TabPanel key={name} id={name} className="tab-panel" shouldForceMount>
+          {name === selected ? children : null}
+        </TabPanel>
+      ))}
     </Tabs>
   );
 }

@@ -31,8 +31,9 @@ export function SelectWidget(props: WidgetProps) {
       label={label || id}
       hideLabel
       options={[
-        // an optional field can be cleared again, as a native select's blank option allowed
-        ...(required ? [] : [{ value: '', label: WIDGET_TEXTS.notSet }]),
+        // an optional field can be cleared again, as a native select's blank option allowed;
+        // the descriptor's placeholder says what no choice means ("No proxy: connect directly")
+        ...(required ? [] : [{ value: '', label: placeholder || WIDGET_TEXTS.notSet }]),
         ...enumOptions.map((option, index) => ({
           value: String(enumOptionValueEncoder(option.value, index, format)),
           label: option.label,

@@ -3,6 +3,7 @@ import { treeTabsApi, type BuildTool, type TreeNode } from '../../../api/treeBro
 import { TAB_LABELS as T } from '../messages';
 import { TabButtons } from '../../../components/TabButtons';
 import { useKeyedData } from '../../../components/useKeyedData';
+import { ScrollableCode } from '../../../components/ScrollableCode';
 
 const MAVEN_LIKE = new Set(['maven', 'gradle', 'ivy', 'sbt']);
 
@@ -37,7 +38,9 @@ export function DependencyDeclaration({ node }: { node: TreeNode }) {
         className="tree-subtabs"
       />
       {/* a path the tool cannot read simply has no snippet */}
-      {data && <pre className="tree-code">{data.dependencyData}</pre>}
+      {data && (
+        <ScrollableCode label={T.dependencyDeclaration}>{data.dependencyData}</ScrollableCode>
+      )}
       {error && <p className="hint">{error}</p>}
     </section>
   );

@@ -2,6 +2,7 @@ import { treeTabsApi, type FileView, type TreeNode } from '../../../api/treeBrow
 import { TAB_LABELS } from '../messages';
 import { nodeId } from '../rows';
 import { useKeyedData } from '../../../components/useKeyedData';
+import { ScrollableCode } from '../../../components/ScrollableCode';
 
 /** PomView, GeneralXml and package.json: the text the server picks for the view. */
 export function FileViewTab({ node, view }: { node: TreeNode; view: FileView }) {
@@ -16,5 +17,11 @@ export function FileViewTab({ node, view }: { node: TreeNode; view: FileView }) 
         {error}
       </p>
     );
-  return data && <pre className="tree-code">{data.fileContent}</pre>;
+  return (
+    data && (
+      <ScrollableCode label={node.path.split('/').pop() ?? node.repoKey}>
+        {data.fileContent}
+      </ScrollableCode>
+    )
+  );
 }

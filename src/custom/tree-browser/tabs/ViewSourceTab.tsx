@@ -12,6 +12,7 @@ import { TAB_LABELS } from '../messages';
 import { nodeId } from '../rows';
 import { VirtualRows } from '../VirtualRows';
 import { useKeyedData } from '../../../components/useKeyedData';
+import { ScrollableCode } from '../../../components/ScrollableCode';
 
 const T = TAB_LABELS.source;
 const ENTRY_ROW_HEIGHT = 26;
@@ -103,7 +104,9 @@ export function ViewSourceTab({ node }: { node: TreeNode }) {
           )}
           {open.source?.binary && <p>{T.binary}</p>}
           {open.source && !open.source.binary && (
-            <pre className="tree-code tree-code-view">{open.source.source}</pre>
+            <ScrollableCode className="tree-code tree-code-view" label={open.entry}>
+              {open.source.source}
+            </ScrollableCode>
           )}
           {open.source?.truncated && <p className="hint">{T.sourceTruncated}</p>}
         </Dialog>
