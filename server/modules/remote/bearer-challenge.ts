@@ -74,6 +74,9 @@ export function createBearerTokens() {
     const key = keyOf(repositoryId, challenge);
     const kept = tokens.get(key);
     if (kept && kept.until > Date.now()) return kept.token;
+    // The realm is the upstream's word: one that is not an address is the upstream's fault (502).
+    if (!URL.canParse(challenge.realm))
+      throw new UpstreamError('The upstream named a token endpoint that is not a URL');
     const realm = new URL(challenge.realm);
     if (challenge.service) realm.searchParams.set('service', challenge.service);
     if (challenge.scope) realm.searchParams.set('scope', challenge.scope);
