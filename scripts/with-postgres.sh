@@ -11,7 +11,7 @@ if [ -z "$pg_bin" ]; then
   exit 1
 fi
 port=${DEPOT_TEST_PG_PORT:-54329}
-dir=$(mktemp -d /tmp/depot-pg.XXXXXX)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/depot-pg.XXXXXX")
 run_as_postgres() {
   # The server refuses to run as root; on a developer's own account it runs as that user.
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi

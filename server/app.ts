@@ -83,7 +83,7 @@ import { schemasRoutes } from './modules/schemas/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { uiRoutes } from './modules/ui/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
-import { createBodyAjv, createQueryAjv } from './schemas/ajv.ts';
+import { createBodyAjv, createQueryAjv, routeValidatorOnFirstUse } from './schemas/ajv.ts';
 import { loadSchemaRegistry } from './schemas/registry.ts';
 import { watchSchemaRegistry } from './schemas/watch-registry.ts';
 import { createServices, type Services } from './services.ts';
@@ -331,7 +331,10 @@ export async function assembleHttp({
   app.setValidatorCompiler(({ schema, httpPart }) =>
     routesOnly
       ? () => true
-      : (httpPart === 'body' || httpPart === 'params' ? bodyAjv : queryAjv).compile(schema),
+      : routeValidatorOnFirstUse(
+          httpPart === 'body' || httpPart === 'params' ? bodyAjv : queryAjv,
+          schema,
+        ),
   );
   // Answers are never sent when only the route list is wanted: no serializer to compile.
   if (routesOnly) app.setSerializerCompiler(() => (data) => JSON.stringify(data));
