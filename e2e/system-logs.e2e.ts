@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABELS } from '../src/shell/messages.ts';
@@ -7,6 +8,7 @@ import {
   SYSTEM_LOGS_LABELS as L,
 } from '../src/custom/system-logs/messages.ts';
 import { SERVICE_STATUS_LABELS as S } from '../src/custom/service-status/messages.ts';
+import { SUPPORT_ZONE_LABELS as Z } from '../src/custom/support-zone/messages.ts';
 import { chooseOption, chosenOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { basicAuth, startDepot, type E2eDepot } from './server.ts';
 
@@ -158,6 +160,52 @@ describe('the service status page', () => {
     expect(cells.slice(5, 8)).toEqual(['ONLINE', 'ONLINE', 'ONLINE']);
     // A live node cannot be removed: no button offers it.
     expect(await row.getByRole('button').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('the support zone', () => {
+  it('creates a bundle with progress, downloads its zip and deletes it', async () => {
+    const navigation = page.getByRole('navigation', { name: LABELS.mainNavigation });
+    await navigation.getByRole('link', { name: Z.title }).click();
+    await page.waitForURL(new RegExp(`/ui${SUPPORT_ZONE_PATH}$`));
+    await page.getByText(Z.noBundles).waitFor();
+
+    await page.getByRole('button', { name: Z.create }).click();
+    const dialog = page.getByRole('dialog', { name: Z.createTitle });
+    await dialog.getByLabel(Z.name).fill('e2e bundle');
+    await dialog.getByLabel(Z.description).fill('for the test');
+    // Dates out of order are refused in the form, before any call.
+    await dialog.getByLabel(Z.logsFrom).fill('2031-01-10');
+    await dialog.getByLabel(Z.logsTo).fill('2031-01-01');
+    await dialog.getByRole('button', { name: Z.submit }).click();
+    await dialog.getByText(Z.datesOutOfOrder).waitFor();
+    await dialog.getByLabel(Z.logsFrom).fill('2020-01-01');
+    await dialog.getByRole('button', { name: Z.submit }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText(Z.started).waitFor();
+
+    // The list is asked again while the bundle is made, until it is ready.
+    const row = page.getByRole('row', { name: /e2e bundle/ });
+    await row.getByText(Z.statusLabels.success).waitFor({ timeout: 30000 });
+    expect(await row.getByRole('cell').nth(0).textContent()).toBe('for the test');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('link', { name: `${Z.download} e2e bundle` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+    const zip = await readFile((await download.path())!);
+    expect(zip.subarray(0, 4).toString('binary')).toBe('PK\x03\x04');
+    // Entry names are stored as plain text in a zip's headers.
+    expect(zip.includes('manifest.json')).toBe(true);
+
+    await row.getByRole('button', { name: `${Z.delete} e2e bundle` }).click();
+    await page
+      .getByRole('alertdialog', { name: Z.deleteTitle })
+      .getByRole('button', { name: Z.delete })
+      .click();
+    await page.getByText(Z.noBundles).waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

@@ -24,6 +24,7 @@ const SCREEN_COMPONENTS: Record<string, ScreenComponent> = {
   search: lazy(() => import('../custom/search/SearchResultsPage')),
   'security-config': lazy(() => import('../custom/security-config/SecurityConfigPage')),
   'service-status': lazy(() => import('../custom/service-status/ServiceStatusPage')),
+  'support-zone': lazy(() => import('../custom/support-zone/SupportZonePage')),
   'system-logs': lazy(() => import('../custom/system-logs/SystemLogsPage')),
   'storage-summary': lazy(() => import('../custom/storage-summary/StorageSummaryPage')),
   'tree-browser': lazy(() => import('../custom/tree-browser/TreeBrowserPage')),
