@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
+import { resolve } from 'node:path';
 
 describe('the edge settings', () => {
   it('default to a 30 s headers timeout and 1 KiB/s over 30 s for bodies, and no public URL', () => {
@@ -34,5 +35,13 @@ describe('reloading schemas', () => {
     expect(loadConfig({}).schemasReload).toBe(false);
     expect(loadConfig({ DEPOT_SCHEMAS_RELOAD: 'yes' }).schemasReload).toBe(false);
     expect(loadConfig({ DEPOT_SCHEMAS_RELOAD: 'true' }).schemasReload).toBe(true);
+  });
+});
+
+describe('the home', () => {
+  it('is ./var when DEPOT_HOME is unset or empty, never the working directory itself', () => {
+    const expected = resolve('./var');
+    expect(loadConfig({}).home).toBe(expected);
+    expect(loadConfig({ DEPOT_HOME: '' }).home).toBe(expected);
   });
 });

@@ -179,7 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new Error(`DEPOT_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
-  const home = resolve(env.DEPOT_HOME ?? './var');
+  // An empty DEPOT_HOME (a variable set from nothing in a script) is unset, not the cwd.
+  const home = resolve(env.DEPOT_HOME || './var');
   return {
     home,
     port,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,22 @@ describe('server process', () => {
       });
       expect(users.status).toBe(200);
       expect((await users.json()).map((u: { name: string }) => u.name)).toEqual(['admin']);
+
+      // A second Depot on the same embedded database is refused before it opens it, and the
+      // first goes on serving (PGlite alone would let both write over each other).
+      const second = spawnDepot(home, await freePort(), {}, ['ignore', 'ignore', 'pipe']);
+      let stderr = '';
+      second.stderr!.on('data', (chunk) => (stderr += chunk));
+      expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(1);
+      expect(stderr).toContain(
+        `The embedded database in ${join(home, 'db')} is in use by another Depot`,
+      );
+      const created = await fetch(`${base}/artifactory/api/repositories/after-second`, {
+        method: 'PUT',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ rclass: 'local', packageType: 'generic' }),
+      });
+      expect(created.status).toBe(200);
     } finally {
       server.kill('SIGTERM');
     }
@@ -34,5 +50,7 @@ describe('server process', () => {
     const log = readFileSync(join(home, 'logs', 'depot-service.log'), 'utf8');
     expect(log).toContain('"msg":"shutting down"');
     expect(log).not.toContain('automation-pass-1');
+    // Stopped cleanly, it gives the database back.
+    expect(existsSync(join(home, 'db', 'depot.pid'))).toBe(false);
   }, 60000);
 });

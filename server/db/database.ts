@@ -52,7 +52,11 @@ export async function openDatabase(config: DepotConfig, logger: Logger): Promise
     return db;
   }
   const embedded = new EmbeddedDatabase(config.home, logger);
-  await embedded.waitReady;
+  // A start that failed gives the directory back, so that the next try may take it.
+  await embedded.waitReady.catch(async (error: unknown) => {
+    await embedded.close();
+    throw error;
+  });
   const dialect = new PGliteDialect(embedded);
   const db = new Kysely<DepotDatabase>({ dialect });
   poolStatsOf.set(db, () => dialect.stats());

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { startModuleWorker } from '../workers/module-worker.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 
 export type WorkerRequest =
   { type: 'query'; id: number; sql: string; parameters: unknown[] } | { type: 'close' };
@@ -116,11 +117,14 @@ export class EmbeddedDatabase {
   #generation = 0;
   #nextId = 1;
   #closed = false;
+  readonly #unlock: () => void;
 
   constructor(
     private readonly home: string,
     private readonly logger?: Pick<Logger, 'info' | 'warn'>,
   ) {
+    // Before any thread opens it: a second process on the same files would corrupt them.
+    this.#unlock = lockDataDir(join(home, 'db'));
     this.waitReady = this.#start().started;
   }
 
@@ -158,9 +162,13 @@ export class EmbeddedDatabase {
     if (this.#closed) return;
     this.#closed = true;
     const instance = this.#instance;
-    if (!instance) return;
-    await instance.close();
-    await instance.worker.terminate();
+    try {
+      if (!instance) return;
+      await instance.close();
+      await instance.worker.terminate();
+    } finally {
+      this.#unlock();
+    }
   }
 
   #start(): Instance {
