@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 
 /** The first half of every job lock's key, so Depot's locks never meet another program's. */
-const LOCK_NAMESPACE = 0x44505431; // "DPT1"
+export const LOCK_NAMESPACE = 0x44505431; // "DPT1"
 
 /** A stable 31-bit key for a job name (FNV-1a). */
 export function jobLockKey(name: string): number {
