@@ -10,7 +10,7 @@ import {
 } from '../src/custom/tree-browser/messages.ts';
 import { DEPLOY_LABELS } from '../src/custom/tree-browser/deploy/messages.ts';
 import { PROPERTY_SET_MESSAGES } from '../server/modules/property-sets/messages.ts';
-import { craftZip, unzip } from '../tests/helpers/archives.ts';
+import { craftZip, untar, unzip } from '../tests/helpers/archives.ts';
 import { chooseOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { seededFileName, seedTree } from './seed-tree.ts';
 import { startDepot, type E2eDepot } from './server.ts';
@@ -328,7 +328,7 @@ describe('the artifact browser', () => {
     await page.goto(depot.ui('/repos/tree/General/docs-local/guides/intro'));
     await expectActive('guides/intro', 'docs-local/guides/intro');
     await actions().getByRole('button', { name: ACTION_LABELS.names.downloadfolder }).click();
-    const confirm = page.getByRole('alertdialog');
+    const confirm = page.getByRole('dialog', { name: ACTION_LABELS.downloadFolderTitle });
     await confirm.getByText(/^1 files/).waitFor();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -338,6 +338,31 @@ describe('the artifact browser', () => {
     const entries = await unzip(readFileSync(saved));
     expect([...entries.keys()]).toEqual(['start.md']);
     expect(entries.get('start.md')!.toString()).toBe('content of docs-local/guides/intro/start.md');
+  });
+
+  it('downloads a folder as a tar.gz with checksum files, chosen in the dialog', async () => {
+    await page.goto(depot.ui('/repos/tree/General/docs-local/guides/intro'));
+    await expectActive('guides/intro', 'docs-local/guides/intro');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.downloadfolder }).click();
+    const dialog = page.getByRole('dialog', { name: ACTION_LABELS.downloadFolderTitle });
+    await chooseOption(dialog, ACTION_LABELS.archiveType, 'Tar.gz');
+    await dialog.getByRole('checkbox', { name: ACTION_LABELS.includeChecksumFiles }).check();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: ACTION_LABELS.names.download }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('intro.tar.gz');
+    const entries = await untar(readFileSync(await download.path()), true);
+    const content = 'content of docs-local/guides/intro/start.md';
+    const digest = (kind: string) => createHash(kind).update(content).digest('hex');
+    expect(
+      Object.fromEntries([...entries].map(([name, bytes]) => [name, bytes.toString()])),
+    ).toEqual({
+      'start.md': content,
+      'start.md.sha1': digest('sha1'),
+      'start.md.sha256': digest('sha256'),
+      'start.md.md5': digest('md5'),
+    });
   });
 
   it('declares a Maven dependency, and shows the POM', async () => {

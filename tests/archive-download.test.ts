@@ -194,6 +194,32 @@ describe('the console calls', () => {
     expect(asText(await unzip(await body(got)))).toEqual(relativeToApp());
   });
 
+  it("answers the console's GET with the format and checksum files chosen: tar and tar.gz read back byte for byte", async () => {
+    const names = ['one.jar', 'deep/two.txt', 'deep/er/three.bin'];
+    for (const [type, gzipped] of [
+      ['tar', false],
+      ['tar.gz', true],
+    ] as const) {
+      const query = `repoKey=libs&path=app%2Flib&archiveType=${type}&includeChecksumFiles=true`;
+      expect((await consoleCheck(query)).status, type).toBe(200);
+      const got = await depot.request(`/ui/api/v1/ui/artifactactions/downloadfolder?${query}`);
+      expect(got.status, type).toBe(200);
+      expect(got.headers.get('content-disposition'), type).toContain(`filename="lib.${type}"`);
+      const files = asText(await untar(await body(got), gzipped));
+      const expected: Record<string, string> = {};
+      for (const name of names) {
+        const content = deployed[`app/lib/${name}`];
+        Object.assign(expected, {
+          [name]: content,
+          [`${name}.sha1`]: sha('sha1', content),
+          [`${name}.sha256`]: sha('sha256', content),
+          [`${name}.md5`]: sha('md5', content),
+        });
+      }
+      expect(files, type).toEqual(expected);
+    }
+  });
+
   it('checks a download with a HEAD: its answer, nothing built, and the refusals of a GET', async () => {
     const ok = await consoleCheck('repoKey=libs&path=app&archiveType=zip');
     expect(ok.status).toBe(200);

@@ -1204,6 +1204,8 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     [
       'POST /artifactory/api/search/aql',
       'POST /artifactory/api/npm/:repoKey/-/npm/v1/security/advisories/bulk',
+      'POST /artifactory/api/npm/:repoKey/-/npm/v1/security/audits',
+      'POST /artifactory/api/npm/:repoKey/-/npm/v1/security/audits/quick',
       'POST /ui/api/v1/ui/treebrowser',
       'POST /ui/api/v1/mds/packages',
       'POST /ui/api/v1/mds/package',

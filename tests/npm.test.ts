@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpDepot } from './helpers/http-depot.ts';
 import { npmRegistry, npmRepository, startNpmTopology } from './helpers/npm-topology.ts';
@@ -695,6 +695,153 @@ describe('a remote npm repository of a scripted upstream', () => {
     } finally {
       consumer.close();
       await Promise.all([registryHost.close(), filesHost.close()]);
+    }
+  });
+
+  it('keeps the names of private packages out of what npm audit asks the upstream, in both request shapes', async () => {
+    const upstreamHost = await startScriptedUpstream();
+    const consumer = npmCli(
+      npmrc(registry(depot, 'npm-audited'), {
+        [registry(depot, 'npm-audited')]: `_authToken=${token}`,
+      }),
+    );
+    try {
+      const publicTarball = await packTarball({
+        'package.json': JSON.stringify({ name: 'public-dep', version: '1.0.0' }),
+      });
+      const dist = publishDocument('public-dep', '1.0.0', publicTarball).versions['1.0.0'].dist;
+      upstreamHost.file(
+        '/public-dep',
+        JSON.stringify({
+          name: 'public-dep',
+          'dist-tags': { latest: '1.0.0' },
+          versions: {
+            '1.0.0': {
+              name: 'public-dep',
+              version: '1.0.0',
+              dist: { ...dist, tarball: `${upstreamHost.base}/public-dep/-/public-dep-1.0.0.tgz` },
+            },
+          },
+        }),
+      );
+      upstreamHost.file('/public-dep/-/public-dep-1.0.0.tgz', publicTarball);
+      // What the upstream is sent, unpacked, per path.
+      const received = new Map<string, string>();
+      const record = (path: string, answer: unknown) =>
+        upstreamHost.handle(path, (request, response) => {
+          const chunks: Buffer[] = [];
+          request.on('data', (chunk: Buffer) => chunks.push(chunk));
+          request.on('end', () => {
+            const raw = Buffer.concat(chunks);
+            const gzipped = request.headers['content-encoding'] === 'gzip';
+            received.set(path, (gzipped ? gunzipSync(raw) : raw).toString('utf8'));
+            response
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify(answer));
+          });
+        });
+      const advisory = {
+        id: 1002,
+        url: 'https://advisories.example/GHSA-public',
+        title: 'Command injection in public-dep',
+        severity: 'critical',
+        vulnerable_versions: '<2.0.0',
+        cwe: ['CWE-78'],
+        cvss: { score: 9.8, vectorString: null },
+      };
+      record('/-/npm/v1/security/advisories/bulk', { 'public-dep': [advisory] });
+      record('/-/npm/v1/security/audits/quick', { advisories: {}, metadata: {} });
+
+      await npmRepository(depot, 'npm-audit-remote', 'remote', { url: `${upstreamHost.base}/` });
+      await npmRepository(depot, 'npm-private', 'local');
+      await npmRepository(depot, 'npm-audited', 'virtual', {
+        repositories: ['npm-private', 'npm-audit-remote'],
+        defaultDeploymentRepo: 'npm-private',
+      });
+      const privateTarball = await packTarball({
+        'package.json': JSON.stringify({
+          name: 'acme-secret-ledger',
+          version: '3.0.0',
+          dependencies: { 'public-dep': '^1.0.0' },
+        }),
+      });
+      const published = await depot.request('/artifactory/api/npm/npm-private/acme-secret-ledger', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(
+          publishDocument('acme-secret-ledger', '3.0.0', privateTarball, {
+            dependencies: { 'public-dep': '^1.0.0' },
+          }),
+        ),
+      });
+      expect(published.status, await published.text()).toBe(201);
+
+      const project = consumer.packageDir({ name: 'audit-app', version: '0.0.0', private: true });
+      await consumer.npm(['install', 'acme-secret-ledger'], project);
+      const audit = await consumer.npm(['audit', '--json'], project).catch(
+        (failure: { stdout: string }) => failure, // npm audit exits 1 when it finds something
+      );
+      const bulk = received.get('/-/npm/v1/security/advisories/bulk') ?? '';
+      expect(JSON.parse(bulk)).toEqual({ 'public-dep': ['1.0.0'] });
+      expect(bulk).not.toContain('acme-secret-ledger');
+      const report = JSON.parse(audit.stdout) as {
+        vulnerabilities: Record<string, { severity: string; via: unknown[] }>;
+      };
+      expect(report.vulnerabilities['public-dep']).toMatchObject({ severity: 'critical' });
+      // The private package has no advisory of its own, only the one it inherits.
+      expect(report.vulnerabilities['acme-secret-ledger']!.via).toEqual(['public-dep']);
+
+      // npm 6's tree (and npm 7 to 9's fallback), gzipped as npm sends it: the private
+      // name leaves every level, the public one stays.
+      const tree = {
+        name: 'acme-secret-ledger',
+        version: '3.0.0',
+        requires: { 'acme-secret-ledger': '^3.0.0', 'public-dep': '^1.0.0' },
+        dependencies: {
+          'acme-secret-ledger': {
+            version: '3.0.0',
+            requires: { 'public-dep': '^1.0.0' },
+            dependencies: { 'public-dep': { version: '1.0.0' } },
+          },
+          'public-dep': { version: '1.0.0', requires: { 'acme-secret-ledger': '^3.0.0' } },
+        },
+      };
+      const quick = await depot.request(
+        '/artifactory/api/npm/npm-audited/-/npm/v1/security/audits/quick',
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'content-encoding': 'gzip',
+          },
+          body: gzipSync(JSON.stringify(tree)),
+        },
+      );
+      expect(quick.status, await quick.text()).toBe(200);
+      const sent = received.get('/-/npm/v1/security/audits/quick') ?? '';
+      expect(sent).not.toContain('acme-secret-ledger');
+      expect(JSON.parse(sent)).toEqual({
+        requires: { 'public-dep': '^1.0.0' },
+        dependencies: { 'public-dep': { version: '1.0.0', requires: {} } },
+      });
+      // A body that is not what it claims to be is the client's mistake, said plainly.
+      const broken = await depot.request(
+        '/artifactory/api/npm/npm-audited/-/npm/v1/security/advisories/bulk',
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'content-encoding': 'gzip',
+          },
+          body: 'not gzip',
+        },
+      );
+      expect(broken.status).toBe(400);
+    } finally {
+      consumer.close();
+      await upstreamHost.close();
     }
   });
 });

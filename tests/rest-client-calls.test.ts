@@ -24,6 +24,10 @@ beforeAll(async () => {
   for (const version of ['1.0', '1.2', '1.10', '2.0-SNAPSHOT'])
     await deployFile(depot, 'libs-local', `org/acme/app/${version}/app-${version}.jar`);
   await deployFile(depot, 'libs-local', 'org/acme/other/3.0/other-3.0.jar');
+  await deployFile(depot, 'libs-local', 'org/acme/sub/deep/9.9/deep-9.9.jar');
+  await deployFile(depot, 'libs-local', 'org/acme/app/notes.txt');
+  await createMavenRepository(depot, 'hidden-local', 'local');
+  await deployFile(depot, 'hidden-local', 'com/example/app/7.0/app-7.0.jar');
   await createRepository(depot, 'props-local', 'local');
   await createRepository(depot, 'props-virtual', 'virtual', { repositories: ['props-local'] });
   await deployFile(depot, 'props-local', 'dir/a.txt');
@@ -32,6 +36,7 @@ beforeAll(async () => {
     name: 'dev',
     email: 'dev@example.com',
     password: 'dev-pass-1',
+    groups: [], // dev reads what dev-reads grants, no more
   });
   const target = await depot.app.inject({
     method: 'PUT',
@@ -198,7 +203,45 @@ describe('GET /api/search/versions', () => {
     expect((pattern.json() as { results: unknown[] }).results).toHaveLength(3);
     const none = await call('GET', '/artifactory/api/search/versions?g=org.acme&a=missing', DEV);
     expect(none.statusCode).toBe(404);
-    expect((await call('GET', '/artifactory/api/search/versions?a=app', DEV)).statusCode).toBe(400);
+  });
+
+  it('leaves out g, a or both as Artifactory does: any group, any artifact, still filtered', async () => {
+    const versions = async (query: string, headers: object = DEV) => {
+      const answer = await call('GET', `/artifactory/api/search/versions?${query}`, headers);
+      expect(answer.statusCode, answer.body).toBe(200);
+      return (answer.json() as { results: { version: string }[] }).results.map((r) => r.version);
+    };
+    // `app` in two groups: org.acme (libs-local) and com.example (hidden-local, not dev's)
+    expect(await versions('a=app')).toEqual(['2.0-SNAPSHOT', '1.10', '1.2', '1.0']);
+    expect(await versions('a=app', adminAuth())).toEqual([
+      '7.0',
+      '2.0-SNAPSHOT',
+      '1.10',
+      '1.2',
+      '1.0',
+    ]);
+    // every artifact of a group, and not those of a group below it (org.acme.sub)
+    expect(await versions('g=org.acme', adminAuth())).toEqual([
+      '3.0',
+      '2.0-SNAPSHOT',
+      '1.10',
+      '1.2',
+      '1.0',
+    ]);
+    expect(await versions('g=org.acme&v=3.*')).toEqual(['3.0']);
+    // neither: every version of the Maven layout the caller may read
+    expect(await versions('v=*.0&repos=libs-local')).toEqual(['3.0', '1.0']);
+    expect(await versions('', adminAuth())).toEqual([
+      '9.9',
+      '7.0',
+      '3.0',
+      '2.0-SNAPSHOT',
+      '1.10',
+      '1.2',
+      '1.0',
+    ]);
+    const hidden = await call('GET', '/artifactory/api/search/versions?g=com.example', DEV);
+    expect(hidden.statusCode).toBe(404);
   });
 });
 

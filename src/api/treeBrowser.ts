@@ -166,12 +166,32 @@ export const artifactActionsApi = {
     }),
 };
 
-/** Where the console downloads a folder from, as a zip archive. */
-export const folderDownloadHref = (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
+/** The archive formats a folder downloads as (the server also takes `tgz`, a `tar.gz`). */
+export const FOLDER_ARCHIVE_TYPES = ['zip', 'tar', 'tar.gz'] as const;
+export type FolderArchiveType = (typeof FOLDER_ARCHIVE_TYPES)[number];
+
+/** What a person chooses in the Download Folder dialog. */
+export interface FolderDownloadOptions {
+  archiveType: FolderArchiveType;
+  /** `.sha1`, `.sha256` and `.md5` entries beside each file. */
+  includeChecksumFiles: boolean;
+}
+
+export const DEFAULT_FOLDER_DOWNLOAD: FolderDownloadOptions = {
+  archiveType: 'zip',
+  includeChecksumFiles: false,
+};
+
+/** Where the console downloads a folder from, in the archive format chosen. */
+export const folderDownloadHref = (
+  node: Pick<TreeNode, 'repoKey' | 'path'>,
+  options: FolderDownloadOptions = DEFAULT_FOLDER_DOWNLOAD,
+) =>
   `/ui/api/v1/ui/artifactactions/downloadfolder?${new URLSearchParams({
     repoKey: node.repoKey,
     path: node.path,
-    archiveType: 'zip',
+    archiveType: options.archiveType,
+    includeChecksumFiles: String(options.includeChecksumFiles),
   }).toString()}`;
 
 /** A file's own URL, each segment encoded (names may hold spaces, '#', '?'). */

@@ -11,6 +11,7 @@ import { parseNpmPath, tarballPathOf } from './names.ts';
 import { withTarballBase, type Manifest } from './packument.ts';
 import { documentText, renderedEtag } from './documents.ts';
 import { ADVISORIES_PATH } from './service.ts';
+import { LEGACY_AUDIT_PATHS } from './audit-body.ts';
 import { registerAuthLineRoutes } from './auth-lines.ts';
 import { registerAccountRoutes } from './account-routes.ts';
 import { ownAddress } from '../../modules/general-config/own-address.ts';
@@ -134,29 +135,35 @@ export async function npmRoutes(
     throw new BadRequest('Unknown npm request');
   });
 
-  // npm audit: its request passed to the upstream as it came (npm gzips it), so the body is
-  // taken as bytes here, never parsed, and its size is bounded.
+  // npm audit: the body is taken as bytes (npm gzips it), bounded, and read by the service,
+  // which leaves private names out before it goes upstream.
   await app.register(async (audit) => {
-    // In place of the server's JSON parser (http/json-body.ts), for this route alone.
+    // In place of the server's JSON parser (http/json-body.ts), for these routes alone.
     audit.removeContentTypeParser('application/json');
     audit.addContentTypeParser(
       'application/json',
       { parseAs: 'buffer', bodyLimit: AUDIT_BODY_LIMIT },
       (_request, body, done) => done(null, body),
     );
-    audit.post(
-      `${PREFIX}/${ADVISORIES_PATH}`,
-      { ...reader, bodyLimit: AUDIT_BODY_LIMIT },
-      async (request: FastifyRequest<{ Params: { repoKey: string }; Body: Buffer }>) => {
-        const encoding = request.headers['content-encoding'];
-        const headers: Record<string, string> = {
-          'content-type': 'application/json',
-          ...(typeof encoding === 'string' ? { 'content-encoding': encoding } : {}),
-        };
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return npm.advisories(request.params.repoKey, body, headers, caller(request));
-      },
-    );
+    const shapes = [
+      [ADVISORIES_PATH, 'bulk'],
+      ...LEGACY_AUDIT_PATHS.map((path) => [path, 'tree'] as const),
+    ] as const;
+    for (const [path, shape] of shapes) {
+      audit.post(
+        `${PREFIX}/${path}`,
+        { ...reader, bodyLimit: AUDIT_BODY_LIMIT },
+        async (request: FastifyRequest<{ Params: { repoKey: string }; Body: Buffer }>) => {
+          const encoding = request.headers['content-encoding'];
+          const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          return npm.advisories(
+            request.params.repoKey,
+            { path, shape, body, encoding: typeof encoding === 'string' ? encoding : undefined },
+            caller(request),
+          );
+        },
+      );
+    }
   });
 
   registerDistTagRoutes(app, services);

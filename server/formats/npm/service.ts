@@ -22,6 +22,13 @@ import {
 } from './names.ts';
 import { liveTags, versionDocuments, type Manifest } from './packument.ts';
 import { createNpmStore } from './store.ts';
+import {
+  auditNames,
+  decodeAuditBody,
+  encodeAuditBody,
+  withoutNames,
+  type AuditShape,
+} from './audit-body.ts';
 import { readPackageTarball } from './tarball.ts';
 import {
   assertTarballMatches,
@@ -136,12 +143,13 @@ export function createNpmService(deps: {
   /**
    * npm audit's advisories request, asked of the upstream: a remote repository's own, or a
    * virtual repository's remote members in order, the first that answers. Depot keeps no
-   * advisory data; a local repository has nobody to ask (404, and npm says so).
+   * advisory data; a local repository has nobody to ask (404, and npm says so). Names a local
+   * repository of this Depot holds are left out of what goes upstream: they are private, and
+   * the upstream has no advisories for them anyway (docs/npm.md, "npm audit").
    */
   async function advisories(
     repoKey: string,
-    body: Buffer,
-    headers: Record<string, string>,
+    audit: { path: string; shape: AuditShape; body: Buffer; encoding?: string },
     caller: FormatCaller,
   ) {
     const repo = await npmRepository(repoKey);
@@ -149,9 +157,13 @@ export function createNpmService(deps: {
     const remotes = (await artifacts.readOrder(repo, '')).filter(
       (member) => member.rclass === 'remote' && decider.can('read', member.key, '', 'folder'),
     );
+    if (remotes.length === 0) throw new NotFound(M.noAdvisories(repo.key));
+    const asked = await decodeAuditBody(audit.body, audit.encoding);
+    const held = await store.heldLocally(auditNames(asked, audit.shape));
+    const post = await encodeAuditBody(withoutNames(asked, audit.shape, held));
     for (const member of remotes) {
       try {
-        const answer = await deps.remote.askJson(member, ADVISORIES_PATH, { body, headers });
+        const answer = await deps.remote.askJson(member, audit.path, post);
         if (answer !== undefined) return answer;
       } catch (error) {
         caller.log.warn(

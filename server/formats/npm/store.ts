@@ -21,6 +21,8 @@ export interface NewVersion {
 // Rows are read in pages, so a package of thousands of versions never arrives as one
 // result the database driver decodes in a single turn of the event loop.
 const VERSION_PAGE = 200;
+// Names asked in one query: far below PostgreSQL's limit of parameters.
+const NAME_BATCH = 1000;
 
 /** The npm rows of the package index: packages, versions and dist-tags. */
 export function createNpmStore(db: Database) {
@@ -29,6 +31,27 @@ export function createNpmStore(db: Database) {
     people(names: string[]) {
       if (names.length === 0) return Promise.resolve([]);
       return db.selectFrom('users').select(['name', 'email']).where('name', 'in', names).execute();
+    },
+
+    /**
+     * Which of `names` a local npm repository of this Depot holds: names private to it, kept
+     * out of what npm audit asks an upstream (docs/npm.md, "npm audit").
+     */
+    async heldLocally(names: string[]): Promise<Set<string>> {
+      const held = new Set<string>();
+      for (let start = 0; start < names.length; start += NAME_BATCH) {
+        const rows = await db
+          .selectFrom('packages as p')
+          .innerJoin('repositories as r', 'r.id', 'p.repository_id')
+          .select('p.name')
+          .distinct()
+          .where('r.rclass', '=', 'local')
+          .where('p.package_type', '=', 'npm')
+          .where('p.name', 'in', names.slice(start, start + NAME_BATCH))
+          .execute();
+        for (const row of rows) held.add(row.name);
+      }
+      return held;
     },
 
     findPackage(repositoryId: number, name: string, q: Queryable = db) {

@@ -77,16 +77,46 @@ async function latestSnapshotBuild(
   return latest ? `${base.slice(0, -'-SNAPSHOT'.length)}-${latest.label}` : base;
 }
 
+/** What `/api/search/versions` asks: `g` and `a` may be left out (any group, any artifact). */
+export interface VersionsQuestion {
+  group?: string;
+  artifact?: string;
+  version?: string;
+  repos?: string[];
+}
+
 /**
- * `/api/search/versions` over the Maven layout: every version folder of `group/artifact`
- * the caller may read (in any repository, or those named), highest first, a snapshot
- * marked `integration` as Artifactory marks it.
+ * `/api/search/versions` over the Maven layout: every version of `group/artifact` the caller
+ * may read (in any repository, or those named), highest first, a snapshot marked
+ * `integration` as Artifactory marks it. Without `g` or `a`, as Artifactory allows, the
+ * versions of every group or artifact that match the rest (docs/search.md).
  */
 export async function artifactVersions(
   search: SearchService,
   principal: Principal,
-  question: LatestVersionQuestion,
+  question: VersionsQuestion,
 ): Promise<{ version: string; integration: boolean }[]> {
+  const wanted = question.version ? compileWildcard(question.version) : undefined;
+  const found =
+    question.group && question.artifact
+      ? await versionFolders(search, principal, {
+          ...question,
+          group: question.group,
+          artifact: question.artifact,
+        })
+      : await versionsOfFiles(search, principal, question);
+  return [...found]
+    .filter((version) => !wanted || wanted.test(version))
+    .sort((a, b) => compareMavenVersions(b, a))
+    .map((version) => ({ version, integration: isSnapshotVersion(version) }));
+}
+
+/** The version folders under `group/artifact`: one folder per version, files or not. */
+async function versionFolders(
+  search: SearchService,
+  principal: Principal,
+  question: LatestVersionQuestion,
+) {
   const artifactFolder = `${question.group.replaceAll('.', '/')}/${question.artifact}`;
   const folders = await search.stream(
     principal,
@@ -97,12 +127,43 @@ export async function artifactVersions(
     },
     { repos: question.repos },
   );
-  const wanted = question.version ? compileWildcard(question.version) : undefined;
   const versions = new Set<string>();
-  for await (const folder of folders) {
-    if (!wanted || wanted.test(folder.name)) versions.add(folder.name);
+  for await (const folder of folders) versions.add(folder.name);
+  return versions;
+}
+
+/**
+ * The versions of the Maven-layout files whose group and artifact match those given: with
+ * either left out, a folder alone cannot say which part of its path is the group, so the
+ * files' names decide (`artifact-version...` under `group/artifact/version/`).
+ */
+async function versionsOfFiles(
+  search: SearchService,
+  principal: Principal,
+  question: VersionsQuestion,
+) {
+  const { group, artifact } = question;
+  const folder = `${group ? group.replaceAll('.', '/') : '*'}/${artifact ?? '*'}/*`;
+  const files = await search.stream(
+    principal,
+    {
+      where: all(
+        field('path', '$match', folder),
+        field('name', '$match', `${artifact ?? '*'}-*`),
+        field('type', '$eq', 'file'),
+      ),
+      sort: [],
+      scope: 'artifacts',
+    },
+    { repos: question.repos },
+  );
+  const versions = new Set<string>();
+  for await (const file of files) {
+    const parsed = parseMavenPath(file.path);
+    if (!parsed) continue;
+    if (group && parsed.groupId !== group) continue;
+    if (artifact && parsed.artifactId !== artifact) continue;
+    versions.add(parsed.version);
   }
-  return [...versions]
-    .sort((a, b) => compareMavenVersions(b, a))
-    .map((version) => ({ version, integration: isSnapshotVersion(version) }));
+  return versions;
 }

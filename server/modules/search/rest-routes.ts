@@ -8,7 +8,12 @@ import { renderAqlItems } from './aql-render.ts';
 import { checksumCriterion, gavcQuery, nameTerm, propertyQuery } from './builders.ts';
 import { all, field, FILES_ONLY, type Criterion, type ItemQuery } from './criteria.ts';
 import { streamResults } from './json-stream.ts';
-import { artifactVersions, latestVersion, type LatestVersionQuestion } from './latest-version.ts';
+import {
+  artifactVersions,
+  latestVersion,
+  type LatestVersionQuestion,
+  type VersionsQuestion,
+} from './latest-version.ts';
 import { MAX_TIME_MS } from './relative-time.ts';
 import { SEARCH_MESSAGES as M } from './messages.ts';
 import type { ItemRow } from './queries.ts';
@@ -204,15 +209,20 @@ export async function searchRestRoutes(
   });
 
   /** `g`, `a` and `v` (a version or a pattern) of the Maven-layout version searches. */
-  const versionQuestion = (request: SearchRequest): LatestVersionQuestion => {
+  const versionsQuestion = (request: SearchRequest): VersionsQuestion => {
     const { g, a, v } = request.query;
-    if (!g?.trim() || !a?.trim()) throw new BadRequest('Both g and a are required', 'g');
     return {
-      group: g.trim(),
-      artifact: a.trim(),
+      group: g?.trim() || undefined,
+      artifact: a?.trim() || undefined,
       version: v?.trim() || undefined,
       repos: listOf(request.query.repos),
     };
+  };
+  /** latestVersion names one artifact: both `g` and `a`. */
+  const versionQuestion = (request: SearchRequest): LatestVersionQuestion => {
+    const { group, artifact, ...rest } = versionsQuestion(request);
+    if (!group || !artifact) throw new BadRequest('Both g and a are required', 'g');
+    return { group, artifact, ...rest };
   };
 
   app.get(`${BASE}/latestVersion`, READER, async (request: SearchRequest, reply) => {
@@ -224,7 +234,7 @@ export async function searchRestRoutes(
   // `remote=1` asks Artifactory to ask remote repositories' upstreams too; Depot answers from
   // what is stored and cached (docs/search.md).
   app.get(`${BASE}/versions`, READER, async (request: SearchRequest) => {
-    const results = await artifactVersions(search, request.principal, versionQuestion(request));
+    const results = await artifactVersions(search, request.principal, versionsQuestion(request));
     if (results.length === 0) throw new NotFound(M.versionNotFound);
     return { results };
   });

@@ -20,6 +20,7 @@ import {
 import { ACTION_LABELS as A } from './messages';
 import { originalLocation } from './targets';
 import { RepositorySelect } from './RepositorySelect';
+import { FolderDownloadDialog } from './FolderDownloadDialog';
 
 type NodeAction = TabsAndActions['actions'][number];
 
@@ -86,12 +87,9 @@ export function NodeActionDialogs() {
       );
     case 'downloadfolder':
       return (
-        <ConfirmDialog
-          title={A.downloadFolderTitle}
-          text={A.downloadFolderText(dialog.info.totalFiles, dialog.info.sizeMB)}
-          confirmLabel={A.names.download}
-          cancelLabel={A.cancel}
-          onConfirm={() => confirmFolderDownload()}
+        <FolderDownloadDialog
+          info={dialog.info}
+          onDownload={(options) => confirmFolderDownload(options)}
           onCancel={() => close()}
         />
       );

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { allSettled, fork } from 'effector';
-import type { TreeNode, TreePage } from '../../api/treeBrowser';
+import { DEFAULT_FOLDER_DOWNLOAD, type TreeNode, type TreePage } from '../../api/treeBrowser';
 import { $notifications, dismissLaterFx } from '../../shell/notifications/model';
 import {
   $dialog,
@@ -275,11 +275,16 @@ describe('downloads (spec 02 §4: HEAD, then GET)', () => {
     await allSettled(actionClicked, { scope, params: { name: 'downloadfolder', node: folder } });
     expect(scope.getState($dialog)).toMatchObject({ kind: 'downloadfolder' });
     expect(heads).toEqual([]);
-    await allSettled(downloadFolderConfirmed, { scope });
+    await allSettled(downloadFolderConfirmed, {
+      scope,
+      params: { archiveType: 'tar.gz', includeChecksumFiles: true },
+    });
     const href = '/ui/api/v1/ui/artifactactions/downloadfolder?';
     expect(heads).toEqual([expect.stringMatching(/^HEAD \/ui\/api\/v1\/ui\/artifactactions\//)]);
     expect(saved).toEqual([expect.stringContaining(href)]);
-    expect(saved[0]).toContain('repoKey=docs&path=a');
+    // the format and the option chosen in the dialog, for the HEAD and the download alike
+    expect(heads[0]).toContain('archiveType=tar.gz&includeChecksumFiles=true');
+    expect(saved[0]).toContain('repoKey=docs&path=a&archiveType=tar.gz&includeChecksumFiles=true');
     expect(scope.getState($dialog)).toBeNull();
     expect(texts(scope)).toEqual([]);
   });
@@ -288,7 +293,7 @@ describe('downloads (spec 02 §4: HEAD, then GET)', () => {
     const { saved } = stubServer(429);
     const scope = folderScope();
     await allSettled(actionClicked, { scope, params: { name: 'downloadfolder', node: folder } });
-    await allSettled(downloadFolderConfirmed, { scope });
+    await allSettled(downloadFolderConfirmed, { scope, params: DEFAULT_FOLDER_DOWNLOAD });
     expect(saved).toEqual([]);
     expect(texts(scope)).toEqual([
       'There are too many folder download requests currently running, try again later.',
@@ -307,7 +312,8 @@ describe('downloads (spec 02 §4: HEAD, then GET)', () => {
       const scope = folderScope();
       const name = target.type === 'file' ? 'download' : 'downloadfolder';
       await allSettled(actionClicked, { scope, params: { name, node: target } });
-      if (name === 'downloadfolder') await allSettled(downloadFolderConfirmed, { scope });
+      if (name === 'downloadfolder')
+        await allSettled(downloadFolderConfirmed, { scope, params: DEFAULT_FOLDER_DOWNLOAD });
       expect(saved, String(status)).toEqual([]);
       expect(texts(scope), String(status)).toEqual(expected);
       vi.restoreAllMocks();

@@ -7,6 +7,7 @@ import {
   treeBrowserApi,
   treeTabsApi,
   type FolderDownloadInfo,
+  type FolderDownloadOptions,
   type TransferRequest,
   type TreeNode,
   type VersionEntry,
@@ -35,7 +36,8 @@ export const actionClicked = createEvent<{ name: string; node: TreeNode; permane
 export const dialogClosed = createEvent();
 export const deleteConfirmed = createEvent();
 export const emptyTrashConfirmed = createEvent();
-export const downloadFolderConfirmed = createEvent();
+/** The Download Folder dialog's Download, with the archive format and checksum option chosen. */
+export const downloadFolderConfirmed = createEvent<FolderDownloadOptions>();
 export const transferSubmitted = createEvent<Omit<TransferRequest, 'repoKey' | 'path'>>();
 /** The versions ticked in the Delete Versions dialog, to delete. */
 export const versionsDeleteConfirmed = createEvent<VersionEntry[]>();
@@ -56,17 +58,19 @@ export const FOLDER_DOWNLOAD_TIMEOUT_MS = 600000;
  * straight to disk and would show nothing of a refusal (too many downloads running, the
  * folder past the limits). 401 stops silently, as for a file.
  */
-export const downloadFolderFx = createEffect(async (node: TreeNode) => {
-  const href = folderDownloadHref(node);
-  const response = await fetch(href, {
-    method: 'HEAD',
-    credentials: 'same-origin',
-    signal: AbortSignal.timeout(FOLDER_DOWNLOAD_TIMEOUT_MS),
-  });
-  if (response.status === 401) return;
-  if (!response.ok) throw new Error(A.downloadFailed(node.text, response.status));
-  startDownload(href);
-});
+export const downloadFolderFx = createEffect(
+  async ({ node, options }: { node: TreeNode; options: FolderDownloadOptions }) => {
+    const href = folderDownloadHref(node, options);
+    const response = await fetch(href, {
+      method: 'HEAD',
+      credentials: 'same-origin',
+      signal: AbortSignal.timeout(FOLDER_DOWNLOAD_TIMEOUT_MS),
+    });
+    if (response.status === 401) return;
+    if (!response.ok) throw new Error(A.downloadFailed(node.text, response.status));
+    startDownload(href);
+  },
+);
 export const folderInfoFx = createEffect(async (node: TreeNode) => ({
   node,
   info: await artifactActionsApi.downloadFolderInfo(node),
@@ -293,7 +297,10 @@ sample({
   clock: downloadFolderConfirmed,
   source: $dialog,
   filter: (dialog) => dialog?.kind === 'downloadfolder',
-  fn: (dialog) => (dialog as Extract<ActionDialog, { kind: 'downloadfolder' }>).node,
+  fn: (dialog, options) => ({
+    node: (dialog as Extract<ActionDialog, { kind: 'downloadfolder' }>).node,
+    options,
+  }),
   target: downloadFolderFx,
 });
 $dialog.reset(downloadFolderFx);

@@ -130,7 +130,14 @@ export const ACTION_LABELS = {
   noTargets: 'There is no repository this can go to.',
   downloadFolderTitle: 'Download Folder',
   downloadFolderText: (files: number, sizeMb: number) =>
-    `${files.toLocaleString('en-US')} files, ${sizeMb.toLocaleString('en-US')} MB, as one zip archive.`,
+    `${files.toLocaleString('en-US')} files, ${sizeMb.toLocaleString('en-US')} MB, as one archive.`,
+  archiveType: 'Archive Type',
+  archiveTypes: [
+    { value: 'zip', label: 'Zip' },
+    { value: 'tar', label: 'Tar' },
+    { value: 'tar.gz', label: 'Tar.gz' },
+  ],
+  includeChecksumFiles: 'Include checksum files (.sha1, .sha256, .md5 beside each file)',
   /** Spec 02 §4 Downloads: the server refused a folder download for load. */
   tooManyFolderDownloads:
     'There are too many folder download requests currently running, try again later.',
