@@ -10,6 +10,7 @@ import {
 import { NOT_FOUND_TEXT } from '../src/shell/messages.ts';
 import { fillTemplate } from '../src/engine/template.ts';
 import { editPath } from '../src/engine/screenPaths.ts';
+import { emptyStateDefault, NEW_LABEL_DEFAULT } from '../src/engine/messages.ts';
 import { badValuePasses, fieldMessagesFor, knownFieldMessages } from './bad-values.ts';
 import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { basicAuth, startDepot, type E2eDepot } from './server.ts';
@@ -104,10 +105,27 @@ async function expectRendered(current: Page, what: string) {
   expect(pageErrors.map(String), what).toEqual([]);
 }
 
+/** A list with no rows shows its empty state, never the grid's "No Rows To Show" or "Page 0 of 0". */
+async function expectDesignedEmptiness(current: Page, screen: CollectionDescriptor) {
+  const rows = ((await consoleCall('GET', screen.api.list.path)) ?? []) as unknown[];
+  const what = `${screen.id} list`;
+  if (rows.length === 0) {
+    const newLabel = screen.list.newLabel ?? NEW_LABEL_DEFAULT;
+    const empty = screen.list.emptyState ?? emptyStateDefault(screen.title, newLabel);
+    await current.getByRole('heading', { level: 2, name: empty.title }).waitFor();
+    await current.getByText(empty.text).waitFor();
+  }
+  const text = await current.locator('body').innerText();
+  expect(text, what).not.toContain('No Rows To Show');
+  expect(text, what).not.toContain('No Matching Rows');
+  expect(text, what).not.toContain('Page 0 of 0');
+}
+
 async function listScreen(current: Page, screen: CollectionDescriptor) {
   await current.goto(depot.ui(screen.route));
   await current.getByRole('heading', { level: 1, name: screen.title }).waitFor();
   await expectRendered(current, `${screen.id} list`);
+  await expectDesignedEmptiness(current, screen);
 
   await current.goto(depot.ui(`${screen.route}/new`));
   const newTitle = screen.form.newTitle ?? screen.title;

@@ -1,4 +1,4 @@
-// stamp: 7818cc1bff72c61c
+// stamp: 22bd3f477d9be7dd
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -53,6 +53,11 @@ export interface ListDescriptor {
   pageSize?: number;
   quickSearch?: boolean;
   newLabel?: string;
+  /** What the list says while it has no rows at all: a title and a line on how to make the first. */
+  emptyState?: {
+    title: string;
+    text: string;
+  };
   deleteConfirm?: {
     title: string;
     text: string;

@@ -23,3 +23,12 @@ export const depotGridTheme = themeQuartz.withParams({
   spacing: 6,
   focusShadow: { radius: 0, spread: 3, color: 'var(--color-focus)' },
 });
+
+/**
+ * AG Grid's own words replaced where a person meets them: a search or filter that leaves no
+ * row (and a list the page fills from a search) says the spec's empty-search text (spec 02 "Empty states"), not "No Rows To Show".
+ */
+export const depotGridLocaleText = {
+  noMatchingRows: 'No Matching Results Found',
+  noRowsToShow: 'No Matching Results Found',
+};

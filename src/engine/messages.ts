@@ -29,6 +29,12 @@ export const NEW_LABEL_DEFAULT = 'New';
 export const LOADING_LABEL = 'Loading…';
 export const ACTIONS_LABEL = 'Actions for the selected row';
 
+/** A list with no rows at all, unless its descriptor words it (`list.emptyState`). */
+export const emptyStateDefault = (title: string, newLabel: string) => ({
+  title: `No ${title} Yet`,
+  text: `Create the first with ${newLabel}.`,
+});
+
 /** What a save says: the descriptor's own words (`{key}` filled in), or the engine's. */
 export const savedMessage = (
   entityTitle: string,

@@ -8,7 +8,7 @@ import {
   type ColDef,
   type ICellRendererParams,
 } from 'ag-grid-community';
-import { depotGridTheme } from '../../design/agGridTheme';
+import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { TextField } from '../../design/components/TextField';
 import type { TokenRow } from './api';
@@ -73,6 +73,7 @@ export default function AccessTokensPage() {
       ) : (
         <AgGridReact<TokenRow>
           theme={depotGridTheme}
+          localeText={depotGridLocaleText}
           rowData={tokens}
           columnDefs={columnDefs}
           getRowId={({ data }) => data.token_id}

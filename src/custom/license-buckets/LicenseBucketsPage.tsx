@@ -8,7 +8,7 @@ import {
   type ColDef,
   type ICellRendererParams,
 } from 'ag-grid-community';
-import { depotGridTheme } from '../../design/agGridTheme';
+import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { Dialog } from '../../design/components/Dialog';
 import { TextField } from '../../design/components/TextField';
@@ -105,6 +105,7 @@ function BucketList() {
       ) : (
         <AgGridReact<Bucket>
           theme={depotGridTheme}
+          localeText={depotGridLocaleText}
           rowData={buckets}
           columnDefs={columnDefs}
           getRowId={({ data }) => data.identifier}

@@ -8,7 +8,7 @@ import {
   type ColDef,
   type ICellRendererParams,
 } from 'ag-grid-community';
-import { depotGridTheme } from '../../design/agGridTheme';
+import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
 import type { PackageNode, PackageSearch, VersionFilters, VersionNode } from './api';
 import {
   $endCursor,
@@ -247,6 +247,7 @@ function PackageList() {
         <div className="packages-grid" aria-label={L.title}>
           <AgGridReact<PackageNode>
             theme={depotGridTheme}
+            localeText={depotGridLocaleText}
             rowData={packages}
             columnDefs={columns}
             domLayout="autoHeight"
@@ -335,6 +336,7 @@ function PackageDetails({ packageId }: { packageId: string }) {
         <div className="versions-grid" aria-label={L.versions}>
           <AgGridReact<VersionNode>
             theme={depotGridTheme}
+            localeText={depotGridLocaleText}
             rowData={versions}
             columnDefs={columns}
             domLayout="autoHeight"

@@ -11,7 +11,7 @@ import {
   type ICellRendererParams,
 } from 'ag-grid-community';
 import type { PermissionTargetRow } from '../../api/permissions';
-import { depotGridTheme } from '../../design/agGridTheme';
+import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { $currentUser } from '../../shell/session/model';
 import { $listLoading, $rows, deleteConfirmed, listOpened } from './model';
@@ -105,6 +105,7 @@ export default function PermissionsListPage() {
       ) : (
         <AgGridReact<Row>
           theme={depotGridTheme}
+          localeText={depotGridLocaleText}
           rowData={rows}
           columnDefs={columnDefs}
           getRowId={({ data }) => data.name}

@@ -9,7 +9,7 @@ import {
   type ICellRendererParams,
 } from 'ag-grid-community';
 import { REPO_KINDS, type RepoKind, type RepositoryListItem } from '../../api/repositories';
-import { depotGridTheme } from '../../design/agGridTheme';
+import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { $deleting, $loading, $rows, deleteConfirmed, listOpened } from './listModel';
 import {
@@ -131,6 +131,7 @@ export default function RepositoriesListPage({ kind }: { kind: RepoKind }) {
       ) : (
         <AgGridReact<Row>
           theme={depotGridTheme}
+          localeText={depotGridLocaleText}
           rowData={rows}
           columnDefs={columns}
           getRowId={({ data }) => data.repoKey}

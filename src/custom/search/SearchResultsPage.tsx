@@ -12,7 +12,7 @@ import {
   type ColDef,
   type ICellRendererParams,
 } from 'ag-grid-community';
-import { depotGridTheme } from '../../design/agGridTheme';
+import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
 import { MultiComboBox } from '../../design/components/MultiComboBox';
 import { TabBar } from '../../design/components/TabBar';
 import { formatSize } from '../storage-summary/format';
@@ -258,6 +258,7 @@ function Results() {
         <AgGridReact<SearchResult>
           ref={grid}
           theme={depotGridTheme}
+          localeText={depotGridLocaleText}
           rowData={rows}
           columnDefs={columnDefs}
           domLayout="autoHeight"

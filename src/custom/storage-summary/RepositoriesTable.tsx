@@ -9,7 +9,7 @@ import {
   type ColDef,
 } from 'ag-grid-community';
 import type { RepositoryUsage } from '../../api/storageSummary';
-import { depotGridTheme } from '../../design/agGridTheme';
+import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
 import { formatCount, formatPercent, formatSize } from './format';
 import { STORAGE_SUMMARY_COLUMNS as C } from './messages';
 
@@ -68,6 +68,7 @@ export default function RepositoriesTable({
   return (
     <AgGridReact<RepositoryUsage>
       theme={depotGridTheme}
+      localeText={depotGridLocaleText}
       rowData={repositories}
       pinnedBottomRowData={pinned}
       columnDefs={COLUMNS}

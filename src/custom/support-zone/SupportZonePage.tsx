@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useUnit } from 'effector-react';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
+import { EmptyState } from '../../design/components/EmptyState';
 import { BundlesTable } from './BundlesTable';
 import { CreateBundleDialog } from './CreateBundleDialog';
 import {
@@ -58,7 +59,7 @@ export default function SupportZonePage() {
       </header>
       <p>{L.intro}</p>
       {loaded && bundles.length === 0 ? (
-        <p className="empty-state">{L.noBundles}</p>
+        <EmptyState title={L.noBundlesTitle} text={L.noBundles} />
       ) : (
         <BundlesTable bundles={bundles} onDelete={events.deleteClicked} />
       )}

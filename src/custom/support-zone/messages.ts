@@ -15,7 +15,8 @@ export const SUPPORT_ZONE_LABELS = {
   logsTo: 'Logs To',
   cancel: 'Cancel',
   submit: 'Create',
-  noBundles: 'No support bundles yet. Create one to collect logs and system information.',
+  noBundlesTitle: 'No Support Bundles Yet',
+  noBundles: 'Create one to collect logs and system information.',
   columns: {
     name: 'Name',
     description: 'Description',

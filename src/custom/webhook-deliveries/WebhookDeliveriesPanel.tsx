@@ -9,7 +9,7 @@ import {
   type ColDef,
   type ICellRendererParams,
 } from 'ag-grid-community';
-import { depotGridTheme } from '../../design/agGridTheme';
+import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
 import type { Delivery } from './api';
 import { DELIVERY_LABELS as L, deliveryStatus } from './messages';
 import {
@@ -151,6 +151,7 @@ export default function WebhookDeliveriesPanel() {
       ) : (
         <AgGridReact<Delivery>
           theme={depotGridTheme}
+          localeText={depotGridLocaleText}
           rowData={history.deliveries}
           columnDefs={columnDefs}
           getRowId={({ data }) => data.id}

@@ -15,7 +15,7 @@ import {
 import type { RowAction, ScreenDescriptor } from '../../api/descriptor';
 import type { Row } from '../../api/resource';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
-import { depotGridTheme } from '../../design/agGridTheme';
+import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
 import { fillTemplate } from '../template';
 import { editPathOf } from '../screenPaths';
 import {
@@ -143,6 +143,7 @@ export default function SchemaTable({
       </div>
       <AgGridReact<Row>
         theme={depotGridTheme}
+        localeText={depotGridLocaleText}
         rowData={rows}
         columnDefs={columns}
         getRowId={({ data }) => keyOf(data)}

@@ -31,6 +31,8 @@ export const $descriptor = createStore<ScreenDescriptor | null>(null)
   .reset(listClosed);
 export const $rows = createStore<Row[]>([]).reset(listOpened, listClosed);
 export const $loading = fetchRowsFx.pending;
+/** The open list's rows have arrived: only then does an empty list mean there are none. */
+export const $loaded = createStore(false).reset(listOpened, listClosed);
 export const $busy = createStore(false)
   .on([deleteRowsFx, runRowActionFx], () => true)
   .on([deleteRowsFx.finally, runRowActionFx.finally], () => false);
@@ -45,6 +47,13 @@ sample({
   filter: (open, { params }) => open?.id === params.id,
   fn: (_, { result }) => result,
   target: $rows,
+});
+sample({
+  clock: fetchRowsFx.done,
+  source: $descriptor,
+  filter: (open, { params }) => open?.id === params.id,
+  fn: () => true,
+  target: $loaded,
 });
 
 // when the user confirms a bulk delete, delete those rows of the open list
