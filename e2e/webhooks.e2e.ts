@@ -96,6 +96,10 @@ describe('webhooks in the console', () => {
     const sections = ['General Settings', 'Events', 'Repositories', 'Builds', 'Release Bundle'];
     for (const section of sections)
       await page.getByRole('group', { name: section, exact: true }).first().waitFor();
+    // The Release Bundle list's help and empty state (the schema's description, the descriptor's emptyText).
+    const bundles = page.getByRole('group', { name: 'Release Bundles', exact: true });
+    await bundles.getByText('No release bundle names or patterns entered.').waitFor();
+    await bundles.getByText(/^Depot has no release bundles yet/).waitFor();
     await page.getByLabel(/^Name/).fill('ci-hook');
     await page.getByLabel(/^URL/).fill(`${receiver.url}/ci`);
     await chooseOption(page, 'Event Domain', 'Artifacts');

@@ -1,11 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInfo, checksumsOf } from './helpers/build-info.ts';
-import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
+import {
+  adminAuth,
+  basic,
+  createRepository,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
+import { parseAql } from '../server/modules/search/aql-parser.ts';
+import { SEARCH_MESSAGES } from '../server/modules/search/messages.ts';
 
 /**
  * AQL's builds domain (docs/search.md, "AQL"): `builds.find(...)` by name, number, start,
  * creator, and by the artifacts and dependencies of the builds' modules, filtered by the
- * caller's build permissions before offset and limit, with clear 400s for bad queries.
+ * caller's build permissions before offset and limit, with clear 400s for bad queries; and
+ * the relations between items and builds both ways (`artifact.module.build.name`,
+ * `module.artifact.item.repo`), answering only builds and items the caller may read.
  */
 let depot: TestDepot;
 const DEV = { authorization: basic('dev', 'dev-pass-1') };
@@ -22,6 +32,17 @@ async function aql(query: string, headers: Record<string, string> = adminAuth())
 }
 const names = (body: { results: Record<string, string>[] }) =>
   body.results.map((r) => `${r['build.name']}#${r['build.number']}`);
+const paths = (body: { results: Record<string, string>[] }) =>
+  body.results.map((r) => `${r.repo}/${r.path}/${r.name}`);
+
+/** Stored items whose content the builds list: web-2.war sits where dev may not read. */
+const STORED = [
+  ['libs-local', 'web/web-1.war', 'war one'],
+  ['private-local', 'web/web-2.war', 'war two'],
+  ['libs-local', 'lib/core-1.jar', 'core one'],
+  ['private-local', 'svc/svc.jar', 'svc'],
+  ['libs-local', 'docs/readme.txt', 'no build lists this'],
+];
 
 beforeAll(async () => {
   depot = await startTestDepot();
@@ -71,11 +92,37 @@ beforeAll(async () => {
     });
     expect(response.statusCode, response.body).toBe(204);
   }
+  await createRepository(depot, 'libs-local', 'local');
+  await createRepository(depot, 'private-local', 'local');
+  for (const [repo, path, content] of STORED) {
+    const put = await depot.app.inject({
+      method: 'PUT',
+      url: `/artifactory/${repo}/${path}`,
+      headers: adminAuth(),
+      payload: content,
+    });
+    expect(put.statusCode, put.body).toBe(201);
+  }
+  // dev reads what the grant below gives, not what the default targets give every user.
+  for (const target of ['Anything', 'Any Remote']) {
+    const dropped = await depot.app.inject({
+      method: 'DELETE',
+      url: `/artifactory/api/v2/security/permissions/${encodeURIComponent(target)}`,
+      headers: adminAuth(),
+    });
+    expect(dropped.statusCode, dropped.body).toBeLessThan(300);
+  }
   const grant = await depot.app.inject({
     method: 'PUT',
     url: '/artifactory/api/v2/security/permissions/dev-web-builds',
     headers: adminAuth(),
     payload: {
+      repo: {
+        repositories: ['libs-local'],
+        'include-patterns': ['**'],
+        'exclude-patterns': [],
+        actions: { users: { dev: ['read'] }, groups: {} },
+      },
       build: {
         repositories: ['artifactory-build-info'],
         'include-patterns': ['web/**'],
@@ -156,5 +203,107 @@ describe('builds.find', () => {
     const { status, body } = await aql(query);
     expect(status).toBe(400);
     expect(body.errors[0].message).toContain(words);
+  });
+});
+
+describe('items and builds, related', () => {
+  it('finds the items a build produced, its criteria holding for one build', async () => {
+    const one = await aql(
+      'items.find({"artifact.module.build.name":"web","artifact.module.build.number":"1"})',
+    );
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    expect(paths(one.body)).toEqual(['libs-local/web/web-1.war']);
+    const all = await aql(
+      'items.find({"artifact.module.build.name":"web"}).sort({"$asc":["name"]})',
+    );
+    expect(paths(all.body)).toEqual(['libs-local/web/web-1.war', 'private-local/web/web-2.war']);
+    const byModule = await aql('items.find({"artifact.module.name":"svc"})');
+    expect(paths(byModule.body)).toEqual(['private-local/svc/svc.jar']);
+  });
+
+  it('finds the items a build used, and joins name and number within one build', async () => {
+    const used = await aql('items.find({"dependency.module.build.name":"web"})');
+    expect(paths(used.body)).toEqual(['libs-local/lib/core-1.jar']);
+    // core-1.jar is used by web #1 and by secret-service #7, by no build "web" numbered 7.
+    const crossed = await aql(
+      'items.find({"dependency.module.build.name":"web","dependency.module.build.number":"7"})',
+    );
+    expect(crossed.status).toBe(200);
+    expect(paths(crossed.body)).toEqual([]);
+    const either = await aql(
+      'items.find({"$or":[{"dependency.module.build.number":"7"},{"artifact.module.build.number":"1"}]}).sort({"$asc":["name"]})',
+    );
+    expect(paths(either.body)).toEqual(['libs-local/lib/core-1.jar', 'libs-local/web/web-1.war']);
+  });
+
+  it('relates items only to builds the caller may read', async () => {
+    const readable = await aql('items.find({"dependency.module.build.name":"web"})', DEV);
+    expect(paths(readable.body)).toEqual(['libs-local/lib/core-1.jar']);
+    // dev reads core-1.jar, but not the build secret-service: the relation must not tell.
+    const hidden = await aql('items.find({"dependency.module.build.name":"secret-service"})', DEV);
+    expect(hidden.status).toBe(200);
+    expect(paths(hidden.body)).toEqual([]);
+    const any = await aql('items.find({"dependency.module.name":{"$match":"*"}})', DEV);
+    expect(paths(any.body)).toEqual(['libs-local/lib/core-1.jar']);
+  });
+
+  it('finds the builds whose artifacts or dependencies are stored items', async () => {
+    const inLibs = await aql(
+      'builds.find({"module.artifact.item.repo":"libs-local"}).sort({"$asc":["number"]})',
+    );
+    expect(inLibs.status, JSON.stringify(inLibs.body)).toBe(200);
+    expect(names(inLibs.body)).toEqual(['web#1']);
+    const inPrivate = await aql(
+      'builds.find({"module.artifact.item.repo":"private-local"}).sort({"$asc":["number"]})',
+    );
+    expect(names(inPrivate.body)).toEqual(['web#2', 'secret-service#7']);
+    const users = await aql(
+      'builds.find({"module.dependency.item.name":"core-1.jar"}).sort({"$asc":["name"]})',
+    );
+    expect(names(users.body)).toEqual(['secret-service#7', 'web#1']);
+    const none = await aql('builds.find({"module.artifact.item.name":"readme.txt"})');
+    expect(names(none.body)).toEqual([]);
+  });
+
+  it('relates builds only to items the caller may read', async () => {
+    const users = await aql('builds.find({"module.dependency.item.name":"core-1.jar"})', DEV);
+    expect(names(users.body)).toEqual(['web#1']);
+    // dev reads the build web #2, not private-local, which holds its war.
+    const hidden = await aql('builds.find({"module.artifact.item.repo":"private-local"})', DEV);
+    expect(hidden.status).toBe(200);
+    expect(names(hidden.body)).toEqual([]);
+    const readable = await aql('builds.find({"module.artifact.item.repo":"libs-local"})', DEV);
+    expect(names(readable.body)).toEqual(['web#1']);
+  });
+
+  it.each([
+    [
+      'an unknown build field',
+      'items.find({"artifact.module.build.colour":"red"})',
+      'unknown field "artifact.module.build.colour"',
+    ],
+    [
+      'a time that is no time',
+      'items.find({"artifact.module.build.started":{"$gt":"soon"}})',
+      'expected a time',
+    ],
+    [
+      'an unknown item field',
+      'builds.find({"module.artifact.item.colour":"red"})',
+      'unknown field',
+    ],
+  ])('refuses %s with a 400 that says why', async (_case, query, words) => {
+    const { status, body } = await aql(query);
+    expect(status).toBe(400);
+    expect(body.errors[0].message).toContain(words);
+  });
+
+  it('is refused where only items are read (retention, the archive search)', () => {
+    expect(() =>
+      parseAql('items.find({"artifact.module.build.name":"web"})', {
+        maxBytes: 65536,
+        maxCriteria: 100,
+      }),
+    ).toThrow(SEARCH_MESSAGES.aqlBuildRelationsHere);
   });
 });

@@ -218,6 +218,19 @@ describe("a build's views", () => {
     expect(part.json().new).toHaveLength(1);
   });
 
+  it("refuses a promotion without a target in the dialog schema's words, recording nothing", async () => {
+    for (const targetRepo of [undefined, '   ']) {
+      const refused = await call('POST', `/ui/builds/promote/${encodeURIComponent('team/lib')}/2`, {
+        ...(targetRepo === undefined ? {} : { targetRepo }),
+        status: 'Released',
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.body).toContain('You must fill in this field');
+    }
+    const history = await call('GET', `/ui/builds/releaseHistory/${at('team/lib', '2', 2)}`);
+    expect(history.json().releaseHistory).toEqual([]);
+  });
+
   it('promotes from the console, the status joining the release history', async () => {
     const promote = await call('POST', `/ui/builds/promote/${encodeURIComponent('team/lib')}/1`, {
       targetRepo: 'pages-release',

@@ -480,6 +480,50 @@ describe('permissions', () => {
       (await get(`${API}?project=shop`, dev)).json().builds.map((b: { uri: string }) => b.uri),
     ).toEqual(['/shop-app']);
   });
+
+  it('scopes every build call to the project named by ?project=, and names a project that is not', async () => {
+    expect((await get(`${API}/shop-app?project=shop`)).json().buildsNumbers).toMatchObject([
+      { uri: '/1' },
+    ]);
+    expect((await get(`${API}/shop-app`)).statusCode).toBe(404);
+    expect((await get(`${API}/shop-app/1?project=shop`)).json().buildInfo.name).toBe('shop-app');
+    const pattern = (body: object[], query = '') =>
+      depot.app.inject({
+        method: 'POST',
+        url: `${API}/patternArtifacts${query}`,
+        headers: adminAuth(),
+        payload: body,
+      });
+    const inBody = await pattern([{ buildName: 'shop-app', buildNumber: '1', project: 'shop' }]);
+    expect(inBody.statusCode, inBody.body).toBe(200);
+    expect(inBody.json()[0].buildStarted).toEqual(expect.any(String));
+    const inUrl = await pattern(
+      [{ buildName: 'shop-app', buildNumber: 'LATEST' }],
+      '?project=shop',
+    );
+    expect(inUrl.json()[0].buildStarted).toEqual(expect.any(String));
+    const outside = await pattern([{ buildName: 'shop-app', buildNumber: '1' }]);
+    expect(outside.json()[0].buildStarted).toBeUndefined();
+
+    const unknown = M.unknownProject('nope');
+    for (const url of [
+      `${API}?project=nope`,
+      `${API}/shop-app?project=nope`,
+      `${API}/shop-app/1?project=nope`,
+    ]) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json().errors[0].message).toBe(unknown);
+    }
+    const document = buildInfo({ name: 'nowhere-app', number: '1', modules: [] });
+    const refused = await upload(document, adminAuth(), '?project=nope');
+    expect(refused.statusCode, refused.body).toBe(404);
+    expect(refused.json().errors[0].message).toBe(unknown);
+    expect((await get(`${API}/nowhere-app`)).statusCode).toBe(404);
+    expect(
+      (await pattern([{ buildName: 'shop-app', buildNumber: '1', project: 'nope' }])).statusCode,
+    ).toBe(404);
+  });
 });
 
 describe('retention', () => {

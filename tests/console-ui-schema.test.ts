@@ -51,4 +51,24 @@ describe("the console's form registries, seen from Node", () => {
       },
     ]);
   });
+
+  it('report an empty-state text on a property that is not an array', () => {
+    const entity: JsonSchema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+    };
+    const form: FormDescriptor = {
+      fields: ['name', 'tags'],
+      uiSchema: {
+        name: { 'ui:options': { emptyText: 'No name' } },
+        tags: { 'ui:options': { emptyText: 'No tags yet' } },
+      },
+    };
+    expect(uiSchemaProblems(form, entity)).toEqual([
+      {
+        pointer: '/form/uiSchema/name/ui:options/emptyText',
+        message: 'emptyText is the text of an empty array field: a string, on an array property',
+      },
+    ]);
+  });
 });

@@ -220,6 +220,42 @@ const PLANTED: { path: string; content: unknown; expected: [string, string][] }[
     ],
   },
   {
+    path: 'screens/planted-dialog.screen.json',
+    content: {
+      id: 'planted-dialog',
+      title: 'Planted dialog',
+      route: '/admin/configuration/planted-dialog',
+      permission: 'admin',
+      component: 'search',
+      dialogs: {
+        promote: {
+          entity: 'planted',
+          fields: ['name', 'colour'],
+          uiSchema: { size: { 'ui:widget': 'textarea' }, name: { 'ui:widget': 'calendarPopup' } },
+        },
+        other: { entity: 'no-such-entity', fields: ['name'] },
+      },
+    },
+    expected: [
+      [
+        'schemas/screens/planted-dialog.screen.json#/dialogs/promote/fields/1',
+        "'colour' is not a property of entity 'planted'",
+      ],
+      [
+        'schemas/screens/planted-dialog.screen.json#/dialogs/promote/uiSchema/size',
+        "names 'size', which is not one of the dialog's fields",
+      ],
+      [
+        'schemas/screens/planted-dialog.screen.json#/dialogs/promote/uiSchema/name/ui:widget',
+        "'calendarPopup' is not a widget the console's registry has",
+      ],
+      [
+        'schemas/screens/planted-dialog.screen.json#/dialogs/other/entity',
+        "'no-such-entity' names no entity schema",
+      ],
+    ],
+  },
+  {
     path: 'screens/planted-nothing.screen.json',
     content: {
       id: 'planted-nothing',

@@ -1,4 +1,4 @@
-// stamp: 22bd3f477d9be7dd
+// stamp: b144546f389f7b3a
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -164,6 +164,15 @@ export interface ScreenDescriptorFields {
   permission: Permission;
   /** A bespoke page from the console's screen registry; without it the engine renders the list and the forms. */
   component?: string;
+  /** Forms a bespoke screen opens in a dialog, by name (`promote`): the engine's form draws `fields` of the entity schema `entity` with `uiSchema`; the screen's component sends what it submits. */
+  dialogs?: Record<
+    string,
+    {
+      entity: string;
+      fields: string[];
+      uiSchema?: Record<string, unknown>;
+    }
+  >;
   /** More paths a bespoke screen (or a settings document's form) serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
   pages?: ScreenPage[];
   /** Where a visitor who is not signed in goes instead of the login page. */

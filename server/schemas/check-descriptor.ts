@@ -197,9 +197,45 @@ export function checkDescriptor(
       );
   });
   if (context.routes) checkCalls(screen, context.routes, report);
+  checkDialogs(screen, entities, context, report);
   // A bespoke screen without an entity is its component's alone.
   if (isEntityScreen(screen)) checkEntityScreen(screen, entities, context, report);
   return problems;
+}
+
+/** A bespoke screen's dialogs: their entities exist, their fields and uiSchema name properties. */
+function checkDialogs(
+  screen: ScreenDescriptor,
+  entities: Map<string, JsonSchema>,
+  context: CheckContext,
+  report: Report,
+) {
+  for (const [id, dialog] of Object.entries(screen.dialogs ?? {})) {
+    const at = below('/dialogs', id);
+    const entity = entities.get(dialog.entity);
+    if (!entity) {
+      report(
+        `${at}/entity`,
+        `'${dialog.entity}' names no entity schema; expected one of ${list(entities.keys())}`,
+      );
+      continue;
+    }
+    const properties = Object.keys(entity.properties ?? {});
+    dialog.fields.forEach((field, index) => {
+      if (!properties.includes(field))
+        report(
+          `${at}/fields/${index}`,
+          `'${field}' is not a property of entity '${dialog.entity}'; expected one of ${list(properties)}`,
+        );
+    });
+    for (const key of Object.keys(dialog.uiSchema ?? {}))
+      if (!key.startsWith('ui:') && !dialog.fields.includes(key))
+        report(
+          below(`${at}/uiSchema`, key),
+          `names '${key}', which is not one of the dialog's fields (${list(dialog.fields)})`,
+        );
+    checkWidgets(dialog.uiSchema, `${at}/uiSchema`, context, report);
+  }
 }
 
 /** An entity screen's entity, key, columns, form and store, against its entity schema. */

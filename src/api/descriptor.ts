@@ -71,6 +71,11 @@ export type ScreenDescriptor = CollectionDescriptor & {
 /** One settings document's descriptor with its entity schema: the engine renders its form. */
 export type SettingsDescriptor = SingleDocumentDescriptor & { entitySchema: JsonSchema };
 
+/** A dialog of a bespoke screen (`dialogs.<id>`), with its entity schema bundled. */
+export type DialogDescriptor = NonNullable<ScreenDescriptorFields['dialogs']>[string] & {
+  entitySchema: JsonSchema;
+};
+
 /** What `GET /ui/api/v1/schemas/screens/{id}` answers for a screen the engine renders. */
 export type LoadedDescriptor = ScreenDescriptor | SettingsDescriptor;
 

@@ -29,8 +29,8 @@ export function createBuilds(deps: {
     validate: createBuildInfoValidator(schema),
     promote: createBuildPromotion({ ...deps, builds: service }),
     views: createBuildViews({ ...deps, builds: service }),
-    patternArtifacts: (principal: Principal, requests: PatternRequest[]) =>
-      patternArtifacts({ ...deps, builds: service }, principal, requests),
+    patternArtifacts: (principal: Principal, requests: PatternRequest[], projectKey?: string) =>
+      patternArtifacts({ ...deps, builds: service }, principal, requests, projectKey),
     artifactBuilds: (principal: Principal, repoKey: string, path: string) =>
       artifactBuilds(deps, principal, repoKey, path),
     /** Whether a build the caller may read lists an item's content (the tree's Builds tab). */

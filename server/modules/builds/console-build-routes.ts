@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
+import { createBodySchema } from '../../schemas/registry.ts';
 import type { PromotionRequest } from './promotion.ts';
 import type { BuildCoordinates } from './views.ts';
 import {
@@ -71,6 +72,8 @@ interface Coordinate {
  */
 export async function buildPagesRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { builds } = services;
+  // The Promote dialog's schema (schemas/entities/build-promotion.schema.json) checks its body.
+  const promotionBody = createBodySchema(services.schemas.entities.get('build-promotion')!);
   const { views } = builds;
 
   const searchBody = {
@@ -262,20 +265,3 @@ export async function buildPagesRoutes(app: FastifyInstance, { services }: { ser
       ),
   );
 }
-
-const promotionBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['targetRepo'],
-  properties: {
-    status: { type: 'string', maxLength: 256 },
-    comment: { type: 'string', maxLength: 4096 },
-    targetRepo: text,
-    sourceRepo: { type: 'string', maxLength: 1024 },
-    copy: { type: 'boolean' },
-    artifacts: { type: 'boolean' },
-    dependencies: { type: 'boolean' },
-    scopes: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 64 } },
-    dryRun: { type: 'boolean' },
-  },
-} as const;

@@ -11,6 +11,8 @@ export interface PatternRequest {
   buildNumber: string;
   /** `repoKey:path-pattern` (Ant), either side may be `*`; absent means every artifact. */
   artifactPattern?: string;
+  /** The project whose build-info repository holds the build (the URL's `?project=` else). */
+  project?: string;
 }
 
 /**
@@ -22,12 +24,14 @@ export async function patternArtifacts(
   deps: { db: Database; builds: BuildsService; access: AccessService },
   principal: Principal,
   requests: PatternRequest[],
+  projectKey?: string,
 ) {
   const decider = await deps.access.forBuilds(principal);
   const artifacts = await deps.access.forPrincipal(principal);
   const answers = [];
   for (const request of requests) {
-    const rows = await deps.builds.readable(decider, request.buildName);
+    const project = request.project || projectKey || undefined;
+    const rows = await deps.builds.readable(decider, request.buildName, project);
     const row = await pick(deps, rows, request.buildNumber);
     if (!row) {
       answers.push({

@@ -201,3 +201,13 @@ export const fileChecksums = (db: Database, repositoryId: number, path: string) 
     .where('nodes.path', '=', path)
     .where('nodes.folder', '=', false)
     .executeTakeFirst();
+
+/** Whether a project of this key exists (a build call's `?project=`). */
+export async function projectExists(db: Database, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('projects')
+    .select('key')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -3,6 +3,7 @@ import type { Services } from '../../services.ts';
 import { BUILD_MESSAGES as M } from './messages.ts';
 import type { PromotionRequest } from './promotion.ts';
 import type { BuildRow } from './queries.ts';
+import type { PatternRequest } from './pattern-artifacts.ts';
 
 const reader = { permission: 'reader' } as const;
 // Uploads (retention), deletes and promotions reach the stored files builds list.
@@ -134,11 +135,12 @@ export async function buildRestRoutes(
       ),
   );
 
-  app.post<{ Body: { buildName: string; buildNumber: string; artifactPattern?: string }[] }>(
+  app.post<{ Body: PatternRequest[]; Querystring: Project }>(
     `${PREFIX}/patternArtifacts`,
     // Reads the stored artifacts of builds: each one through the caller's read.
     { config: many, schema: { body: patternBody } },
-    async (request) => builds.patternArtifacts(request.principal, request.body),
+    async (request) =>
+      builds.patternArtifacts(request.principal, request.body, request.query.project),
   );
 }
 
@@ -169,6 +171,6 @@ const patternBody = {
     type: 'object',
     additionalProperties: true,
     required: ['buildName', 'buildNumber'],
-    properties: { buildName: text, buildNumber: text, artifactPattern: text },
+    properties: { buildName: text, buildNumber: text, artifactPattern: text, project: text },
   },
 };

@@ -16,6 +16,7 @@ import {
   buildDocument,
   buildFiles,
   buildsNamed,
+  projectExists,
   promotionsOf,
   type BuildRow,
 } from './queries.ts';
@@ -39,9 +40,16 @@ export function createBuildsService(deps: {
   const store = createBuildStore(deps);
   const removal = createBuildRemoval(deps);
 
+  /** A project's build-info repository, or the default one; an unknown project is a 404. */
+  async function repositoryOf(projectKey: string | undefined) {
+    if (projectKey && !(await projectExists(db, projectKey)))
+      throw new NotFound(M.unknownProject(projectKey));
+    return buildRepositoryOf(projectKey);
+  }
+
   /** The builds of a name the caller may read, in a project's repository or the default one. */
   async function readable(decider: BuildDecider, name: string, projectKey?: string) {
-    const repositoryKey = buildRepositoryOf(projectKey);
+    const repositoryKey = await repositoryOf(projectKey);
     const rows = await buildsNamed(db, name);
     return rows.filter(
       (row) => row.repository_key === repositoryKey && decider.can('read', judged(row)),
@@ -109,6 +117,7 @@ export function createBuildsService(deps: {
     /** PUT /api/build: checks permissions and retention first, so a refusal stores nothing. */
     async upload(principal: Principal, info: BuildInfo, projectKey?: string) {
       const project = projectKey || info.project || undefined;
+      await repositoryOf(project);
       const place = placeOf(info, project);
       const decider = await access.forBuilds(principal);
       if (!decider.can('deploy', place)) throw new AccessDenied(M.forbidden);
@@ -135,7 +144,7 @@ export function createBuildsService(deps: {
     /** GET /api/build: each name the caller may read once, with its latest start. */
     async names(principal: Principal, projectKey?: string) {
       const decider = await access.forBuilds(principal);
-      const repositoryKey = buildRepositoryOf(projectKey);
+      const repositoryKey = await repositoryOf(projectKey);
       const latest = new Map<string, BuildRow>();
       for (const row of await allBuilds(db))
         if (

@@ -128,6 +128,8 @@ export function archivedItemMatches(item: ArchivedItem, criterion: Criterion): b
       return propertyHolds(item.properties, undefined, criterion.op, criterion.value, true);
     case 'downloaded':
       return Boolean(criterion.negated);
+    case 'build': // the items-only AQL of retention refuses build relations (parseAql)
+      return false;
     case 'and':
       return criterion.items.every((part) => archivedItemMatches(item, part));
     case 'or':

@@ -54,11 +54,23 @@ export async function schemasRoutes(app: FastifyInstance, { services }: { servic
       const screen = screens.get(request.params.id);
       if (!screen) throw new NotFound(`Screen '${request.params.id}' could not be found.`);
       if (!mayUse(screen, request.principal)) throw new Forbidden();
-      if (!isEntityScreen(screen)) return screen;
+      if (!isEntityScreen(screen)) return withDialogSchemas(screen);
       // Bundled, not referenced: rjsf resolves $ref only inside the root schema.
       return { ...screen, entitySchema: entities.get(screen.entity) };
     },
   );
+
+  /** A bespoke screen's dialogs, each with its entity schema bundled as a form's is. */
+  function withDialogSchemas(screen: ScreenDescriptor) {
+    if (!screen.dialogs) return screen;
+    const dialogs = Object.fromEntries(
+      Object.entries(screen.dialogs).map(([id, dialog]) => [
+        id,
+        { ...dialog, entitySchema: entities.get(dialog.entity) },
+      ]),
+    );
+    return { ...screen, dialogs };
+  }
 
   app.get<{ Params: { id: string } }>(
     '/schemas/entities/:id',

@@ -6,6 +6,13 @@ import { AqlSyntaxError } from './aql-lexer.ts';
 import type { JsonNode } from './aql-criteria.ts';
 import type { BuildsAqlQuery } from './aql-parser.ts';
 import { likePattern } from './wildcards.ts';
+import {
+  itemRelationOf,
+  itemRelationSql,
+  itemRelationsOf,
+  resolveItemRelations,
+  type ItemRelation,
+} from './aql-build-items.ts';
 
 type Builder = ExpressionBuilder<DepotDatabase, 'builds'>;
 type Condition = Expression<SqlBool>;
@@ -84,15 +91,21 @@ function comparisons(
   });
 }
 
-function criteria(eb: Builder, node: JsonNode, budget: { left: number }): Condition {
+function criteria(
+  eb: Builder,
+  node: JsonNode,
+  budget: { left: number },
+  items: Map<JsonNode, ItemRelation[]>,
+): Condition {
   if (node.type !== 'object') throw fail('expected an object of criteria', node);
   const parts = node.entries.flatMap(({ key, value, position }): Condition[] => {
     if (key === '$and' || key === '$or') {
-      const items = (value.type === 'array' ? value.items : [value]).map((part) =>
-        criteria(eb, part, budget),
+      const parts = (value.type === 'array' ? value.items : [value]).map((part) =>
+        criteria(eb, part, budget, items),
       );
-      return [key === '$and' ? eb.and(items) : eb.or(items)];
+      return [key === '$and' ? eb.and(parts) : eb.or(parts)];
     }
+    if (itemRelationOf(key)) return []; // the object's item relations follow, one per relation
     if (key in BUILD_COLUMNS) {
       const { column, date } = BUILD_COLUMNS[key as keyof typeof BUILD_COLUMNS];
       return comparisons(value, budget, (op, v) => compare(eb, column, op, v, date));
@@ -104,7 +117,7 @@ function criteria(eb: Builder, node: JsonNode, budget: { left: number }): Condit
     const file = fileField(key);
     if (!file)
       throw new AqlSyntaxError(
-        `unknown field "${key}", expected one of ${BUILD_FIELDS.join(', ')}, module.name, module.artifact.<name|type|sha1|sha256|md5>, module.dependency.<...>`,
+        `unknown field "${key}", expected one of ${BUILD_FIELDS.join(', ')}, module.name, module.artifact.<name|type|sha1|sha256|md5>, module.dependency.<...>, module.artifact.item.<item field>, module.dependency.item.<...>`,
         position,
       );
     // A module's file matches when one row of the build's files satisfies every comparison.
@@ -125,16 +138,44 @@ function criteria(eb: Builder, node: JsonNode, budget: { left: number }): Condit
       ),
     ];
   });
-  return eb.and(parts);
+  return eb.and([...parts, ...(items.get(node) ?? []).map(itemRelationSql)]);
+}
+
+/**
+ * The builds the caller may read among those the criteria on a build choose (an items
+ * query's `artifact.module.build.*`); `'any'` when nothing narrows an administrator's.
+ */
+export async function readableBuildIds(
+  db: Database,
+  decider: BuildDecider,
+  filter: JsonNode | undefined,
+): Promise<number[] | 'any'> {
+  if (decider.admin && !filter) return 'any';
+  const rows = await db
+    .selectFrom('builds')
+    .select(['builds.id', 'builds.repository_key', 'builds.path'])
+    .$if(filter !== undefined, (q) =>
+      q.where((eb) => criteria(eb, filter!, { left: Infinity }, new Map())),
+    )
+    .execute();
+  return rows
+    .filter((row) => decider.can('read', { repositoryKey: row.repository_key, path: row.path }))
+    .map((row) => Number(row.id));
 }
 
 /**
  * AQL's builds domain (docs/search.md, "AQL"): `builds.find(...)` over the build's own
- * fields and its modules' artifacts and dependencies, answered in Artifactory's shape
+ * fields, its modules' artifacts and dependencies, and the stored items they are
+ * (`module.artifact.item.repo`; `readableItems` gives those a non-administrator may read), answered in Artifactory's shape
  * (`build.name`, ...). Only builds the caller may read are answered, before offset and limit
  * apply, as the items domain does.
  */
-export async function findBuilds(db: Database, decider: BuildDecider, query: BuildsAqlQuery) {
+export async function findBuilds(
+  db: Database,
+  decider: BuildDecider,
+  query: BuildsAqlQuery,
+  readableItems?: (relation: ItemRelation) => Promise<number[]>,
+) {
   const include = query.include.map((field) => {
     const name = field.name.replace(/^build\./, '');
     if (!BUILD_FIELDS.includes(name))
@@ -158,6 +199,8 @@ export async function findBuilds(db: Database, decider: BuildDecider, query: Bui
   });
   const budget = { left: query.maxCriteria };
   const filter = query.filter;
+  const items = itemRelationsOf(filter, query.maxCriteria);
+  await resolveItemRelations(items, readableItems);
   let select = db
     .selectFrom('builds')
     .select([
@@ -170,7 +213,7 @@ export async function findBuilds(db: Database, decider: BuildDecider, query: Bui
       'builds.path',
       sql<string | null>`builds.document->>'url'`.as('url'),
     ])
-    .$if(filter !== undefined, (q) => q.where((eb) => criteria(eb, filter!, budget)));
+    .$if(filter !== undefined, (q) => q.where((eb) => criteria(eb, filter!, budget, items)));
   for (const order of sort) select = select.orderBy(order.column, order.direction);
   const rows = (await select.orderBy('builds.id').execute()).filter((row) =>
     decider.can('read', { repositoryKey: row.repository_key, path: row.path }),

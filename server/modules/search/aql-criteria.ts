@@ -12,6 +12,7 @@ import {
   type Operator,
 } from './criteria.ts';
 import { parseRelativeTime } from './relative-time.ts';
+import { buildRelation, relationOf } from './aql-build-relations.ts';
 
 /** Counts comparisons as they are made and refuses the first past the limit. */
 class CriteriaBudget {
@@ -52,12 +53,23 @@ export function criteriaOf(filter: JsonNode | undefined, maxCriteria: number): C
   return mentions(where, 'type') ? where : all(where, FILES_ONLY);
 }
 
+/** An object's entries all hold; those on one build relation hold for one module file. */
 function objectCriteria(
   node: Extract<JsonNode, { type: 'object' }>,
   budget: CriteriaBudget,
 ): Criterion {
+  const relations = new Map<string, typeof node.entries>();
+  const own: typeof node.entries = [];
+  for (const entry of node.entries) {
+    const relation = relationOf(entry.key);
+    if (relation) relations.set(relation, [...(relations.get(relation) ?? []), entry]);
+    else own.push(entry);
+  }
   return all(
-    ...node.entries.map((entry) => entryCriterion(entry.key, entry.position, entry.value, budget)),
+    ...own.map((entry) => entryCriterion(entry.key, entry.position, entry.value, budget)),
+    ...[...relations].map(([relation, entries]) =>
+      buildRelation(relation as 'artifact' | 'dependency', entries, (at) => budget.take(at)),
+    ),
   );
 }
 
@@ -102,7 +114,7 @@ function entryCriterion(
   if (key === 'stat.downloaded') return compare(downloadedCriterion);
   if (!(ITEM_FIELDS as readonly string[]).includes(key))
     throw new AqlSyntaxError(
-      `unknown field "${key}", expected one of ${ITEM_FIELDS.join(', ')}, @property, property.key, property.value, $and or $or`,
+      `unknown field "${key}", expected one of ${ITEM_FIELDS.join(', ')}, @property, property.key, property.value, artifact.module.build.<field>, dependency.module.build.<field>, $and or $or`,
       position,
     );
   const field = key as ItemField;

@@ -1,6 +1,8 @@
 import { AqlSyntaxError, describe, tokenize, type Token } from './aql-lexer.ts';
 import { criteriaOf, type JsonNode } from './aql-criteria.ts';
 import { checkAqlLimits, type AqlLimits } from './aql-limits.ts';
+import { firstBuildRelation } from './aql-build-relations.ts';
+import { SEARCH_MESSAGES as M } from './messages.ts';
 import { ITEM_FIELDS, type Criterion, type ItemField, type SortOrder } from './criteria.ts';
 
 /** The largest offset or limit: PostgreSQL's integer; a bigger one is a mistake, not a wish. */
@@ -29,6 +31,9 @@ export function parseAql(source: string, limits: AqlLimits): AqlQuery {
   const parsed = parseAqlOfDomain(source, limits);
   if (parsed.domain !== 'items')
     throw new AqlSyntaxError('unknown domain builds, expected items', 0);
+  // Retention and the archive search read items alone; build relations need the caller's builds.
+  const relation = firstBuildRelation(parsed.query.where);
+  if (relation) throw new AqlSyntaxError(M.aqlBuildRelationsHere, relation.position);
   return parsed.query;
 }
 

@@ -5,6 +5,8 @@
  * always as bound parameters.
  */
 
+import type { JsonNode } from './aql-criteria.ts';
+
 /** The item fields a criterion, a sort or an include may name (AQL's names). */
 export const ITEM_FIELDS = [
   'repo',
@@ -41,7 +43,28 @@ export type Criterion =
   | { kind: 'propertyKey'; op: Operator; value: string }
   /** A download at a time that compares (`negated`: no such download); not in AQL. */
   | { kind: 'downloaded'; op: '$gte' | '$lte'; value: string; negated?: boolean }
+  | BuildRelation
   | { kind: 'and' | 'or'; items: Criterion[] };
+
+/** A column of a build's file row (`build_files`) an item's build relation compares. */
+export type BuildFileColumn = 'module_id' | 'name' | 'type' | 'scopes';
+
+/**
+ * The item is listed, by SHA-256 or SHA-1, as an artifact or a dependency of a build's
+ * module (AQL's `artifact.module.build.name`, `dependency.module.name`, ...). `build` holds
+ * the criteria on the build itself as the builds domain reads them; before the query runs,
+ * the search service resolves them to the builds the caller may read (`buildIds`, or `'any'`
+ * when nothing narrows an administrator's builds).
+ */
+export interface BuildRelation {
+  kind: 'build';
+  relation: 'artifact' | 'dependency';
+  /** Where the relation's first criterion is in the query text. */
+  position: number;
+  build?: JsonNode;
+  files: { column: BuildFileColumn; op: Operator; value: string }[];
+  buildIds?: readonly number[] | 'any';
+}
 
 export interface SortOrder {
   field: ItemField;

@@ -2,6 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Criterion, ItemField, Operator, SortOrder } from './criteria.ts';
 import { parseRelativeTime } from './relative-time.ts';
 import { likePattern } from './wildcards.ts';
+import { buildRelationSql } from './aql-build-relations.ts';
 
 /**
  * Criteria to SQL over `nodes n join repositories r left join blobs b`. Every value is a
@@ -113,6 +114,8 @@ export function whereSql(criterion: Criterion): RawBuilder<SqlBool> {
       const exists = sql<SqlBool>`exists (select 1 from download_stats d where d.node_id = n.id and ${compare(sql`d.last_downloaded`, criterion.op, new Date(criterion.value))})`;
       return criterion.negated ? sql<SqlBool>`not ${exists}` : exists;
     }
+    case 'build':
+      return buildRelationSql(criterion, likePattern);
     case 'and':
     case 'or': {
       if (criterion.items.length === 0) return criterion.kind === 'and' ? TRUE : FALSE;

@@ -14,5 +14,7 @@ export const SEARCH_MESSAGES = {
   unknownPackageType: (type: string) => `Package search does not support '${type}'`,
   deleted: (count: number) =>
     count === 1 ? 'Successfully deleted 1 artifact' : `Successfully deleted ${count} artifacts`,
+  aqlBuildRelationsHere:
+    'build relations (artifact.module.build.*, dependency.module.build.*) work in the search API, not in retention policies or the archive search',
   versionNotFound: 'Unable to find artifact versions',
 } as const;

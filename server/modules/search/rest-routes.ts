@@ -3,6 +3,7 @@ import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import type { AqlLimits } from './aql-limits.ts';
 import { findBuilds } from './aql-builds.ts';
+import type { ItemRelation } from './aql-build-items.ts';
 import { parseAqlOfDomain } from './aql-parser.ts';
 import { renderAqlItems } from './aql-render.ts';
 import { checksumCriterion, gavcQuery, nameTerm, propertyQuery } from './builders.ts';
@@ -90,7 +91,11 @@ export async function searchRestRoutes(
     const parsed = parseAqlOfDomain(text, aqlLimits);
     if (parsed.domain === 'builds') {
       const decider = await services.access.forBuilds(request.principal);
-      return findBuilds(services.db, decider, parsed.query);
+      // Item relations answer only through items the caller may read (all, for an admin).
+      const readableItems = decider.admin
+        ? undefined
+        : (relation: ItemRelation) => search.linkedItemIds(request.principal, relation);
+      return findBuilds(services.db, decider, parsed.query, readableItems);
     }
     const aql = parsed.query;
     const query: ItemQuery = { where: aql.where, sort: aql.sort, scope: 'artifacts' };

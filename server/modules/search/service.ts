@@ -6,7 +6,10 @@ import type { ArtifactsService } from '../artifacts/service.ts';
 import type { RemoteService } from '../remote/service.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import { searchRemotes } from './remote-search.ts';
-import { mentions, type ItemQuery } from './criteria.ts';
+import { all, mentions, type Criterion, type ItemQuery } from './criteria.ts';
+import { firstBuildRelation, resolveBuildRelations } from './aql-build-relations.ts';
+import { readableBuildIds } from './aql-builds.ts';
+import type { ItemRelation } from './aql-build-items.ts';
 import { createSearchEngine, type PageRequest } from './engine.ts';
 import { SEARCH_MESSAGES as M } from './messages.ts';
 import { inProjectContext } from '../projects/context.ts';
@@ -76,6 +79,7 @@ export function createSearchService(deps: {
   ) {
     if (query && needsMd5(query)) await fillMissingMd5s();
     const access = await deps.access.forPrincipal(principal);
+    const resolved = query && (await withReadableBuilds(principal, query));
     const request: PageRequest = {
       // The trash can holds every repository's deletions: it has no project context.
       repoKeys: await repositoryKeys(
@@ -86,7 +90,18 @@ export function createSearchService(deps: {
       skip: options.skip,
       limit: options.limit,
     };
-    return { access, request };
+    return { access, request, query: resolved };
+  }
+
+  /** The query with its build relations narrowed to the builds the caller may read. */
+  async function withReadableBuilds(principal: Principal, query: ItemQuery): Promise<ItemQuery> {
+    if (!firstBuildRelation(query.where)) return query;
+    const builds = await deps.access.forBuilds(principal);
+    const where = await resolveBuildRelations(
+      query.where,
+      async (relation) => relation.buildIds ?? readableBuildIds(deps.db, builds, relation.build),
+    );
+    return { ...query, where };
   }
 
   async function fillMissingMd5s() {
@@ -105,8 +120,8 @@ export function createSearchService(deps: {
   return {
     /** One page of what the caller may read, and where the next page resumes. */
     async page(principal: Principal, query: ItemQuery, options: SearchOptions) {
-      const { access, request } = await prepare(principal, query, options);
-      return engine.page(query, access, request);
+      const prepared = await prepare(principal, query, options);
+      return engine.page(prepared.query!, prepared.access, prepared.request);
     },
 
     /** One page of archive entries (the class search) in archives the caller may read. */
@@ -136,8 +151,29 @@ export function createSearchService(deps: {
 
     /** Everything the caller may read (from `skip`, up to `limit`), read a batch at a time. */
     async stream(principal: Principal, query: ItemQuery, options: SearchOptions) {
-      const { access, request } = await prepare(principal, query, options);
-      return engine.stream(query, access, request);
+      const prepared = await prepare(principal, query, options);
+      return engine.stream(prepared.query!, prepared.access, prepared.request);
+    },
+
+    /**
+     * The ids of the stored items a builds query's item relation chooses that the caller may
+     * read, among those some build lists as that relation (`module.artifact.item.repo`).
+     */
+    async linkedItemIds(principal: Principal, relation: ItemRelation): Promise<number[]> {
+      // Listed by any build: the builds query itself keeps only builds the caller may read.
+      const linked: Criterion = {
+        kind: 'build',
+        relation: relation.relation,
+        position: 0,
+        files: [],
+        buildIds: 'any',
+      };
+      const query: ItemQuery = { where: all(relation.where, linked), sort: [], scope: 'artifacts' };
+      const prepared = await prepare(principal, query, {});
+      const ids: number[] = [];
+      for await (const row of engine.stream(prepared.query!, prepared.access, prepared.request))
+        ids.push(row.id);
+      return ids;
     },
 
     /** The rows' MD5s, computed where still missing (answers that show them). */

@@ -1,32 +1,59 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { errorMessage } from '../../api/errorMessage';
-import { CheckboxField } from '../../design/components/CheckboxField';
+import type { DialogDescriptor, FormDescriptor } from '../../api/descriptor';
+import type { Row } from '../../api/resource';
+import { schemasApi } from '../../api/schemas';
 import { Dialog } from '../../design/components/Dialog';
-import { TextField } from '../../design/components/TextField';
+import { buildFormSchema, initialFormData } from '../../engine/form/formSchema';
+import { SchemaForm } from '../../engine/form/SchemaForm';
 import { buildsApi, type BuildAt, type Promotion } from './api';
 import { BUILD_LABELS as L, BUILD_MESSAGES as M } from './messages';
 
+/** The builds screen's dialog (schemas/screens/builds.screen.json, `dialogs.promote`). */
+const DIALOG = { screen: 'builds', id: 'promote' } as const;
+
+/** The dialog's form, the target repository suggesting the local repositories given. */
+export function promotionForm(dialog: DialogDescriptor, repositories: string[]): FormDescriptor {
+  const uiSchema = (dialog.uiSchema ?? {}) as Record<string, Record<string, unknown>>;
+  const target = uiSchema.targetRepo ?? {};
+  const options = { ...(target['ui:options'] as object), suggestions: repositories };
+  return {
+    fields: dialog.fields,
+    uiSchema: { ...uiSchema, targetRepo: { ...target, 'ui:options': options } },
+  };
+}
+
+/** What is sent: the valid form, its texts trimmed, empty ones left out. */
+function promotionOf(payload: Row): Promotion {
+  const trimmed = Object.entries(payload).map(([key, value]) => [
+    key,
+    typeof value === 'string' ? value.trim() || undefined : value,
+  ]);
+  return Object.fromEntries(trimmed.filter(([, value]) => value !== undefined)) as Promotion;
+}
+
 /**
- * Promote a build (docs/builds.md, "Promotion"): target repository, status, comment, copy
- * or move, dependencies, dry run. The server's messages list what was (or would be) done.
+ * Promote a build (docs/builds.md, "Promotion"): the engine's form over the build-promotion
+ * schema (target repository, status, comment, copy or move, dependencies, dry run). The
+ * server's messages list what was (or would be) done.
  */
 export function PromoteDialog({ build, onClose }: { build: BuildAt; onClose: () => void }) {
   const formId = useId();
-  const listId = useId();
+  const [dialog, setDialog] = useState<DialogDescriptor>();
   const [repositories, setRepositories] = useState<string[]>([]);
-  const [form, setForm] = useState<Promotion>({
-    targetRepo: '',
-    status: '',
-    comment: '',
-    copy: true,
-    dependencies: false,
-    dryRun: false,
-  });
-  const [missingTarget, setMissingTarget] = useState(false);
+  const [data, setData] = useState<Row>({});
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ error?: string; lines?: string[]; title?: string }>({});
   useEffect(() => {
-    // The choices help; a caller who may not list repositories types the key.
+    schemasApi.getDialog(DIALOG.screen, DIALOG.id).then(
+      (loaded) => {
+        const form = promotionForm(loaded, []);
+        setData(initialFormData(buildFormSchema(form, loaded.entitySchema, 'create').schema));
+        setDialog(loaded);
+      },
+      (error) => setOutcome({ error: errorMessage(error, M.loadFailed) }),
+    );
+    // The suggestions help; a caller who may not list repositories types the key.
     buildsApi.localRepositories().then(
       (repos) =>
         setRepositories(
@@ -37,23 +64,17 @@ export function PromoteDialog({ build, onClose }: { build: BuildAt; onClose: () 
       () => setRepositories([]),
     );
   }, []);
-  const set = <K extends keyof Promotion>(key: K, value: Promotion[K]) =>
-    setForm((current) => ({ ...current, [key]: value }));
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const targetRepo = form.targetRepo.trim();
-    setMissingTarget(targetRepo === '');
-    if (targetRepo === '') return;
+  const form = useMemo(
+    () => (dialog ? promotionForm(dialog, repositories) : undefined),
+    [dialog, repositories],
+  );
+  const submit = async (payload: Row) => {
+    const promotion = promotionOf(payload);
     setBusy(true);
     try {
-      const answer = await buildsApi.promote(build, {
-        ...form,
-        targetRepo,
-        status: form.status?.trim() || undefined,
-        comment: form.comment?.trim() || undefined,
-      });
+      const answer = await buildsApi.promote(build, promotion);
       setOutcome({
-        title: form.dryRun ? M.dryRunDone : M.promoted,
+        title: promotion.dryRun ? M.dryRunDone : M.promoted,
         lines: answer.messages.map((m) => m.message),
       });
     } catch (error) {
@@ -68,7 +89,7 @@ export function PromoteDialog({ build, onClose }: { build: BuildAt; onClose: () 
       onClose={onClose}
       actions={
         <>
-          <button type="submit" form={formId} className="btn btn-primary" disabled={busy}>
+          <button type="submit" form={formId} className="btn btn-primary" disabled={busy || !form}>
             {L.promote}
           </button>
           <button type="button" className="btn" onClick={onClose}>
@@ -77,46 +98,20 @@ export function PromoteDialog({ build, onClose }: { build: BuildAt; onClose: () 
         </>
       }
     >
-      <form id={formId} onSubmit={submit} noValidate>
-        <TextField
-          label={L.targetRepo}
-          required
-          list={listId}
-          value={form.targetRepo}
-          error={missingTarget ? M.targetRequired : undefined}
-          onChange={(e) => set('targetRepo', e.target.value)}
-        />
-        <datalist id={listId}>
-          {repositories.map((key) => (
-            <option key={key} value={key} />
-          ))}
-        </datalist>
-        <TextField
-          label={L.promoteStatus}
-          value={form.status}
-          onChange={(e) => set('status', e.target.value)}
-        />
-        <TextField
-          label={L.comment}
-          value={form.comment}
-          onChange={(e) => set('comment', e.target.value)}
-        />
-        <CheckboxField
-          label={L.copy}
-          checked={form.copy}
-          onChange={(e) => set('copy', e.target.checked)}
-        />
-        <CheckboxField
-          label={L.withDependencies}
-          checked={form.dependencies}
-          onChange={(e) => set('dependencies', e.target.checked)}
-        />
-        <CheckboxField
-          label={L.dryRun}
-          checked={form.dryRun}
-          onChange={(e) => set('dryRun', e.target.checked)}
-        />
-      </form>
+      {dialog && form && (
+        <SchemaForm
+          id={formId}
+          form={form}
+          entitySchema={dialog.entitySchema}
+          mode="create"
+          formData={data}
+          disabled={busy}
+          onChange={setData}
+          onSubmit={submit}
+        >
+          <></>
+        </SchemaForm>
+      )}
       {outcome.error && <p role="alert">{outcome.error}</p>}
       {outcome.title && (
         <div role="status">

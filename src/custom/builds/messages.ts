@@ -111,5 +111,4 @@ export const BUILD_MESSAGES = {
   promoteFailed: 'Could not promote the build',
   promoted: 'The build was promoted',
   dryRunDone: 'Dry run: nothing was changed',
-  targetRequired: 'You must fill in this field',
 };

@@ -1,4 +1,10 @@
-import type { ArrayFieldItemTemplateProps, ArrayFieldTemplateProps, RJSFSchema } from '@rjsf/utils';
+import {
+  descriptionId,
+  getUiOptions,
+  type ArrayFieldItemTemplateProps,
+  type ArrayFieldTemplateProps,
+  type RJSFSchema,
+} from '@rjsf/utils';
 
 /** What one item of an array is called, from its schema's title ("Property"). */
 const itemTitle = (schema: RJSFSchema) =>
@@ -6,8 +12,11 @@ const itemTitle = (schema: RJSFSchema) =>
   'Item';
 
 /**
- * A list of items under its title, with an "Add {item}" button: rjsf's own buttons are
- * glyph icons of a theme Depot does not load, so they would show as empty boxes.
+ * A list of items under its title and description, with an "Add {item}" button: rjsf's own
+ * buttons are glyph icons of a theme Depot does not load, so they would show as empty boxes.
+ * rjsf's field template shows no description for an array (it draws no label for one), so
+ * the description is drawn here, and an empty list says so in the words of the uiSchema's
+ * `ui:options.emptyText` when the descriptor gives them.
  */
 export function ArrayFieldTemplate({
   canAdd,
@@ -17,12 +26,23 @@ export function ArrayFieldTemplate({
   items,
   onAddClick,
   schema,
+  uiSchema,
   title,
 }: ArrayFieldTemplateProps) {
+  const options = getUiOptions(uiSchema);
+  const description = (options.description as string | undefined) || schema.description;
+  const emptyText = typeof options.emptyText === 'string' ? options.emptyText : undefined;
+  const describedBy = description ? descriptionId(fieldPathId) : undefined;
   return (
-    <fieldset className="array-field" id={fieldPathId.$id}>
+    <fieldset className="array-field" id={fieldPathId.$id} aria-describedby={describedBy}>
       {title && <legend>{title}</legend>}
+      {description && (
+        <div id={describedBy} className="field-description">
+          {description}
+        </div>
+      )}
       {items.length > 0 && <div className="array-field-items">{items}</div>}
+      {items.length === 0 && emptyText && <p className="array-field-empty">{emptyText}</p>}
       {canAdd && (
         <button
           type="button"

@@ -20,7 +20,10 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
   const emptyValue = options.emptyValue;
   const handleChange = (event: ChangeEvent<HTMLInputElement>) =>
     onChange(event.target.value === '' ? emptyValue : event.target.value);
-  return (
+  // Values to pick from that still leave the field free to type (`ui:options.suggestions`).
+  const suggestions = Array.isArray(options.suggestions) ? (options.suggestions as string[]) : [];
+  const listId = suggestions.length > 0 ? `${id}__suggestions` : undefined;
+  const input = (
     <input
       id={id}
       name={htmlName || id}
@@ -39,6 +42,18 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
       onChange={onChangeOverride || handleChange}
       onBlur={(event: FocusEvent<HTMLInputElement>) => onBlur(id, event.target.value)}
       onFocus={(event: FocusEvent<HTMLInputElement>) => onFocus(id, event.target.value)}
+      list={listId}
     />
+  );
+  if (!listId) return input;
+  return (
+    <>
+      {input}
+      <datalist id={listId}>
+        {suggestions.map((suggestion) => (
+          <option key={suggestion} value={suggestion} />
+        ))}
+      </datalist>
+    </>
   );
 }

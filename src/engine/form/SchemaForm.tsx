@@ -18,6 +18,8 @@ import { transformErrors } from './transformErrors';
 import { CRON_INVALID_MESSAGE } from '../messages';
 
 export interface SchemaFormProps {
+  /** The <form>'s id, for submit buttons outside it (a dialog's actions). */
+  id?: string;
   form: FormDescriptor;
   entitySchema: JsonSchema;
   mode: FormMode;
@@ -111,6 +113,7 @@ export function SchemaForm(props: SchemaFormProps) {
   return (
     <Form<Row>
       ref={formRef}
+      id={props.id}
       schema={build.schema}
       uiSchema={build.uiSchema}
       formData={formData}

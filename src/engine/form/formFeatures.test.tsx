@@ -14,6 +14,8 @@ import { hookForm, hookSchema } from './formFeatures.fixture';
 import { formActionClicked, runFormActionFx } from './model';
 import { CRON_INVALID_MESSAGE, REQUIRED_MESSAGE } from '../messages';
 import { getWidgetRegistry, resolveWidget } from './widgetRegistry';
+import webhooksScreen from '../../../schemas/screens/webhooks.screen.json';
+import webhookSchema from '../../../schemas/entities/webhook.schema.json';
 
 type Props = {
   form?: FormDescriptor;
@@ -138,6 +140,55 @@ describe('the form engine for the next screens', () => {
     const proxy = screen.getByLabelText('Proxy Host');
     expect(
       first && proxy.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+  });
+
+  it("shows an array's description, and the descriptor's empty-state text while it is empty", async () => {
+    const schema: JsonSchema = {
+      $id: 'bundle-filter',
+      type: 'object',
+      properties: {
+        bundles: {
+          type: 'array',
+          title: 'Release Bundles',
+          description: 'Names and patterns are kept until release bundles exist.',
+          items: { type: 'string', title: 'Bundle' },
+        },
+        tags: { type: 'array', title: 'Tags', items: { type: 'string', title: 'Tag' } },
+      },
+    };
+    const form: FormDescriptor = {
+      fields: ['bundles', 'tags'],
+      uiSchema: { bundles: { 'ui:options': { emptyText: 'No release bundles selected' } } },
+    };
+    render(<Harness form={form} schema={schema} initial={{}} />);
+    const bundles = screen.getByRole('group', { name: 'Release Bundles' });
+    const describedBy = bundles.getAttribute('aria-describedby') ?? '';
+    expect(document.getElementById(describedBy)?.textContent).toBe(
+      'Names and patterns are kept until release bundles exist.',
+    );
+    expect(within(bundles).getByText('No release bundles selected')).toBeTruthy();
+    // An array whose descriptor gives no empty-state text shows none.
+    const tags = screen.getByRole('group', { name: 'Tags' });
+    expect(tags.querySelector('.array-field-empty')).toBeNull();
+    await userEvent.click(within(bundles).getByRole('button', { name: 'Add Bundle' }));
+    expect(within(bundles).queryByText('No release bundles selected')).toBeNull();
+    expect(within(bundles).getByRole('group', { name: 'Bundle 1' })).toBeTruthy();
+  });
+
+  it("shows the webhook form's Release Bundle help and empty state", () => {
+    const form = webhooksScreen.form as FormDescriptor;
+    render(<Harness form={form} schema={webhookSchema as JsonSchema} initial={{}} />);
+    const names = screen.getByRole('group', { name: 'Release Bundles' });
+    const describedBy = names.getAttribute('aria-describedby') ?? '';
+    expect(document.getElementById(describedBy)?.textContent).toBe(
+      webhookSchema.properties.releaseBundleNames.description,
+    );
+    expect(
+      within(names).getByText(
+        (form.uiSchema?.releaseBundleNames as { 'ui:options': { emptyText: string } })['ui:options']
+          .emptyText,
+      ),
     ).toBeTruthy();
   });
 

@@ -13,8 +13,8 @@ const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '
 
 /**
  * The widgets (`ui:widget`) and fields (`ui:field`) a descriptor's `form.uiSchema` names
- * that the console's real registries do not resolve for that property's type: what
- * `schemas:check` reports. Loads no CSS and renders nothing, so Node can run it.
+ * that the console's real registries do not resolve for that property's type, and an
+ * `emptyText` on a property that is not an array: what `schemas:check` reports. Loads no CSS and renders nothing, so Node can run it.
  */
 export function uiSchemaProblems(
   form: FormDescriptor,
@@ -38,6 +38,12 @@ export function uiSchemaProblems(
       problems.push({
         pointer: `${pointer}/ui:field`,
         message: `No field named "${field}" is registered`,
+      });
+    const emptyText = (ui as { 'ui:options'?: Record<string, unknown> })['ui:options']?.emptyText;
+    if (emptyText !== undefined && (typeof emptyText !== 'string' || schema?.type !== 'array'))
+      problems.push({
+        pointer: `${pointer}/ui:options/emptyText`,
+        message: 'emptyText is the text of an empty array field: a string, on an array property',
       });
     if (items) check(items, schema?.items as JsonSchema | undefined, `${pointer}/items`);
   };
