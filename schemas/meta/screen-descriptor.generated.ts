@@ -1,4 +1,4 @@
-// stamp: 7818cc1bff72c61c
+// stamp: 606fbfc550ef4430
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -159,7 +159,7 @@ export interface ScreenDescriptorFields {
   permission: Permission;
   /** A bespoke page from the console's screen registry; without it the engine renders the list and the forms. */
   component?: string;
-  /** More paths a bespoke screen (or a settings document's form) serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
+  /** More paths a bespoke screen (or a settings document's form, or a list's new form: `view` new) serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
   pages?: ScreenPage[];
   /** Where a visitor who is not signed in goes instead of the login page. */
   anonymousTo?: string;
