@@ -116,6 +116,9 @@ export async function startRetention(services: Services, config: DepotConfig, lo
     scheduled = next;
   }
 
+  // A run this process (or the last one on this home) left unfinished when it died is FAILED at
+  // once, unless another node holds the lock: then that node may be running it.
+  await withJobLock(RETENTION_LOCK, () => failInterrupted(services.db));
   await applySchedule();
   // A run queued just as the run in flight ended (or on a node that then stopped) starts here.
   const refresh = new Cron(REFRESH_CRON, { ...QUARTZ_OPTIONS, unref: true }, () =>
