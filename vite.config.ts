@@ -13,6 +13,7 @@ import { schemasReload } from './vite.schemas-reload.ts';
 const EMBEDDED_RUN_ONLY = [
   // Child processes on the embedded database, whatever DEPOT_TEST_DATABASE_URL says.
   'tests/crash-gc.test.ts',
+  'tests/crash-retention.test.ts',
   'tests/crash-upload.test.ts',
   'tests/crash-webhook.test.ts',
   'tests/process.test.ts',
@@ -47,6 +48,7 @@ const RUN_ALONE = [
   'tests/sign-in-throttle.test.ts',
   'tests/lockout.test.ts',
   'tests/crash-gc.test.ts',
+  'tests/crash-retention.test.ts',
   'tests/crash-upload.test.ts',
   'tests/process.test.ts',
   'tests/shutdown-under-load.test.ts',

@@ -73,6 +73,11 @@ export interface DepotConfig {
    * its own; `home/coldstore` unless DEPOT_COLD_STORE_DIR puts it elsewhere.
    */
   coldStoreDir: string;
+  /**
+   * The most bytes a second retention copies into the cold store (DEPOT_COLD_STORE_KB_PER_SECOND
+   * in KiB, 0 for no limit), so that a run does not saturate the archive's volume or link.
+   */
+  coldStoreBytesPerSecond: number;
   /** How long after a retention run it can be undone, in hours (DEPOT_RETENTION_UNDO_HOURS). */
   retentionUndoHours: number;
   /**
@@ -214,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     gcGraceSeconds: wholeNumber(env, 'DEPOT_GC_GRACE_SECONDS', 3600),
     backupDirs: backupDirs(env.DEPOT_BACKUP_DIRS, home),
     coldStoreDir: resolve(env.DEPOT_COLD_STORE_DIR || join(home, 'coldstore')),
+    coldStoreBytesPerSecond: wholeNumber(env, 'DEPOT_COLD_STORE_KB_PER_SECOND', 0) * 1024,
     retentionUndoHours: wholeNumber(env, 'DEPOT_RETENTION_UNDO_HOURS', 72),
     shutdownGraceSeconds: wholeNumber(env, 'DEPOT_SHUTDOWN_GRACE_SECONDS', 10),
     trustedProxies: trustedProxies(env.DEPOT_TRUSTED_PROXIES),

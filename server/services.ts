@@ -77,7 +77,7 @@ export function createServices(
     db,
     registry: schemas,
     box: secrets,
-    services: () => ({ catalogue, repositories, webhooks, proxies, backupDirs }),
+    services: () => ({ catalogue, repositories, webhooks, proxies, backupDirs, db }),
   });
   const proxies = createProxiesService(db, () => entities.collection(PROXY_ENTITY), secrets);
   const securityConfig = createSecurityConfigService(entities.single('security-settings'), changes);

@@ -27,9 +27,13 @@ const content = {
   built: randomBytes(20_000),
   fresh: randomBytes(10_000),
   doomed: randomBytes(25_000),
+  // At the cold store's rate below, its copy takes two seconds: a run that is surely in flight.
+  slow: randomBytes(512 * 1024),
+  slower: randomBytes(512 * 1024),
 };
+const COLD_STORE_KB_PER_SECOND = 256;
 
-const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
   depot.app.inject({
     method,
     url,
@@ -68,6 +72,7 @@ async function savePolicy(body: Record<string, unknown>) {
 
 interface Execution {
   executionId: number;
+  startTime: number;
   policyName: string;
   state: string;
   endTime: number | null;
@@ -96,6 +101,17 @@ async function runToEnd(key: string) {
   }
 }
 
+/** Polls (with a deadline) the policy's newest execution until `done` holds for it. */
+async function newestRun(key: string, done: (run: Execution) => boolean) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const [run] = await runsOf(key);
+    if (run && done(run)) return run;
+    if (Date.now() > deadline) throw new Error(`the run of ${key} did not get there`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 const download = (path: string) => call('GET', `/artifactory/${path}`);
 const storageOf = async (path: string) =>
   (await call('GET', `/artifactory/api/storage/${path}`)).json() as {
@@ -116,7 +132,9 @@ async function search(aql: string) {
 }
 
 beforeAll(async () => {
-  depot = await startTestDepot();
+  depot = await startTestDepot({
+    DEPOT_COLD_STORE_KB_PER_SECOND: String(COLD_STORE_KB_PER_SECOND),
+  });
   await createRepository(depot, 'libs', 'local');
   await createRepository(depot, 'other', 'local');
   await deployFile(depot, 'libs', 'old/app-1.0.bin;team=core;stage=old', content.old);
@@ -287,5 +305,63 @@ describe('retention policies', () => {
     expect(await propertiesOf('libs/doomed/d.bin')).toEqual({ owner: ['ops'] });
     const again = await call('POST', `${POLICIES}/doomed/undo`);
     expect(again.statusCode).toBe(409);
+  });
+});
+
+describe('queued runs, stop and delete', () => {
+  it('queues Run Now behind a run in flight (PENDING), starts it after, and Stop cancels one', async () => {
+    await deployFile(depot, 'libs', 'slow/big.bin', content.slow);
+    await deployFile(depot, 'libs', 'queued/q.bin', 'queued');
+    await deployFile(depot, 'libs', 'cancelled/c.bin', 'cancelled');
+    for (const key of ['slow', 'queued', 'cancelled'])
+      await savePolicy(policy(key, { paths: [key] }));
+
+    const first = await call('POST', `${POLICIES}/slow/trigger`);
+    expect(first.json()).toMatchObject({ state: 'started', info: "Policy 'slow' is running" });
+    await newestRun('slow', (run) => run.state === 'IN_PROGRESS');
+    const second = await call('POST', `${POLICIES}/queued/trigger`);
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual({
+      state: 'queued',
+      info: "Policy 'queued' is pending: it starts when the run in progress ends",
+    });
+    expect((await call('POST', `${POLICIES}/cancelled/trigger`)).json().state).toBe('queued');
+    expect((await runsOf('queued'))[0]).toMatchObject({ state: 'PENDING', endTime: null });
+
+    const stopped = await call('POST', `${POLICIES}/cancelled/stop`);
+    expect(stopped.json().info).toBe("The pending run of policy 'cancelled' is cancelled");
+
+    const queued = await newestRun('queued', (run) => run.endTime !== null);
+    const slow = (await runsOf('slow'))[0];
+    expect(slow).toMatchObject({ state: 'COMPLETE', items: 1 });
+    expect(queued).toMatchObject({ state: 'COMPLETE', items: 1 });
+    expect(queued.startTime).toBeGreaterThanOrEqual(slow.endTime!);
+    expect((await runsOf('cancelled'))[0]).toMatchObject({ state: 'STOPPED_BY_USER', items: 0 });
+    expect((await download('libs/cancelled/c.bin')).body).toBe('cancelled');
+    expect((await download('libs/queued/q.bin')).statusCode).toBe(404);
+    expect((await call('POST', `${POLICIES}/cancelled/stop`)).statusCode).toBe(409);
+  });
+
+  it('deletes one policy, never while its run is in flight', async () => {
+    await deployFile(depot, 'libs', 'slow/big-2.bin', content.slower);
+    await call('POST', `${POLICIES}/slow/trigger`);
+    await newestRun('slow', (run) => run.state === 'IN_PROGRESS');
+    for (const refused of [
+      await call('DELETE', `${POLICIES}/slow`),
+      await call('POST', `${POLICIES}/delete`, { keys: ['slow'] }),
+    ]) {
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().errors[0].message).toBe(
+        "Policy 'slow' is running: stop the run, then delete the policy once it has ended",
+      );
+    }
+    expect((await call('GET', `${POLICIES}/slow`)).statusCode).toBe(200);
+    await newestRun('slow', (run) => run.endTime !== null);
+
+    const deleted = await call('DELETE', `${POLICIES}/slow`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json().info).toBe("Policy 'slow' deleted");
+    expect((await call('GET', `${POLICIES}/slow`)).statusCode).toBe(404);
+    expect((await call('DELETE', `${POLICIES}/slow`)).statusCode).toBe(404);
   });
 });

@@ -1,4 +1,4 @@
-// stamp: b144546f389f7b3a
+// stamp: 3742cbc55d55e5e3
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -173,7 +173,7 @@ export interface ScreenDescriptorFields {
       uiSchema?: Record<string, unknown>;
     }
   >;
-  /** More paths a bespoke screen (or a settings document's form) serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
+  /** More paths a bespoke screen (or a settings document's form, or a list's new form: `view` new) serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
   pages?: ScreenPage[];
   /** Where a visitor who is not signed in goes instead of the login page. */
   anonymousTo?: string;

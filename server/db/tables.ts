@@ -550,7 +550,8 @@ export interface RetentionExecutionsTable {
   policy_key: string | null;
   action: 'archive' | 'delete' | 'undo' | null;
   state: string;
-  started_at: ColumnType<Date, Date | undefined, never>;
+  /** A queued (PENDING) run's start is set again when it starts. */
+  started_at: ColumnType<Date, Date | undefined, Date>;
   finished_at: Date | null;
   started_by: string;
   items: ColumnType<number, number | undefined, number>;

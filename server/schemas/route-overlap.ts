@@ -2,14 +2,16 @@ import { isSingleDocument, type ScreenDescriptor } from './registry.ts';
 
 /**
  * The console pages of a screen, as src/engine/screenPaths.ts routes them: a bespoke screen's
- * route and its `pages`, a settings document's one page, or a list with `new` and its edit page.
+ * route and its `pages`, a settings document's one page, or a list with `new`, its edit page
+ * and its `pages`.
  */
 export function pagesOf(screen: ScreenDescriptor): string[] {
   if (screen.component !== undefined)
     return [screen.route, ...(screen.pages ?? []).map((page) => page.path)];
   if (isSingleDocument(screen)) return [screen.route];
   const edit = screen.editRoute?.replace('{key}', ':key') ?? `${screen.route}/:key/edit`;
-  return [screen.route, `${screen.route}/new`, edit];
+  const more = (screen.pages ?? []).map((page) => page.path);
+  return [screen.route, `${screen.route}/new`, edit, ...more];
 }
 
 const segments = (route: string) => route.split('/').filter(Boolean);

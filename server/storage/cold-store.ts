@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Filestore } from './filestore.ts';
+import { throttled } from './throttle.ts';
 
 /**
  * Where retention puts the bytes of archived items (docs/retention.md). Content-addressed by
@@ -18,19 +19,31 @@ export interface ColdStore {
 export class FilesystemColdStore implements ColdStore {
   private readonly files: Filestore;
 
-  constructor(root: string) {
+  /** `bytesPerSecond`: the most a put copies in a second (0: no limit). */
+  constructor(
+    root: string,
+    private readonly bytesPerSecond = 0,
+  ) {
     this.files = new Filestore(root);
     this.files.sweepTemp();
   }
 
   async put(sha256: string, open: () => Readable): Promise<void> {
     if (await this.files.has(sha256)) return;
-    const staged = await this.files.stage(open(), { sha256 });
+    const staged = await this.files.stage(this.limited(open()), { sha256 });
     try {
       await this.files.commit(staged);
     } finally {
       await this.files.discard(staged);
     }
+  }
+
+  /** The source at the configured rate; a read error still fails the copy. */
+  private limited(source: Readable): Readable {
+    if (this.bytesPerSecond <= 0) return source;
+    const limited = source.pipe(throttled(this.bytesPerSecond));
+    source.once('error', (error) => limited.destroy(error));
+    return limited;
   }
 
   has(sha256: string): Promise<boolean> {

@@ -32,4 +32,19 @@ describe('screen paths', () => {
     expect(resolveScreenView('/admin/hooks/new', [spec])).toMatchObject({ view: 'new' });
     expect(resolveScreenView('/admin/hooks/a/edit', [spec])).toBeUndefined();
   });
+
+  it("opens the new form at a further page the descriptor names (spec's `edit/{id?}`)", () => {
+    const spec = screen({
+      editRoute: '/admin/hooks/edit/{key}',
+      pages: [{ path: '/admin/hooks/edit', view: 'new', title: 'Create New Hook' }],
+    });
+    expect(resolveScreenView('/admin/hooks/edit', [spec])).toMatchObject({
+      view: 'new',
+      route: { title: 'Create New Hook' },
+    });
+    expect(resolveScreenView('/admin/hooks/edit/a', [spec])).toMatchObject({
+      view: 'edit',
+      key: 'a',
+    });
+  });
 });

@@ -74,6 +74,14 @@ export function screenRoutes(screens: ScreenSummary[]): ScreenRoute[] {
           path: editTemplate(screen).replace(KEY_PLACEHOLDER, `:${KEY_PARAM}`),
           view: 'edit',
         },
+        // Further paths of its forms, as the spec names them (`retention/edit` is the new form).
+        ...(screen.pages ?? []).map((page) => ({
+          screen,
+          path: page.path,
+          view: page.view ?? 'list',
+          permission: page.permission ?? screen.permission,
+          title: page.title,
+        })),
       ];
     }
     return [

@@ -7,7 +7,9 @@ import { createScreenRegistry, type ScreenComponent } from '../engine/registry';
  */
 const SCREEN_COMPONENTS: Record<string, ScreenComponent> = {
   'access-tokens': lazy(() => import('../custom/access-tokens/AccessTokensPage')),
+  'archive-search': lazy(() => import('../custom/retention/ArchiveSearchPage')),
   builds: lazy(() => import('../custom/builds/BuildsPage')),
+  'cold-storage-monitoring': lazy(() => import('../custom/retention/ColdStorageMonitoringPage')),
   'invite-user': lazy(() => import('../custom/invite-user/InviteUserPage')),
   'mail-config': lazy(() => import('../custom/mail-config/MailConfigPage')),
   'license-buckets': lazy(() => import('../custom/license-buckets/LicenseBucketsPage')),

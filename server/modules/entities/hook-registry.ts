@@ -1,4 +1,5 @@
 import type { Catalogue } from '../../catalogue/catalogue.ts';
+import type { Database } from '../../db/database.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import { backupHooks } from '../backups/hooks.ts';
 import { propertySetHooks } from '../property-sets/hooks.ts';
@@ -16,6 +17,8 @@ export interface HookServices {
   repositories: RepositoriesService;
   webhooks: WebhooksService;
   proxies: ProxiesService;
+  /** For rules that read other tables (a retention policy's runs before its delete). */
+  db: Database;
   /** The directories backups may write to (DEPOT_BACKUP_DIRS). */
   backupDirs: string[];
 }

@@ -39,6 +39,11 @@ export async function startExecution(db: Database, start: ExecutionStart) {
   return { id: Number(row.id), startedAt: new Date(row.started_at) };
 }
 
+/** A queued run starts: it says now what it does (archive or delete). */
+export async function recordAction(db: Database, id: number, action: 'archive' | 'delete') {
+  await db.updateTable('retention_executions').set({ action }).where('id', '=', id).execute();
+}
+
 export interface ExecutionProgress {
   state: ExecutionState;
   items: number;
@@ -79,13 +84,14 @@ export async function stopRequested(db: Database, id: number): Promise<boolean> 
   return row?.state === 'STOPPING';
 }
 
-/** Marks a policy's unfinished run as stopping; answers whether there was one. */
+/** Marks a policy's run in flight as stopping; answers whether there was one. */
 export async function requestStop(db: Database, policyKey: string): Promise<boolean> {
   const rows = await db
     .updateTable('retention_executions')
     .set({ state: 'STOPPING' })
     .where('policy_key', '=', policyKey)
     .where('kind', '=', 'archive')
+    .where('state', 'in', UNFINISHED)
     .where('finished_at', 'is', null)
     .returning('id')
     .execute();
@@ -105,17 +111,19 @@ export async function failInterrupted(db: Database) {
       message: 'Interrupted: Depot stopped during the run; what it took out is in the archive',
     })
     .where('kind', '=', 'archive')
+    .where('state', 'in', UNFINISHED) // a PENDING run is queued, not interrupted
     .where('finished_at', 'is', null)
     .execute();
 }
 
-/** A policy's last run that took items out (not an undo). */
+/** A policy's last run that took items out (not an undo, nor a run still queued). */
 export function lastRunOf(db: Database, policyKey: string) {
   return db
     .selectFrom('retention_executions')
     .selectAll()
     .where('policy_key', '=', policyKey)
     .where('kind', '=', 'archive')
+    .where('action', 'is not', null)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();

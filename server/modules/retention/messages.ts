@@ -15,9 +15,18 @@ export const RETENTION_MESSAGES = {
     `${count} item(s), ${humanBytes(total)} in total; ${humanBytes(freed)} would be freed ` +
     '(content shared with items that stay frees nothing)',
   started: (key: string) => `Policy '${key}' is running`,
-  alreadyRunning: (key: string) => `Policy '${key}' is running already`,
+  queued: (key: string) => `Policy '${key}' is pending: it starts when the run in progress ends`,
+  cancelled: 'Cancelled before it started',
+  policyGone: (key: string) => `Retention policy '${key}' no longer exists`,
+  deleteWhileRunning: (keys: string[]) =>
+    (keys.length === 1
+      ? `Policy '${keys[0]}' is running`
+      : `Policies '${keys.join("', '")}' are running`) +
+    ': stop the run, then delete the policy once it has ended',
   notRunning: (key: string) => `Policy '${key}' is not running`,
   stopping: (key: string) => `Policy '${key}' is stopping`,
+  pendingCancelled: (key: string) => `The pending run of policy '${key}' is cancelled`,
+  deleted: (key: string) => `Policy '${key}' deleted`,
   nothingToUndo: (key: string) => `Policy '${key}' has no run to undo`,
   undoExpired: (hours: number) =>
     `The last run ended more than ${hours} hour(s) ago: it can no longer be undone`,

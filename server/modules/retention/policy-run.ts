@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { JobResult } from '../../jobs/scheduler.ts';
 import type { Criterion } from '../search/criteria.ts';
 import {
+  recordAction,
   recordProgress,
   startExecution,
   stopRequested,
@@ -28,15 +29,20 @@ export async function runPolicy(
   where: Criterion,
   actor: string,
   stopping: AbortSignal,
+  /** The queued (PENDING) execution this run carries out, else it starts one. */
+  queued?: { id: number; startedAt: Date },
 ): Promise<JobResult> {
   const { db, logger } = parts;
   const action = policy.action ?? 'archive';
-  const execution = await startExecution(db, {
-    kind: 'archive',
-    policyKey: policy.key,
-    action,
-    startedBy: actor,
-  });
+  if (queued) await recordAction(db, queued.id, action);
+  const execution =
+    queued ??
+    (await startExecution(db, {
+      kind: 'archive',
+      policyKey: policy.key,
+      action,
+      startedBy: actor,
+    }));
   const deadline = policy.durationInMinutes
     ? execution.startedAt.getTime() + policy.durationInMinutes * 60_000
     : Infinity;

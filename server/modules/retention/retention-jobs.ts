@@ -5,8 +5,16 @@ import { QUARTZ_OPTIONS } from '../../jobs/cron.ts';
 import { createJobLock } from '../../jobs/job-lock.ts';
 import { createScheduler } from '../../jobs/scheduler.ts';
 import type { Services } from '../../services.ts';
-import { failInterrupted } from './execution-queries.ts';
+import { failInterrupted, recordProgress } from './execution-queries.ts';
+import { RETENTION_MESSAGES as M } from './messages.ts';
 import type { RetentionPolicy } from './policy-aql.ts';
+import {
+  cancelPending,
+  nextPending,
+  queueRun,
+  runningPolicies,
+  takePending,
+} from './queue-queries.ts';
 import { createRetentionService } from './service.ts';
 
 /** Each process re-reads the saved policies this often, to follow saves made on any node. */
@@ -30,18 +38,67 @@ export async function startRetention(services: Services, config: DepotConfig, lo
     logger,
     <T>(_job: string, work: () => Promise<T>) => withJobLock(RETENTION_LOCK, work),
   );
-  const actors = new Map<string, string>();
   let scheduled = new Map<string, string>();
+  // A run in flight in this process. The embedded database's advisory lock is re-entrant
+  // (one connection), so within a process this flag is what keeps runs one at a time.
+  let active = false;
 
-  async function runLocked(key: string, stopping: AbortSignal) {
-    const actor = actors.get(key) ?? CRON_ACTOR;
-    actors.delete(key);
-    await failInterrupted(services.db);
+  /** Runs the policy: its queued execution if it has one, else a new one (a cron run). */
+  async function runOne(key: string, stopping: AbortSignal) {
     try {
-      return await retention.run(key, actor, stopping);
-    } finally {
-      await retention.sweepColdStore();
+      await retention.policy(key);
+    } catch (error) {
+      await cancelPending(services.db, [key], M.policyGone(key));
+      throw error;
     }
+    const queued = await takePending(services.db, key);
+    try {
+      return await retention.run(key, queued?.startedBy ?? CRON_ACTOR, stopping, queued);
+    } catch (error) {
+      // runPolicy records its own failures; this is one before it began (its query, say).
+      if (queued) {
+        const failed = { state: 'FAILED' as const, items: 0, bytes: 0, freedBytes: 0, errors: 0 };
+        await recordProgress(services.db, queued.id, { ...failed, message: String(error) }, true);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The job's work, under the retention lock: the policy's run, then every run queued
+   * meanwhile (on any node), oldest first. A cron firing while a run is in flight here
+   * queues its run instead.
+   */
+  async function runLocked(key: string, stopping: AbortSignal) {
+    if (active) {
+      await queueRun(services.db, key, CRON_ACTOR);
+      return { info: M.queued(key) };
+    }
+    active = true;
+    try {
+      await failInterrupted(services.db);
+      const result = await runOne(key, stopping);
+      for (let next = await nextPending(services.db); next && !stopping.aborted;) {
+        await runOne(next, stopping).catch((error) =>
+          logger.warn({ err: error, policy: next }, 'retention run failed'),
+        );
+        next = await nextPending(services.db);
+      }
+      return result;
+    } finally {
+      await retention.sweepColdStore().finally(() => {
+        active = false;
+      });
+    }
+  }
+
+  /** Starts the oldest queued run when nothing runs here (another node may hold the lock). */
+  function startQueued(key?: string) {
+    if (active) return;
+    const job = key ? Promise.resolve(key) : nextPending(services.db);
+    job
+      .then((next) => (next ? scheduler.run(retentionJobName(next), 'manual') : undefined))
+      .catch((error) => logger.warn({ err: error }, 'retention run failed'));
   }
 
   async function applySchedule() {
@@ -59,9 +116,15 @@ export async function startRetention(services: Services, config: DepotConfig, lo
     scheduled = next;
   }
 
+  // A run this process (or the last one on this home) left unfinished when it died is FAILED at
+  // once, unless another node holds the lock: then that node may be running it.
+  await withJobLock(RETENTION_LOCK, () => failInterrupted(services.db));
   await applySchedule();
+  // A run queued just as the run in flight ended (or on a node that then stopped) starts here.
   const refresh = new Cron(REFRESH_CRON, { ...QUARTZ_OPTIONS, unref: true }, () =>
-    applySchedule().catch((error) => logger.warn({ err: error }, 'reading the policies failed')),
+    applySchedule()
+      .then(() => startQueued())
+      .catch((error) => logger.warn({ err: error }, 'reading the policies failed')),
   );
 
   return {
@@ -70,15 +133,17 @@ export async function startRetention(services: Services, config: DepotConfig, lo
     applySchedule,
     /** Whether a run of any policy is in flight in this process. */
     anyRunning: () => [...scheduled.keys()].some((job) => scheduler.isRunning(job)),
-    /** Starts a run in the background; false when a retention run is in flight here. */
-    async trigger(key: string, actor: string): Promise<boolean> {
+    /**
+     * Queues a run of the policy and starts it in the background when no run is in flight;
+     * answers whether it waits (PENDING) behind one.
+     */
+    async trigger(key: string, actor: string): Promise<'started' | 'queued'> {
       await applySchedule();
-      if (this.anyRunning()) return false;
-      actors.set(key, actor);
-      scheduler
-        .run(retentionJobName(key), 'manual')
-        .catch((error) => logger.warn({ err: error, policy: key }, 'retention run failed'));
-      return true;
+      const waits = active || (await runningPolicies(services.db)).length > 0;
+      await queueRun(services.db, key, actor);
+      if (waits) return 'queued';
+      startQueued(key);
+      return 'started';
     },
     async stop() {
       refresh.stop();

@@ -3,6 +3,7 @@ import { BadRequest, Conflict } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { createBody } from '../entities/body-schemas.ts';
 import { requestStop } from './execution-queries.ts';
+import { cancelPending } from './queue-queries.ts';
 import { RETENTION_MESSAGES as M } from './messages.ts';
 import type { RetentionPolicy } from './policy-aql.ts';
 import type { Retention } from './retention-jobs.ts';
@@ -57,6 +58,7 @@ export async function retentionRoutes(
   { services, retention }: { services: Services; retention: Retention },
 ) {
   const { retention: service } = retention;
+  const policies = () => services.entities.collection('retention-policy');
   const policyBody = createBody(services.schemas.entities.get('retention-policy')!);
   // The archive search takes its AQL as text/plain, as the item search's AQL call does.
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) =>
@@ -84,9 +86,8 @@ export async function retentionRoutes(
     async (request) => {
       const { key } = request.params;
       await service.policy(key); // 404 for a policy that does not exist
-      if (!(await retention.trigger(key, request.principal.name)))
-        throw new Conflict(M.alreadyRunning(key));
-      return { info: M.started(key) };
+      const outcome = await retention.trigger(key, request.principal.name);
+      return { info: outcome === 'queued' ? M.queued(key) : M.started(key), state: outcome };
     },
   );
 
@@ -96,8 +97,23 @@ export async function retentionRoutes(
     async (request) => {
       const { key } = request.params;
       await service.policy(key);
-      if (!(await requestStop(services.db, key))) throw new Conflict(M.notRunning(key));
-      return { info: M.stopping(key) };
+      // Stop ends the run in flight and cancels the one queued behind it, whichever exist.
+      const cancelled = await cancelPending(services.db, [key], M.cancelled);
+      if (await requestStop(services.db, key)) return { info: M.stopping(key) };
+      if (cancelled === 0) throw new Conflict(M.notRunning(key));
+      return { info: M.pendingCancelled(key) };
+    },
+  );
+
+  // One policy's delete (the spec's calls name it); the engine's `delete` takes a list.
+  // Both refuse a policy whose run is in flight (hooks.ts) and cancel a pending one.
+  app.delete<{ Params: { key: string } }>(
+    `${POLICIES}/:key`,
+    { config: admin, schema: { params: keyParams } },
+    async (request) => {
+      const { key } = request.params;
+      await policies().deleteMany([key], request.principal.name);
+      return { info: M.deleted(key) };
     },
   );
 

@@ -54,7 +54,7 @@ const under = (folder: string, path: string) => (folder ? `${folder}/${path}` : 
  */
 export function createRetentionService(services: Services, config: DepotConfig, logger: Logger) {
   const { db } = services;
-  const cold = new FilesystemColdStore(config.coldStoreDir);
+  const cold = new FilesystemColdStore(config.coldStoreDir, config.coldStoreBytesPerSecond);
   const policies = () => services.entities.collection('retention-policy');
   const parts = {
     db,
@@ -117,10 +117,16 @@ export function createRetentionService(services: Services, config: DepotConfig, 
       return { ...counted, info: M.preview(counted.count, counted.totalSize, counted.freedBytes) };
     },
 
-    /** One run of a saved policy (the job's work). */
-    async run(key: string, actor: string, stopping: AbortSignal) {
+    /** One run of a saved policy (the job's work), or of its queued execution. */
+    async run(
+      key: string,
+      actor: string,
+      stopping: AbortSignal,
+      queued?: { id: number; startedAt: Date },
+    ) {
       const policy = await this.policy(key);
-      return runPolicy(parts, policy, policyCriterion(policy, config.aql), actor, stopping);
+      const where = policyCriterion(policy, config.aql);
+      return runPolicy(parts, policy, where, actor, stopping, queued);
     },
 
     /** Puts back what the policy's last run took out, within the undo window. */

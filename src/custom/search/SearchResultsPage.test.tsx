@@ -4,17 +4,20 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { Provider } from 'effector-react';
 import { fork } from 'effector';
 import { $projects, $selectedProjectKey } from '../../shell/project/model';
+import { $currentUser } from '../../shell/session/model';
+import type { CurrentUser } from '../../api/auth';
 import type { Project } from '../../api/projects';
 import SearchResultsPage from './SearchResultsPage';
 import { SEARCH_TYPES } from './messages';
 
 afterEach(cleanup);
 
-function renderPage(selectedProject: string) {
+function renderPage(selectedProject: string, admin = true) {
   const scope = fork({
     values: [
       [$projects, [{ project_key: 'web', display_name: 'Web' } as Project]],
       [$selectedProjectKey, selectedProject],
+      [$currentUser, { name: 'ann', admin } as CurrentUser],
     ],
   });
   const router = createMemoryRouter(
@@ -38,6 +41,12 @@ describe('search types in a project context (spec 02 §4)', () => {
         screen.getByRole('tab', { name: type.label }).getAttribute('aria-disabled') === 'true',
     );
     expect(disabled.map((type) => type.id).sort()).toEqual(['remote', 'trash']);
+  });
+
+  it('offers the Archive search to those whose archive is indexed (administrators) only', () => {
+    renderPage('default', false);
+    expect(screen.getByRole('tab', { name: 'Quick' })).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: 'Archive' })).toBeNull();
   });
 
   it('offers every type in the default context', () => {

@@ -44,7 +44,16 @@ import {
   searchRouted,
   searchSubmitted,
 } from './model';
-import { fromQueryString, isChecksumLength, toQueryString, type SearchParams } from './query';
+import {
+  fromQueryString,
+  isChecksumLength,
+  toQueryString,
+  withArchiveFallback,
+  type SearchParams,
+} from './query';
+import { $currentUser } from '../../shell/session/model';
+import { ARCHIVE_SEARCH_PATH } from '../retention/messages';
+import { archiveQueryOf } from '../retention/range';
 import { describeSearch } from './recent';
 import { PackageSearchFields } from './PackageSearchFields';
 import './search.css';
@@ -98,6 +107,7 @@ function SearchForm({ initial }: { initial: SearchParams }) {
   const navigate = useNavigate();
   const inProject = useUnit($contextProjectKey) !== null;
   const repositoryChoices = useUnit($repositoryChoices);
+  const archiveIndexed = useUnit($currentUser)?.admin === true;
   useEffect(() => searchFormOpened(), []);
   const [draft, setDraft] = useState<SearchParams>(initial);
   useEffect(() => setDraft(initial), [initial]);
@@ -129,6 +139,11 @@ function SearchForm({ initial }: { initial: SearchParams }) {
       notificationShown({ kind: 'error', text: M.invalidChecksumLength });
       return;
     }
+    if (draft.searchType === 'archive') {
+      const aql = archiveQueryOf(draft.name ?? '');
+      navigate(`${ARCHIVE_SEARCH_PATH}?${new URLSearchParams({ aql })}`);
+      return;
+    }
     searchSubmitted(draft);
     navigate(`${SEARCH_RESULTS_PATH}?${toQueryString(draft)}`);
   };
@@ -137,7 +152,9 @@ function SearchForm({ initial }: { initial: SearchParams }) {
       <TabBar
         label={L.type}
         className="search-types"
-        names={SEARCH_TYPES.map((type) => type.id)}
+        names={SEARCH_TYPES.map((type) => type.id).filter(
+          (id) => id !== 'archive' || archiveIndexed,
+        )}
         disabled={inProject ? NO_PROJECT_CONTEXT : []}
         selected={draft.searchType}
         labelOf={(id) => SEARCH_TYPES.find((type) => type.id === id)?.label ?? id}
@@ -146,6 +163,7 @@ function SearchForm({ initial }: { initial: SearchParams }) {
         <div className="search-fields">
           {['quick', 'trash', 'remote'].includes(draft.searchType) && text('name', L.name)}
           {draft.searchType === 'pkg' && <PackageSearchFields draft={draft} onChange={set} />}
+          {draft.searchType === 'archive' && text('name', L.archiveName)}
           {draft.searchType === 'checksum' && text('checksum', L.checksum)}
           {draft.searchType === 'property' && text('properties', L.propertyKey)}
           {draft.searchType === 'class' && (
@@ -164,7 +182,7 @@ function SearchForm({ initial }: { initial: SearchParams }) {
               {text('classifier', L.classifier)}
             </>
           )}
-          {!['trash', 'remote'].includes(draft.searchType) && (
+          {!['trash', 'remote', 'archive'].includes(draft.searchType) && (
             <MultiComboBox
               label={L.repositories}
               choices={repositoryChoices}
@@ -299,12 +317,23 @@ function Results() {
 /** The artifact search results page (spec 02 §2): reached by pushing query parameters. */
 export default function SearchResultsPage() {
   const location = useLocation();
+  const navigate = useNavigate();
   const params = useUnit($params);
-  const routed = useMemo(() => fromQueryString(location.search), [location.search]);
+  const archiveIndexed = useUnit($currentUser)?.admin === true;
+  const asked = useMemo(() => fromQueryString(location.search), [location.search]);
+  const routed = useMemo(() => withArchiveFallback(asked, archiveIndexed), [asked, archiveIndexed]);
   const asksForSearch = new URLSearchParams(location.search).has('searchType');
   useEffect(() => {
-    if (asksForSearch) searchRouted(routed);
-  }, [routed, asksForSearch]);
+    // The archive's results have their own page (spec 02 §2).
+    if (asksForSearch && routed.searchType === 'archive')
+      navigate(
+        `${ARCHIVE_SEARCH_PATH}?${new URLSearchParams({ aql: archiveQueryOf(routed.name ?? '') })}`,
+        {
+          replace: true,
+        },
+      );
+    else if (asksForSearch) searchRouted(routed);
+  }, [routed, asksForSearch, navigate]);
   return (
     <div className="search-page">
       <h1>{L.title}</h1>

@@ -1,5 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useUnit } from 'effector-react';
+import { $currentUser } from '../../shell/session/model';
+import { ARCHIVE_SEARCH_PATH } from '../retention/messages';
+import { archiveQueryOf } from '../retention/range';
 import { Select } from '../../design/components/Select';
 import { BUILDS_PATH } from '../builds/messages';
 import { PACKAGES_PATH } from '../packages/messages';
@@ -12,15 +16,21 @@ type Scope = keyof typeof L.scopes;
 /**
  * The toolbar's search (spec 01 §2 scopes): artifacts run a quick search (a checksum-length
  * hex term a checksum search) on the results page; packages and builds open their list's
- * search (`global-search/builds`). Scopes whose services Depot does not run (release bundles, security,
- * archive, pipelines) are not offered.
+ * search (`global-search/builds`); Archive (administrators: the archive holds every repository's
+ * items) opens the archive search with the text as AQL, or as a name with wildcards. Scopes whose
+ * services Depot does not run (release bundles, security, pipelines) are not offered.
  */
 export function ToolbarSearch() {
   const navigate = useNavigate();
   const [scope, setScope] = useState<Scope>('artifacts');
   const [text, setText] = useState('');
+  const archiveIndexed = useUnit($currentUser)?.admin === true;
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (scope === 'archive' && archiveIndexed && text.trim()) {
+      navigate(`${ARCHIVE_SEARCH_PATH}?${new URLSearchParams({ aql: archiveQueryOf(text) })}`);
+      return;
+    }
     const parsed = parseSearchText(text);
     if (!parsed.name && !parsed.checksum) return;
     if (scope === 'builds') {
@@ -42,7 +52,9 @@ export function ToolbarSearch() {
         label={L.toolbarScope}
         hideLabel
         className="toolbar-scope"
-        options={Object.entries(L.scopes).map(([id, label]) => ({ value: id as Scope, label }))}
+        options={Object.entries(L.scopes)
+          .filter(([id]) => id !== 'archive' || archiveIndexed)
+          .map(([id, label]) => ({ value: id as Scope, label }))}
         value={scope}
         onChange={setScope}
       />

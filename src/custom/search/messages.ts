@@ -7,6 +7,8 @@ export const SEARCH_RESULTS_PATH = '/artifactSearchResults';
 export const SEARCH_TYPES = [
   { id: 'quick', label: 'Quick' },
   { id: 'pkg', label: 'Package' },
+  // The archive's own page (src/custom/retention); Quick stands in where it is off (spec 02 §4).
+  { id: 'archive', label: 'Archive' },
   { id: 'property', label: 'Property' },
   { id: 'checksum', label: 'Checksum' },
   { id: 'class', label: 'Class' },
@@ -33,7 +35,8 @@ export const SEARCH_LABELS = {
   title: 'Artifact Search',
   toolbarSearch: 'Quick search',
   toolbarScope: 'Search in',
-  scopes: { artifacts: 'Artifacts', packages: 'Packages', builds: 'Builds' },
+  scopes: { artifacts: 'Artifacts', packages: 'Packages', builds: 'Builds', archive: 'Archive' },
+  archiveName: 'Name, or an AQL query',
   type: 'Search type',
   name: 'Name',
   checksum: 'Checksum',

@@ -99,3 +99,14 @@ export function parseSearchText(text: string): Omit<SearchParams, 'searchType'> 
 
 /** Spec 02 §5: 40 hex digits are a SHA-1, 32 an MD5, 64 a SHA-256. */
 export const isChecksumLength = (checksum: string) => [32, 40, 64].includes(checksum.trim().length);
+
+/**
+ * Spec 02 §4: the Archive type falls back to Quick when archive indexing is off. Depot indexes
+ * each item as it archives it, for administrators only (the archive holds every repository's
+ * items): for anyone else the archive's index is off (docs/retention.md).
+ */
+export function withArchiveFallback(params: SearchParams, archiveIndexed: boolean): SearchParams {
+  return params.searchType === 'archive' && !archiveIndexed
+    ? { ...params, searchType: 'quick' }
+    : params;
+}
