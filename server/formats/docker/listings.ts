@@ -3,7 +3,7 @@ import type { AccessService } from '../../modules/access-control/service.ts';
 import type { RepositoriesService } from '../../modules/repositories/service.ts';
 import type { BlobStore } from './blob-store.ts';
 import { MEDIA_TYPES } from './manifests.ts';
-import { clientName, sha256Hex, type ImageRef, type RegistryAddress } from './names.ts';
+import { clientName, parseDigest, type ImageRef, type RegistryAddress } from './names.ts';
 import { RegistryError, RegistryUnauthorized } from './protocol-errors.ts';
 import { catalogImages, imageTags, referrersOf } from './queries.ts';
 import type { RegistryAccessRules, RegistryCaller } from './registry-access.ts';
@@ -80,7 +80,7 @@ export function createListings(deps: {
       artifactType: string | undefined,
       caller: RegistryCaller,
     ) {
-      sha256Hex(digest);
+      parseDigest(digest);
       const repo = await rules.dockerRepository(ref.repoKey);
       await rules.authorize(caller, ref, 'pull');
       const manifests = [];

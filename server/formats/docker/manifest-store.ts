@@ -14,7 +14,8 @@ import { platformsOf, tagDeletedEvents, tagEvent, type Platform } from './docker
 import { dockerProperties } from './manifest-properties.ts';
 import { indexDockerTag } from './package-index.ts';
 import { manifestFileName, parseManifest, type ParsedManifest } from './manifests.ts';
-import { isDigest, isTag, sha256Hex, type ImageRef } from './names.ts';
+import { contentHex, digestOfBytes } from './digests.ts';
+import { isDigest, isTag, parseDigest, type ImageRef } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
 import {
   blobFileName,
@@ -77,10 +78,26 @@ export function createManifestStore(deps: {
     reference: string,
     context: PullContext,
   ) {
-    if (source.rclass === 'remote')
-      return remoteImages.manifest(source, ref.image, reference, context);
-    if (isTag(reference)) return findTagManifest(db, source.id, ref.image, reference);
-    return findManifestFile(db, source.id, ref.image, sha256Hex(reference));
+    if (isTag(reference))
+      return source.rclass === 'remote'
+        ? remoteImages.manifest(source, ref.image, reference, context)
+        : findTagManifest(db, source.id, ref.image, reference);
+    // Upstreams are asked by sha256: a sha512 digest is known only for content stored here.
+    const hex = await contentHex(db, reference);
+    if (!hex) return undefined;
+    return source.rclass === 'remote'
+      ? remoteImages.manifest(source, ref.image, `sha256:${hex}`, context)
+      : findManifestFile(db, source.id, ref.image, hex);
+  }
+
+  /** The folders a delete removes: a tag's, or every one holding the manifest a digest names. */
+  async function foldersNamed(target: RepositoryRow, ref: ImageRef, reference: string) {
+    if (isTag(reference)) {
+      const held = await findTagManifest(db, target.id, ref.image, reference);
+      return { hex: undefined, folders: held ? [`${ref.image}/${reference}`] : [] };
+    }
+    const hex = await contentHex(db, reference);
+    return { hex, folders: hex ? await foldersHoldingManifest(db, target.id, ref.image, hex) : [] };
   }
 
   /**
@@ -93,7 +110,10 @@ export function createManifestStore(deps: {
     await artifacts.deleteTree(target, folder, walker.principal.name, tx);
   }
 
-  /** Refuses a manifest naming what the image does not hold; answers the blobs' sizes. */
+  /**
+   * Refuses a manifest naming what the image does not hold; answers each blob's filestore
+   * name (a sha512 digest is resolved to it) and size.
+   */
   async function checkReferences(
     tx: Tx,
     target: RepositoryRow,
@@ -101,23 +121,29 @@ export function createManifestStore(deps: {
     parsed: ParsedManifest,
   ) {
     const needed = [...parsed.blobs, ...parsed.manifests];
+    const hexes = new Map<string, string | undefined>();
+    for (const { digest } of needed) hexes.set(digest, await contentHex(tx, digest));
     const held = await holdBlobs(
       tx,
-      needed.map((d) => sha256Hex(d.digest)),
+      [...hexes.values()].filter((hex) => hex !== undefined),
     );
+    const found = new Map<string, { hex: string; size: number }>();
     for (const descriptor of needed) {
-      const hex = sha256Hex(descriptor.digest);
-      const inImage = parsed.blobs.includes(descriptor)
-        ? await findImageBlob(tx, target.id, ref.image, hex)
-        : await findManifestFile(tx, target.id, ref.image, hex);
-      if (!held.has(hex) || !inImage)
+      const hex = hexes.get(descriptor.digest);
+      const inImage =
+        hex &&
+        (parsed.blobs.includes(descriptor)
+          ? await findImageBlob(tx, target.id, ref.image, hex)
+          : await findManifestFile(tx, target.id, ref.image, hex));
+      if (!hex || !held.has(hex) || !inImage)
         throw new RegistryError(
           'MANIFEST_BLOB_UNKNOWN',
           `The manifest names ${descriptor.digest}, which ${ref.name} does not hold`,
           { digest: descriptor.digest },
         );
+      found.set(descriptor.digest, { hex, size: held.get(hex)! });
     }
-    return held;
+    return found;
   }
 
   /** Writes the manifest's folder anew: the manifest file, its blobs' files, its row. */
@@ -134,6 +160,9 @@ export function createManifestStore(deps: {
   ) {
     const held = await checkReferences(tx, target, ref, parsed);
     const digest = `sha256:${staged.sha256}`;
+    const blobFiles = new Map(
+      parsed.blobs.map((d) => [held.get(d.digest)!.hex, held.get(d.digest)!]),
+    );
     const folder = folderOf(ref.image, reference, staged.sha256);
     // A tag moving to another manifest loses its old image's files; the same push again keeps them.
     const current = isTag(reference)
@@ -154,16 +183,9 @@ export function createManifestStore(deps: {
       dockerProperties(ref.image, reference, digest, parsed),
       user,
     );
-    const blobHexes = [...new Set(parsed.blobs.map((d) => sha256Hex(d.digest)))];
-    for (const hex of blobHexes)
-      await placeFile(
-        tx,
-        target.id,
-        `${folder}/${blobFileName(hex)}`,
-        { sha256: hex, size: held.get(hex)! },
-        user,
-      );
-    await dropUploadedFiles(tx, target.id, ref.image, blobHexes);
+    for (const { hex, size } of blobFiles.values())
+      await placeFile(tx, target.id, `${folder}/${blobFileName(hex)}`, { sha256: hex, size }, user);
+    await dropUploadedFiles(tx, target.id, ref.image, [...blobFiles.keys()]);
     await upsertManifestRow(tx, {
       repository_id: target.id,
       image: ref.image,
@@ -212,11 +234,12 @@ export function createManifestStore(deps: {
       for (const source of await blobs.readSources(repo, ref.image)) {
         const file = await findIn(source, ref, reference, context);
         if (!file?.sha256) continue;
-        const digest = `sha256:${file.sha256}`;
-        const row = await manifestRow(db, source.id, ref.image, digest);
+        const row = await manifestRow(db, source.id, ref.image, `sha256:${file.sha256}`);
         const mediaType =
           row?.media_type ??
           parseManifest(await filestore.readSmall(file.sha256), undefined).mediaType;
+        // Asked by a digest, the answer names that digest (a sha512 one too).
+        const digest = isTag(reference) ? `sha256:${file.sha256}` : reference;
         return { hex: file.sha256, digest, size: Number(file.size), mediaType };
       }
       throw unknownManifest(ref, reference);
@@ -234,14 +257,13 @@ export function createManifestStore(deps: {
       caller: RegistryCaller,
     ) {
       const hex = createHash('sha256').update(bytes).digest('hex');
-      const digest = `sha256:${hex}`;
-      if (!isTag(reference)) {
-        if (sha256Hex(reference) !== hex)
-          throw new RegistryError(
-            'DIGEST_INVALID',
-            `The manifest's digest is ${digest}, not ${reference}`,
-          );
-      }
+      // Pushed by digest, the manifest is known by that digest (sha256 or sha512).
+      const digest = digestOfBytes(bytes, isTag(reference) ? undefined : reference);
+      if (!isTag(reference) && digest !== reference)
+        throw new RegistryError(
+          'DIGEST_INVALID',
+          `The manifest's digest is ${digest}, not ${reference}`,
+        );
       const parsed = parseManifest(bytes, contentType);
       const target = await blobs.pushTarget(ref, caller);
       if (isTag(reference)) {
@@ -253,7 +275,10 @@ export function createManifestStore(deps: {
       const walker = await access.walker(caller.principal);
       const user = caller.principal.name;
       const platforms = isTag(reference) ? await platformsOf(bytes, parsed, filestore) : [];
-      const staged = await filestore.stage(Readable.from([bytes]));
+      const staged = await filestore.stage(
+        Readable.from([bytes]),
+        digest.startsWith('sha512:') ? { sha512: parseDigest(digest).hex } : {},
+      );
       let inPlace = false;
       try {
         await preclaimBlob(db, staged);
@@ -280,12 +305,7 @@ export function createManifestStore(deps: {
       });
       // Whether a tag or digest exists is told only to a caller who may read the image.
       await rules.authorize(caller, ref, 'pull', target.key);
-      const hex = isTag(reference) ? undefined : sha256Hex(reference);
-      const folders = hex
-        ? await foldersHoldingManifest(db, target.id, ref.image, hex)
-        : (await findTagManifest(db, target.id, ref.image, reference))
-          ? [`${ref.image}/${reference}`]
-          : [];
+      const { hex, folders } = await foldersNamed(target, ref, reference);
       if (folders.length === 0) throw unknownManifest(ref, reference);
       for (const folder of folders)
         await rules.authorize(caller, ref, 'delete', target.key, folder);

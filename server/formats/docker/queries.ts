@@ -207,11 +207,33 @@ export async function dropUploadedFiles(
  */
 export async function preclaimBlob(
   db: Database,
-  blob: { sha256: string; sha1: string; size: number },
+  blob: { sha256: string; sha1: string; sha512?: string; size: number },
 ) {
   await db
     .insertInto('blobs')
-    .values({ sha256: blob.sha256, sha1: blob.sha1, md5: null, size: blob.size })
-    .onConflict((c) => c.column('sha256').doUpdateSet({ touched_at: sql`now()` }))
+    .values({
+      sha256: blob.sha256,
+      sha1: blob.sha1,
+      md5: null,
+      sha512: blob.sha512 ?? null,
+      size: blob.size,
+    })
+    .onConflict((c) =>
+      c.column('sha256').doUpdateSet({
+        sha512: sql`coalesce(blobs.sha512, excluded.sha512)`,
+        touched_at: sql`now()`,
+      }),
+    )
     .execute();
+}
+
+/** The SHA-256 of stored content known by its SHA-512 (migration 0042), if any. */
+export async function sha256OfSha512(db: Executor, sha512: string) {
+  const row = await db
+    .selectFrom('blobs')
+    .select('sha256')
+    .where('sha512', '=', sha512)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.sha256;
 }

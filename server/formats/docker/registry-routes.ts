@@ -150,9 +150,11 @@ async function answer(
         );
       if (method !== 'GET' && method !== 'HEAD') throw unsupported(method);
       const blob = await registry.blobs.locate(ref, path.digest, caller, pullContext(request));
-      if (blob.kind === 'streaming') return sendDownloadingBlob(reply, blob);
+      if (blob.kind === 'streaming')
+        return sendDownloadingBlob(reply, { ...blob, digest: path.digest });
       return sendBlob(request, reply, registry.filestore, {
         ...blob,
+        digest: path.digest,
         contentType: 'application/octet-stream',
       });
     }
@@ -203,6 +205,7 @@ async function manifestRequest(
       const manifest = await registry.manifests.get(ref, reference, caller, pullContext(request));
       return sendBlob(request, reply, registry.filestore, {
         hex: manifest.hex,
+        digest: manifest.digest,
         size: manifest.size,
         contentType: manifest.mediaType,
       });
