@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
-import { basic } from './helpers/test-app.ts';
+import { basic, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
 /**
  * The Docker/OCI registry protocol over real HTTP on loopback (docs/docker.md): what the
@@ -811,6 +811,42 @@ describe('tags, catalog, deletes and referrers', () => {
     );
     expect(filtered.headers.get('oci-filters-applied')).toBe('artifactType');
     expect(((await filtered.json()) as { manifests: unknown[] }).manifests).toEqual([]);
+  });
+
+  it("pages a remote's tags as its upstream pages them, with what its cache holds", async () => {
+    // The upstream is this Depot's docker-local, which pages tags lists itself.
+    for (const tag of ['a', 'b', 'c', 'd', 'e'])
+      await pushImage('docker-local/team/paged', tag, '{"paged":1}', ['paged-layer']);
+    await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+    await depot.services.repositories.create({
+      key: 'docker-mirror',
+      rclass: 'remote',
+      packageType: 'docker',
+      url: `${depot.base}/artifactory/api/docker/docker-local`,
+      username: 'admin',
+      password: TEST_ADMIN_PASSWORD,
+    } as never);
+    expect((await depot.request('/v2/docker-mirror/team/paged/manifests/e')).status).toBe(200);
+    // Gone upstream, still in the cache: listed.
+    const deleted = await depot.request('/v2/docker-local/team/paged/manifests/e', {
+      method: 'DELETE',
+    });
+    expect(deleted.status).toBe(202);
+    const pages: string[][] = [];
+    for (let next: string | undefined = '/v2/docker-mirror/team/paged/tags/list?n=2'; next;) {
+      const response = await depot.request(next);
+      expect(response.status).toBe(200);
+      pages.push(((await response.json()) as { tags: string[] }).tags);
+      next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get('link') ?? '')?.[1];
+      expect(pages.length).toBeLessThan(5);
+    }
+    expect(pages).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    const whole = await depot.request('/v2/docker-mirror/team/paged/tags/list');
+    expect(((await whole.json()) as { tags: string[] }).tags).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const catalog = await depot.request('/artifactory/api/docker/docker-mirror/v2/_catalog');
+    expect(((await catalog.json()) as { repositories: string[] }).repositories).toContain(
+      'team/paged',
+    );
   });
 });
 

@@ -133,7 +133,7 @@ async function answer(
   if (path.kind === 'catalog') {
     if (method !== 'GET') throw unsupported(method);
     const page = pageOf(query);
-    const { names, more } = await registry.listings.catalog(address, page, caller);
+    const { names, more } = await registry.listings.catalog(address, page, caller, request.log);
     linkNext(reply, `${address.prefix}/v2/_catalog`, page.n, names, more);
     return registryHeaders(reply).send({ repositories: names });
   }
@@ -163,7 +163,7 @@ async function answer(
     case 'tags': {
       if (method !== 'GET') throw unsupported(method);
       const page = pageOf(query);
-      const { names, more } = await registry.listings.tags(ref, page, caller);
+      const { names, more } = await registry.listings.tags(ref, page, caller, request.log);
       linkNext(reply, `${prefix}/v2/${ref.name}/tags/list`, page.n, names, more);
       return registryHeaders(reply).send({ name: ref.name, tags: names });
     }
