@@ -332,7 +332,7 @@ export function registryRoutesAt(base: '/v2' | '/:repoKey/v2') {
         method,
         url: `${base}/*`,
         // PUT of a manifest over a tag and DELETE of one remove what its folders hold, each
-        // item through the caller's walker (manifest-store.ts).
+        // item through the caller's walker (manifest-writes.ts, manifest-deletes.ts).
         config: { permission: 'public', ...(MANY.has(method) ? { reach: 'many' as const } : {}) },
         exposeHeadRoute: false,
         handler: handle,
