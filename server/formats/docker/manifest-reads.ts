@@ -6,7 +6,7 @@ import { unknownManifest, type RepositoryRow } from './manifest-folders.ts';
 import { parseManifest } from './manifests.ts';
 import { isDigest, isTag, type ImageRef } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
-import { findManifestFile, findTagManifest, manifestRow } from './queries.ts';
+import { findManifestWithType, manifestRow } from './queries.ts';
 import type { RegistryAccessRules, RegistryCaller } from './registry-access.ts';
 import type { PullContext, RemoteImages } from './remote-images.ts';
 
@@ -38,13 +38,13 @@ export function createManifestReads(deps: {
     if (isTag(reference))
       return source.rclass === 'remote'
         ? remoteImages.manifest(source, ref.image, reference, context)
-        : findTagManifest(db, source.id, ref.image, reference);
+        : findManifestWithType(db, source.id, ref.image, { tag: reference });
     // Upstreams are asked by sha256: a sha512 digest is known only for content stored here.
     const hex = await contentHex(db, reference);
     if (!hex) return undefined;
     return source.rclass === 'remote'
       ? remoteImages.manifest(source, ref.image, `sha256:${hex}`, context)
-      : findManifestFile(db, source.id, ref.image, hex);
+      : findManifestWithType(db, source.id, ref.image, { hex });
   }
 
   return {
@@ -62,9 +62,11 @@ export function createManifestReads(deps: {
       for (const source of await blobs.readSources(repo, ref.image)) {
         const file = await findIn(source, ref, reference, context);
         if (!file?.sha256) continue;
-        const row = await manifestRow(db, source.id, ref.image, `sha256:${file.sha256}`);
+        // A local file comes with its media type; a remote's cached one is looked up.
+        const known = 'media_type' in file ? file.media_type : undefined;
         const mediaType =
-          row?.media_type ??
+          known ??
+          (await manifestRow(db, source.id, ref.image, `sha256:${file.sha256}`))?.media_type ??
           parseManifest(await filestore.readSmall(file.sha256), undefined).mediaType;
         // Asked by a digest, the answer names that digest (a sha512 one too).
         const digest = isTag(reference) ? `sha256:${file.sha256}` : reference;
