@@ -331,6 +331,62 @@ describe('a remote Docker repository proxying a registry', () => {
       `oci:${join(work, layout)}:pulled`,
     );
 
+  /** A registry listing as admin: its names and its `Link` to the next page. */
+  async function listing(path: string) {
+    const response = await depot.request(path, {
+      headers: { authorization: `Basic ${Buffer.from(CREDS).toString('base64')}` },
+    });
+    expect(response.status, path).toBe(200);
+    const body = (await response.json()) as { tags?: string[]; repositories?: string[] };
+    return { names: body.tags ?? body.repositories, link: response.headers.get('link') };
+  }
+
+  it("lists the upstream's tags, page by page in Depot's own links, and its catalog", async () => {
+    // More tags and another image upstream, as a client pushes them (anonymous there).
+    const manifestUrl = `${upstream!.base}/v2/library/proxied/manifests`;
+    const tagged = await fetch(`${manifestUrl}/1`, {
+      headers: {
+        accept:
+          'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json',
+      },
+    });
+    const manifest = Buffer.from(await tagged.arrayBuffer());
+    for (const tag of ['2', '3', '4']) {
+      const put = await fetch(`${manifestUrl}/${tag}`, {
+        method: 'PUT',
+        headers: { 'content-type': tagged.headers.get('content-type')! },
+        body: new Uint8Array(manifest),
+      });
+      expect(put.status).toBe(201);
+    }
+    await skopeo(
+      'copy',
+      '--src-tls-verify=false',
+      '--dest-tls-verify=false',
+      `docker://${upstream!.host}/library/proxied:1`,
+      `docker://${upstream!.host}/team/other:1`,
+    );
+
+    expect((await listing('/v2/docker-remote/proxied/tags/list')).names).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+    ]);
+    // This upstream answers whole lists whatever `n` says: Depot pages them.
+    const first = await listing('/v2/docker-remote/proxied/tags/list?n=2');
+    expect(first.names).toEqual(['1', '2']);
+    expect(first.link).toBe('</v2/docker-remote/proxied/tags/list?n=2&last=2>; rel="next"');
+    const second = await listing('/v2/docker-remote/proxied/tags/list?n=2&last=2');
+    expect(second.names).toEqual(['3', '4']);
+    expect(second.link).toBeNull();
+    const atApiPath = await listing('/artifactory/api/docker/docker-remote/v2/_catalog');
+    expect(atApiPath.names).toEqual(['library/proxied', 'team/other']);
+    expect((await listing('/v2/_catalog')).names).toEqual(
+      expect.arrayContaining(['docker-remote/library/proxied', 'docker-remote/team/other']),
+    );
+  });
+
   it('pulls through the remote, caches the manifest and layers, and serves them with the upstream stopped', async () => {
     await pull('docker-remote/proxied:1', 'through-remote');
     const pulled = await skopeo('inspect', '--raw', `oci:${join(work, 'through-remote')}:pulled`);
@@ -376,6 +432,16 @@ describe('a remote Docker repository proxying a registry', () => {
     await pull('docker-all/proxied:1', 'through-virtual');
     const virtual = await skopeo('inspect', '--raw', `oci:${join(work, 'through-virtual')}:pulled`);
     expect(`sha256:${sha(virtual)}`).toBe(upstreamDigest);
+  });
+
+  it('lists what the cache holds while the upstream is stopped', async () => {
+    // The test before pulled tag 1 and stopped the upstream.
+    expect((await listing('/v2/docker-remote/proxied/tags/list')).names).toEqual(['1']);
+    const page = await listing('/v2/docker-remote/proxied/tags/list?n=1');
+    expect(page).toEqual({ names: ['1'], link: null });
+    expect((await listing('/artifactory/api/docker/docker-remote/v2/_catalog')).names).toEqual([
+      'proxied',
+    ]);
   });
 
   it('follows an upstream Bearer challenge with the repository credentials', async () => {

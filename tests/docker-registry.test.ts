@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
-import { basic } from './helpers/test-app.ts';
+import { basic, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
 /**
  * The Docker/OCI registry protocol over real HTTP on loopback (docs/docker.md): what the
@@ -16,6 +16,8 @@ const PERMISSIONS = '/artifactory/api/v2/security/permissions';
 const as = (name: string) => ({ authorization: basic(name, `${name}-pass-1`) });
 const sha = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const digestOf = (data: Buffer | string) => `sha256:${sha(data)}`;
+const sha512Of = (data: Buffer | string) =>
+  `sha512:${createHash('sha512').update(data).digest('hex')}`;
 const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 
 async function grant(name: string, repositories: string[], users: Record<string, string[]>) {
@@ -274,15 +276,19 @@ describe("Docker's OAuth2 token requests", () => {
 
 describe('push and pull', () => {
   it('refuses digests of other algorithms as unsupported and malformed ones as invalid', async () => {
-    const sha512 = `sha512:${createHash('sha512').update('other').digest('hex')}`;
-    const push = await depot.request(`/v2/docker-local/algo/blobs/uploads/?digest=${sha512}`, {
+    const sha384 = `sha384:${createHash('sha384').update('other').digest('hex')}`;
+    const push = await depot.request(`/v2/docker-local/algo/blobs/uploads/?digest=${sha384}`, {
       method: 'POST',
       body: 'other',
     });
     expect(push.status).toBe(405);
     expect(await errorCode(push)).toBe('UNSUPPORTED');
-    const pull = await depot.request(`/v2/docker-local/algo/blobs/${sha512}`);
+    const pull = await depot.request(`/v2/docker-local/algo/blobs/${sha384}`);
     expect(await errorCode(pull)).toBe('UNSUPPORTED');
+    const manifest = await depot.request(`/v2/docker-local/algo/manifests/${sha384}`);
+    expect(await errorCode(manifest)).toBe('UNSUPPORTED');
+    const shortSha512 = await depot.request('/v2/docker-local/algo/blobs/sha512:abcd');
+    expect(await errorCode(shortSha512)).toBe('DIGEST_INVALID');
     const malformed = await depot.request('/v2/docker-local/algo/blobs/uploads/?digest=sha256:zz', {
       method: 'POST',
       body: 'other',
@@ -483,6 +489,148 @@ describe('push and pull', () => {
   });
 });
 
+describe('sha512 digests', () => {
+  const LAYER = 'a layer named by sha512';
+  const CHUNKED = Buffer.from('another sha512 layer, pushed in chunks');
+
+  it('takes blobs under sha512 digests, monolithic, chunked and mounted, and serves them by it', async () => {
+    const monolithic = await depot.request(
+      `/v2/docker-local/long/blobs/uploads/?digest=${sha512Of(LAYER)}`,
+      { method: 'POST', body: LAYER },
+    );
+    expect(monolithic.status, await monolithic.text()).toBe(201);
+    expect(monolithic.headers.get('location')).toBe(
+      `/v2/docker-local/long/blobs/${sha512Of(LAYER)}`,
+    );
+    expect(monolithic.headers.get('docker-content-digest')).toBe(sha512Of(LAYER));
+    const pulled = await depot.request(`/v2/docker-local/long/blobs/${sha512Of(LAYER)}`);
+    expect(pulled.status).toBe(200);
+    expect(pulled.headers.get('docker-content-digest')).toBe(sha512Of(LAYER));
+    expect(await pulled.text()).toBe(LAYER);
+    // One content, one filestore blob: its sha256 names it too.
+    const bySha256 = await depot.request(`/v2/docker-local/long/blobs/${digestOf(LAYER)}`, {
+      method: 'HEAD',
+    });
+    expect(bySha256.headers.get('docker-content-digest')).toBe(digestOf(LAYER));
+
+    const start = await depot.request('/v2/docker-local/long/blobs/uploads/', { method: 'POST' });
+    const location = start.headers.get('location')!;
+    await depot.request(location, {
+      method: 'PATCH',
+      body: new Uint8Array(CHUNKED.subarray(0, 9)),
+    });
+    const finish = await depot.request(`${location}?digest=${sha512Of(CHUNKED)}`, {
+      method: 'PUT',
+      body: new Uint8Array(CHUNKED.subarray(9)),
+    });
+    expect(finish.status, await finish.text()).toBe(201);
+    const chunked = await depot.request(`/v2/docker-local/long/blobs/${sha512Of(CHUNKED)}`);
+    expect(Buffer.from(await chunked.arrayBuffer()).equals(CHUNKED)).toBe(true);
+
+    const mount = await depot.request(
+      `/v2/docker-local/long-copy/blobs/uploads/?mount=${sha512Of(LAYER)}&from=docker-local/long`,
+      { method: 'POST' },
+    );
+    expect(mount.status).toBe(201);
+    const mounted = await depot.request(`/v2/docker-local/long-copy/blobs/${sha512Of(LAYER)}`);
+    expect(await mounted.text()).toBe(LAYER);
+    // Content never pushed under a sha512 digest is not known by one.
+    const unknown = await depot.request(`/v2/docker-local/long/blobs/${sha512Of('never')}`);
+    expect(unknown.status).toBe(404);
+    expect(await errorCode(unknown)).toBe('BLOB_UNKNOWN');
+  });
+
+  it('stores manifests naming sha512 blobs, pushed by a sha512 digest, and serves them by it', async () => {
+    const config = '{"sha512":true}';
+    await pushBlob('docker-local/long', config);
+    const manifest = JSON.stringify({
+      schemaVersion: 2,
+      mediaType: OCI_MANIFEST,
+      config: {
+        mediaType: 'application/vnd.oci.image.config.v1+json',
+        digest: digestOf(config),
+        size: config.length,
+      },
+      layers: [
+        {
+          mediaType: 'application/vnd.oci.image.layer.v1.tar',
+          digest: sha512Of(LAYER),
+          size: LAYER.length,
+        },
+      ],
+    });
+    const pushed = await depot.request(`/v2/docker-local/long/manifests/${sha512Of(manifest)}`, {
+      method: 'PUT',
+      headers: { 'content-type': OCI_MANIFEST },
+      body: manifest,
+    });
+    expect(pushed.status, await pushed.text()).toBe(201);
+    expect(pushed.headers.get('docker-content-digest')).toBe(sha512Of(manifest));
+    const byDigest = await depot.request(`/v2/docker-local/long/manifests/${sha512Of(manifest)}`);
+    expect(byDigest.status).toBe(200);
+    expect(byDigest.headers.get('docker-content-digest')).toBe(sha512Of(manifest));
+    expect(await byDigest.text()).toBe(manifest);
+    const tagged = await depot.request('/v2/docker-local/long/manifests/v1', {
+      method: 'PUT',
+      headers: { 'content-type': OCI_MANIFEST },
+      body: manifest,
+    });
+    expect(tagged.status).toBe(201);
+    const listing = await depot.request('/artifactory/api/storage/docker-local/long/v1?list');
+    const files = ((await listing.json()) as { files: { uri: string }[] }).files.map((f) => f.uri);
+    expect(files).toContain(`/sha256__${sha(LAYER)}`);
+
+    const deleted = await depot.request(`/v2/docker-local/long/manifests/${sha512Of(manifest)}`, {
+      method: 'DELETE',
+    });
+    expect(deleted.status).toBe(202);
+    const gone = await depot.request('/v2/docker-local/long/manifests/v1');
+    expect(await errorCode(gone)).toBe('MANIFEST_UNKNOWN');
+  });
+
+  it('refuses content that does not have its sha512 digest, keeping nothing', async () => {
+    const before = readdirSync(join(depot.config.filestoreDir, '_uploads')).length;
+    const monolithic = await depot.request(
+      `/v2/docker-local/long-bad/blobs/uploads/?digest=${sha512Of('other')}`,
+      { method: 'POST', body: 'sha512 mismatch' },
+    );
+    expect(monolithic.status).toBe(400);
+    expect(await errorCode(monolithic)).toBe('DIGEST_INVALID');
+    const start = await depot.request('/v2/docker-local/long-bad/blobs/uploads/', {
+      method: 'POST',
+    });
+    const location = start.headers.get('location')!;
+    await depot.request(location, { method: 'PATCH', body: 'chunked sha512 mismatch' });
+    const finish = await depot.request(`${location}?digest=${sha512Of('other')}`, {
+      method: 'PUT',
+    });
+    expect(await errorCode(finish)).toBe('DIGEST_INVALID');
+    expect((await depot.request(location)).status).toBe(404);
+    for (const content of ['sha512 mismatch', 'chunked sha512 mismatch'])
+      expect(existsSync(depot.services.filestore.pathOf(sha(content)))).toBe(false);
+    expect(readdirSync(join(depot.config.filestoreDir, '_uploads')).length).toBe(before);
+    const manifest = imageManifest('{}', []);
+    const wrongManifest = await depot.request(
+      `/v2/docker-local/long-bad/manifests/${sha512Of('x')}`,
+      { method: 'PUT', headers: { 'content-type': OCI_MANIFEST }, body: manifest },
+    );
+    expect(await errorCode(wrongManifest)).toBe('DIGEST_INVALID');
+    const naming = await depot.request('/v2/docker-local/long-bad/manifests/v1', {
+      method: 'PUT',
+      headers: { 'content-type': OCI_MANIFEST },
+      body: JSON.stringify({
+        schemaVersion: 2,
+        mediaType: OCI_MANIFEST,
+        config: { mediaType: 'application/json', digest: sha512Of('nothing'), size: 7 },
+        layers: [],
+      }),
+    });
+    expect(await errorCode(naming)).toBe('MANIFEST_BLOB_UNKNOWN');
+    const repo = await depot.services.artifacts.repository('docker-local');
+    expect(await depot.services.artifacts.findNode(repo.id, 'long-bad')).toBeUndefined();
+  });
+});
+
 describe('tags, catalog, deletes and referrers', () => {
   it('lists tags with n and last', async () => {
     for (const tag of ['a', 'b', 'c'])
@@ -663,6 +811,42 @@ describe('tags, catalog, deletes and referrers', () => {
     );
     expect(filtered.headers.get('oci-filters-applied')).toBe('artifactType');
     expect(((await filtered.json()) as { manifests: unknown[] }).manifests).toEqual([]);
+  });
+
+  it("pages a remote's tags as its upstream pages them, with what its cache holds", async () => {
+    // The upstream is this Depot's docker-local, which pages tags lists itself.
+    for (const tag of ['a', 'b', 'c', 'd', 'e'])
+      await pushImage('docker-local/team/paged', tag, '{"paged":1}', ['paged-layer']);
+    await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+    await depot.services.repositories.create({
+      key: 'docker-mirror',
+      rclass: 'remote',
+      packageType: 'docker',
+      url: `${depot.base}/artifactory/api/docker/docker-local`,
+      username: 'admin',
+      password: TEST_ADMIN_PASSWORD,
+    } as never);
+    expect((await depot.request('/v2/docker-mirror/team/paged/manifests/e')).status).toBe(200);
+    // Gone upstream, still in the cache: listed.
+    const deleted = await depot.request('/v2/docker-local/team/paged/manifests/e', {
+      method: 'DELETE',
+    });
+    expect(deleted.status).toBe(202);
+    const pages: string[][] = [];
+    for (let next: string | undefined = '/v2/docker-mirror/team/paged/tags/list?n=2'; next;) {
+      const response = await depot.request(next);
+      expect(response.status).toBe(200);
+      pages.push(((await response.json()) as { tags: string[] }).tags);
+      next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get('link') ?? '')?.[1];
+      expect(pages.length).toBeLessThan(5);
+    }
+    expect(pages).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    const whole = await depot.request('/v2/docker-mirror/team/paged/tags/list');
+    expect(((await whole.json()) as { tags: string[] }).tags).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const catalog = await depot.request('/artifactory/api/docker/docker-mirror/v2/_catalog');
+    expect(((await catalog.json()) as { repositories: string[] }).repositories).toContain(
+      'team/paged',
+    );
   });
 });
 

@@ -147,6 +147,8 @@ export interface BlobsTable {
   sha256: string;
   sha1: string;
   md5: string | null;
+  /** Filled when the content arrived under a `sha512:` digest (migration 0042). */
+  sha512: ColumnType<string | null, string | null | undefined, string | null>;
   size: number;
   created_at: ColumnType<Date, never, never>;
   touched_at: ColumnType<Date, Date | undefined, Date>;

@@ -30,6 +30,7 @@ import * as npmStars from './0030-npm-stars.ts';
 import * as clusterNodes from './0032-cluster-nodes.ts';
 import * as generalConfigSupportBundles from './0039-general-config-support-bundles.ts';
 import * as retention from './0040-retention.ts';
+import * as blobSha512 from './0042-blob-sha512.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -63,6 +64,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0032-cluster-nodes': clusterNodes,
   '0039-general-config-support-bundles': generalConfigSupportBundles,
   '0040-retention': retention,
+  '0042-blob-sha512': blobSha512,
 };
 
 /**

@@ -5,7 +5,8 @@ import { Conflict } from '../../errors.ts';
 import type { ArtifactsService } from '../../modules/artifacts/service.ts';
 import { placeFile } from '../../modules/artifacts/tree-writes.ts';
 import type { Filestore, StagedBlob } from '../../storage/filestore.ts';
-import { sha256Hex, type ImageRef } from './names.ts';
+import { contentHex } from './digests.ts';
+import { parseDigest, type ImageRef } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
 import { blobFileName, findImageBlob, holdBlobs } from './queries.ts';
 import type { RegistryAccessRules, RegistryCaller } from './registry-access.ts';
@@ -81,17 +82,21 @@ export function createBlobStore(deps: {
       caller: RegistryCaller,
       context: PullContext,
     ): Promise<RemoteBlob> {
-      const hex = sha256Hex(digest);
+      parseDigest(digest);
       const repo = await rules.dockerRepository(ref.repoKey);
       await rules.authorize(caller, ref, 'pull');
-      for (const source of await readSources(repo, ref.image)) {
-        if (source.rclass === 'remote') {
-          const found = await remoteImages.blob(source, ref.image, hex, context);
-          if (found) return found;
-          continue;
+      // Upstreams are asked by sha256: a sha512 digest is known only for content stored here.
+      const hex = await contentHex(db, digest);
+      if (hex) {
+        for (const source of await readSources(repo, ref.image)) {
+          if (source.rclass === 'remote') {
+            const found = await remoteImages.blob(source, ref.image, hex, context);
+            if (found) return found;
+            continue;
+          }
+          const file = await findImageBlob(db, source.id, ref.image, hex);
+          if (file) return { kind: 'cached', hex, size: Number(file.size) };
         }
-        const file = await findImageBlob(db, source.id, ref.image, hex);
-        if (file) return { kind: 'cached', hex, size: Number(file.size) };
       }
       throw new RegistryError('BLOB_UNKNOWN', `Blob ${digest} is unknown to ${ref.name}`, {
         digest,
@@ -100,10 +105,10 @@ export function createBlobStore(deps: {
 
     /** A whole blob in one request (POST with `digest`): verified while it is stored. */
     async pushMonolithic(ref: ImageRef, digest: string, body: Readable, caller: RegistryCaller) {
-      const hex = sha256Hex(digest);
+      const { algorithm, hex } = parseDigest(digest);
       const target = await pushTarget(ref, caller);
       const staged = await filestore
-        .stage(body.pipe(uploads.limiter()), { sha256: hex })
+        .stage(body.pipe(uploads.limiter()), { [algorithm]: hex })
         .catch((error: unknown) => {
           if (error instanceof Conflict)
             throw new RegistryError('DIGEST_INVALID', `The content does not have digest ${digest}`);
@@ -133,9 +138,9 @@ export function createBlobStore(deps: {
       digest: string,
       caller: RegistryCaller,
     ) {
-      const hex = sha256Hex(digest);
+      const expected = parseDigest(digest);
       const target = await pushTarget(ref, caller);
-      const staged = await uploads.complete(session, hex);
+      const staged = await uploads.complete(session, expected);
       try {
         await record(target, ref.image, staged, caller.principal.name);
       } finally {
@@ -149,8 +154,10 @@ export function createBlobStore(deps: {
      * uploads it).
      */
     async mount(ref: ImageRef, from: ImageRef, digest: string, caller: RegistryCaller) {
-      const hex = sha256Hex(digest);
+      parseDigest(digest);
       const target = await pushTarget(ref, caller);
+      const hex = await contentHex(db, digest);
+      if (!hex) return false;
       const source = await rules.dockerRepository(from.repoKey).catch(() => undefined);
       if (!source) return false;
       const mayPull = await rules.authorize(caller, from, 'pull').then(

@@ -106,9 +106,10 @@ export function sendBlob(
   request: FastifyRequest,
   reply: FastifyReply,
   filestore: Filestore,
-  blob: { hex: string; size: number; contentType: string },
+  blob: { hex: string; size: number; contentType: string; digest?: string },
 ) {
-  const digest = `sha256:${blob.hex}`;
+  // The digest the client asked by (a sha512 one too); the filestore's sha256 otherwise.
+  const digest = blob.digest ?? `sha256:${blob.hex}`;
   reply
     .header(API_VERSION_HEADER, API_VERSION)
     .header('Docker-Content-Digest', digest)
@@ -131,13 +132,13 @@ export function sendBlob(
  */
 export function sendDownloadingBlob(
   reply: FastifyReply,
-  blob: { hex: string; body: Readable; headers: Record<string, string> },
+  blob: { hex: string; body: Readable; headers: Record<string, string>; digest?: string },
 ) {
   const length = blob.headers['content-length'];
   if (length) reply.header('Content-Length', length);
   return reply
     .header(API_VERSION_HEADER, API_VERSION)
-    .header('Docker-Content-Digest', `sha256:${blob.hex}`)
+    .header('Docker-Content-Digest', blob.digest ?? `sha256:${blob.hex}`)
     .type('application/octet-stream')
     .send(blob.body);
 }

@@ -49,6 +49,24 @@ export const clientName = (address: RegistryAddress, repoKey: string, image: str
 
 export const isTag = (reference: string) => TAG.test(reference);
 
+/** The digest algorithms Depot verifies and serves (docs/docker.md, "Digests"). */
+export type DigestAlgorithm = 'sha256' | 'sha512';
+const SUPPORTED_DIGEST = /^(sha256:[a-f0-9]{64}|sha512:[a-f0-9]{128})$/;
+
+/** A digest Depot supports, split; other algorithms are refused as unsupported. */
+export function parseDigest(digest: string): { algorithm: DigestAlgorithm; hex: string } {
+  if (SUPPORTED_DIGEST.test(digest)) {
+    const [algorithm, hex] = digest.split(':') as [DigestAlgorithm, string];
+    return { algorithm, hex };
+  }
+  if (DIGEST.test(digest) && !/^sha(256|512):/.test(digest))
+    throw new RegistryError(
+      'UNSUPPORTED',
+      `Only sha256 and sha512 digests are supported, not '${digest}'`,
+    );
+  throw new RegistryError('DIGEST_INVALID', `'${digest}' is not a valid digest`);
+}
+
 /** The hex of a sha256 digest; other algorithms are refused as unsupported. */
 export function sha256Hex(digest: string): string {
   const match = SHA256_DIGEST.exec(digest);

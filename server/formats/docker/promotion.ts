@@ -11,7 +11,8 @@ import { emitEvents, type OutboxEvent } from '../../modules/events/outbox.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import { platformsOf, tagEvent } from './docker-events.ts';
 import { parseManifest } from './manifests.ts';
-import { isTag, sha256Hex } from './names.ts';
+import { contentHex } from './digests.ts';
+import { isTag } from './names.ts';
 import { indexDockerTag } from './package-index.ts';
 import { filesInFolder } from './promotion-queries.ts';
 import {
@@ -113,7 +114,8 @@ export function createDockerPromotion(deps: {
   /** The platform images an index names that the target lacks, from their digest folders. */
   async function copyIndexEntries(c: Copying, bytes: Buffer) {
     for (const entry of parseManifest(bytes, undefined).manifests) {
-      const hex = sha256Hex(entry.digest);
+      const hex = await contentHex(c.tx, entry.digest);
+      if (!hex) throw new NotFound(`The index names ${entry.digest}, which is not stored`);
       if (await findManifestFile(c.tx, c.target.id, c.image, hex)) continue;
       const [folder] = await foldersHoldingManifest(c.tx, c.source.id, c.image, hex);
       if (!folder) throw new NotFound(`The index names ${entry.digest}, which is not stored`);

@@ -59,6 +59,35 @@ export function findTagManifest(db: Executor, repositoryId: number, image: strin
     .executeTakeFirst();
 }
 
+/**
+ * A manifest file of the image, by tag (its folder) or by content, with the media type its
+ * push recorded: one round trip for the call every pull starts with (a HEAD by tag).
+ */
+export function findManifestWithType(
+  db: Executor,
+  repositoryId: number,
+  image: string,
+  at: { tag: string } | { hex: string },
+) {
+  const query = db
+    .selectFrom('nodes')
+    .leftJoin('docker_manifests as m', (join) =>
+      join
+        .on('m.repository_id', '=', repositoryId)
+        .on('m.image', '=', image)
+        .on(sql<boolean>`m.digest = 'sha256:' || nodes.sha256`),
+    )
+    .select(['nodes.path', 'nodes.size', 'nodes.sha256', 'm.media_type'])
+    .where('nodes.repository_id', '=', repositoryId)
+    .where('nodes.name', 'in', MANIFEST_FILE_NAMES)
+    .where('nodes.folder', '=', false);
+  const found =
+    'tag' in at
+      ? query.where('nodes.parent_path', '=', `${image}/${at.tag}`)
+      : query.where('nodes.sha256', '=', at.hex).where(inImageFolders(image));
+  return found.limit(1).executeTakeFirst();
+}
+
 /** Every folder of the image holding a manifest with that content (its tags and digest folder). */
 export async function foldersHoldingManifest(
   db: Executor,
@@ -207,11 +236,33 @@ export async function dropUploadedFiles(
  */
 export async function preclaimBlob(
   db: Database,
-  blob: { sha256: string; sha1: string; size: number },
+  blob: { sha256: string; sha1: string; sha512?: string; size: number },
 ) {
   await db
     .insertInto('blobs')
-    .values({ sha256: blob.sha256, sha1: blob.sha1, md5: null, size: blob.size })
-    .onConflict((c) => c.column('sha256').doUpdateSet({ touched_at: sql`now()` }))
+    .values({
+      sha256: blob.sha256,
+      sha1: blob.sha1,
+      md5: null,
+      sha512: blob.sha512 ?? null,
+      size: blob.size,
+    })
+    .onConflict((c) =>
+      c.column('sha256').doUpdateSet({
+        sha512: sql`coalesce(blobs.sha512, excluded.sha512)`,
+        touched_at: sql`now()`,
+      }),
+    )
     .execute();
+}
+
+/** The SHA-256 of stored content known by its SHA-512 (migration 0042), if any. */
+export async function sha256OfSha512(db: Executor, sha512: string) {
+  const row = await db
+    .selectFrom('blobs')
+    .select('sha256')
+    .where('sha512', '=', sha512)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.sha256;
 }

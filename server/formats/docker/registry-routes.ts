@@ -133,7 +133,7 @@ async function answer(
   if (path.kind === 'catalog') {
     if (method !== 'GET') throw unsupported(method);
     const page = pageOf(query);
-    const { names, more } = await registry.listings.catalog(address, page, caller);
+    const { names, more } = await registry.listings.catalog(address, page, caller, request.log);
     linkNext(reply, `${address.prefix}/v2/_catalog`, page.n, names, more);
     return registryHeaders(reply).send({ repositories: names });
   }
@@ -150,9 +150,11 @@ async function answer(
         );
       if (method !== 'GET' && method !== 'HEAD') throw unsupported(method);
       const blob = await registry.blobs.locate(ref, path.digest, caller, pullContext(request));
-      if (blob.kind === 'streaming') return sendDownloadingBlob(reply, blob);
+      if (blob.kind === 'streaming')
+        return sendDownloadingBlob(reply, { ...blob, digest: path.digest });
       return sendBlob(request, reply, registry.filestore, {
         ...blob,
+        digest: path.digest,
         contentType: 'application/octet-stream',
       });
     }
@@ -161,7 +163,7 @@ async function answer(
     case 'tags': {
       if (method !== 'GET') throw unsupported(method);
       const page = pageOf(query);
-      const { names, more } = await registry.listings.tags(ref, page, caller);
+      const { names, more } = await registry.listings.tags(ref, page, caller, request.log);
       linkNext(reply, `${prefix}/v2/${ref.name}/tags/list`, page.n, names, more);
       return registryHeaders(reply).send({ name: ref.name, tags: names });
     }
@@ -203,6 +205,7 @@ async function manifestRequest(
       const manifest = await registry.manifests.get(ref, reference, caller, pullContext(request));
       return sendBlob(request, reply, registry.filestore, {
         hex: manifest.hex,
+        digest: manifest.digest,
         size: manifest.size,
         contentType: manifest.mediaType,
       });
@@ -329,7 +332,7 @@ export function registryRoutesAt(base: '/v2' | '/:repoKey/v2') {
         method,
         url: `${base}/*`,
         // PUT of a manifest over a tag and DELETE of one remove what its folders hold, each
-        // item through the caller's walker (manifest-store.ts).
+        // item through the caller's walker (manifest-writes.ts, manifest-deletes.ts).
         config: { permission: 'public', ...(MANY.has(method) ? { reach: 'many' as const } : {}) },
         exposeHeadRoute: false,
         handler: handle,

@@ -8,6 +8,7 @@ import { createManifestStore } from './manifest-store.ts';
 import { imageRef, type RegistryAddress } from './names.ts';
 import { createRegistryAccess } from './registry-access.ts';
 import { createRemoteImages } from './remote-images.ts';
+import { createRemoteListings } from './remote-listings.ts';
 import { createRegistryTokens, parseScopes, type RegistryAccess } from './tokens.ts';
 import { createUploadArea } from './uploads.ts';
 
@@ -39,7 +40,8 @@ export function createDockerRegistry(deps: {
     blobs,
     remoteImages,
   });
-  const listings = createListings({ db, access, repositories, rules, blobs });
+  const remoteListings = createRemoteListings(services.remote);
+  const listings = createListings({ db, access, repositories, rules, blobs, remoteListings });
 
   /**
    * The token endpoint's answer: a token for exactly the scopes asked for, each with only the

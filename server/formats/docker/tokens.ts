@@ -43,6 +43,9 @@ export function parseScopes(scopes: string[]): RegistryAccess[] {
   return access;
 }
 
+/** How many verified tokens `verify` remembers: a client repeats its token on every call. */
+const VERIFIED_TOKENS_KEPT = 1000;
+
 /** The principal and access a valid registry token carries. */
 export interface RegistryTokenHolder {
   principal: Principal;
@@ -59,6 +62,30 @@ export function createRegistryTokens(secrets: SecretBox, lifetimeSeconds: number
   const key = secrets.deriveKey('depot docker registry tokens v1');
   // A key of its own: a refresh token can never pass for a registry token, nor the reverse.
   const refreshKey = secrets.deriveKey('depot docker registry refresh tokens v1');
+
+  /** The holder a token names, once its signature, issuer, audience and expiry are checked. */
+  async function verifySigned(token: string): Promise<RegistryTokenHolder & { expiresAt: number }> {
+    try {
+      const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE });
+      const access = (payload.access as RegistryAccess[] | undefined) ?? [];
+      const expiresAt = (payload.exp ?? 0) * 1000;
+      if (payload.anon === true) return { principal: ANONYMOUS, access, expiresAt };
+      const principal: Principal = {
+        userId: typeof payload.uid === 'number' ? payload.uid : undefined,
+        name: String(payload.sub),
+        admin: payload.adm === true,
+        anonymous: false,
+        via: 'token',
+        ...(Array.isArray(payload.grp) ? { groups: payload.grp as string[] } : {}),
+        expiresAt,
+      };
+      return { principal, access, expiresAt };
+    } catch {
+      throw new RegistryUnauthorized('The registry token is invalid or has expired');
+    }
+  }
+  /** Tokens verified lately, until they expire; the oldest go first once it is full. */
+  const verified = new Map<string, { holder: RegistryTokenHolder; expiresAt: number }>();
 
   return {
     lifetimeSeconds,
@@ -123,23 +150,15 @@ export function createRegistryTokens(secrets: SecretBox, lifetimeSeconds: number
     },
 
     async verify(token: string): Promise<RegistryTokenHolder> {
-      try {
-        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE });
-        const access = (payload.access as RegistryAccess[] | undefined) ?? [];
-        if (payload.anon === true) return { principal: ANONYMOUS, access };
-        const principal: Principal = {
-          userId: typeof payload.uid === 'number' ? payload.uid : undefined,
-          name: String(payload.sub),
-          admin: payload.adm === true,
-          anonymous: false,
-          via: 'token',
-          ...(Array.isArray(payload.grp) ? { groups: payload.grp as string[] } : {}),
-          expiresAt: (payload.exp ?? 0) * 1000,
-        };
-        return { principal, access };
-      } catch {
-        throw new RegistryUnauthorized('The registry token is invalid or has expired');
-      }
+      // A token's signature and claims never change: once verified, only its expiry is
+      // checked again (a pull sends the same token with each of its calls).
+      const known = verified.get(token);
+      if (known && known.expiresAt > Date.now()) return known.holder;
+      if (known) verified.delete(token);
+      const { expiresAt, ...holder } = await verifySigned(token);
+      if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
+      verified.set(token, { holder, expiresAt });
+      return holder;
     },
   };
 }

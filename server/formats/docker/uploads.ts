@@ -6,6 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Database } from '../../db/database.ts';
 import type { StagedBlob } from '../../storage/filestore.ts';
+import type { DigestAlgorithm } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
 
 const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -179,31 +180,42 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
 
     /**
      * The upload as a staged blob once it is whole: hashed from its file, checked against
-     * the digest. A mismatch removes the upload (DIGEST_INVALID, nothing kept).
+     * the digest (sha256 or sha512). A mismatch removes the upload (DIGEST_INVALID, nothing kept).
      */
-    async complete(session: UploadSession, sha256: string): Promise<StagedBlob> {
+    async complete(
+      session: UploadSession,
+      expected: { algorithm: DigestAlgorithm; hex: string },
+    ): Promise<StagedBlob> {
       return serialized(session.id, async () => {
         const path = fileOf(session.id);
-        const hashes = { sha256: createHash('sha256'), sha1: createHash('sha1') };
+        const hashes = {
+          sha256: createHash('sha256'),
+          sha1: createHash('sha1'),
+          sha512: expected.algorithm === 'sha512' ? createHash('sha512') : undefined,
+        };
         let size = 0;
         for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
           size += (chunk as Buffer).length;
           hashes.sha256.update(chunk as Buffer);
           hashes.sha1.update(chunk as Buffer);
+          hashes.sha512?.update(chunk as Buffer);
         }
-        const actual = hashes.sha256.digest('hex');
+        const sha256 = hashes.sha256.digest('hex');
+        const sha512 = hashes.sha512?.digest('hex');
+        const actual = expected.algorithm === 'sha512' ? sha512! : sha256;
         // The row goes now: the file is the filestore's to rename or discard from here on.
         await db.deleteFrom('docker_uploads').where('id', '=', session.id).execute();
-        if (actual !== sha256) {
+        if (actual !== expected.hex) {
           await unlink(path).catch(() => undefined);
+          const { algorithm } = expected;
           throw new RegistryError(
             'DIGEST_INVALID',
-            `The upload's content has digest sha256:${actual}, not sha256:${sha256}`,
+            `The upload's content has digest ${algorithm}:${actual}, not ${algorithm}:${expected.hex}`,
           );
         }
         const handle = await open(path, 'r');
         await handle.sync().finally(() => handle.close());
-        return { tmpPath: path, sha256: actual, sha1: hashes.sha1.digest('hex'), size };
+        return { tmpPath: path, sha256, sha1: hashes.sha1.digest('hex'), sha512, size };
       });
     },
 

@@ -502,10 +502,17 @@ const checksumUnknown = (checksum: string) =>
 async function claimBlob(tx: Tx, blob: StoredBlob) {
   await tx
     .insertInto('blobs')
-    .values({ sha256: blob.sha256, sha1: blob.sha1, md5: blob.md5 ?? null, size: blob.size })
+    .values({
+      sha256: blob.sha256,
+      sha1: blob.sha1,
+      md5: blob.md5 ?? null,
+      sha512: blob.sha512 ?? null,
+      size: blob.size,
+    })
     .onConflict((c) =>
       c.column('sha256').doUpdateSet({
         md5: sql`coalesce(blobs.md5, excluded.md5)`,
+        sha512: sql`coalesce(blobs.sha512, excluded.sha512)`,
         touched_at: sql`now()`,
       }),
     )
@@ -528,6 +535,7 @@ async function preclaimBlobs(db: Database, blobs: StoredBlob[]) {
         sha256: blob.sha256,
         sha1: blob.sha1,
         md5: blob.md5 ?? null,
+        sha512: blob.sha512 ?? null,
         size: blob.size,
       })),
     )

@@ -301,6 +301,39 @@ export function createRemoteService(
     return node ? { kind: 'cached', node } : { kind: 'absent' };
   }
 
+  /** A JSON 200 of the upstream and its `Link` header; undefined offline or for another answer. */
+  async function askJsonAnswer(
+    repo: RepositoryRow,
+    upstreamPath: string,
+    post?: { body: Buffer; headers: Record<string, string> },
+  ): Promise<{ body: unknown; link?: string } | undefined> {
+    const config = toRepositoryConfig(repo);
+    if (await offlineReason(repo, config, upstreamPath)) return undefined;
+    const response = await ask(repo, config, upstreamPath, undefined, upstreamPath, post);
+    if (response.statusCode !== 200) {
+      response.resume();
+      return undefined;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      // A search answer is small; a huge one is refused rather than held in memory.
+      if (size > MAX_JSON_ANSWER_BYTES) {
+        response.destroy();
+        throw new UpstreamError(`Remote repository '${repo.key}': the answer is too large`);
+      }
+      chunks.push(chunk);
+    }
+    const link = response.headers.link;
+    try {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+      return { body, link: typeof link === 'string' ? link : undefined };
+    } catch {
+      return undefined;
+    }
+  }
+
   return {
     /** Calls `listener` each time an upstream cannot be asked: blocked, unreachable, timed out. */
     onUpstreamFailure(listener: (repoKey: string, kind: UpstreamFailure['kind']) => void) {
@@ -345,30 +378,11 @@ export function createRemoteService(
       upstreamPath: string,
       post?: { body: Buffer; headers: Record<string, string> },
     ): Promise<unknown> {
-      const config = toRepositoryConfig(repo);
-      if (await offlineReason(repo, config, upstreamPath)) return undefined;
-      const response = await ask(repo, config, upstreamPath, undefined, upstreamPath, post);
-      if (response.statusCode !== 200) {
-        response.resume();
-        return undefined;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        // A search answer is small; a huge one is refused rather than held in memory.
-        if (size > MAX_JSON_ANSWER_BYTES) {
-          response.destroy();
-          throw new UpstreamError(`Remote repository '${repo.key}': the answer is too large`);
-        }
-        chunks.push(chunk);
-      }
-      try {
-        return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-      } catch {
-        return undefined;
-      }
+      return (await askJsonAnswer(repo, upstreamPath, post))?.body;
     },
+
+    /** `askJson`'s answer with the upstream's `Link` header (a registry's next page). */
+    askJsonAnswer,
 
     /** Downloads running on this node and how many requests wait on each (for logs and tests). */
     downloadsInFlight(): { key: string; waiters: number }[] {
