@@ -122,7 +122,10 @@ describe.runIf(serverUrl)('two nodes behind nginx', () => {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        repo: { repositories: ['shared'], actions: { users: { dev: ['read', 'write'] }, groups: {} } },
+        repo: {
+          repositories: ['shared'],
+          actions: { users: { dev: ['read', 'write'] }, groups: {} },
+        },
       }),
     });
     expect(target.status).toBe(201);
