@@ -1120,6 +1120,7 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'POST /ui/api/v1/ui/setMeUp/unlock',
   ],
   'settings and configuration: no artifact': [
+    'DELETE /ui/api/v1/ui/retention/archive/policies/:key',
     'PUT /ui/api/v1/ui/trashcan',
     'POST /ui/api/v1/ui/mail/test',
     'PUT /ui/api/v1/ui/maintenance',

@@ -148,7 +148,7 @@ describe('the menus of the shipped descriptors', () => {
       'Administration > Projects: Projects',
       'Administration > Repositories: Repositories, Layouts',
       'Administration > Configuration: General Configuration, Property Sets, Webhooks, Proxies, Mail, Access Tokens',
-      'Administration > Services: Backups, Retention Policies',
+      'Administration > Services: Backups, Retention Policies, Cold Storage Monitoring',
       'Administration > User Management: Users, Invite User, Groups, Permissions',
       'Administration > License Management: License Buckets',
       'Administration > Security: General',
