@@ -11,6 +11,7 @@ import { NOT_FOUND_TEXT } from '../src/shell/messages.ts';
 import { fillTemplate } from '../src/engine/template.ts';
 import { editPath } from '../src/engine/screenPaths.ts';
 import { emptyStateDefault, NEW_LABEL_DEFAULT } from '../src/engine/messages.ts';
+import { depotGridLocaleText } from '../src/design/agGridTheme.ts';
 import { badValuePasses, fieldMessagesFor, knownFieldMessages } from './bad-values.ts';
 import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { basicAuth, startDepot, type E2eDepot } from './server.ts';
@@ -105,7 +106,10 @@ async function expectRendered(current: Page, what: string) {
   expect(pageErrors.map(String), what).toEqual([]);
 }
 
-/** A list with no rows shows its empty state, never the grid's "No Rows To Show" or "Page 0 of 0". */
+/**
+ * A list with no rows shows its empty state, never the grid's "No Rows To Show"; one with rows
+ * that a search empties says the spec's empty-search words, with no "Page 0 of 0".
+ */
 async function expectDesignedEmptiness(current: Page, screen: CollectionDescriptor) {
   const rows = ((await consoleCall('GET', screen.api.list.path)) ?? []) as unknown[];
   const what = `${screen.id} list`;
@@ -114,11 +118,20 @@ async function expectDesignedEmptiness(current: Page, screen: CollectionDescript
     const empty = screen.list.emptyState ?? emptyStateDefault(screen.title, newLabel);
     await current.getByRole('heading', { level: 2, name: empty.title }).waitFor();
     await current.getByText(empty.text).waitFor();
+  } else if (screen.list.quickSearch !== false) {
+    const search = current.locator('.schema-table').getByRole('searchbox', { name: 'Search' });
+    await search.fill('no-such-row-anywhere-zz');
+    await current.locator('.ag-overlay').getByText(depotGridLocaleText.noMatchingRows).waitFor();
+    await current.locator('.ag-paging-panel').waitFor({ state: 'hidden' });
+    await search.fill('');
+    await current.locator('.ag-paging-panel').waitFor();
   }
   const text = await current.locator('body').innerText();
   expect(text, what).not.toContain('No Rows To Show');
   expect(text, what).not.toContain('No Matching Rows');
-  expect(text, what).not.toContain('Page 0 of 0');
+  // The paging panel shown, not AG Grid's screen-reader announcements of its last state.
+  for (const panel of await current.locator('.ag-paging-panel:visible').allInnerTexts())
+    expect(panel, what).not.toMatch(/Page\s+0\s+of\s+0/);
 }
 
 async function listScreen(current: Page, screen: CollectionDescriptor) {

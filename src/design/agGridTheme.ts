@@ -1,4 +1,4 @@
-import { themeQuartz } from 'ag-grid-community';
+import { LocaleModule, ModuleRegistry, themeQuartz } from 'ag-grid-community';
 
 /**
  * AG Grid's Quartz theme with its parameters pointed at Depot's tokens: the grid follows
@@ -28,6 +28,10 @@ export const depotGridTheme = themeQuartz.withParams({
  * AG Grid's own words replaced where a person meets them: a search or filter that leaves no
  * row (and a list the page fills from a search) says the spec's empty-search text (spec 02 "Empty states"), not "No Rows To Show".
  */
+// Without it AG Grid ignores `localeText` and says its English defaults. Registered here,
+// once, because every grid imports this file.
+ModuleRegistry.registerModules([LocaleModule]);
+
 export const depotGridLocaleText = {
   noMatchingRows: 'No Matching Results Found',
   noRowsToShow: 'No Matching Results Found',

@@ -78,6 +78,9 @@ export default function SchemaTable({
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<Row[]>([]);
   const [pending, setPending] = useState<Pending | null>(null);
+  // Rows a search or filter left: at none, the grid says so and the paging panel, which would
+  // read "0 to 0 of 0, Page 0 of 0", is hidden.
+  const [shown, setShown] = useState(rows.length);
   const columns = useMemo(() => columnDefs(descriptor), [descriptor]);
   const { list, key } = descriptor;
   const pageSize = list.pageSize ?? DEFAULT_PAGE_SIZE;
@@ -106,7 +109,7 @@ export default function SchemaTable({
 
   const deleteText = list.deleteConfirm ?? DELETE_CONFIRM_DEFAULT;
   return (
-    <div className="schema-table">
+    <div className={shown === 0 ? 'schema-table schema-table-no-matches' : 'schema-table'}>
       <div className="table-toolbar">
         {list.quickSearch !== false && (
           <label className="table-search">
@@ -156,6 +159,7 @@ export default function SchemaTable({
         domLayout="autoHeight"
         onSelectionChanged={(event) => setSelected(event.api.getSelectedRows())}
         onCellKeyDown={onCellKeyDown}
+        onPaginationChanged={(event) => setShown(event.api.paginationGetRowCount())}
       />
       {pending && (
         <ConfirmDialog
