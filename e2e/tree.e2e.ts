@@ -294,6 +294,24 @@ describe('the artifact browser', () => {
     expect(readFileSync(await download.path()).toString()).toBe('content of docs-local/readme.txt');
   });
 
+  it('opens an artifact path in the tree, views a text file, and lists a folder natively', async () => {
+    await page.goto(depot.ui('/artifactory/docs-local/guides/intro/start.md'));
+    await expectActive('start.md', 'docs-local/guides/intro/start.md');
+    await actions().getByRole('button', { name: ACTION_LABELS.names.view }).click();
+    const code = page.getByRole('dialog', { name: ACTION_LABELS.viewTitle('start.md') });
+    await code.getByText('content of docs-local/guides/intro/start.md').waitFor();
+    await code.getByRole('button', { name: ACTION_LABELS.close }).click();
+    await code.waitFor({ state: 'detached' });
+    await page.goto(depot.ui('/artifactory/docs-local/nope/x.txt'));
+    await page.getByText(TREE_MESSAGES.notFound('nope')).waitFor();
+    await page.goto(depot.ui('/native/docs-local/guides'));
+    await page.getByRole('link', { name: 'intro/' }).click();
+    const file = page.getByRole('link', { name: 'start.md' });
+    await file.waitFor();
+    expect(await file.getAttribute('href')).toBe('/artifactory/docs-local/guides/intro/start.md');
+    expect(new URL(page.url()).pathname).toBe('/ui/native/docs-local/guides/intro');
+  });
+
   it("shows a file's downloads, saves it by its link, and fixes its checksums", async () => {
     await page.goto(depot.ui('/repos/tree/General/docs-local/guides/intro/start.md'));
     await expectActive('start.md', 'docs-local/guides/intro/start.md');

@@ -70,6 +70,7 @@ import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
 import { propertySetsRoutes } from './modules/property-sets/routes.ts';
 import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
 import { treeBrowserRoutes } from './modules/tree-browser/routes.ts';
+import { nativeBrowserRoutes } from './modules/tree-browser/native-routes.ts';
 import { watchesRoutes } from './modules/watches/routes.ts';
 import { effectivePermissionsRoutes } from './modules/effective-permissions/routes.ts';
 import { Filestore } from './storage/filestore.ts';
@@ -424,6 +425,7 @@ export async function assembleHttp({
       await api.register(entityRoutes, { services });
       await api.register(storageSummaryRoutes, { services });
       await api.register(treeBrowserRoutes, { services });
+      await api.register(nativeBrowserRoutes, { services });
       await api.register(artifactGeneralRoutes, { services });
       await api.register(artifactPropertiesRoutes, { services });
       await api.register(watchesRoutes, { services });

@@ -219,4 +219,27 @@ describe('the tree browser', () => {
     });
     expect(general.statusCode).toBe(403);
   });
+
+  it('views and lists natively only what the caller may read', async () => {
+    const view = (headers: object, repoKey: string, path: string) =>
+      call('POST', '/ui/api/v1/ui/artifactactions/view', headers, { repoKey, path });
+    expect((await view(DEV, 'team-local', 'org/a.txt')).statusCode).toBe(200);
+    expect((await view(DEV, 'team-local', 'org/secret/key.txt')).statusCode).toBe(403);
+    expect((await view(DEV, 'team-local', 'other/x.txt')).statusCode).toBe(403);
+    expect((await view(OUTSIDER, 'secret-local', 's.txt')).statusCode).toBe(403);
+    expect((await view(OUTSIDER, 'secret-local', 'missing.txt')).statusCode).toBe(403);
+    const native = (headers: object, url: string) =>
+      call('GET', `/ui/api/v1/ui/nativeBrowser/${url}`, headers);
+    const org = (await native(DEV, 'team-local/org')).json();
+    const treeOrg = (await tree(DEV, { type: 'junction', repoKey: 'team-local', path: 'org' }))
+      .json()
+      .data.map((n: { text: string }) => n.text);
+    expect(org.children.map((e: { name: string }) => e.name)).toEqual(treeOrg);
+    expect(treeOrg).toContain('a.txt');
+    const mix = (await native(DEV, 'team-local/org/mix')).json();
+    expect(mix.children).toHaveLength(6);
+    expect(mix.children.every((e: { name: string }) => e.name.endsWith('.txt'))).toBe(true);
+    expect((await native(OUTSIDER, 'secret-local')).statusCode).toBe(403);
+    expect((await native(OUTSIDER, 'secret-local/no/such')).statusCode).toBe(403);
+  });
 });

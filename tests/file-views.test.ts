@@ -188,3 +188,114 @@ describe('the package view tabs', () => {
     ]);
   });
 });
+
+describe('the View action (POST /ui/artifactactions/view)', () => {
+  const viewText = (repoKey: string, path: string, headers: object = readerAuth()) =>
+    depot.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/artifactactions/view',
+      headers: { ...headers },
+      payload: { repoKey, path },
+    });
+  const actionsOf = async (repoKey: string, path: string) => {
+    const response = await depot.app.inject({
+      method: 'POST',
+      url: '/ui/api/v1/ui/treebrowser/tabsAndActions',
+      headers: readerAuth(),
+      payload: { type: 'file', repoKey, path },
+    });
+    return (response.json().actions as { name: string }[]).map((action) => action.name);
+  };
+
+  it('answers a text file as stored, markup included, through a virtual repository too', async () => {
+    const script = '<script>alert(1)</script>\n';
+    await deploy('libs-local', 'conf/page.html', script);
+    for (const repoKey of ['libs-local', 'libs-virtual']) {
+      const response = await viewText(repoKey, 'conf/page.html');
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.json()).toEqual({ fileContent: script });
+    }
+    expect((await viewText('libs-local', `${BASE}.pom`)).json().fileContent).toBe(POM);
+  });
+
+  it('refuses binary, oversize, folders and missing files with a clear message', async () => {
+    await deploy('generic-local', 'lib/fake.txt', Buffer.from([0x41, 0x00, 0x42]));
+    const binary = await viewText('generic-local', 'lib/fake.txt');
+    expect(binary.statusCode).toBe(400);
+    expect(binary.json().errors[0].message).toBe(
+      FILE_VIEW_MESSAGES.notText('generic-local/lib/fake.txt'),
+    );
+    const jar = await viewText('generic-local', 'lib/tool.jar');
+    expect(jar.statusCode).toBe(400);
+    expect(jar.json().errors[0].message).toBe(
+      FILE_VIEW_MESSAGES.notText('generic-local/lib/tool.jar'),
+    );
+    const huge = await viewText('libs-local', 'conf/huge.xml');
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().errors[0].message).toBe(
+      FILE_VIEW_MESSAGES.tooLarge('libs-local/conf/huge.xml'),
+    );
+    const folder = await viewText('libs-local', 'conf');
+    expect(folder.json().errors[0].message).toBe(
+      FILE_VIEW_MESSAGES.folderNotViewed('libs-local/conf'),
+    );
+    expect((await viewText('libs-local', 'conf/nope.txt')).statusCode).toBe(404);
+    expect((await viewText('libs-local', '../x.txt')).statusCode).toBe(400);
+    expect((await viewText('libs-local', 'conf/settings.xml', {})).statusCode).toBe(401);
+  });
+
+  it('is offered on text files only', async () => {
+    expect(await actionsOf('libs-local', 'conf/settings.xml')).toContain('view');
+    expect(await actionsOf('libs-local', `${BASE}.pom`)).toContain('view');
+    expect(await actionsOf('generic-local', 'lib/tool.jar')).not.toContain('view');
+    expect(await actionsOf('npm-local', 'widget/-/widget-1.2.3.tgz')).not.toContain('view');
+  });
+});
+
+describe('the native browser (GET /ui/nativeBrowser/{repoKey}/{path})', () => {
+  const listing = (url: string) =>
+    depot.app.inject({
+      method: 'GET',
+      url: `/ui/api/v1/ui/nativeBrowser/${url}`,
+      headers: readerAuth(),
+    });
+
+  it('lists a folder: folders to open, files with size, date and download path', async () => {
+    const response = await listing('libs-local/org/acme/app/1.0');
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.children.map((entry: { name: string }) => entry.name)).toEqual([
+      'app-1.0.jar',
+      'app-1.0.pom',
+    ]);
+    expect(body.children[1]).toMatchObject({
+      folder: false,
+      size: Buffer.byteLength(POM),
+      downloadPath: `libs-local/${BASE}.pom`,
+    });
+    expect(Date.parse(body.children[1].lastModified)).not.toBeNaN();
+    const root = (await listing('libs-local')).json();
+    expect(root.children[0]).toEqual({ name: 'conf', folder: true });
+    expect((await listing('libs-local/')).json().children).toEqual(root.children);
+  });
+
+  it('pages large folders and answers a path to nothing with 404', async () => {
+    const first = (await listing('libs-local/conf?limit=1')).json();
+    expect(first.children).toHaveLength(1);
+    const next = (
+      await listing(
+        `libs-local/conf?limit=5&continueState=${encodeURIComponent(first.continueState)}`,
+      )
+    ).json();
+    expect(next.continueState).toBeUndefined();
+    expect(next.children.map((e: { name: string }) => e.name)).not.toContain(
+      first.children[0].name,
+    );
+    const missing = await listing('libs-local/no/such');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().errors[0].message).toBe('libs-local/no/such could not be found.');
+    expect((await listing('libs-local/conf/settings.xml')).statusCode).toBe(400);
+    expect((await listing('nope-local')).statusCode).toBe(404);
+  });
+});

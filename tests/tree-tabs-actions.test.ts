@@ -139,8 +139,10 @@ describe('an admin', () => {
       'restore',
       'delete',
     ]);
+    // A text file in the trash can may be read before it is restored, as it may be downloaded.
     expect(await actionsOf('file', 'auto-trashcan', 'libs-local/gone/old.txt')).toEqual([
       'download',
+      'view',
       'restore',
       'delete',
     ]);

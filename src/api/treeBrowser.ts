@@ -160,6 +160,11 @@ export const artifactActionsApi = {
     call<Info>('POST', `${ACTIONS}/calculateIndex`, {
       json: { repoKey: node.repoKey, type: node.repoPkgType },
     }),
+  /** The View action's code view: a text file's content, as text (spec 02 §4, §7). */
+  view: (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
+    call<{ fileContent: string }>('POST', `${ACTIONS}/view`, {
+      json: { repoKey: node.repoKey, path: node.path },
+    }),
   downloadFolderInfo: (node: Pick<TreeNode, 'repoKey' | 'path'>) =>
     call<FolderDownloadInfo>('GET', `${ACTIONS}/downloadfolderinfo`, {
       searchParams: { repoKey: node.repoKey, path: node.path },

@@ -13,6 +13,7 @@ const SCREEN_COMPONENTS: Record<string, ScreenComponent> = {
   'invite-user': lazy(() => import('../custom/invite-user/InviteUserPage')),
   'mail-config': lazy(() => import('../custom/mail-config/MailConfigPage')),
   'license-buckets': lazy(() => import('../custom/license-buckets/LicenseBucketsPage')),
+  'native-browser': lazy(() => import('../custom/native-browser/NativeBrowserPage')),
   maintenance: lazy(() => import('../custom/maintenance/MaintenancePage')),
   'npm-login': lazy(() => import('../custom/npm-login/NpmLoginPage')),
   packages: lazy(() => import('../custom/packages/PackagesPage')),

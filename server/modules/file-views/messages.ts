@@ -7,4 +7,6 @@ export const FILE_VIEW_MESSAGES = {
   noPackageJson: (where: string, entry: string) => `${entry} could not be found in ${where}.`,
   tooLarge: (where: string) =>
     `${where} is larger than ${FILE_VIEW_MAX_BYTES / 1024 / 1024} MiB, the most a view shows`,
+  notText: (where: string) => `${where} is not a text file: download it to open it`,
+  folderNotViewed: (where: string) => `${where} is a folder: only files have a code view`,
 } as const;

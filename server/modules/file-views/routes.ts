@@ -50,4 +50,29 @@ export async function fileViewsRoutes(
         request.body.view,
       ),
   );
+
+  // The View action (spec 02 §4, §7 `POST /ui/artifactactions/view`): a text file's content
+  // for the console's code view, shown as text, never rendered.
+  app.post<{ Body: { repoKey: string; path: string } }>(
+    '/ui/artifactactions/view',
+    {
+      config: { permission: 'reader' },
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['repoKey', 'path'],
+          properties: {
+            repoKey: { type: 'string', minLength: 1, maxLength: 1024 },
+            path: { type: 'string', minLength: 1, maxLength: 10000 },
+          },
+        },
+      },
+    },
+    async (request) =>
+      fileViews.text(
+        request.body.repoKey,
+        await readable(request.principal, request.body.repoKey, request.body.path),
+      ),
+  );
 }

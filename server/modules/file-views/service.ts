@@ -5,6 +5,7 @@ import { readHead } from '../archive-view/entry-source.ts';
 import { locateNode, type LocatedNode } from '../tree-browser/locate-node.ts';
 import { FILE_VIEW_MAX_BYTES } from './limits.ts';
 import { FILE_VIEW_MESSAGES } from './messages.ts';
+import { isBinary, looksLikeText } from './text-rules.ts';
 import { PACKAGE_JSON_ENTRY, pomPathFor, viewApplies, type FileView } from './view-rules.ts';
 
 /** Text as stored; a file that does not decode shows replacement characters, as a browser would. */
@@ -61,6 +62,18 @@ export function createFileViews(services: Services, archiveView: ArchiveView) {
       if (view === 'PomView') return { fileContent: await pomText(located) };
       if (view === 'GeneralXml') return { fileContent: await fileText(located) };
       return { fileContent: await packageJson(located) };
+    },
+
+    /** The View action's code view: a text file's content, at most FILE_VIEW_MAX_BYTES. */
+    async text(repoKey: string, path: string): Promise<{ fileContent: string }> {
+      const located = await locateNode(artifacts, repoKey, path);
+      const where = `${located.repo.key}/${path}`;
+      if (located.type !== 'file') throw new BadRequest(FILE_VIEW_MESSAGES.folderNotViewed(where));
+      if (!looksLikeText(path, located.node!.mime_type))
+        throw new BadRequest(FILE_VIEW_MESSAGES.notText(where));
+      const content = await fileText(located);
+      if (isBinary(content)) throw new BadRequest(FILE_VIEW_MESSAGES.notText(where));
+      return { fileContent: content };
     },
   };
 }

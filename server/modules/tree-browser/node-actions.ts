@@ -1,6 +1,7 @@
 import type { RepoAction } from '../access-control/decider.ts';
 import { INDEXED_PACKAGE_TYPES } from '../artifact-actions/calculate-index.ts';
 import { VERSIONED_PACKAGE_TYPES } from '../artifact-actions/delete-versions.ts';
+import { looksLikeText } from '../file-views/text-rules.ts';
 import { inTrash, nodeTabs, type TabNode } from './node-tabs.ts';
 
 /** What the console's node details and menus offer (spec 02 §3 tabs, §4 actions by name). */
@@ -33,9 +34,10 @@ function deletesForGood(node: Node, trashOn: boolean): boolean {
   return !trashOn || inTrash(node) || node.repo.rclass !== 'local';
 }
 
-/** Reading actions: anyone who may see a node may download it. */
+/** Reading actions: anyone who may see a node may download it, and view a text file. */
 function readActions(node: Node): string[] {
-  return node.type === 'file' ? ['download'] : ['downloadfolder'];
+  if (node.type !== 'file') return ['downloadfolder'];
+  return looksLikeText(node.path, node.node?.mime_type) ? ['download', 'view'] : ['download'];
 }
 
 /** Signed-in users watch anything but the Trash Can's, or stop watching what they watch. */

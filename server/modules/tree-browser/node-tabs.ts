@@ -19,12 +19,13 @@ export const NODE_TABS = [
 ] as const;
 export type NodeTab = (typeof NODE_TABS)[number];
 
-export type TabNode = Pick<LocatedNode, 'type' | 'repo' | 'path'> & {
-  /** Looked up by `withTabFacts`: whether PomView has a POM to show. */
-  hasPom?: boolean;
-  /** Looked up for the caller: whether a build it may read lists the file's content. */
-  hasBuilds?: boolean;
-};
+export type TabNode = Pick<LocatedNode, 'type' | 'repo' | 'path'> &
+  Partial<Pick<LocatedNode, 'node'>> & {
+    /** Looked up by `withTabFacts`: whether PomView has a POM to show. */
+    hasPom?: boolean;
+    /** Looked up for the caller: whether a build it may read lists the file's content. */
+    hasBuilds?: boolean;
+  };
 
 /** A located node with what its tabs need looked up beyond its name: a jar's POM. */
 export async function withTabFacts(

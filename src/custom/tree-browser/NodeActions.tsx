@@ -21,6 +21,7 @@ import { ACTION_LABELS as A } from './messages';
 import { originalLocation } from './targets';
 import { RepositorySelect } from './RepositorySelect';
 import { FolderDownloadDialog } from './FolderDownloadDialog';
+import { ScrollableCode } from '../../components/ScrollableCode';
 
 type NodeAction = TabsAndActions['actions'][number];
 
@@ -97,6 +98,22 @@ export function NodeActionDialogs() {
       return <TransferDialog dialog={dialog} />;
     case 'deleteversions':
       return <DeleteVersionsDialog dialog={dialog} />;
+    case 'view':
+      // Spec 02 §2's code view: the text as React text (escaped), never rendered as markup.
+      return (
+        <Dialog
+          title={A.viewTitle(dialog.node.text)}
+          size="wide"
+          onClose={() => close()}
+          actions={
+            <button type="button" className="btn" onClick={() => close()}>
+              {A.close}
+            </button>
+          }
+        >
+          <ScrollableCode label={dialog.node.path}>{dialog.text}</ScrollableCode>
+        </Dialog>
+      );
   }
 }
 

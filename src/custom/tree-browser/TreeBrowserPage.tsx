@@ -56,6 +56,14 @@ const ROW_HEIGHT = { normal: 30, compact: 26 };
  */
 export default function TreeBrowserPage() {
   const { browser, '*': splat } = useParams();
+  // Spec 01 §2's artifact path prefix: /artifactory/{repoKey}/{path} opens the tree there.
+  if (browser === undefined && splat)
+    return (
+      <Navigate
+        to={treeHref({ browser: DEFAULT_BROWSER, tab: DEFAULT_TAB, path: splat })}
+        replace
+      />
+    );
   if (browser !== DEFAULT_BROWSER || !splat) {
     const location = parseTreeSplat(DEFAULT_BROWSER, splat);
     return <Navigate to={treeHref({ ...location, tab: location.tab || DEFAULT_TAB })} replace />;

@@ -29,7 +29,8 @@ export type ActionDialog =
   | { kind: 'transfer'; action: TransferAction; node: TreeNode }
   | { kind: 'emptytrash' }
   | { kind: 'downloadfolder'; node: TreeNode; info: FolderDownloadInfo }
-  | { kind: 'deleteversions'; node: TreeNode; versions: VersionEntry[] };
+  | { kind: 'deleteversions'; node: TreeNode; versions: VersionEntry[] }
+  | { kind: 'view'; node: TreeNode; text: string };
 
 /** An action of the server's offer clicked; `permanent` is the server's word on a delete. */
 export const actionClicked = createEvent<{ name: string; node: TreeNode; permanent?: boolean }>();
@@ -71,6 +72,11 @@ export const downloadFolderFx = createEffect(
     startDownload(href);
   },
 );
+/** The View action: the file's text from the server, shown in the code view dialog. */
+export const viewFx = createEffect(async (node: TreeNode) => ({
+  node,
+  text: (await artifactActionsApi.view(node)).fileContent,
+}));
 export const folderInfoFx = createEffect(async (node: TreeNode) => ({
   node,
   info: await artifactActionsApi.downloadFolderInfo(node),
@@ -144,6 +150,7 @@ export const $actionRunning = createStore(false)
       emptyTrashFx,
       transferFx,
       folderInfoFx,
+      viewFx,
       downloadFolderFx,
       versionsFx,
       deleteVersionsFx,
@@ -156,6 +163,7 @@ export const $actionRunning = createStore(false)
       emptyTrashFx.finally,
       transferFx.finally,
       folderInfoFx.finally,
+      viewFx.finally,
       downloadFolderFx.finally,
       versionsFx.finally,
       deleteVersionsFx.finally,
@@ -211,6 +219,8 @@ sample({
   fn: ({ node }) => node,
   target: folderInfoFx,
 });
+sample({ clock: actionClicked, filter: clicked('view'), fn: ({ node }) => node, target: viewFx });
+$dialog.on(viewFx.doneData, (_, { node, text }) => ({ kind: 'view', node, text }));
 $dialog.on(folderInfoFx.doneData, (_, { node, info }) => ({ kind: 'downloadfolder', node, info }));
 // Whether a delete is permanent (the trash can is off, or the node is in it) is the server's
 // word, sent with the action: the tree cannot tell, since it may not show the trash can.
@@ -357,6 +367,7 @@ sample({
     deleteFx.failData,
     emptyTrashFx.failData,
     folderInfoFx.failData,
+    viewFx.failData,
     downloadFileFx.failData,
     downloadFolderFx.failData,
     watchFx.failData,

@@ -102,7 +102,10 @@ export const ACTION_LABELS = {
     zapVirtual: 'Zap Caches',
     calculateIndex: 'Recalculate Index',
     deleteversions: 'Delete Versions',
+    view: 'View',
   } as Record<string, string>,
+  viewTitle: (name: string) => `View ${name}`,
+  close: 'Close',
   deleteVersionsTitle: (folder: string) => `Delete Versions of ${folder}`,
   deleteVersionsConfirm: (count: number) =>
     count === 0 ? 'Delete' : `Delete ${count} ${count === 1 ? 'Version' : 'Versions'}`,
