@@ -1030,10 +1030,31 @@ describe('the DockerV2Info view (POST /ui/api/v1/ui/views/dockerv2)', () => {
       os: 'linux',
       architecture: 'arm64',
       platforms: [],
+      pullCommand: `docker pull ${depot.base.slice('http://'.length)}/docker-local/team/viewed:1.0`,
     });
     expect(JSON.parse(manifest).layers).toHaveLength(2);
     const file = await view({ repoKey: 'docker-local', path: 'team/viewed/1.0/manifest.json' });
     expect(await file.json()).toEqual(answer);
+  });
+
+  it('offers the DockerV2Info tab on tag folders and manifests only, virtual ones too', async () => {
+    const tabsOf = async (repoKey: string, path: string, type: string) => {
+      const response = await depot.request('/ui/api/v1/ui/treebrowser/tabsAndActions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type, repoKey, path }),
+      });
+      expect(response.status).toBe(200);
+      const { tabs } = (await response.json()) as { tabs: { name: string }[] };
+      return tabs.some((tab) => tab.name === 'DockerV2Info');
+    };
+    await pushImage('docker-local/tabbed', 'v1', '{"tabbed":1}', ['tabbed-layer']);
+    expect(await tabsOf('docker-local', 'tabbed/v1', 'folder')).toBe(true);
+    expect(await tabsOf('docker-local', 'tabbed/v1/manifest.json', 'file')).toBe(true);
+    expect(await tabsOf('docker-virtual', 'tabbed/v1', 'folder')).toBe(true);
+    expect(await tabsOf('docker-local', 'tabbed', 'folder')).toBe(false);
+    const layer = `tabbed/v1/sha256__${sha('tabbed-layer')}`;
+    expect(await tabsOf('docker-local', layer, 'file')).toBe(false);
   });
 
   it('names no command when the history does not line up with the layers', async () => {

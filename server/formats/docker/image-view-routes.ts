@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.ts';
 import { parseArtifactPath } from '../../modules/artifacts/paths.ts';
+import { ownAddress } from '../../modules/general-config/own-address.ts';
 import { createDockerImageView } from './image-view.ts';
 
 interface DockerViewBody {
@@ -40,7 +41,13 @@ export async function dockerImageViewRoutes(
       const { repoKey } = request.body;
       const { path } = parseArtifactPath(request.body.path);
       await services.access.require(request.principal, 'read', repoKey, path);
-      return views.view(repoKey, path);
+      const view = await views.view(repoKey, path);
+      // The image's name as Set Me Up forms it: the repository path method on Depot's own host.
+      const host = new URL(await ownAddress(request, services.generalConfig)).host;
+      return {
+        ...view,
+        pullCommand: `docker pull ${host}/${view.repoKey}/${view.image}:${view.tag}`,
+      };
     },
   );
 }
