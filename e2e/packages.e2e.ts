@@ -1,6 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { PACKAGE_LABELS as L, PACKAGE_MESSAGES as M } from '../src/custom/packages/messages.ts';
+import { DOCKER_INFO_LABELS as D } from '../src/components/DockerImageInfo.tsx';
 import {
   SET_ME_UP_LABELS as S,
   SET_ME_UP_MESSAGES as SM,
@@ -39,6 +41,7 @@ beforeAll(async () => {
   for (const [key, packageType] of [
     ['npm-local', 'npm'],
     ['pypi-local', 'pypi'],
+    ['docker-local', 'docker'],
   ]) {
     const made = await admin('PUT', `/artifactory/api/repositories/${key}`, {
       rclass: 'local',
@@ -78,6 +81,37 @@ afterAll(async () => {
 });
 
 const grid = (name: string) => page.getByLabel(name, { exact: true });
+const digestOf = (content: string) =>
+  `sha256:${createHash('sha256').update(content).digest('hex')}`;
+
+/** Pushes a one-layer OCI image over the registry protocol, as a client does: blobs, then the manifest. */
+async function pushImage(name: string, tag: string, config: string, layer: string) {
+  for (const blob of [config, layer]) {
+    const path = `/v2/docker-local/${name}/blobs/uploads/?digest=${digestOf(blob)}`;
+    expect((await admin('POST', path, new TextEncoder().encode(blob))).status).toBe(201);
+  }
+  const manifest = new TextEncoder().encode(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: {
+        mediaType: 'application/vnd.oci.image.config.v1+json',
+        digest: digestOf(config),
+        size: config.length,
+      },
+      layers: [
+        {
+          mediaType: 'application/vnd.oci.image.layer.v1.tar',
+          digest: digestOf(layer),
+          size: layer.length,
+        },
+      ],
+    }),
+  );
+  const put = await admin('PUT', `/v2/docker-local/${name}/manifests/${tag}`, manifest);
+  expect(put.status, await put.text()).toBe(201);
+  return `sha256:${createHash('sha256').update(manifest).digest('hex')}`;
+}
 
 describe('the package browser', () => {
   it('lands a user on the packages, and searches them', async () => {
@@ -174,6 +208,39 @@ describe('the package browser', () => {
     const properties = page.getByRole('tabpanel', { name: L.properties });
     await properties.getByRole('cell', { name: 'pypi.version' }).waitFor();
     expect(await page.getByRole('tab', { name: L.readme }).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a Docker tag in the package browser and the tree: tag, digest, layers, pull command', async () => {
+    const config = JSON.stringify({
+      os: 'linux',
+      architecture: 'amd64',
+      history: [{ created_by: 'COPY app /app' }],
+    });
+    const layer = 'e2e layer content';
+    const digest = await pushImage('e2e/app', '1.0', config, layer);
+    const host = new URL(depot.baseUrl).host;
+
+    await page.goto(depot.ui('/packages/docker%3A%2F%2Fe2e%2Fapp/1.0'));
+    const pull = page.getByLabel(D.pull);
+    expect(await pull.locator('code').textContent()).toBe(
+      `docker pull ${host}/docker-local/e2e/app:1.0`,
+    );
+    await page.getByRole('tab', { name: L.layers }).click();
+    const layers = page.getByRole('tabpanel', { name: L.layers });
+    await layers.getByText(digest).waitFor();
+    const row = layers.getByRole('row', { name: new RegExp(digestOf(layer)) });
+    expect(await row.getByRole('cell').nth(2).textContent()).toBe(`${layer.length} bytes`);
+    expect(await row.locator('code').last().textContent()).toBe('COPY app /app');
+
+    await page.goto(depot.ui('/repos/tree/DockerV2Info/docker-local/e2e/app/1.0'));
+    const info = page.getByRole('tabpanel');
+    await info.getByText(digest).waitFor();
+    expect(await page.getByRole('tab', { name: 'Docker Info' }).getAttribute('aria-selected')).toBe(
+      'true',
+    );
+    await info.getByRole('cell', { name: 'COPY app /app' }).waitFor();
+    await info.getByText('linux / amd64').waitFor();
     expect(pageErrors).toEqual([]);
   });
 

@@ -38,6 +38,7 @@ import { permissionTargetRestRoutes } from './modules/access-control/rest-routes
 import { permissionTargetConsoleRoutes } from './modules/access-control/console-routes.ts';
 import { npmWebLoginRoutes } from './formats/npm/web-login-routes.ts';
 import { registryRoutesAt } from './formats/docker/registry-routes.ts';
+import { dockerImageViewRoutes } from './formats/docker/image-view-routes.ts';
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { packagesRoutes } from './modules/packages/routes.ts';
 import { setMeUpRoutes } from './modules/set-me-up/routes.ts';
@@ -434,6 +435,7 @@ export async function assembleHttp({
         fileViews: createFileViews(services, archiveView),
         access: services.access,
       });
+      await api.register(dockerImageViewRoutes, { services });
       await api.register(effectivePermissionsRoutes, { services });
       await api.register(permissionTargetConsoleRoutes, { services });
       await api.register(npmWebLoginRoutes, { services });

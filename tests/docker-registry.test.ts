@@ -974,3 +974,152 @@ describe('garbage collection', () => {
     expect(await pulled.text()).toBe('twin-layer');
   });
 });
+
+describe('the DockerV2Info view (POST /ui/api/v1/ui/views/dockerv2)', () => {
+  const VIEW = '/ui/api/v1/ui/views/dockerv2';
+  const view = (body: object, headers: Record<string, string> = {}) =>
+    depot.request(VIEW, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const config = JSON.stringify({
+    os: 'linux',
+    architecture: 'arm64',
+    config: { Labels: { 'org.opencontainers.image.title': 'viewed' } },
+    history: [
+      { created_by: 'ADD rootfs.tar /' },
+      { created_by: 'ENV A=1', empty_layer: true },
+      { created_by: 'RUN make install' },
+    ],
+  });
+
+  it('answers a tag folder and its manifest with tag, digest, sizes, layers, labels and platform', async () => {
+    const layers = ['view-layer-one', 'view-layer-2'];
+    const { manifest, digest } = await pushImage('docker-local/team/viewed', '1.0', config, layers);
+    const folder = await view({
+      repoKey: 'docker-local',
+      path: 'team/viewed/1.0',
+      view: 'dockerv2',
+    });
+    expect(folder.status, await folder.clone().text()).toBe(200);
+    const answer = await folder.json();
+    expect(answer).toEqual({
+      repoKey: 'docker-local',
+      image: 'team/viewed',
+      tag: '1.0',
+      digest,
+      mediaType: OCI_MANIFEST,
+      kind: 'image',
+      totalSize: Buffer.byteLength(config) + 14 + 12,
+      layers: [
+        {
+          digest: digestOf(layers[0]),
+          size: 14,
+          mediaType: 'application/vnd.oci.image.layer.v1.tar',
+          command: 'ADD rootfs.tar /',
+        },
+        {
+          digest: digestOf(layers[1]),
+          size: 12,
+          mediaType: 'application/vnd.oci.image.layer.v1.tar',
+          command: 'RUN make install',
+        },
+      ],
+      labels: { 'org.opencontainers.image.title': 'viewed' },
+      os: 'linux',
+      architecture: 'arm64',
+      platforms: [],
+      pullCommand: `docker pull ${depot.base.slice('http://'.length)}/docker-local/team/viewed:1.0`,
+    });
+    expect(JSON.parse(manifest).layers).toHaveLength(2);
+    const file = await view({ repoKey: 'docker-local', path: 'team/viewed/1.0/manifest.json' });
+    expect(await file.json()).toEqual(answer);
+  });
+
+  it('offers the DockerV2Info tab on tag folders and manifests only, virtual ones too', async () => {
+    const tabsOf = async (repoKey: string, path: string, type: string) => {
+      const response = await depot.request('/ui/api/v1/ui/treebrowser/tabsAndActions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type, repoKey, path }),
+      });
+      expect(response.status).toBe(200);
+      const { tabs } = (await response.json()) as { tabs: { name: string }[] };
+      return tabs.some((tab) => tab.name === 'DockerV2Info');
+    };
+    await pushImage('docker-local/tabbed', 'v1', '{"tabbed":1}', ['tabbed-layer']);
+    expect(await tabsOf('docker-local', 'tabbed/v1', 'folder')).toBe(true);
+    expect(await tabsOf('docker-local', 'tabbed/v1/manifest.json', 'file')).toBe(true);
+    expect(await tabsOf('docker-virtual', 'tabbed/v1', 'folder')).toBe(true);
+    expect(await tabsOf('docker-local', 'tabbed', 'folder')).toBe(false);
+    const layer = `tabbed/v1/sha256__${sha('tabbed-layer')}`;
+    expect(await tabsOf('docker-local', layer, 'file')).toBe(false);
+  });
+
+  it('names no command when the history does not line up with the layers', async () => {
+    await pushImage('docker-local/uneven', 'v1', '{"history":[{"created_by":"ADD x /"}]}', [
+      'uneven-1',
+      'uneven-2',
+    ]);
+    const answer = await (await view({ repoKey: 'docker-local', path: 'uneven/v1' })).json();
+    expect(answer.layers.map((layer: { command?: string }) => layer.command)).toEqual([
+      undefined,
+      undefined,
+    ]);
+    expect(answer.labels).toEqual({});
+  });
+
+  it('lists the platforms of an index', async () => {
+    const amd = await pushImage('docker-local/multi', 'amd64', '{"os":"linux"}', ['multi-a']);
+    const arm = await pushImage('docker-local/multi', 'arm64', '{"os":"linux","x":1}', ['multi-b']);
+    const entry = (pushed: { manifest: string; digest: string }, architecture: string) => ({
+      mediaType: OCI_MANIFEST,
+      digest: pushed.digest,
+      size: Buffer.byteLength(pushed.manifest),
+      platform: { os: 'linux', architecture },
+    });
+    const index = JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.index.v1+json',
+      manifests: [entry(amd, 'amd64'), entry(arm, 'arm64')],
+    });
+    const put = await depot.request('/v2/docker-local/multi/manifests/latest', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/vnd.oci.image.index.v1+json' },
+      body: index,
+    });
+    expect(put.status, await put.text()).toBe(201);
+    const answer = await (await view({ repoKey: 'docker-local', path: 'multi/latest' })).json();
+    expect(answer).toMatchObject({ kind: 'index', tag: 'latest', digest: digestOf(index) });
+    expect(answer.platforms).toEqual([
+      {
+        ...entry(amd, 'amd64').platform,
+        digest: amd.digest,
+        size: entry(amd, '').size,
+        mediaType: OCI_MANIFEST,
+      },
+      {
+        ...entry(arm, 'arm64').platform,
+        digest: arm.digest,
+        size: entry(arm, '').size,
+        mediaType: OCI_MANIFEST,
+      },
+    ]);
+    expect(answer.totalSize).toBe(entry(amd, '').size + entry(arm, '').size);
+  });
+
+  it('needs read on the node, and refuses what is not a tag with a plain message', async () => {
+    await pushImage('docker-secret/hidden', 'v1', '{"hidden":1}', ['hidden-layer']);
+    const denied = await view({ repoKey: 'docker-secret', path: 'hidden/v1' }, as('reader'));
+    expect(denied.status).toBe(403);
+    expect(await denied.text()).not.toContain('hidden-layer');
+    const image = await view({ repoKey: 'docker-local', path: 'team/viewed' });
+    expect(image.status).toBe(400);
+    expect((await image.json()).errors[0].message).toBe(
+      'docker-local/team/viewed is not a Docker tag or its manifest',
+    );
+    const missing = await view({ repoKey: 'docker-local', path: 'team/viewed/9.9' });
+    expect(missing.status).toBe(404);
+  });
+});

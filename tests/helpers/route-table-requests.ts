@@ -374,6 +374,7 @@ const NODE_REQUESTS: Record<string, ShapedRequest> = {
     body: { repoKey: 'matrix-maven', path: 'org/acme/lib/1.0/lib-1.0.pom', view: 'PomView' },
   },
   'POST /ui/api/v1/ui/artifactactions/view': { body: NODE },
+  'POST /ui/api/v1/ui/views/dockerv2': { body: { repoKey: 'matrix-docker', path: 'img/v1' } },
   'PUT /artifactory/api/storage/:repoKey/*': { query: 'properties=matrix=1' },
   'DELETE /artifactory/api/storage/:repoKey/*': { query: 'properties=matrix' },
 };

@@ -1,6 +1,7 @@
 import { viewableArchiveType } from '../archive-view/archive-types.ts';
 import { splitPath } from '../artifacts/paths.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
+import { MANIFEST_FILE_NAMES } from '../../formats/docker/manifests.ts';
 import { hasPom } from '../file-views/has-pom.ts';
 import { viewApplies } from '../file-views/view-rules.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
@@ -16,6 +17,7 @@ export const NODE_TABS = [
   'PomView',
   'GeneralXml',
   'PackageJson',
+  'DockerV2Info',
 ] as const;
 export type NodeTab = (typeof NODE_TABS)[number];
 
@@ -23,6 +25,8 @@ export type TabNode = Pick<LocatedNode, 'type' | 'repo' | 'path'> &
   Partial<Pick<LocatedNode, 'node'>> & {
     /** Looked up by `withTabFacts`: whether PomView has a POM to show. */
     hasPom?: boolean;
+    /** Looked up by `withTabFacts`: whether a Docker tag folder holds its manifest. */
+    isDockerTag?: boolean;
     /** Looked up for the caller: whether a build it may read lists the file's content. */
     hasBuilds?: boolean;
   };
@@ -32,7 +36,25 @@ export async function withTabFacts(
   artifacts: ArtifactsService,
   node: LocatedNode,
 ): Promise<LocatedNode & TabNode> {
-  return { ...node, hasPom: await hasPom(artifacts, node) };
+  return {
+    ...node,
+    hasPom: await hasPom(artifacts, node),
+    isDockerTag: await isDockerTag(artifacts, node),
+  };
+}
+
+const isManifestName = (path: string) =>
+  MANIFEST_FILE_NAMES.includes(path.slice(path.lastIndexOf('/') + 1));
+
+/** A Docker repository's manifest file, or a folder holding one (a tag's): one lookup a name. */
+async function isDockerTag(artifacts: ArtifactsService, node: LocatedNode): Promise<boolean> {
+  if (node.repo.package_type !== 'docker' || !node.source) return false;
+  if (node.type === 'file') return isManifestName(node.path);
+  for (const name of MANIFEST_FILE_NAMES) {
+    const found = await artifacts.findNode(node.source.id, `${node.path}/${name}`);
+    if (found && !found.folder) return true;
+  }
+  return false;
 }
 
 const fileView = (view: 'GeneralXml' | 'PackageJson') => (node: TabNode) =>
@@ -61,6 +83,7 @@ const APPLIES: Record<NodeTab, (node: TabNode) => boolean> = {
   PomView: (node) => node.hasPom === true,
   GeneralXml: fileView('GeneralXml'),
   PackageJson: fileView('PackageJson'),
+  DockerV2Info: (node) => node.isDockerTag === true,
 };
 
 /** The tabs of a node, in the console's order. */

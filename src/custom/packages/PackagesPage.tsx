@@ -46,6 +46,7 @@ import {
 } from './messages';
 import { termLongEnough } from './searchTerm';
 import { TabBar } from '../../design/components/TabBar';
+import { DockerImageInfo } from '../../components/DockerImageInfo';
 import './packages.css';
 
 ModuleRegistry.registerModules([ClientSideRowModelModule]);
@@ -436,13 +437,28 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
     versionOpened({ packageId, version });
   }, [packageId, version]);
   if (!key) return <p className="empty-state">{M.noneFound}</p>;
-  const tabs = [...(key.type === 'npm' ? ['readme'] : []), 'properties', 'files'];
+  const tabs = [
+    ...(key.type === 'npm' ? ['readme'] : []),
+    'properties',
+    'files',
+    ...(key.type === 'docker' ? ['layers'] : []),
+  ];
   const requested = query.get('activeTab');
   const tab = requested && tabs.includes(requested) ? requested : defaultVersionTab(key.type);
   const tabLabel = (name: string) =>
-    name === 'readme' ? L.readme : name === 'files' ? L.files : L.properties;
+    name === 'readme'
+      ? L.readme
+      : name === 'files'
+        ? L.files
+        : name === 'layers'
+          ? L.layers
+          : L.properties;
   if (loading) return <p>{L.loading}</p>;
   if (!node) return <p className="empty-state">{M.noVersions}</p>;
+  // A Docker version's lead file is its tag's manifest (docs/docker.md, "Search and packages").
+  const lead = node.repos[0];
+  const dockerTag =
+    key.type === 'docker' && lead ? { repoKey: lead.name, path: lead.leadFilePath } : undefined;
   return (
     <>
       <header className="package-header">
@@ -461,6 +477,7 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
         </dl>
       </header>
       <InstallCommand type={key.type} name={key.name} version={node.name} label={L.installThis} />
+      {dockerTag && <DockerImageInfo {...dockerTag} part="pull" />}
       <TabBar
         label={L.versionTabs}
         className="version-tabs"
@@ -494,6 +511,7 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
               </tbody>
             </table>
           ))}
+        {tab === 'layers' && dockerTag && <DockerImageInfo {...dockerTag} part="details" />}
         {tab === 'files' && (
           <table className="plain-table">
             <thead>

@@ -45,6 +45,7 @@ export const PACKAGE_LABELS = {
   readme: 'Readme',
   properties: 'Properties',
   files: 'Files',
+  layers: 'Layers',
   file: 'File',
   key: 'Key',
   values: 'Values',

@@ -29,6 +29,7 @@ import { PropertiesTab } from './tabs/PropertiesTab';
 import { ViewSourceTab } from './tabs/ViewSourceTab';
 import { WatchTab } from './tabs/WatchTab';
 import { BuildsTab } from './tabs/BuildsTab';
+import { DockerImageInfo } from '../../components/DockerImageInfo';
 
 interface DetailsPanelProps {
   row: TreeRow | null;
@@ -103,6 +104,8 @@ function TabContent({
     case 'GeneralXml':
     case 'PackageJson':
       return <FileViewTab node={node} view={tab} />;
+    case 'DockerV2Info':
+      return <DockerImageInfo repoKey={node.repoKey} path={node.path} />;
     default:
       return <GeneralTab general={general} node={node} />;
   }

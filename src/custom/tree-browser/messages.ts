@@ -55,6 +55,7 @@ export const TREE_LABELS = {
     GeneralXml: 'XML View',
     PackageJson: 'package.json',
     Builds: 'Builds',
+    DockerV2Info: 'Docker Info',
   } as Record<string, string>,
   info: {
     name: 'Name',
