@@ -1199,6 +1199,7 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'POST /ui/api/v1/ui/archiveViewSource',
     'POST /ui/api/v1/ui/views',
     'POST /ui/api/v1/ui/views/dockerv2',
+    'POST /ui/api/v1/ui/artifactactions/view',
     'POST /ui/api/v1/ui/artifactgeneral',
     'POST /ui/api/v1/ui/treebrowser/tabsAndActions',
   ],
