@@ -2,22 +2,31 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
+import { mountSmallDisk, type SmallDisk } from './helpers/small-disk.ts';
 import { DEFAULT_MAINTENANCE } from '../server/modules/maintenance/settings.ts';
 
 /**
- * The storage quota, on the real disk the test's filestore lives on: the test sets the limit
- * just below what the disk already uses, so no disk has to be filled.
+ * The storage quota, on a real disk of the test's own: a small tmpfs holding the filestore,
+ * filled to about half, so that the usage does not depend on the machine (a RAM disk for
+ * temporary files is nearly empty). The test sets the limit just below that usage.
  */
+const MiB = 1024 * 1024;
+let disk: SmallDisk;
 let depot: HttpDepot;
 beforeAll(async () => {
-  depot = await startHttpDepot();
+  disk = mountSmallDisk('depot-quota-disk-', 16 * MiB);
+  disk.fill(8 * MiB);
+  depot = await startHttpDepot({ DEPOT_FILESTORE_DIR: join(disk.path, 'filestore') });
   await depot.services.repositories.create({
     key: 'libs',
     rclass: 'local',
     packageType: 'generic',
   });
 });
-afterAll(() => depot?.close());
+afterAll(async () => {
+  await depot?.close();
+  disk?.release();
+});
 
 const maintenance = async () => (await depot.request('/ui/api/v1/ui/maintenance')).json();
 const saveQuota = (storageLimit: number, storageWarning: number) =>
@@ -46,7 +55,7 @@ describe('storage quota', () => {
     const limit = Math.floor((used - 0.1) / 5) * 5;
     expect(
       limit,
-      `the temp directory's disk must be over 5% used (it is ${used}%)`,
+      `the filestore's disk must be over 5% used (it is ${used}%)`,
     ).toBeGreaterThanOrEqual(5);
     expect((await saveQuota(limit, limit - 5)).status).toBe(200);
 
