@@ -292,7 +292,7 @@ describe('npm run schemas:check', () => {
     } finally {
       schemas.remove();
     }
-  });
+  }, 90000); // a child process that starts every route: 6 s alone, over 30 s on a loaded CI machine
 });
 
 describe('what the check builds on', () => {
