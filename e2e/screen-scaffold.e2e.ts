@@ -103,7 +103,8 @@ describe('a screen from screen:new, in the browser', () => {
     await page.waitForURL((url) => !url.pathname.startsWith('/ui/login'));
     await page.goto(depot.ui(ROUTE));
     await page.getByRole('heading', { level: 1, name: 'Release Notes' }).waitFor();
-    await page.getByRole('columnheader', { name: 'Summary' }).waitFor();
+    // Nothing yet: the list's empty state, not an empty grid.
+    await page.getByRole('heading', { level: 2, name: 'No Release Notes Yet' }).waitFor();
 
     await page.getByRole('link', { name: 'New Release Note' }).click();
     await page.getByRole('heading', { level: 1, name: 'New Release Note' }).waitFor();
@@ -119,6 +120,7 @@ describe('a screen from screen:new, in the browser', () => {
       .fill('First');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL((url) => url.pathname === `/ui${ROUTE}`);
+    await page.getByRole('columnheader', { name: 'Summary' }).waitFor();
     await expect.poll(() => row('v1.0').textContent()).toContain('First');
 
     await page.getByRole('link', { name: 'v1.0', exact: true }).click();
@@ -136,6 +138,7 @@ describe('a screen from screen:new, in the browser', () => {
     await dialog.getByText('Are you sure you want to delete 1 item(s)?').waitFor();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await row('v1.0').waitFor({ state: 'detached' });
+    await page.getByRole('heading', { level: 2, name: 'No Release Notes Yet' }).waitFor();
     expect(pageErrors.map(String)).toEqual([]);
   });
 
