@@ -25,12 +25,30 @@ let page: Page;
 let pageErrors: Error[];
 let cli: NpmCli;
 
+/** A README as packages write them, with what a hostile one would try: HTML, script, images. */
+const FIRST_README = [
+  '# depot-e2e-lib',
+  'The first release.',
+  '| Option | Default |\n|---|---|\n| `pad` | `" "` |',
+  '<script>window.readmeScriptRan = true</script>',
+  '<img src="/ui/no-such-image.png" onerror="window.readmeScriptRan = true">',
+  '![build status](https://badges.example/status.svg)',
+].join('\n\n');
+
 const admin = (method: string, path: string, body?: unknown) =>
   scriptedCall(depot, ADMIN, method, path, body);
 
 async function publishWithNpm(version: string, readme: string, tag = 'latest') {
   const dir = cli.packageDir(
-    { name: 'depot-e2e-lib', version, description: 'A library for the e2e test', license: 'MIT' },
+    {
+      name: 'depot-e2e-lib',
+      version,
+      description: 'A library for the e2e test',
+      license: 'MIT',
+      keywords: ['e2e-tag'],
+      dependencies: { 'left-pad': '^1.3.0' },
+      devDependencies: { vitest: '^3.0.0' },
+    },
     readme,
   );
   await cli.npm(['publish', '--tag', tag], dir);
@@ -52,7 +70,7 @@ beforeAll(async () => {
   const registry = `${depot.baseUrl}/artifactory/api/npm/npm-local/`;
   const auth = Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64');
   cli = npmCli(npmrc(registry, { [registry]: `_auth=${auth}` }));
-  await publishWithNpm('1.0.0', '# depot-e2e-lib\n\nThe first release.\n');
+  await publishWithNpm('1.0.0', FIRST_README);
   await publishWithNpm('1.1.0-beta.1', '# depot-e2e-lib\n\nA beta.\n', 'next');
 
   const wheel = await buildWheel({ name: 'depot-e2e-py', version: '2.0.0' });
@@ -120,6 +138,9 @@ describe('the package browser', () => {
     await page.waitForURL(/\/ui\/packages$/);
     await grid(L.title).getByRole('link', { name: 'depot-e2e-lib' }).waitFor();
     await grid(L.title).getByRole('link', { name: 'depot-e2e-py' }).waitFor();
+    // the list's license and tags columns
+    await grid(L.title).getByText('e2e-tag').waitFor();
+    await grid(L.title).getByText('MIT', { exact: true }).waitFor();
 
     await page.getByLabel(L.search).fill('no-such-package');
     await page.getByRole('button', { name: L.searchButton, exact: true }).click();
@@ -151,9 +172,13 @@ describe('the package browser', () => {
     await grid(L.title).getByRole('link', { name: 'depot-e2e-lib' }).click();
     await page.waitForURL(/\/ui\/packages\/npm%3A%2F%2Fdepot-e2e-lib$/);
     await page.getByRole('heading', { name: 'depot-e2e-lib' }).waitFor();
-    expect(await page.getByLabel(L.installLatest).locator('code').textContent()).toBe(
-      'npm install depot-e2e-lib',
-    );
+    const install = page.getByLabel(L.installLatest);
+    expect(await install.locator('code').textContent()).toBe('npm install depot-e2e-lib');
+    await install.getByRole('tab', { name: 'Yarn' }).click();
+    await expect.poll(() => install.locator('code').textContent()).toBe('yarn add depot-e2e-lib');
+    await install.getByRole('button', { name: /^Copy/ }).waitFor();
+    // the package's licenses and tags, as the list shows them too
+    await page.getByText('e2e-tag').waitFor();
     const versions = grid(L.versions).getByRole('link');
     await versions.first().waitFor();
     expect(await versions.allTextContents()).toEqual(['1.1.0-beta.1', '1.0.0']);
@@ -191,7 +216,20 @@ describe('the package browser', () => {
     expect(await page.getByRole('tab', { name: L.readme }).getAttribute('aria-selected')).toBe(
       'true',
     );
-    await page.getByRole('tabpanel', { name: L.readme }).getByText('The first release.').waitFor();
+    const readme = page.getByRole('tabpanel', { name: L.readme });
+    await readme.getByText('The first release.').waitFor();
+    // Rendered as Markdown, safely: a heading and a table; no HTML, no script, no image loaded.
+    await readme.getByRole('heading', { name: 'depot-e2e-lib' }).waitFor();
+    expect(await readme.getByRole('cell', { name: 'pad' }).count()).toBe(1);
+    expect(await readme.locator('script, img').count()).toBe(0);
+    expect(await page.evaluate(() => 'readmeScriptRan' in window)).toBe(false);
+    const badge = readme.getByRole('link', { name: 'Image: build status' });
+    expect(await badge.getAttribute('href')).toBe('https://badges.example/status.svg');
+
+    await page.getByRole('tab', { name: L.dependencies }).click();
+    const dependencies = page.getByRole('table', { name: L.dependencies });
+    await dependencies.getByRole('row', { name: /left-pad \^1\.3\.0 runtime/ }).waitFor();
+    await dependencies.getByRole('row', { name: /vitest \^3\.0\.0 dev/ }).waitFor();
 
     await page.getByRole('tab', { name: L.files }).click();
     await page.waitForURL(/activeTab=files/);
@@ -207,7 +245,17 @@ describe('the package browser', () => {
     );
     const properties = page.getByRole('tabpanel', { name: L.properties });
     await properties.getByRole('cell', { name: 'pypi.version' }).waitFor();
-    expect(await page.getByRole('tab', { name: L.readme }).count()).toBe(0);
+    // PyPI versions have a readme (the long description) and dependencies, but open on properties
+    expect(await page.getByRole('tab', { name: L.properties }).getAttribute('aria-selected')).toBe(
+      'true',
+    );
+    await page.getByRole('tab', { name: L.readme }).click();
+    await page.getByRole('tabpanel', { name: L.readme }).getByText(M.noReadme).waitFor();
+    await page.getByRole('tab', { name: L.dependencies }).click();
+    await page
+      .getByRole('tabpanel', { name: L.dependencies })
+      .getByText(M.noDependencies)
+      .waitFor();
     expect(pageErrors).toEqual([]);
   });
 

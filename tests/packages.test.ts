@@ -169,7 +169,7 @@ describe('the package browser calls', () => {
       url: '/ui/api/v1/ui/v1/native/versions/npm/readme?name=left-pad&version=1.0.0',
       headers: adminAuth(),
     });
-    expect(readme.json()).toEqual({ readme: '# left-pad 1.0.0' });
+    expect(readme.json()).toEqual({ readme: '# left-pad 1.0.0', format: 'markdown' });
     const props = await depot.app.inject({
       method: 'GET',
       url: '/ui/api/v1/ui/v1/native/versions/npm/props?name=left-pad&version=1.0.0',
@@ -196,10 +196,13 @@ describe('the package browser calls', () => {
       .find((node: { name: string }) => node.name === '1.0.0');
     const path = `${version.repos[0].name}/${version.repos[0].leadFilePath}`;
     const query = new URLSearchParams({ path }).toString();
-    expect((await native('readme', query)).json()).toEqual({ readme: '# left-pad 1.0.0' });
+    expect((await native('readme', query)).json()).toEqual({
+      readme: '# left-pad 1.0.0',
+      format: 'markdown',
+    });
     const dependencies = await native('dependencies', query);
     expect(dependencies.statusCode).toBe(200);
-    expect(dependencies.json()).toEqual({ dependencies: {}, devDependencies: {} });
+    expect(dependencies.json()).toEqual({ dependencies: {}, devDependencies: {}, list: [] });
     expect((await native('props', query)).json().properties).toEqual(
       expect.arrayContaining([{ key: 'npm.version', values: ['1.0.0'] }]),
     );
@@ -208,6 +211,63 @@ describe('the package browser calls', () => {
     const outsider = { authorization: basic('outsider', 'outsider-pass-1') };
     expect((await native('readme', query, outsider)).statusCode).toBe(404);
     expect((await native('readme', '')).statusCode).toBe(400);
+  });
+
+  it("lists a version's dependencies with their scopes, for npm and for Maven", async () => {
+    const dependenciesOf = async (type: string, name: string, version: string) => {
+      const query = new URLSearchParams({ name, version });
+      const response = await depot.app.inject({
+        url: `/ui/api/v1/ui/v1/native/versions/${type}/dependencies?${query}`,
+        headers: adminAuth(),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().list;
+    };
+    await publishNpm('npm-a', 'uses-deps', '1.0.0', {
+      dependencies: { 'left-pad': '^1.0.0' },
+      devDependencies: { vitest: '3.x' },
+      peerDependencies: { react: '>=18' },
+    });
+    expect(await dependenciesOf('npm', 'uses-deps', '1.0.0')).toEqual([
+      { name: 'left-pad', range: '^1.0.0', scope: 'runtime' },
+      { name: 'vitest', range: '3.x', scope: 'dev' },
+      { name: 'react', range: '>=18', scope: 'peer' },
+    ]);
+    await depot.services.repositories.create({
+      key: 'mvn-deps',
+      rclass: 'local',
+      packageType: 'maven',
+    });
+    const pom = `<project><groupId>org.acme</groupId><artifactId>app</artifactId><version>2.0</version>
+      <dependencyManagement><dependencies><dependency><groupId>managed</groupId><artifactId>only</artifactId></dependency></dependencies></dependencyManagement>
+      <dependencies>
+        <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>2.0.9</version></dependency>
+        <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>
+      </dependencies></project>`;
+    const put = await depot.app.inject({
+      method: 'PUT',
+      url: '/artifactory/mvn-deps/org/acme/app/2.0/app-2.0.pom',
+      headers: adminAuth(),
+      payload: pom,
+    });
+    expect(put.statusCode).toBe(201);
+    expect(await dependenciesOf('maven', 'org.acme:app', '2.0')).toEqual([
+      { name: 'org.slf4j:slf4j-api', range: '2.0.9', scope: 'compile' },
+      { name: 'junit:junit', range: '4.13.2', scope: 'test' },
+    ]);
+  });
+
+  it('lists each package with its latest version’s tags and licenses', async () => {
+    await publishNpm('npm-b', 'tagged-lib', '1.0.0', { keywords: ['old'], license: 'ISC' });
+    await publishNpm('npm-b', 'tagged-lib', '2.0.0', { keywords: ['pad', 'util'], license: 'MIT' });
+    const { body } = await graphQl(
+      'packages',
+      'query($filter: PackageFilter) { packages(filter: $filter) { edges { node { name tags licenses { name } } } } }',
+      { filter: { name: 'tagged-lib' } },
+    );
+    expect(body.data.packages.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { name: 'tagged-lib', tags: ['pad', 'util'], licenses: [{ name: 'MIT' }] },
+    ]);
   });
 
   it('filters versions by license, and reads a POM’s licenses', async () => {

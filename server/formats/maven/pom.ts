@@ -10,6 +10,17 @@ export interface PomCoordinates {
   description?: string;
   /** `<licenses><license><name>`: what the package browser shows and filters by. */
   licenses?: { name: string }[];
+  /** `<dependencies><dependency>`: the package browser's Dependencies tab. */
+  dependencies?: PomDependency[];
+}
+
+export interface PomDependency {
+  groupId: string;
+  artifactId: string;
+  /** As written: a version, a range or a `${property}` the POM does not resolve here. */
+  version?: string;
+  scope?: string;
+  optional?: boolean;
 }
 
 // A POM's coordinates are a few elements deep; its size is bounded by the caller.
@@ -57,13 +68,39 @@ export function readPom(content: string): PomCoordinates {
     name: text(project.name),
     description: text(project.description),
     ...licensesOf(project),
+    ...dependenciesOf(project),
   };
+}
+
+/** One element parses as an object, several as a list. */
+const listOf = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : value === undefined || value === '' ? [] : [value];
+
+/** The `<dependencies>` of the project itself (not `<dependencyManagement>`'s). */
+function dependenciesOf(project: Record<string, unknown>): Pick<PomCoordinates, 'dependencies'> {
+  const listed = (project.dependencies as { dependency?: unknown } | undefined)?.dependency;
+  const dependencies = listOf(listed).flatMap((entry): PomDependency[] => {
+    const fields = (entry ?? {}) as Record<string, unknown>;
+    const groupId = text(fields.groupId);
+    const artifactId = text(fields.artifactId);
+    if (!groupId || !artifactId) return [];
+    return [
+      {
+        groupId,
+        artifactId,
+        ...(text(fields.version) ? { version: text(fields.version) } : {}),
+        ...(text(fields.scope) ? { scope: text(fields.scope) } : {}),
+        ...(text(fields.optional) === 'true' ? { optional: true } : {}),
+      },
+    ];
+  });
+  return dependencies.length > 0 ? { dependencies } : {};
 }
 
 /** The names in `<licenses>`: one `<license>` parses as an object, several as a list. */
 function licensesOf(project: Record<string, unknown>): Pick<PomCoordinates, 'licenses'> {
   const listed = (project.licenses as { license?: unknown } | undefined)?.license;
-  const entries = Array.isArray(listed) ? listed : listed ? [listed] : [];
+  const entries = listOf(listed);
   const names = entries
     .map((entry) => text((entry as Record<string, unknown>)?.name))
     .filter((name): name is string => Boolean(name));

@@ -47,6 +47,8 @@ export interface PackageSummary {
   latestVersion: string;
   description: string;
   downloads: number;
+  /** The latest version's manifest (JSON text): its tags and licenses show in the list. */
+  latestManifest: string | null;
 }
 
 /** `npm://depot-demo`: a package's id is its type and name, whatever repositories hold it. */
@@ -115,6 +117,7 @@ export function createPackageQueries(db: Database) {
         'p.package_type',
         'p.name',
         'v.version',
+        'v.id as version_id',
         'v.description',
         sql<number>`coalesce(d.download_count, 0)`.as('downloads'),
       ])
@@ -124,6 +127,17 @@ export function createPackageQueries(db: Database) {
         ),
       )
       .execute();
+  }
+
+  /** Manifests by version id, read only for the versions a page shows. */
+  async function manifestsOf(versionIds: (string | number)[]) {
+    if (versionIds.length === 0) return new Map<string, string>();
+    const rows = await db
+      .selectFrom('package_versions')
+      .select(['id', 'manifest'])
+      .where('id', 'in', versionIds.map(Number))
+      .execute();
+    return new Map(rows.map((row) => [String(row.id), row.manifest]));
   }
 
   return {
@@ -180,7 +194,7 @@ export function createPackageQueries(db: Database) {
         readable,
         shown.map((g) => ({ type: g.package_type, name: g.name })),
       );
-      const packages = shown.map((group) => {
+      const newestOf = (group: (typeof shown)[number]) => {
         const own = versions.filter(
           (v) => v.package_type === group.package_type && v.name === group.name,
         );
@@ -188,7 +202,13 @@ export function createPackageQueries(db: Database) {
           group.package_type,
           own.map((v) => v.version),
         );
-        const newest = own.find((v) => v.version === latest);
+        return { own, newest: own.find((v) => v.version === latest) };
+      };
+      const manifests = await manifestsOf(
+        shown.flatMap((group) => newestOf(group).newest?.version_id ?? []),
+      );
+      const packages = shown.map((group) => {
+        const { own, newest } = newestOf(group);
         return {
           id: packageId(group.package_type, group.name),
           name: group.name,
@@ -199,6 +219,7 @@ export function createPackageQueries(db: Database) {
           latestVersion: newest?.version ?? '',
           description: newest?.description ?? '',
           downloads: own.reduce((sum, v) => sum + Number(v.downloads), 0),
+          latestManifest: newest ? (manifests.get(String(newest.version_id)) ?? null) : null,
         };
       });
       return { packages, hasNextPage: groups.length > page.first };
@@ -248,14 +269,17 @@ export function createPackageQueries(db: Database) {
         .execute();
     },
 
-    /** A version's readme, read alone: version lists never carry the readmes. */
+    /**
+     * A version's readme and what names its format (npm: the file's name; PyPI: the
+     * description's content type), read alone: version lists never carry the readmes.
+     */
     async readme(versionId: number) {
       const row = await db
         .selectFrom('package_versions')
-        .select('readme')
+        .select(['readme', 'readme_filename'])
         .where('id', '=', versionId)
         .executeTakeFirst();
-      return row?.readme ?? '';
+      return { text: row?.readme ?? '', nameOrType: row?.readme_filename ?? null };
     },
 
     properties(nodeId: number) {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import type { Principal } from '../../http/permissions.ts';
+import { readmeFormat } from './dependencies.ts';
 import {
   isPackageSearchBody,
   type PackageSearchBody,
@@ -100,9 +101,18 @@ export async function packagesRoutes(app: FastifyInstance, { services }: { servi
         version,
       );
       if (!details) throw new NotFound(`Version '${version}' of '${name}' could not be found`);
-      if (document === 'readme') return { readme: details.readme };
+      if (document === 'readme')
+        return {
+          readme: details.readme.text,
+          format: readmeFormat(type, details.readme.nameOrType),
+        };
       if (document === 'dependencies')
-        return { dependencies: details.dependencies, devDependencies: details.devDependencies };
+        return {
+          // npm's own two maps (spec 02 §7), and every format's list for the Dependencies tab.
+          dependencies: details.dependencies,
+          devDependencies: details.devDependencies,
+          list: details.dependencyList,
+        };
       const values = new Map<string, string[]>();
       for (const { key, value } of details.properties)
         values.set(key, [...(values.get(key) ?? []), value]);

@@ -16,6 +16,7 @@ import {
   type PackageSummary,
   type Readable,
 } from './queries.ts';
+import { dependenciesOf } from './dependencies.ts';
 
 type AccessService = ReturnType<typeof createAccessService>;
 
@@ -317,7 +318,10 @@ export function createPackagesService(deps: {
         },
       );
       const edges = packages.map((summary, index) => ({
-        node: packageNode(summary),
+        node: packageNode(
+          summary,
+          summary.latestManifest ? (JSON.parse(summary.latestManifest) as Manifest) : {},
+        ),
         cursor: cursorOf(offset + index + 1),
       }));
       return { edges, pageInfo: { hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
@@ -442,6 +446,7 @@ export function createPackagesService(deps: {
         readme: await queries.readme(Number(lead.version_id)),
         dependencies: manifest.dependencies ?? {},
         devDependencies: manifest.devDependencies ?? {},
+        dependencyList: dependenciesOf(type, manifest),
         properties: await queries.properties(Number(lead.node_id)),
       };
     },

@@ -9,7 +9,14 @@ import {
   type ICellRendererParams,
 } from 'ag-grid-community';
 import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
-import type { PackageNode, PackageSearch, VersionFilters, VersionNode } from './api';
+import type {
+  Dependency,
+  PackageNode,
+  PackageSearch,
+  Readme,
+  VersionFilters,
+  VersionNode,
+} from './api';
 import {
   $endCursor,
   $listFailed,
@@ -20,6 +27,7 @@ import {
   $packagesFetched,
   $properties,
   $readme,
+  $dependencies,
   $search,
   $version,
   $versionChoices,
@@ -36,8 +44,11 @@ import {
   versionOpened,
 } from './model';
 import {
+  DEPENDENCIES,
   defaultVersionTab,
-  installCommand,
+  installSnippets,
+  type InstallSnippet,
+  READMES,
   PACKAGE_LABELS as L,
   PACKAGE_MESSAGES as M,
   PACKAGE_TYPES,
@@ -46,7 +57,10 @@ import {
 } from './messages';
 import { termLongEnough } from './searchTerm';
 import { TabBar } from '../../design/components/TabBar';
+import { CopyButton } from '../../design/components/CopyButton';
+import { Markdown } from '../../design/components/Markdown';
 import { DockerImageInfo } from '../../components/DockerImageInfo';
+import { BuildsTab } from '../tree-browser/tabs/BuildsTab';
 import './packages.css';
 
 ModuleRegistry.registerModules([ClientSideRowModelModule]);
@@ -62,26 +76,63 @@ const bytes = (size: number) =>
       ? `${(size / 1024).toFixed(1)} KB`
       : `${(size / 1048576).toFixed(1)} MB`;
 
-function InstallCommand({
-  type,
-  name,
-  version,
-  label,
-}: {
-  type: string;
-  name: string;
-  version?: string;
-  label: string;
-}) {
-  const command = installCommand(type, name, version);
-  if (!command) return null;
+/** Spec 02 §2: how to install, one tab per client, each with a Copy button. */
+function InstallSnippets({ snippets, label }: { snippets: InstallSnippet[]; label: string }) {
+  const [client, setClient] = useState(snippets[0]?.client ?? '');
+  const shown = snippets.find((snippet) => snippet.client === client) ?? snippets[0];
+  if (!shown) return null;
   return (
     <section className="install-command" aria-label={label}>
       <h3>{label}</h3>
-      <pre>
-        <code>{command}</code>
-      </pre>
+      <TabBar
+        label={`${label}: ${L.client}`}
+        names={snippets.map((snippet) => snippet.client)}
+        selected={shown.client}
+        labelOf={(name) => name}
+        onSelect={setClient}
+      >
+        <pre>
+          <code>{shown.text}</code>
+        </pre>
+        <CopyButton text={shown.text} what={`${shown.client} ${L.install.toLowerCase()}`} />
+      </TabBar>
     </section>
+  );
+}
+
+/** A readme as its format says: sanitized Markdown or preformatted text. */
+function ReadmeView({ readme }: { readme: Readme }) {
+  if (!readme.readme) return <p>{M.noReadme}</p>;
+  return readme.format === 'markdown' ? (
+    <Markdown text={readme.readme} label={L.readme} />
+  ) : (
+    <pre className="readme">{readme.readme}</pre>
+  );
+}
+
+function DependenciesTable({ dependencies }: { dependencies: Dependency[] }) {
+  if (dependencies.length === 0) return <p>{M.noDependencies}</p>;
+  return (
+    <table className="plain-table" aria-label={L.dependencies}>
+      <thead>
+        <tr>
+          <th>{L.dependency}</th>
+          <th>{L.range}</th>
+          <th>{L.dependencyScope}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {dependencies.map((dependency) => (
+          <tr key={`${dependency.scope}/${dependency.name}`}>
+            <td>{dependency.name}</td>
+            <td>
+              <code>{dependency.range || '*'}</code>
+            </td>
+            <td>{dependency.scope}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -101,6 +152,12 @@ function packageColumns(): ColDef<PackageNode>[] {
     { field: 'versionsCount', headerName: L.versionsCount, width: 110 },
     { headerName: L.downloads, width: 120, valueGetter: ({ data }) => data?.stats.downloads },
     { headerName: L.modified, flex: 1, valueGetter: ({ data }) => data && day(data.modified) },
+    {
+      headerName: L.licenses,
+      flex: 1,
+      valueGetter: ({ data }) => data?.licenses.map((license) => license.name).join(', '),
+    },
+    { headerName: L.tags, flex: 1, valueGetter: ({ data }) => data?.tags.join(', ') },
     { field: 'description', headerName: L.description, flex: 2 },
   ];
 }
@@ -286,6 +343,22 @@ function versionColumns(packageId: string): ColDef<VersionNode>[] {
   ];
 }
 
+/**
+ * How to install a package's latest version: npm and pip resolve "latest" themselves; Maven,
+ * Gradle and Docker need it spelled out (a Docker image pulled from the repository that
+ * holds its newest tag, on this server).
+ */
+function latestSnippets(pkg: PackageNode, newestRepo: string | undefined) {
+  const resolvesLatest = pkg.packageType === 'npm' || pkg.packageType === 'pypi';
+  const image = newestRepo ? { host: window.location.host, repoKey: newestRepo } : undefined;
+  return installSnippets(
+    pkg.packageType,
+    pkg.name,
+    resolvesLatest ? undefined : pkg.latestVersion,
+    image,
+  );
+}
+
 function PackageDetails({ packageId }: { packageId: string }) {
   const [pkg, loading, versions, onlyReleases] = useUnit([
     $package,
@@ -316,10 +389,20 @@ function PackageDetails({ packageId }: { packageId: string }) {
               <dd>{pkg.licenses.map((l) => l.name).join(', ')}</dd>
             </>
           )}
+          {pkg.tags.length > 0 && (
+            <>
+              <dt>{L.tags}</dt>
+              <dd>{pkg.tags.join(', ')}</dd>
+            </>
+          )}
         </dl>
         {pkg.description && <p>{pkg.description}</p>}
       </header>
-      <InstallCommand type={pkg.packageType} name={pkg.name} label={L.installLatest} />
+      <InstallSnippets
+        key={pkg.id}
+        snippets={latestSnippets(pkg, versions[0]?.repos[0]?.name)}
+        label={L.installLatest}
+      />
       <h3>{L.versions}</h3>
       <label className="only-releases">
         <input
@@ -425,10 +508,11 @@ function ChoiceFilter(props: {
 // ---- A version ----
 
 function VersionDetails({ packageId, version }: { packageId: string; version: string }) {
-  const [node, loading, readme, properties] = useUnit([
+  const [node, loading, readme, dependencies, properties] = useUnit([
     $version,
     $versionLoading,
     $readme,
+    $dependencies,
     $properties,
   ]);
   const [query, setQuery] = useSearchParams();
@@ -438,9 +522,11 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
   }, [packageId, version]);
   if (!key) return <p className="empty-state">{M.noneFound}</p>;
   const tabs = [
-    ...(key.type === 'npm' ? ['readme'] : []),
+    ...(READMES.has(key.type) ? ['readme'] : []),
+    ...(DEPENDENCIES.has(key.type) ? ['dependencies'] : []),
     'properties',
     'files',
+    'builds',
     ...(key.type === 'docker' ? ['layers'] : []),
   ];
   const requested = query.get('activeTab');
@@ -448,11 +534,15 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
   const tabLabel = (name: string) =>
     name === 'readme'
       ? L.readme
-      : name === 'files'
-        ? L.files
-        : name === 'layers'
-          ? L.layers
-          : L.properties;
+      : name === 'dependencies'
+        ? L.dependencies
+        : name === 'builds'
+          ? L.builds
+          : name === 'files'
+            ? L.files
+            : name === 'layers'
+              ? L.layers
+              : L.properties;
   if (loading) return <p>{L.loading}</p>;
   if (!node) return <p className="empty-state">{M.noVersions}</p>;
   // A Docker version's lead file is its tag's manifest (docs/docker.md, "Search and packages").
@@ -476,7 +566,14 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
           <dd>{node.stats.downloadCount}</dd>
         </dl>
       </header>
-      <InstallCommand type={key.type} name={key.name} version={node.name} label={L.installThis} />
+      {/* A Docker tag's pull command comes from its image's own view, below. */}
+      {!dockerTag && (
+        <InstallSnippets
+          key={`${packageId}@${node.name}`}
+          snippets={installSnippets(key.type, key.name, node.name)}
+          label={L.installThis}
+        />
+      )}
       {dockerTag && <DockerImageInfo {...dockerTag} part="pull" />}
       <TabBar
         label={L.versionTabs}
@@ -488,8 +585,8 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
           setQuery((current) => ({ ...Object.fromEntries(current), activeTab: name }))
         }
       >
-        {tab === 'readme' &&
-          (readme ? <pre className="readme">{readme}</pre> : <p>{M.noReadme}</p>)}
+        {tab === 'readme' && <ReadmeView readme={readme} />}
+        {tab === 'dependencies' && <DependenciesTable dependencies={dependencies} />}
         {tab === 'properties' &&
           (properties.length === 0 ? (
             <p>{M.noProperties}</p>
@@ -512,6 +609,9 @@ function VersionDetails({ packageId, version }: { packageId: string; version: st
             </table>
           ))}
         {tab === 'layers' && dockerTag && <DockerImageInfo {...dockerTag} part="details" />}
+        {tab === 'builds' && lead && (
+          <BuildsTab node={{ repoKey: lead.name, path: lead.leadFilePath }} />
+        )}
         {tab === 'files' && (
           <table className="plain-table">
             <thead>

@@ -11,6 +11,20 @@ export interface PackageNode {
   latestVersion: string;
   stats: { downloads: number };
   licenses: { name: string }[];
+  tags: string[];
+}
+
+/** A readme and how to show it: Markdown (sanitized) or plain text (server's choice). */
+export interface Readme {
+  readme: string;
+  format: 'markdown' | 'text';
+}
+
+/** One declared dependency: its name, the version or range asked for, its scope. */
+export interface Dependency {
+  name: string;
+  range: string;
+  scope: string;
 }
 
 export interface VersionFile {
@@ -42,7 +56,7 @@ interface Connection<T> {
 }
 
 const PACKAGE_FIELDS =
-  'id name packageType description created modified versionsCount latestVersion stats { downloads } licenses { name }';
+  'id name packageType description created modified versionsCount latestVersion stats { downloads } licenses { name } tags';
 const VERSION_FIELDS =
   'id name created modified size repos { name leadFilePath } stats { downloadCount } licenses { name }';
 
@@ -129,9 +143,15 @@ export const packagesApi = {
   },
 
   readme: (type: string, name: string, version: string) =>
-    call<{ readme: string }>(
+    call<Readme>(
       'GET',
       `/ui/v1/native/versions/${type}/readme?${new URLSearchParams({ name, version })}`,
+    ),
+
+  dependencies: (type: string, name: string, version: string) =>
+    call<{ list: Dependency[] }>(
+      'GET',
+      `/ui/v1/native/versions/${type}/dependencies?${new URLSearchParams({ name, version })}`,
     ),
 
   properties: (type: string, name: string, version: string) =>

@@ -14,6 +14,7 @@ export const PACKAGE_MESSAGES = {
   noVersions: 'This package has no versions you may see.',
   noReadme: 'This version has no readme.',
   noProperties: 'This version has no properties.',
+  noDependencies: 'This version declares no dependencies.',
   /** Spec 02 §5 states the rule, not its words: Depot's. */
   termTooShort: 'Type at least 3 characters to search (* and ? do not count)',
 };
@@ -43,6 +44,12 @@ export const PACKAGE_LABELS = {
   installLatest: 'Install the latest version',
   installThis: 'Install this version',
   readme: 'Readme',
+  dependencies: 'Dependencies',
+  builds: 'Builds',
+  dependency: 'Dependency',
+  range: 'Version or range',
+  dependencyScope: 'Scope',
+  client: 'Client',
   properties: 'Properties',
   files: 'Files',
   layers: 'Layers',
@@ -74,31 +81,91 @@ export const PACKAGE_TYPES = [
   { value: 'npm', label: 'npm' },
   { value: 'pypi', label: 'PyPI' },
   { value: 'maven', label: 'Maven' },
+  { value: 'docker', label: 'Docker' },
 ];
 
-/** Spec 02 §2: install commands per package type, with and without a version. */
-export function installCommand(type: string, name: string, version?: string): string | undefined {
-  switch (type) {
-    case 'npm':
-      return version ? `npm install ${name}@${version}` : `npm install ${name}`;
-    case 'pypi':
-      return version ? `pip install ${name}==${version}` : `pip install ${name}`;
-    case 'maven': {
-      const [groupId, artifactId] = name.split(':');
-      return [
+/** One way to install a package: the client it is for and what to type or paste. */
+export interface InstallSnippet {
+  client: string;
+  text: string;
+}
+
+/** Where a Docker image is pulled from: this server, a repository and the image's name. */
+export interface ImageSource {
+  host: string;
+  repoKey: string;
+}
+
+function mavenSnippets(name: string, version: string | undefined): InstallSnippet[] {
+  const [groupId, artifactId] = name.split(':');
+  const coordinates = `${groupId}:${artifactId}${version ? `:${version}` : ''}`;
+  return [
+    {
+      client: 'Maven',
+      text: [
         '<dependency>',
         `  <groupId>${groupId}</groupId>`,
         `  <artifactId>${artifactId}</artifactId>`,
         ...(version ? [`  <version>${version}</version>`] : []),
         '</dependency>',
-      ].join('\n');
+      ].join('\n'),
+    },
+    { client: 'Gradle (Kotlin)', text: `implementation("${coordinates}")` },
+    { client: 'Gradle (Groovy)', text: `implementation '${coordinates}'` },
+    {
+      client: 'sbt',
+      text: `libraryDependencies += "${groupId}" % "${artifactId}"${version ? ` % "${version}"` : ''}`,
+    },
+  ];
+}
+
+/**
+ * Spec 02 §2: how to install a package, per package type and client, of a given version or
+ * the latest. A Docker image needs where it lives (this host and a repository); without it,
+ * or for a type with no client (generic), there is nothing to show.
+ */
+export function installSnippets(
+  type: string,
+  name: string,
+  version?: string,
+  image?: ImageSource,
+): InstallSnippet[] {
+  switch (type) {
+    case 'npm': {
+      const spec = version ? `${name}@${version}` : name;
+      return [
+        { client: 'npm', text: `npm install ${spec}` },
+        { client: 'Yarn', text: `yarn add ${spec}` },
+        { client: 'pnpm', text: `pnpm add ${spec}` },
+      ];
+    }
+    case 'pypi':
+      return [
+        { client: 'pip', text: `pip install ${version ? `${name}==${version}` : name}` },
+        { client: 'Poetry', text: `poetry add ${version ? `${name}@${version}` : name}` },
+        { client: 'uv', text: `uv add ${version ? `${name}==${version}` : name}` },
+      ];
+    case 'maven':
+      return mavenSnippets(name, version);
+    case 'docker': {
+      if (!image) return [];
+      const reference = `${image.host}/${image.repoKey}/${name}${version ? `:${version}` : ''}`;
+      return [
+        { client: 'Docker', text: `docker pull ${reference}` },
+        { client: 'Podman', text: `podman pull ${reference}` },
+      ];
     }
     default:
-      return undefined;
+      return [];
   }
 }
 
-/** The version tab a version opens on: the readme for npm, the properties otherwise. */
+/** The package types whose versions carry a readme (npm's README, PyPI's long description). */
+export const READMES = new Set(['npm', 'pypi']);
+/** The package types whose manifests list dependencies. */
+export const DEPENDENCIES = new Set(['npm', 'pypi', 'maven']);
+
+/** Spec 02 §2: a version opens on its readme for npm packages, otherwise on its properties. */
 export const defaultVersionTab = (type: string) => (type === 'npm' ? 'readme' : 'properties');
 
 export const packagePath = (packageId: string, version?: string) =>

@@ -23,7 +23,7 @@ import {
 import { $projects, $selectedProjectKey, projectSelected } from '../../shell/project/model';
 import type { Project } from '../../api/projects';
 import { fetchCurrentUserFx, logoutFx } from '../../shell/session/model';
-import { defaultVersionTab, installCommand, packagePath } from './messages';
+import { defaultVersionTab, installSnippets, packagePath } from './messages';
 
 const pkg = (name: string): PackageNode => ({
   id: `npm://${name}`,
@@ -36,6 +36,7 @@ const pkg = (name: string): PackageNode => ({
   latestVersion: '1.0.0',
   stats: { downloads: 0 },
   licenses: [],
+  tags: [],
 });
 
 const page = (names: string[], endCursor: string | null) => ({
@@ -188,12 +189,34 @@ describe('package browser state across sessions', () => {
 });
 
 describe('package browser texts', () => {
-  it('gives install commands with and without a version', () => {
-    expect(installCommand('npm', 'left-pad')).toBe('npm install left-pad');
-    expect(installCommand('npm', '@acme/tool', '1.0.0')).toBe('npm install @acme/tool@1.0.0');
-    expect(installCommand('pypi', 'requests', '2.0')).toBe('pip install requests==2.0');
-    expect(installCommand('maven', 'org.acme:app', '1.0')).toContain('<version>1.0</version>');
-    expect(installCommand('generic', 'x')).toBeUndefined();
+  it('gives install snippets per client, with and without a version', () => {
+    const text = (...args: Parameters<typeof installSnippets>) =>
+      Object.fromEntries(installSnippets(...args).map((s) => [s.client, s.text]));
+    expect(text('npm', 'left-pad')).toEqual({
+      npm: 'npm install left-pad',
+      Yarn: 'yarn add left-pad',
+      pnpm: 'pnpm add left-pad',
+    });
+    expect(text('npm', '@acme/tool', '1.0.0').npm).toBe('npm install @acme/tool@1.0.0');
+    expect(text('pypi', 'requests', '2.0')).toEqual({
+      pip: 'pip install requests==2.0',
+      Poetry: 'poetry add requests@2.0',
+      uv: 'uv add requests==2.0',
+    });
+    const maven = text('maven', 'org.acme:app', '1.0');
+    expect(maven.Maven).toContain('<version>1.0</version>');
+    expect(maven['Gradle (Kotlin)']).toBe('implementation("org.acme:app:1.0")');
+    expect(maven['Gradle (Groovy)']).toBe("implementation 'org.acme:app:1.0'");
+    expect(maven.sbt).toBe('libraryDependencies += "org.acme" % "app" % "1.0"');
+    expect(
+      text('docker', 'team/app', '1.2', { host: 'depot.test:8080', repoKey: 'docker-local' }),
+    ).toEqual({
+      Docker: 'docker pull depot.test:8080/docker-local/team/app:1.2',
+      Podman: 'podman pull depot.test:8080/docker-local/team/app:1.2',
+    });
+    // an image with nowhere to pull it from, or a type with no client: nothing to show
+    expect(installSnippets('docker', 'team/app', '1.2')).toEqual([]);
+    expect(installSnippets('generic', 'x')).toEqual([]);
   });
 
   it('opens npm versions on the readme and others on the properties', () => {

@@ -8,8 +8,11 @@ import {
 } from 'effector';
 import { $contextProjectKey } from '../../shell/project/model';
 import { logoutFx, sessionExpired } from '../../shell/session/model';
+import { DEPENDENCIES, READMES } from './messages';
 import {
   packagesApi,
+  type Dependency,
+  type Readme,
   type PackageNode,
   type PackageSearch,
   type VersionFilters,
@@ -155,10 +158,22 @@ export const versionFx = createEffect(
   ({ packageId, version }: { packageId: string; version: string }) =>
     packagesApi.version(packageId, version),
 );
+const NO_README: Readme = { readme: '', format: 'text' };
+
 export const readmeFx = createEffect(
   async ({ packageId, version }: { packageId: string; version: string }) => {
     const key = parseId(packageId);
-    return key ? (await packagesApi.readme(key.type, key.name, version)).readme : '';
+    return key && READMES.has(key.type)
+      ? packagesApi.readme(key.type, key.name, version)
+      : NO_README;
+  },
+);
+export const dependenciesFx = createEffect(
+  async ({ packageId, version }: { packageId: string; version: string }) => {
+    const key = parseId(packageId);
+    return key && DEPENDENCIES.has(key.type)
+      ? (await packagesApi.dependencies(key.type, key.name, version)).list
+      : [];
   },
 );
 export const propertiesFx = createEffect(
@@ -175,15 +190,18 @@ export const $version = createStore<VersionNode | null>(null)
 export const $versionLoading = createStore(true)
   .on(versionOpened, () => true)
   .on(versionFx.finally, () => false);
-export const $readme = createStore('')
+export const $readme = createStore<Readme>(NO_README)
   .on(readmeFx.doneData, (_, readme) => readme)
+  .reset(versionOpened);
+export const $dependencies = createStore<Dependency[]>([])
+  .on(dependenciesFx.doneData, (_, list) => list)
   .reset(versionOpened);
 export const $properties = createStore<{ key: string; values: string[] }[]>([])
   .on(propertiesFx.doneData, (_, properties) => properties)
   .reset(versionOpened);
 
-// When a version opens, fetch it, its readme and its properties.
-sample({ clock: versionOpened, target: [versionFx, readmeFx, propertiesFx] });
+// When a version opens, fetch it, its readme, its dependencies and its properties.
+sample({ clock: versionOpened, target: [versionFx, readmeFx, dependenciesFx, propertiesFx] });
 
 export { parseId as parsePackageId };
 
@@ -205,6 +223,7 @@ for (const store of [
   $version,
   $versionLoading,
   $readme,
+  $dependencies,
   $properties,
 ])
   (store as StoreWritable<unknown>).reset(sessionEnded);

@@ -9,8 +9,11 @@ import { Link } from 'react-router-dom';
 
 const T = TAB_LABELS.builds;
 
-/** The Builds tab: the builds whose modules list this file as an artifact or a dependency. */
-export function BuildsTab({ node }: { node: TreeNode }) {
+/**
+ * The Builds tab: the builds whose modules list this file as an artifact or a dependency.
+ * The tree shows it for a file, the package browser for a version's lead file.
+ */
+export function BuildsTab({ node }: { node: Pick<TreeNode, 'repoKey' | 'path'> }) {
   const { data, error } = useKeyedData(nodeId(node), () => treeTabsApi.builds(node), T.failed);
   if (error)
     return (
