@@ -311,6 +311,11 @@ describe('the package browser', () => {
 
     const npmrc = await dialog.getByLabel('.npmrc', { exact: true }).textContent();
     expect(npmrc).toMatch(/:_auth=[A-Za-z0-9+/=]+\n/);
+    // Every line is seen whole: the long auth line wraps inside the dialog, not past its edge.
+    const overflow = await dialog
+      .getByLabel('.npmrc', { exact: true })
+      .evaluate((pre) => pre.scrollWidth - pre.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
     const configured = npmCli(npmrc!);
     try {
       const { stdout } = await configured.npm(['view', 'depot-e2e-lib', 'version']);

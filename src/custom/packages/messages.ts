@@ -22,7 +22,7 @@ export const PACKAGE_MESSAGES = {
 export const PACKAGE_LABELS = {
   versionTabs: 'Version details',
   title: 'Packages',
-  menuGroup: 'Artifactory',
+  menuGroup: 'Depot',
   search: 'Search packages',
   searchButton: 'Search',
   packageType: 'Package type',

@@ -27,7 +27,7 @@ export const TREE_LABELS = {
   resizePanes: 'Resize the tree and the details',
   resizeTrash: 'Resize the tree and the trash can',
   title: 'Artifacts',
-  menuGroup: 'Artifactory',
+  menuGroup: 'Depot',
   tree: 'Repository tree',
   trashTree: 'Trash can',
   details: 'Details',

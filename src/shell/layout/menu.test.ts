@@ -144,7 +144,7 @@ describe('the menus of the shipped descriptors', () => {
       ),
     );
     expect(labels).toEqual([
-      'Application > Artifactory: Packages, Builds, Artifacts',
+      'Application > Depot: Packages, Builds, Artifacts',
       'Administration > Projects: Projects',
       'Administration > Repositories: Repositories, Layouts',
       'Administration > Configuration: General Configuration, Property Sets, Webhooks, Proxies, Mail, Access Tokens',
