@@ -3,6 +3,8 @@
 // (this script runs scripts/prepare-start.mjs first). Prints medians and ratios:
 // - download of one large artifact: Depot against nginx serving the same file (goal >= 0.8);
 // - upload of it: Depot's time against `sha256sum` of the file, the hashing limit (goal <= 1.5);
+//   and the same upload with the client's MD5 (X-Checksum-Md5), which makes Depot compute MD5
+//   too: what computing MD5 at every deploy would cost (docs/storage-api.md, "MD5");
 // - 10 KiB downloads per second with wrk, 32 connections: Depot against nginx (goal >= 0.5),
 //   beside bare Fastify answering the same bytes from memory: what one Node process reaches.
 //   The three take turns, BENCH_RUNS rounds of 5 s after a 2 s warm-up each.
@@ -41,10 +43,16 @@ function curlDownload(url, headers = []) {
   execFileSync('curl', ['-sf', '-o', '/dev/null', ...headers.flatMap((h) => ['-H', h]), url]);
 }
 
-function upload(port, path, file) {
+function upload(port, path, file, headers = {}) {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, method: 'PUT', path, headers: { authorization: AUTH } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'PUT',
+        path,
+        headers: { authorization: AUTH, ...headers },
+      },
       (res) => {
         res.resume();
         res.on('end', () =>
@@ -140,11 +148,25 @@ async function main() {
   await prepareSmallDownload(quietPort, join(files, 'small.bin'));
   await prepareSmallDownload(meteredPort, join(files, 'small.bin'));
 
-  const results = { upload: [], sha256sum: [], depotDownload: [], nginxDownload: [] };
+  const bigMd5 = execFileSync('md5sum', [big]).toString().split(' ')[0];
+  const results = {
+    upload: [],
+    uploadWithMd5: [],
+    sha256sum: [],
+    depotDownload: [],
+    nginxDownload: [],
+  };
   for (let run = 1; run <= RUNS; run++) {
     results.sha256sum.push(await time(() => execFileSync('sha256sum', [big]))());
     results.upload.push(
       await time(() => upload(depotPort, `/artifactory/bench/big-${run}.bin`, big))(),
+    );
+    results.uploadWithMd5.push(
+      await time(() =>
+        upload(depotPort, `/artifactory/bench/md5-${run}.bin`, big, {
+          'x-checksum-md5': bigMd5,
+        }),
+      )(),
     );
     results.nginxDownload.push(
       await time(() => curlDownload(`http://127.0.0.1:${nginxPort}/big.bin`))(),
@@ -155,7 +177,7 @@ async function main() {
       )(),
     );
     console.log(
-      `run ${run}: upload ${results.upload.at(-1).toFixed(2)} s, sha256sum ${results.sha256sum.at(-1).toFixed(2)} s, download Depot ${results.depotDownload.at(-1).toFixed(2)} s, nginx ${results.nginxDownload.at(-1).toFixed(2)} s`,
+      `run ${run}: upload ${results.upload.at(-1).toFixed(2)} s, with MD5 ${results.uploadWithMd5.at(-1).toFixed(2)} s, sha256sum ${results.sha256sum.at(-1).toFixed(2)} s, download Depot ${results.depotDownload.at(-1).toFixed(2)} s, nginx ${results.nginxDownload.at(-1).toFixed(2)} s`,
     );
   }
   // Each server warms up for 2 s, then the three take turns, 5 s each, BENCH_RUNS times: a
@@ -207,6 +229,10 @@ async function main() {
   );
   console.log(
     `          bare Fastify from memory ${bareRate.toFixed(0)} req/s: ratio ${(bareRate / nginxRate).toFixed(2)} to nginx, Depot at ${(depotRate / bareRate).toFixed(2)} of it`,
+  );
+  const md5Cost = median(results.uploadWithMd5) / median(results.upload) - 1;
+  console.log(
+    `MD5       upload computing MD5 too ${median(results.uploadWithMd5).toFixed(2)} s: +${(md5Cost * 100).toFixed(0)} % of the upload time (computed at deploy only when the client sends it while this is over 10 %)`,
   );
   const metricsRatio = metricsRate / noMetricsRate;
   console.log(

@@ -330,6 +330,7 @@ describe('the artifact browser', () => {
     );
     // Deployed without an MD5: the fix computes it, and the tab is read again.
     const checksums = page.getByRole('region', { name: TREE_LABELS.checksums });
+    await checksums.getByText(TREE_LABELS.md5NotComputed).waitFor();
     await checksums.getByRole('button', { name: TREE_LABELS.fixChecksums }).click();
     const md5 = createHash('md5')
       .update('content of docs-local/guides/intro/start.md')
@@ -338,6 +339,7 @@ describe('the artifact browser', () => {
     await expect
       .poll(() => checksums.getByRole('button', { name: TREE_LABELS.fixChecksums }).count())
       .toBe(0);
+    expect(await checksums.getByText(TREE_LABELS.md5NotComputed).count()).toBe(0);
     await expect.poll(async () => Number(await downloads().textContent())).toBe(before + 1);
     await general.getByText('admin', { exact: true }).first().waitFor();
   });

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { useUnit } from 'effector-react';
 import {
   effectivePermissionsApi,
@@ -183,8 +184,14 @@ function DownloadLink({ href, node, name }: { href: string; node: TreeNode; name
   );
 }
 
+/**
+ * SHA-256, SHA-1 and MD5. Depot skips MD5 at upload unless the client sends one (it would add
+ * more to an upload than the 10 % the product allows; docs/tree-browser.md), so a missing MD5
+ * is a calm note with a way to compute it, not an error.
+ */
 function Checksums({ checksums }: { checksums: NonNullable<ArtifactGeneral['checksums']> }) {
   const [fix, fixing] = useUnit([fixChecksumsClicked, $fixingChecksums]);
+  const hintId = useId();
   return (
     <section aria-label={L.checksums}>
       <h3>{L.checksums}</h3>
@@ -192,18 +199,33 @@ function Checksums({ checksums }: { checksums: NonNullable<ArtifactGeneral['chec
         {(['sha256', 'sha1', 'md5'] as const).map((algorithm) => (
           <div key={algorithm}>
             <dt>{algorithm.toUpperCase()}</dt>
-            <dd>{checksums[algorithm] ?? '—'}</dd>
+            <dd>
+              {checksums[algorithm] ?? (
+                <>
+                  <span className="hint">{L.md5NotComputed}</span>
+                  {checksums.showFixChecksums && (
+                    <>
+                      {' '}
+                      <button
+                        type="button"
+                        className="btn btn-link"
+                        disabled={fixing}
+                        aria-describedby={hintId}
+                        onClick={() => fix()}
+                      >
+                        {L.fixChecksums}
+                      </button>
+                      <span id={hintId} className="visually-hidden">
+                        {L.fixChecksumsHint}
+                      </span>
+                    </>
+                  )}
+                </>
+              )}
+            </dd>
           </div>
         ))}
       </dl>
-      {checksums.showFixChecksums && (
-        <p className="tree-checksum-fix">
-          <span>{L.fixChecksumsHint}</span>{' '}
-          <button type="button" className="btn" disabled={fixing} onClick={() => fix()}>
-            {L.fixChecksums}
-          </button>
-        </p>
-      )}
     </section>
   );
 }

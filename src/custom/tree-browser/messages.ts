@@ -81,9 +81,10 @@ export const TREE_LABELS = {
     downloadPath: 'Download',
   },
   checksums: 'Checksums',
-  fixChecksums: 'Fix Checksum',
+  fixChecksums: 'Compute MD5',
+  md5NotComputed: 'Not computed at upload',
   fixChecksumsHint:
-    'The MD5 is not known yet: Fix Checksum reads the file again to compute it and to check the others.',
+    'Depot computes MD5 at upload only when the client sends one, to keep uploads fast. Computing it now reads the file once and checks the other checksums too.',
   countArtifacts: 'Show',
 };
 
