@@ -555,6 +555,16 @@ describe('the artifact browser', () => {
     await dialog.getByRole('button', { name: DEPLOY_LABELS.deploy }).click();
     const panel = page.getByRole('complementary', { name: DEPLOY_LABELS.panel });
     await panel.getByRole('button', { name: DEPLOY_LABELS.cancelFile('two.txt') }).click();
+    // Each row's bar, status and cancel button sit side by side, none over another.
+    const overlaps = await panel.locator('li').evaluateAll((rows) =>
+      rows.flatMap((row) => {
+        const boxes = [...row.children]
+          .filter((child) => !child.classList.contains('error-text'))
+          .map((child) => child.getBoundingClientRect());
+        return boxes.slice(1).filter((box, i) => box.left < boxes[i]!.right - 0.5).length;
+      }),
+    );
+    expect(overlaps.every((count) => count === 0)).toBe(true);
     await page.getByText(DEPLOY_LABELS.deployed(2)).waitFor({ timeout: 60_000 });
     await expect.poll(() => panel.count()).toBe(0);
     await expectActive('uploads', 'docs-local/uploads');
