@@ -57,6 +57,7 @@ import {
 } from './messages';
 import { termLongEnough } from './searchTerm';
 import { TabBar } from '../../design/components/TabBar';
+import { Select } from '../../design/components/Select';
 import { CopyButton } from '../../design/components/CopyButton';
 import { Markdown } from '../../design/components/Markdown';
 import { DockerImageInfo } from '../../components/DockerImageInfo';
@@ -64,6 +65,10 @@ import { BuildsTab } from '../tree-browser/tabs/BuildsTab';
 import './packages.css';
 
 ModuleRegistry.registerModules([ClientSideRowModelModule]);
+
+/** The "any" choice of a filter's select: no value to filter by (a listbox key is never empty). */
+const ANY = '*';
+const TYPE_CHOICES = [{ value: ANY, label: L.allTypes }, ...PACKAGE_TYPES];
 
 /** A file's download URL, each path segment encoded (names may hold '#', '?', spaces). */
 const downloadUrl = (repo: string, path: string) =>
@@ -272,18 +277,13 @@ function PackageList() {
           value={name}
           onChange={(event) => setName(event.target.value)}
         />
-        <select
-          aria-label={L.packageType}
-          value={packageType}
-          onChange={(event) => setPackageType(event.target.value)}
-        >
-          <option value="">{L.allTypes}</option>
-          {PACKAGE_TYPES.map((type) => (
-            <option key={type.value} value={type.value}>
-              {type.label}
-            </option>
-          ))}
-        </select>
+        <Select
+          label={L.packageType}
+          hideLabel
+          options={TYPE_CHOICES}
+          value={packageType || ANY}
+          onChange={(type) => setPackageType(type === ANY ? '' : type)}
+        />
         <button type="submit" className="btn btn-primary">
           {L.searchButton}
         </button>
@@ -488,20 +488,17 @@ function ChoiceFilter(props: {
   value: string | undefined;
   onChange: (value: string) => void;
 }) {
+  const options = [
+    { value: ANY, label: props.anyLabel },
+    ...props.choices.map((choice) => ({ value: choice, label: choice })),
+  ];
   return (
-    <label>
-      {props.label}
-      <select
-        className="input"
-        value={props.value ?? ''}
-        onChange={(event) => props.onChange(event.target.value)}
-      >
-        <option value="">{props.anyLabel}</option>
-        {props.choices.map((choice) => (
-          <option key={choice}>{choice}</option>
-        ))}
-      </select>
-    </label>
+    <Select
+      label={props.label}
+      options={options}
+      value={props.value || ANY}
+      onChange={(value) => props.onChange(value === ANY ? '' : value)}
+    />
   );
 }
 
