@@ -5,7 +5,7 @@ import { MFA_TEXTS, PAGE_TITLES } from '../src/shell/messages.ts';
 import { PROFILE_LABELS, PROFILE_MESSAGES } from '../src/custom/user-profile/messages.ts';
 import { SECURITY_LABELS } from '../src/custom/security-config/messages.ts';
 import { TOKEN_LABELS } from '../src/custom/access-tokens/messages.ts';
-import { launchBrowser, openFreshPage, signIn } from './browser.ts';
+import { chooseOption, launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -186,7 +186,7 @@ describe('Access Tokens', () => {
     await page.waitForURL(/\/ui\/admin\/configuration\/access_tokens$/);
     const form = page.getByRole('form', { name: TOKEN_LABELS.generate });
     await form.getByLabel(TOKEN_LABELS.userName).fill('tomas');
-    await form.getByLabel(TOKEN_LABELS.expiry).selectOption({ label: '1 day' });
+    await chooseOption(form, TOKEN_LABELS.expiry, '1 day');
     await form.getByLabel(TOKEN_LABELS.description).fill('ci pipeline');
     await form.getByRole('button', { name: TOKEN_LABELS.generate }).click();
     const token = (await page.getByTestId('issued-token').textContent())!;

@@ -7,7 +7,7 @@ import {
 import { DEPLOY_LABELS } from '../src/custom/tree-browser/deploy/messages.ts';
 import { NOT_FOUND_TEXT, PAGE_TITLES } from '../src/shell/messages.ts';
 import { ACTION_LABELS, TREE_LABELS } from '../src/custom/tree-browser/messages.ts';
-import { launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { chooseOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { basicAuth, scriptedCall, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -216,7 +216,7 @@ describe('the permissions editor', () => {
 
       await member.getByRole('button', { name: DEPLOY_LABELS.deploy }).click();
       const dialog = member.getByRole('dialog');
-      await dialog.getByLabel(DEPLOY_LABELS.targetRepository).selectOption('team-local');
+      await chooseOption(dialog, DEPLOY_LABELS.targetRepository, 'team-local');
       await dialog.getByLabel(DEPLOY_LABELS.targetFolder).fill('org/qa');
       await dialog
         .getByLabel(DEPLOY_LABELS.files)

@@ -214,7 +214,7 @@ describe('the artifact browser', () => {
     await expectActive('readme.txt', 'docs-local/readme.txt');
     await actions().getByRole('button', { name: ACTION_LABELS.names.copy }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel(ACTION_LABELS.targetRepository).selectOption('big-local');
+    await chooseOption(dialog, ACTION_LABELS.targetRepository, 'big-local');
     await dialog.getByLabel(ACTION_LABELS.targetPath).fill('copied/readme.txt');
     await dialog.getByRole('button', { name: ACTION_LABELS.dryRun }).click();
     await dialog.getByRole('status').waitFor();
@@ -231,7 +231,7 @@ describe('the artifact browser', () => {
     await expectActive('c#d.txt', 'docs-local/a%20b/c%23d.txt');
     await actions().getByRole('button', { name: ACTION_LABELS.names.move }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel(ACTION_LABELS.targetRepository).selectOption('docs-local');
+    await chooseOption(dialog, ACTION_LABELS.targetRepository, 'docs-local');
     await dialog.getByLabel(ACTION_LABELS.targetPath).fill('moved/');
     await dialog.getByRole('button', { name: ACTION_LABELS.names.move }).click();
     await expectActive('c#d.txt', 'docs-local/moved/c%23d.txt');

@@ -23,6 +23,7 @@ import {
 } from './model';
 import { EXPIRY_CHOICES, TOKEN_LABELS as L } from './messages';
 import './access-tokens.css';
+import { Select } from '../../design/components/Select';
 
 ModuleRegistry.registerModules([ClientSideRowModelModule, PaginationModule]);
 
@@ -131,17 +132,16 @@ function GenerateForm() {
         onChange={(e) => setUsername(e.target.value)}
       />
       <div className="field">
-        <label htmlFor="token-scope">{L.scope}</label>
-        <select
-          id="token-scope"
-          className="input"
+        <Select
+          label={L.scope}
+          options={[
+            { value: 'user', label: L.scopeUser },
+            { value: 'admin', label: L.scopeAdmin },
+            { value: 'groups', label: L.scopeGroups },
+          ]}
           value={scopeKind}
-          onChange={(e) => setScopeKind(e.target.value as typeof scopeKind)}
-        >
-          <option value="user">{L.scopeUser}</option>
-          <option value="admin">{L.scopeAdmin}</option>
-          <option value="groups">{L.scopeGroups}</option>
-        </select>
+          onChange={setScopeKind}
+        />
       </div>
       {scopeKind === 'groups' && (
         <TextField
@@ -152,19 +152,15 @@ function GenerateForm() {
         />
       )}
       <div className="field">
-        <label htmlFor="token-expiry">{L.expiry}</label>
-        <select
-          id="token-expiry"
-          className="input"
-          value={expiresIn}
-          onChange={(e) => setExpiresIn(Number(e.target.value))}
-        >
-          {EXPIRY_CHOICES.map((choice) => (
-            <option key={choice.seconds} value={choice.seconds}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
+        <Select
+          label={L.expiry}
+          options={EXPIRY_CHOICES.map((choice) => ({
+            value: String(choice.seconds),
+            label: choice.label,
+          }))}
+          value={String(expiresIn)}
+          onChange={(seconds) => setExpiresIn(Number(seconds))}
+        />
       </div>
       <TextField
         label={L.description}

@@ -6,6 +6,7 @@ import { EffectivePermissionsTable } from '../../components/EffectivePermissions
 import { useKeyedData } from '../../components/useKeyedData';
 import { buildsApi, type BuildAt, type BuildFile, type DiffChanges } from './api';
 import { BUILD_LABELS as L, BUILD_MESSAGES as M, BUILD_TABS, type BuildTabId } from './messages';
+import { Select } from '../../design/components/Select';
 
 const keyOf = (build: BuildAt) => `${build.name}#${build.number}@${build.startTime}`;
 const when = (millis: number) => formatDate(new Date(millis).toISOString());
@@ -323,16 +324,15 @@ function DiffPicker({
   const [number, time] = other.split('@') as [string, string];
   return (
     <>
-      <label>
-        {L.compareWith}{' '}
-        <select value={other} onChange={(e) => setOther(e.target.value)}>
-          {others.map((v) => (
-            <option key={`${v.buildNumber}@${v.time}`} value={`${v.buildNumber}@${v.time}`}>
-              {`${v.buildNumber} (${when(v.time)})`}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Select
+        label={L.compareWith}
+        options={others.map((v) => ({
+          value: `${v.buildNumber}@${v.time}`,
+          label: `${v.buildNumber} (${when(v.time)})`,
+        }))}
+        value={other}
+        onChange={setOther}
+      />
       <Loaded
         id={`${keyOf(build)}/diff/${other}`}
         load={() => buildsApi.diff(build, { number, time: Number(time) })}

@@ -1,4 +1,5 @@
 import type { TreeNode } from '../../api/treeBrowser';
+import { Select } from '../../design/components/Select';
 
 interface RepositorySelectProps {
   label: string;
@@ -17,17 +18,15 @@ export function RepositorySelect({
   onChange,
   noneText,
 }: RepositorySelectProps) {
+  const options = repositories.map((repo) => ({ value: repo.repoKey, label: repo.repoKey }));
   return (
-    <label>
-      {label}
-      <select value={value} onChange={(event) => onChange(event.target.value)}>
-        {repositories.length === 0 && <option value="">{noneText}</option>}
-        {repositories.map((repo) => (
-          <option key={repo.repoKey} value={repo.repoKey}>
-            {repo.repoKey}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Select
+      label={label}
+      options={options}
+      value={value || null}
+      onChange={onChange}
+      placeholder={repositories.length === 0 ? noneText : undefined}
+      isDisabled={repositories.length === 0}
+    />
   );
 }

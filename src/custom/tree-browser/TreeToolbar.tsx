@@ -13,6 +13,12 @@ import {
 } from './model';
 import { REPO_TYPE_LABELS, TREE_LABELS as L } from './messages';
 import type { TreeSettings } from './settings';
+import { Select } from '../../design/components/Select';
+
+const SORT_CHOICES = Object.entries(L.sortOptions).map(([value, label]) => ({
+  value: value as TreeSettings['sortBy'],
+  label,
+}));
 
 const REPO_TYPES = Object.keys(REPO_TYPE_LABELS);
 
@@ -43,19 +49,13 @@ export function TreeToolbar() {
         />
         {L.favoritesOnly}
       </label>
-      <label className="tree-sort">
-        {L.sortBy}{' '}
-        <select
-          value={settings.sortBy}
-          onChange={(event) => onSort(event.target.value as TreeSettings['sortBy'])}
-        >
-          {Object.entries(L.sortOptions).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Select
+        className="tree-sort"
+        label={L.sortBy}
+        options={SORT_CHOICES}
+        value={settings.sortBy}
+        onChange={onSort}
+      />
       <FilterMenu filters={settings.filters} />
     </div>
   );
