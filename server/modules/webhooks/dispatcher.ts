@@ -87,6 +87,13 @@ export function createDispatcher(options: DispatcherOptions) {
   let round: Promise<boolean> | undefined;
   let stopped = true;
   let wokenDuringRound = false;
+  /**
+   * Outbox writes this node saw, and how many of them the last look at the outbox that found
+   * nothing had seen: a round whose only news is a run that ended skips the outbox. Other
+   * nodes' events are looked for at every poll.
+   */
+  let outboxWrites = 0;
+  let outboxReadAt = -1;
 
   /** By key, made once per list the cache answers (every attempt of a run looks). */
   const indexes = new WeakMap<Subscription[], Map<string, Subscription>>();
@@ -148,7 +155,7 @@ export function createDispatcher(options: DispatcherOptions) {
       logger.warn({ err: error, webhook: key }, 'webhook delivery run failed; trying again');
     } finally {
       running.delete(key);
-      if (!stopped) wake();
+      if (!stopped) soon();
     }
   }
 
@@ -171,7 +178,12 @@ export function createDispatcher(options: DispatcherOptions) {
   /** One round: fan out what is new, start sending what is due. Answers whether there was work. */
   async function runOnce(): Promise<boolean> {
     const byKey = await subscriptionsByKey();
-    const fanned = await fanOut([...byKey.values()]);
+    let fanned = 0;
+    if (outboxReadAt !== outboxWrites) {
+      const seen = outboxWrites;
+      fanned = await fanOut([...byKey.values()]);
+      if (fanned === 0) outboxReadAt = seen;
+    }
     const started = stopped ? 0 : await startRuns(byKey);
     return fanned > 0 || started > 0;
   }
@@ -179,6 +191,8 @@ export function createDispatcher(options: DispatcherOptions) {
   function schedule(delayMs: number) {
     if (stopped) return;
     clearTimeout(timer);
+    // An idle poll looks at the outbox whatever this node saw: other nodes write to it too.
+    if (delayMs >= settings.pollMs) outboxReadAt = -1;
     timer = setTimeout(() => {
       wokenDuringRound = false;
       round ??= runOnce()
@@ -194,10 +208,16 @@ export function createDispatcher(options: DispatcherOptions) {
     }, delayMs);
   }
 
-  /** Something was written to the outbox, or a run ended: look soon (it may not have committed yet). */
-  function wake() {
+  /** A run ended (or something was written): a round soon, after others that end with it. */
+  function soon() {
     if (round) wokenDuringRound = true;
     else schedule(25);
+  }
+
+  /** Something was written to the outbox: look soon (it may not have committed yet). */
+  function wake() {
+    outboxWrites++;
+    soon();
   }
 
   return {
