@@ -10,10 +10,13 @@
 // - a receiver outage of BENCH_OUTAGE_SECONDS (60; the issue's figure is 600) under that
 //   load: after the receiver is back, the backlog drains; lost and duplicated deliveries
 //   (by X-Depot-Delivery) are counted (goal: 0 lost).
+// - the CPU time each Depot spent per deploy (Linux, from /proc): with subscriptions, the
+//   deploy and its deliveries until the last arrived; without, the deploy alone. On a shared,
+//   loaded machine this says what webhooks cost better than throughput does.
 // BENCH_RUNS (3) rounds take turns between the two Depots. Needs a built server (this
 // script runs scripts/prepare-start.mjs first).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,26 +36,49 @@ const ADMIN = 'bench-admin-1';
 const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
 const work = mkdtempSync(join(tmpdir(), 'depot-bench-webhooks-'));
 const children = [];
+/** Each Depot's process id, by its port. */
+const pids = new Map();
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const percentile = (values, p) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const now = () => performance.now();
 
-/** The receiver: every delivery's id, subscription and path, and when it arrived. */
+/** CPU time (user + system, all threads) a process used so far, in ms; NaN off Linux. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * The receiver: every delivery's id, subscription and path, and when it arrived; and per
+ * path prefix (`paced`, `outage`), the distinct subscription and path pairs received, kept
+ * as they arrive: the waits below poll them every 20 ms, and counting the whole list each
+ * time would take the receiver's own CPU (this process) as the list grows.
+ */
 function startReceiver(port = 0) {
   const received = [];
+  const distinct = new Map();
   const server = createServer((request, response) => {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const path = body.data?.path ?? '';
       received.push({
         id: request.headers['x-depot-delivery'],
         subscription: body.subscription_key,
-        path: body.data?.path,
+        path,
         at: now(),
       });
+      const prefix = path.split('/')[0];
+      if (!distinct.has(prefix)) distinct.set(prefix, new Set());
+      distinct.get(prefix).add(`${body.subscription_key} ${path}`);
       response.writeHead(200).end('ok');
     });
   });
@@ -60,6 +86,8 @@ function startReceiver(port = 0) {
     server.listen(port, '127.0.0.1', () =>
       done({
         received,
+        /** Distinct subscription and path pairs received under `prefix/`. */
+        distinctUnder: (prefix) => distinct.get(prefix)?.size ?? 0,
         port: server.address().port,
         close: () =>
           new Promise((closed) => {
@@ -87,6 +115,7 @@ async function startDepot(name, port, receiverPort, subscriptions) {
   const home = join(work, name);
   const child = await startBuiltDepot({ home, port, adminPassword: ADMIN });
   children.push(child);
+  pids.set(port, child.pid);
   await call(port, 'PUT', '/ui/api/v1/ui/securityconfig', { remoteAllowList: ['127.0.0.1'] });
   await call(port, 'PUT', '/artifactory/api/repositories/bench-local', {
     rclass: 'local',
@@ -171,6 +200,7 @@ async function main() {
   const rates = { with: [], without: [] };
   const deployMs = { with: [], without: [] };
   const deliveryRates = [];
+  const cpuPerDeploy = { with: [], without: [] };
   for (let run = 0; run < RUNS; run++) {
     for (const [side, port] of [
       ['with', withHooks],
@@ -179,6 +209,7 @@ async function main() {
       const paths = Array.from({ length: DEPLOYS }, (_, i) => `r${run}/${side}/f-${i}.txt`);
       const before = receiver.received.length;
       const started = now();
+      const cpuBefore = cpuMs(pids.get(port));
       const { seconds, latencies } = await deployAll(port, paths);
       rates[side].push(DEPLOYS / seconds);
       deployMs[side].push(median(latencies));
@@ -187,15 +218,14 @@ async function main() {
         await until(() => receiver.received.length - before >= expected, 'the deliveries', 300_000);
         deliveryRates.push(expected / ((now() - started) / 1000));
       }
+      cpuPerDeploy[side].push((cpuMs(pids.get(port)) - cpuBefore) / DEPLOYS);
     }
   }
 
   // Event-to-delivery latency at a steady deploy rate.
   const answered = await deployPaced(withHooks, 'paced', RATE, PACED_SECONDS);
   await until(
-    () =>
-      receiver.received.filter((r) => r.path?.startsWith('paced/')).length >=
-      answered.size * SUBSCRIPTIONS,
+    () => receiver.distinctUnder('paced') >= answered.size * SUBSCRIPTIONS,
     'the paced deliveries',
     300_000,
   );
@@ -214,7 +244,7 @@ async function main() {
     const backAt = now();
     const expected = away.size * SUBSCRIPTIONS;
     const arrived = () => receiver.received.filter((r) => r.path?.startsWith('outage/'));
-    const distinct = () => new Set(arrived().map((r) => `${r.subscription} ${r.path}`)).size;
+    const distinct = () => receiver.distinctUnder('outage');
     await until(() => distinct() >= expected, 'the backlog to drain', 3_600_000);
     const drainSeconds = (now() - backAt) / 1000;
     const ids = arrived().map((r) => r.id);
@@ -235,6 +265,11 @@ async function main() {
   );
   console.log(
     `  deliveries/s (every delivery of a round received): ${median(deliveryRates).toFixed(0)}`,
+  );
+  const cpuWith = median(cpuPerDeploy.with);
+  const cpuWithout = median(cpuPerDeploy.without);
+  console.log(
+    `  Depot CPU per deploy: with ${cpuWith.toFixed(1)} ms (its ${SUBSCRIPTIONS} deliveries included), without ${cpuWithout.toFixed(1)} ms: ${((cpuWith - cpuWithout) / SUBSCRIPTIONS).toFixed(2)} ms per delivery`,
   );
   console.log(
     `  event-to-delivery at ${RATE} deploys/s for ${PACED_SECONDS} s: p50 ${median(latencies).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms (goal p95 < 1000 ms)`,

@@ -100,6 +100,7 @@ export function createServices(
     ...webhookOptions,
     // The base URL an admin set, else DEPOT_PUBLIC_URL (docs/webhooks.md).
     origin: async () => (await generalConfig.baseUrl()) ?? webhookOptions.origin,
+    changes,
   });
   const generalConfig = createGeneralConfigService(
     entities.single('general-settings'),

@@ -401,6 +401,121 @@ describe('delivery', () => {
     receiver.answerWith(() => ({ status: 200, body: 'ok' }));
   });
 
+  it("keeps one subscription's deliveries flowing in order while another's receiver fails", async () => {
+    receiver.answerWith((request) =>
+      request.path === '/hook/flaky' ? { status: 503, body: 'down' } : { status: 200 },
+    );
+    for (const key of ['steady', 'flaky'])
+      await subscribe(key, { criteria: { repoKeys: ['hooks-b'], includePatterns: ['both/**'] } });
+    const paths = [1, 2, 3, 4, 5].map((i) => `both/f${i}.txt`);
+    for (const path of paths) await deployFile(depot, 'hooks-b', path);
+    const pathsSentTo = (key: string) =>
+      sentTo(key).map((r) => (r.json.data as { path: string }).path);
+    await until(() => sentTo('steady').length >= 5, "the steady subscription's five events");
+    expect(pathsSentTo('steady')).toEqual(paths);
+    // The failing one retries its oldest delivery and sends nothing after it meanwhile.
+    expect(new Set(pathsSentTo('flaky'))).toEqual(new Set(['both/f1.txt']));
+    receiver.answerWith(() => ({ status: 200, body: 'ok' }));
+    // On a slow machine it may have failed long enough to be paused (3 s here).
+    expect((await api('POST', '/ui/api/v1/ui/webhooks/flaky/resume')).statusCode).toBe(200);
+    await until(() => new Set(pathsSentTo('flaky')).size >= 5, "the flaky subscription's events");
+    expect([...new Set(pathsSentTo('flaky'))]).toEqual(paths);
+    expect(pathsSentTo('flaky').slice(-4)).toEqual(paths.slice(1));
+  });
+
+  it('stops a run at the delivery to retry and sends the rest after it, in order', async () => {
+    await subscribe('run', { criteria: { repoKeys: ['hooks-b'], includePatterns: ['run/**'] } });
+    // Held back while the events queue, so that one claim takes them all as one run.
+    await depot.dispatcher.stop();
+    const paths = [1, 2, 3, 4, 5].map((i) => `run/f${i}.txt`);
+    try {
+      for (const path of paths) await deployFile(depot, 'hooks-b', path);
+      let unavailable = 2;
+      receiver.answerWith((request) => {
+        if (request.path !== '/hook/run') return { status: 200 };
+        const { path } = request.json.data as { path: string };
+        if (path === 'run/f1.txt') return { status: 400, body: 'not this one' };
+        if (path === 'run/f2.txt' && unavailable-- > 0) return { status: 503 };
+        return { status: 200, body: 'ok' };
+      });
+    } finally {
+      depot.dispatcher.start();
+    }
+    await until(() => sentTo('run').length >= 7, 'the run, its retries and the rest');
+    // A 4xx fails its delivery for good and the run goes on; a 503 ends it until the retry.
+    expect(sentTo('run').map((r) => (r.json.data as { path: string }).path)).toEqual([
+      'run/f1.txt',
+      'run/f2.txt',
+      'run/f2.txt',
+      'run/f2.txt',
+      'run/f3.txt',
+      'run/f4.txt',
+      'run/f5.txt',
+    ]);
+    const history = async () =>
+      (await api('GET', '/ui/api/v1/ui/webhooks/run/deliveries')).json().deliveries as {
+        state: string;
+        attempts: number;
+        tries: { outcome: string; status: number }[];
+      }[];
+    await until(
+      async () => (await history()).every((d) => d.state !== 'pending'),
+      'every delivery recorded',
+    );
+    // Oldest first: deliveries claimed with the run but never sent count no attempt.
+    const oldestFirst = (await history()).reverse();
+    expect(oldestFirst.map((d) => [d.state, d.attempts])).toEqual([
+      ['failed', 1],
+      ['delivered', 3],
+      ['delivered', 1],
+      ['delivered', 1],
+      ['delivered', 1],
+    ]);
+    expect(oldestFirst[1]!.tries.map((t) => [t.outcome, t.status])).toEqual([
+      ['retry', 503],
+      ['retry', 503],
+      ['delivered', 200],
+    ]);
+    receiver.answerWith(() => ({ status: 200, body: 'ok' }));
+  });
+
+  it('cancels the waiting deliveries of a subscription disabled meanwhile', async () => {
+    const created = subscription('switched-off', {
+      criteria: { repoKeys: ['hooks-b'], includePatterns: ['off/**'] },
+    });
+    await subscribe('switched-off', {
+      criteria: { repoKeys: ['hooks-b'], includePatterns: ['off/**'] },
+    });
+    await depot.dispatcher.stop();
+    try {
+      for (const path of ['off/one.txt', 'off/two.txt']) await deployFile(depot, 'hooks-b', path);
+      // Fanned out while the subscription is enabled; disabled before anything is sent.
+      await depot.dispatcher.runOnce();
+      const disabled = await api('PUT', '/event/api/v1/subscriptions/switched-off', {
+        ...created,
+        key: undefined,
+        enabled: false,
+      });
+      expect(disabled.statusCode, disabled.body).toBe(200);
+    } finally {
+      depot.dispatcher.start();
+    }
+    const history = async () =>
+      (await api('GET', '/ui/api/v1/ui/webhooks/switched-off/deliveries')).json().deliveries as {
+        state: string;
+        lastError: string;
+      }[];
+    await until(
+      async () => (await history()).filter((d) => d.state === 'cancelled').length === 2,
+      'both deliveries cancelled',
+    );
+    expect((await history()).map((d) => d.lastError)).toEqual([
+      'The subscription was disabled',
+      'The subscription was disabled',
+    ]);
+    expect(sentTo('switched-off')).toHaveLength(0);
+  });
+
   it('does not retry a 4xx answer', async () => {
     receiver.answerWith((request) =>
       request.path === '/hook/rejects' ? { status: 400, body: 'no' } : { status: 200 },

@@ -1,25 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import type { Logger } from 'pino';
-import { errorOf, outcomeOf, retryDelayMs, type RetryPolicy } from './delivery-outcome.ts';
+import { claimRuns, type ClaimedDelivery } from './claim-queries.ts';
+import type { RetryPolicy } from './delivery-outcome.ts';
 import { subscriptionWants, eventRepositories } from './matching.ts';
 import {
-  cancelDelivery,
-  claimDeliveries,
   eventsToFanOut,
   insertDeliveries,
   markFannedOut,
-  pauseSubscription,
-  recordAttempt,
   repositoryClasses,
   tryFanOutLock,
-  type ClaimedDelivery,
   type NewDelivery,
   type OutboxRow,
 } from './queries.ts';
 import type { OutboundProxy } from '../proxies/service.ts';
-import { sendWebhook } from './send-webhook.ts';
-import { deliveryHeaders } from './signature.ts';
+import { createRecordBatcher } from './record-batcher.ts';
+import { recordSending } from './record-queries.ts';
+import { sendRun } from './send-run.ts';
 import type { Subscription } from './subscription.ts';
 
 export interface DispatcherSettings extends RetryPolicy {
@@ -31,7 +28,7 @@ export interface DispatcherSettings extends RetryPolicy {
 
 export interface DispatcherOptions {
   db: Database;
-  /** Every subscription, secrets opened. */
+  /** Every subscription, secrets opened (a cached list: the same objects until one changes). */
   subscriptions: () => Promise<Subscription[]>;
   allowList: () => Promise<string[]>;
   /** The proxy a subscription names (its "Use Proxy"); undefined for none. */
@@ -42,9 +39,16 @@ export interface DispatcherOptions {
   logger: Logger;
 }
 
-/** Events fanned out per transaction, and deliveries sent at once (each another subscription's). */
+/** Events fanned out per transaction. */
 const FAN_OUT_BATCH = 200;
-const CONCURRENT_SENDS = 8;
+/**
+ * Per node: subscriptions sent to at once (each its own run, so a slow receiver holds up
+ * only its own subscription), and deliveries a run claims at most, sent one after another.
+ */
+const RUNS_AT_ONCE = 32;
+const RUN_LENGTH = 100;
+/** A run starts no attempt after this long: its lease covers this and one attempt more. */
+const RUN_WINDOW_MS = 5000;
 
 /** The body a receiver gets for an event: JFrog's documented webhook payload. */
 export function payloadOf(
@@ -66,17 +70,42 @@ export function payloadOf(
 /**
  * Delivers the outbox's events (docs/webhooks.md, "Delivery"): turns each event into one
  * delivery per subscription that wants it (one node at a time, in event order), then sends
- * each subscription's oldest pending delivery, retrying with backoff, pausing a subscription
- * that keeps failing. Any number of nodes may run one on the same database: a delivery is
- * claimed by one of them at a time.
+ * each subscription's queue in order: a run of its oldest pending deliveries, one after
+ * another, up to RUNS_AT_ONCE subscriptions at once, each independent of the others;
+ * retrying with backoff, pausing a subscription that keeps failing. Any number of nodes may
+ * run one on the same database: a subscription's run is claimed by one of them at a time.
  */
 export function createDispatcher(options: DispatcherOptions) {
   const { db, settings, logger } = options;
-  const leaseMs = settings.timeoutMs * 2 + 5000;
+  // A run's last attempt starts within its window and ends within two timeouts (a redirect
+  // followed) and some slack: the lease outlasts it, so no other node sends the run meanwhile.
+  const leaseMs = RUN_WINDOW_MS + settings.timeoutMs * 2 + 5000;
+  const recorder = createRecordBatcher((record) => recordSending(db, record));
+  /** Runs under way, by subscription key. */
+  const running = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> | undefined;
+  let round: Promise<boolean> | undefined;
   let stopped = true;
   let wokenDuringRound = false;
+  /**
+   * Outbox writes this node saw, and how many of them the last look at the outbox that found
+   * nothing had seen: a round whose only news is a run that ended skips the outbox. Other
+   * nodes' events are looked for at every poll.
+   */
+  let outboxWrites = 0;
+  let outboxReadAt = -1;
+
+  /** By key, made once per list the cache answers (every attempt of a run looks). */
+  const indexes = new WeakMap<Subscription[], Map<string, Subscription>>();
+  async function subscriptionsByKey() {
+    const subscriptions = await options.subscriptions();
+    let index = indexes.get(subscriptions);
+    if (!index) {
+      index = new Map(subscriptions.map((subscription) => [subscription.key, subscription]));
+      indexes.set(subscriptions, index);
+    }
+    return index;
+  }
 
   async function fanOut(subscriptions: Subscription[]): Promise<number> {
     const origin = await options.origin();
@@ -107,62 +136,63 @@ export function createDispatcher(options: DispatcherOptions) {
     });
   }
 
-  async function deliver(claimed: ClaimedDelivery, subscription: Subscription | undefined) {
-    if (!subscription) return cancelDelivery(db, claimed.id, 'The subscription was deleted');
-    if (!subscription.enabled)
-      return cancelDelivery(db, claimed.id, 'The subscription was disabled');
-    const body = JSON.stringify(claimed.payload);
-    const result = await sendWebhook(subscription.url, {
-      body,
-      headers: deliveryHeaders({
-        body,
-        secret: subscription.secret,
-        useSecretForSigning: subscription.useSecretForSigning,
-        customHeaders: subscription.customHeaders,
-        deliveryId: claimed.delivery_id,
-        event: `${claimed.domain}.${claimed.event_type}`,
-      }),
-      allowList: await options.allowList(),
-      timeoutMs: settings.timeoutMs,
-      proxy: () => options.proxyOf(subscription.proxy),
-    });
-    const outcome = outcomeOf(result);
-    const attempt = {
-      outcome,
-      status: result.kind === 'answered' ? result.status : null,
-      durationMs: result.durationMs,
-      error: errorOf(result),
-      excerpt: result.kind === 'answered' ? result.excerpt : null,
-    };
-    if (outcome !== 'retry') return recordAttempt(db, claimed, attempt);
-    const retryAt = new Date(Date.now() + retryDelayMs(settings, claimed.attempts));
-    await recordAttempt(db, claimed, attempt, retryAt);
-    const failingSince = claimed.first_failed_at ?? new Date();
-    if (Date.now() - failingSince.getTime() >= settings.pauseAfterMs) {
-      const reason = `Paused after failing since ${failingSince.toISOString()}: ${attempt.error}`;
-      await pauseSubscription(db, subscription.key, reason);
-      logger.warn({ webhook: subscription.key, reason }, 'webhook paused');
+  /** Sends a subscription's run, then records it; the subscription is free again after. */
+  async function runOf(key: string, run: ClaimedDelivery[], subscription?: Subscription) {
+    try {
+      const record = await sendRun(run, subscription, {
+        subscription: async (wanted) => (await subscriptionsByKey()).get(wanted),
+        allowList: options.allowList,
+        proxyOf: options.proxyOf,
+        policy: settings,
+        startBefore: Date.now() + RUN_WINDOW_MS,
+        stopping: () => stopped,
+      });
+      await recorder.add(record);
+      for (const { key: paused, reason } of record.paused)
+        logger.warn({ webhook: paused, reason }, 'webhook paused');
+    } catch (error) {
+      // The claims stay leased until their lease ends; then the run is sent again.
+      logger.warn({ err: error, webhook: key }, 'webhook delivery run failed; trying again');
+    } finally {
+      running.delete(key);
+      if (!stopped) soon();
     }
   }
 
-  async function sendDue(subscriptions: Subscription[]): Promise<number> {
-    const claimed = await claimDeliveries(db, CONCURRENT_SENDS, leaseMs);
-    const byKey = new Map(subscriptions.map((subscription) => [subscription.key, subscription]));
-    await Promise.all(claimed.map((row) => deliver(row, byKey.get(row.subscription_key))));
+  /** Claims the runs of subscriptions this node is not sending to yet, and starts them. */
+  async function startRuns(byKey: Map<string, Subscription>): Promise<number> {
+    if (running.size >= RUNS_AT_ONCE) return 0;
+    const claimed = await claimRuns(db, {
+      perSubscription: RUN_LENGTH,
+      subscriptions: RUNS_AT_ONCE - running.size,
+      busy: new Set(running.keys()),
+      leaseMs,
+    });
+    const runs = new Map<string, ClaimedDelivery[]>();
+    for (const row of claimed)
+      runs.set(row.subscription_key, [...(runs.get(row.subscription_key) ?? []), row]);
+    for (const [key, run] of runs) running.set(key, runOf(key, run, byKey.get(key)));
     return claimed.length;
   }
 
-  /** One round: fan out what is new, send what is due. Answers whether there was work. */
+  /** One round: fan out what is new, start sending what is due. Answers whether there was work. */
   async function runOnce(): Promise<boolean> {
-    const subscriptions = await options.subscriptions();
-    const fanned = await fanOut(subscriptions);
-    const sent = await sendDue(subscriptions);
-    return fanned > 0 || sent > 0;
+    const byKey = await subscriptionsByKey();
+    let fanned = 0;
+    if (outboxReadAt !== outboxWrites) {
+      const seen = outboxWrites;
+      fanned = await fanOut([...byKey.values()]);
+      if (fanned === 0) outboxReadAt = seen;
+    }
+    const started = stopped ? 0 : await startRuns(byKey);
+    return fanned > 0 || started > 0;
   }
 
   function schedule(delayMs: number) {
     if (stopped) return;
     clearTimeout(timer);
+    // An idle poll looks at the outbox whatever this node saw: other nodes write to it too.
+    if (delayMs >= settings.pollMs) outboxReadAt = -1;
     timer = setTimeout(() => {
       wokenDuringRound = false;
       round ??= runOnce()
@@ -173,8 +203,21 @@ export function createDispatcher(options: DispatcherOptions) {
         .then((busy) => {
           round = undefined;
           schedule(busy ? 0 : wokenDuringRound ? 25 : settings.pollMs);
+          return busy;
         });
     }, delayMs);
+  }
+
+  /** A run ended (or something was written): a round soon, after others that end with it. */
+  function soon() {
+    if (round) wokenDuringRound = true;
+    else schedule(25);
+  }
+
+  /** Something was written to the outbox: look soon (it may not have committed yet). */
+  function wake() {
+    outboxWrites++;
+    soon();
   }
 
   return {
@@ -183,15 +226,13 @@ export function createDispatcher(options: DispatcherOptions) {
       stopped = false;
       schedule(0);
     },
-    /** Something was written to the outbox: look soon (it may not have committed yet). */
-    wake() {
-      if (round) wokenDuringRound = true;
-      else schedule(25);
-    },
+    wake,
+    /** Stops looking; runs under way end after their current attempt and are recorded. */
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await round;
+      await Promise.all(running.values());
     },
   };
 }

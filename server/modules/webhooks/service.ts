@@ -1,5 +1,7 @@
+import { createReadCache } from '../../cache/read-cache.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
+import type { TableChanges } from '../../db/table-changes.ts';
 import { BadRequest, Conflict, NotFound } from '../../errors.ts';
 import type { CollectionStore } from '../entities/collection-store.ts';
 import { deepMerge, documentDefaults, type EntityDocument } from '../entities/documents.ts';
@@ -25,6 +27,12 @@ export const WEBHOOK_ENTITY = 'webhook';
 
 /** Deliveries the history shows at most. */
 const HISTORY_LIMIT = 200;
+/**
+ * How long the dispatcher's list of subscriptions lives at most. A write clears it at once
+ * (on every node: migration 0047 announces the documents' writes); this bounds staleness
+ * only while those announcements are out of reach.
+ */
+const SUBSCRIPTIONS_CACHE_MS = 5000;
 
 /** The `data` of a test event, per domain: what a real one carries, with sample values. */
 const SAMPLE_DATA: Record<string, Record<string, unknown>> = {
@@ -72,6 +80,8 @@ export interface WebhooksServiceOptions {
   timeoutMs: number;
   /** The payloads' `jpd_origin`, read when a payload is made: the base URL can change. */
   origin: () => Promise<string>;
+  /** Announces writes to the documents (other nodes' too), which clear the cached list. */
+  changes?: TableChanges;
 }
 
 /**
@@ -85,20 +95,32 @@ export function createWebhooksService(options: WebhooksServiceOptions) {
     return openSecrets(['secret'], deepMerge(defaults, stored), box) as unknown as Subscription;
   };
 
+  const cache = createReadCache<'all', Subscription[]>({
+    ttlMs: SUBSCRIPTIONS_CACHE_MS,
+    maxEntries: 1,
+  });
+  options.changes?.onChange(['entity_documents'], cache.clear);
+  async function readSubscriptions() {
+    const { rows } = await listDocuments(db, WEBHOOK_ENTITY, {
+      offset: 0,
+      descending: false,
+      equals: {},
+    });
+    return rows.map((row) => opened(row.document));
+  }
+
   async function requireSubscription(key: string) {
     if (!(await options.store().exists(key)))
       throw new NotFound(`Webhook '${key}' could not be found.`);
   }
 
   return {
-    /** Every subscription, secrets opened (the dispatcher reads them each round). */
-    async subscriptions(): Promise<Subscription[]> {
-      const { rows } = await listDocuments(db, WEBHOOK_ENTITY, {
-        offset: 0,
-        descending: false,
-        equals: {},
-      });
-      return rows.map((row) => opened(row.document));
+    /**
+     * Every subscription, secrets opened: the dispatcher reads them each round and before
+     * each attempt, so they are cached, the same objects until a subscription changes.
+     */
+    subscriptions(): Promise<Subscription[]> {
+      return options.changes ? cache.get('all', readSubscriptions) : readSubscriptions();
     },
 
     /**
