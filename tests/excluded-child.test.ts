@@ -1171,6 +1171,8 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'POST /ui/api/v1/ui/backup/:key/runnow',
     'POST /artifactory/api/export/system',
     'POST /artifactory/api/import/system',
+    'POST /artifactory/api/export/repositories',
+    'POST /artifactory/api/import/repositories',
     'POST /ui/api/v1/ui/retention/archive/policies/preview',
     'POST /ui/api/v1/ui/retention/archive/policies/convertToAql',
     'POST /ui/api/v1/ui/retention/archive/policies/:key/trigger',
