@@ -257,6 +257,32 @@ describe('backup and restore', () => {
     );
   }, 60_000);
 
+  it('writes a backup as one zip and restores it', async () => {
+    const refused = await source.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/export/system',
+      headers: adminAuth(),
+      payload: { exportPath: 'zipped', createArchive: true, incremental: true },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].message).toMatch(/^A zip archive holds a full backup/);
+    const backup = await exportSystem('zipped', { createArchive: true });
+    const expected = await items(source);
+    expect(backup.path).toMatch(/\/zipped\/backup-\d{8}\.\d{6}\.zip$/);
+    expect(readdirSync(join(allowed, 'zipped'))).toEqual([backup.path.split('/').at(-1)]);
+    expect(backup.manifest.blobs.copied).toBe(backup.manifest.blobs.count);
+
+    // The directory of backups names the zip as its newest.
+    const { target, response } = await restoreInto('zipped');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await items(target)).toEqual(expected);
+    for (const item of ['files/docs/file-3.txt', 'libs/org/acme/app/1.0/app-1.0.jar'])
+      expect(
+        (await target.app.inject({ url: `/artifactory/${item}`, headers: adminAuth() })).body,
+      ).toBe((await source.app.inject({ url: `/artifactory/${item}`, headers: adminAuth() })).body);
+    expect(readdirSync(join(target.config.filestoreDir, '_tmp'))).toEqual([]);
+  }, 60_000);
+
   it('refuses a Depot with repositories, and paths outside the allowed list', async () => {
     const full = join(allowed, 'full');
     const busy = await source.app.inject({
@@ -377,6 +403,14 @@ describe('configured backups', () => {
       message: 'The cron expression is invalid',
       field: 'cronExp',
     });
+    const zipIncremental = await source.app.inject({
+      method: 'POST',
+      url: ui,
+      headers: adminAuth(),
+      payload: { key: 'zipinc', cronExp: '0 0 2 * * ?', incremental: true, createArchive: true },
+    });
+    expect(zipIncremental.statusCode).toBe(400);
+    expect(zipIncremental.json().errors[0].field).toBe('createArchive');
     const outside = await source.app.inject({
       method: 'POST',
       url: ui,
