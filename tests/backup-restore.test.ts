@@ -477,6 +477,27 @@ describe('configured backups', () => {
     const left = readdirSync(join(allowed, 'nightly'));
     expect(left).toHaveLength(1);
     expect(left[0]).not.toBe(written[0]);
+    // The console's Restore takes the newest backup, and refuses a Depot with repositories.
+    const shown = await source.app.inject({ url: `${ui}/nightly/status`, headers: adminAuth() });
+    expect(shown.json().newestBackup).toBe(left[0]);
+    const restore = await source.app.inject({
+      method: 'POST',
+      url: `${ui}/nightly/restore`,
+      headers: adminAuth(),
+    });
+    expect(restore.statusCode).toBe(409);
+    expect(restore.json().errors[0].message).toBe(
+      'This Depot has repositories already: a backup restores into an empty Depot only (no repositories)',
+    );
+    const none = await source.app.inject({
+      method: 'POST',
+      url: `${ui}/on-disk/restore`,
+      headers: adminAuth(),
+    });
+    expect(none.statusCode).toBe(404);
+    expect(none.json().errors[0].message).toBe(
+      "Backup 'on-disk' has not written a backup yet: run it first",
+    );
     const missing = await source.app.inject({
       method: 'POST',
       url: `${ui}/nope/runnow`,

@@ -1169,6 +1169,7 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'POST /ui/api/v1/ui/maintenance/compress',
     'POST /ui/api/v1/ui/maintenance/prune',
     'POST /ui/api/v1/ui/backup/:key/runnow',
+    'POST /ui/api/v1/ui/backup/:key/restore',
     'POST /artifactory/api/export/system',
     'POST /artifactory/api/import/system',
     'POST /artifactory/api/export/repositories',

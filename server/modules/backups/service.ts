@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { DepotConfig } from '../../config.ts';
 import { loadMasterKey } from '../../crypto/secret-box.ts';
@@ -165,6 +165,20 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
     },
 
     /** `POST /artifactory/api/import/system`: restores a backup into a Depot without repositories. */
+    /** The name of the newest backup a configured backup wrote (a directory or a zip), or null. */
+    async newestOf(key: string): Promise<string | null> {
+      const newest = await newestBackupIn(backupTarget(await backupConfig(key), config.backupDirs));
+      return newest ? basename(newest) : null;
+    },
+
+    /** The console's Restore: the newest backup of a configured backup, into an empty Depot. */
+    async restoreNewest(key: string) {
+      const dir = backupTarget(await backupConfig(key), config.backupDirs);
+      const newest = await newestBackupIn(dir);
+      if (!newest) throw new NotFound(BACKUP_MESSAGES.noneYet(key));
+      return this.importSystem(newest);
+    },
+
     /**
      * `POST /artifactory/api/import/system`: restores a backup (a directory or a zip, or the
      * newest of either in a directory of backups) into a Depot without repositories.
