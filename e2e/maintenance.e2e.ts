@@ -6,6 +6,8 @@ import {
   MAINTENANCE_LABELS,
   MAINTENANCE_MESSAGES,
 } from '../src/custom/maintenance/messages.ts';
+import { BACKUP_STATUS_LABELS } from '../src/custom/backup-status/messages.ts';
+import { BACKUP_MESSAGES } from '../server/modules/backups/messages.ts';
 import { launchBrowser, watchPageErrors, signIn } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
@@ -156,6 +158,32 @@ describe('the Maintenance page', () => {
     await page.getByRole('link', { name: LABELS.home }).click();
     await dialog.getByRole('button', { name: DISCARD_DIALOG.discard }).click();
     await page.waitForURL((url) => !url.pathname.endsWith('/maintenance'));
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('a backup’s runs on the Backups screen', () => {
+  it('runs now, shows the result, and a Restore the server refuses says why', async () => {
+    await asScript(
+      'POST',
+      '/ui/api/v1/ui/backup',
+      JSON.stringify({ key: 'e2e-nightly', cronExp: '0 0 2 * * ?' }),
+      'application/json',
+    );
+    await page.goto(depot.ui('/admin/artifactory/services/backups/e2e-nightly/edit'));
+    const panel = page.getByRole('region', { name: BACKUP_STATUS_LABELS.title });
+    await panel.getByText(BACKUP_STATUS_LABELS.never).waitFor();
+    await panel.getByRole('button', { name: BACKUP_STATUS_LABELS.runNow }).click();
+    // The panel polls the server: the run's outcome and its sentence appear by themselves.
+    await panel.getByText(/^Succeeded at .+ \(run now\)$/).waitFor();
+    await panel.getByText(/^Backup 'e2e-nightly' wrote \d+ binaries/).waitFor();
+    await panel.getByText(/^backup-\d{8}\.\d{6}$/).waitFor();
+
+    await panel.getByRole('button', { name: BACKUP_STATUS_LABELS.restore }).click();
+    const dialog = page.getByRole('alertdialog', { name: BACKUP_STATUS_LABELS.restoreTitle });
+    await dialog.getByRole('button', { name: BACKUP_STATUS_LABELS.restoreConfirm }).click();
+    // This Depot has a repository: the server refuses, and the panel says so in its words.
+    await panel.getByRole('alert').filter({ hasText: BACKUP_MESSAGES.notEmpty }).waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

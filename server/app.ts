@@ -62,6 +62,8 @@ import { maintenanceRoutes } from './modules/maintenance/routes.ts';
 import { startMaintenance, type Maintenance } from './modules/maintenance/maintenance.ts';
 import { startBackups, type Backups } from './modules/backups/backup-jobs.ts';
 import { backupConsoleRoutes, systemExportRoutes } from './modules/backups/routes.ts';
+import { repositoryExportRoutes } from './modules/repo-export/routes.ts';
+import { createRepoExportService } from './modules/repo-export/service.ts';
 import { startRetention, type Retention } from './modules/retention/retention-jobs.ts';
 import { retentionRoutes } from './modules/retention/routes.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
@@ -384,6 +386,9 @@ export async function assembleHttp({
   await app.register(buildRestRoutes, { services, maxMb: config.buildInfoMaxMb });
   await app.register(trashRoutes, { services });
   await app.register(systemExportRoutes, { backups });
+  await app.register(repositoryExportRoutes, {
+    repoExport: createRepoExportService(services, config),
+  });
   // Each package format's client protocol under /artifactory/api/<format>/ (docs/formats.md).
   for (const { format, routes } of services.formats)
     if (routes)

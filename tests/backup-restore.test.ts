@@ -257,6 +257,32 @@ describe('backup and restore', () => {
     );
   }, 60_000);
 
+  it('writes a backup as one zip and restores it', async () => {
+    const refused = await source.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/export/system',
+      headers: adminAuth(),
+      payload: { exportPath: 'zipped', createArchive: true, incremental: true },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].message).toMatch(/^A zip archive holds a full backup/);
+    const backup = await exportSystem('zipped', { createArchive: true });
+    const expected = await items(source);
+    expect(backup.path).toMatch(/\/zipped\/backup-\d{8}\.\d{6}\.zip$/);
+    expect(readdirSync(join(allowed, 'zipped'))).toEqual([backup.path.split('/').at(-1)]);
+    expect(backup.manifest.blobs.copied).toBe(backup.manifest.blobs.count);
+
+    // The directory of backups names the zip as its newest.
+    const { target, response } = await restoreInto('zipped');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await items(target)).toEqual(expected);
+    for (const item of ['files/docs/file-3.txt', 'libs/org/acme/app/1.0/app-1.0.jar'])
+      expect(
+        (await target.app.inject({ url: `/artifactory/${item}`, headers: adminAuth() })).body,
+      ).toBe((await source.app.inject({ url: `/artifactory/${item}`, headers: adminAuth() })).body);
+    expect(readdirSync(join(target.config.filestoreDir, '_tmp'))).toEqual([]);
+  }, 60_000);
+
   it('refuses a Depot with repositories, and paths outside the allowed list', async () => {
     const full = join(allowed, 'full');
     const busy = await source.app.inject({
@@ -377,6 +403,14 @@ describe('configured backups', () => {
       message: 'The cron expression is invalid',
       field: 'cronExp',
     });
+    const zipIncremental = await source.app.inject({
+      method: 'POST',
+      url: ui,
+      headers: adminAuth(),
+      payload: { key: 'zipinc', cronExp: '0 0 2 * * ?', incremental: true, createArchive: true },
+    });
+    expect(zipIncremental.statusCode).toBe(400);
+    expect(zipIncremental.json().errors[0].field).toBe('createArchive');
     const outside = await source.app.inject({
       method: 'POST',
       url: ui,
@@ -443,6 +477,27 @@ describe('configured backups', () => {
     const left = readdirSync(join(allowed, 'nightly'));
     expect(left).toHaveLength(1);
     expect(left[0]).not.toBe(written[0]);
+    // The console's Restore takes the newest backup, and refuses a Depot with repositories.
+    const shown = await source.app.inject({ url: `${ui}/nightly/status`, headers: adminAuth() });
+    expect(shown.json().newestBackup).toBe(left[0]);
+    const restore = await source.app.inject({
+      method: 'POST',
+      url: `${ui}/nightly/restore`,
+      headers: adminAuth(),
+    });
+    expect(restore.statusCode).toBe(409);
+    expect(restore.json().errors[0].message).toBe(
+      'This Depot has repositories already: a backup restores into an empty Depot only (no repositories)',
+    );
+    const none = await source.app.inject({
+      method: 'POST',
+      url: `${ui}/on-disk/restore`,
+      headers: adminAuth(),
+    });
+    expect(none.statusCode).toBe(404);
+    expect(none.json().errors[0].message).toBe(
+      "Backup 'on-disk' has not written a backup yet: run it first",
+    );
     const missing = await source.app.inject({
       method: 'POST',
       url: `${ui}/nope/runnow`,
@@ -468,5 +523,124 @@ describe('configured backups', () => {
     const free = await source.services.garbageCollector.collect(0);
     expect(free.heldOff).toBeUndefined();
     expect(free.binaries).toBeGreaterThan(0);
+  });
+});
+
+describe('repository export and import', () => {
+  const exportRepos = (payload: object, headers = adminAuth()) =>
+    source.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/export/repositories',
+      headers,
+      payload,
+    });
+  const importRepos = (depot: TestDepot, payload: object) =>
+    depot.app.inject({
+      method: 'POST',
+      url: '/artifactory/api/import/repositories',
+      headers: adminAuth(),
+      payload,
+    });
+  const itemsOf = async (depot: TestDepot, repoKey: string, as = repoKey) =>
+    new Map(
+      [...(await items(depot))]
+        .filter(([item]) => item.startsWith(`${repoKey}/`))
+        .map(([item, description]) => [`${as}${item.slice(repoKey.length)}`, description]),
+    );
+  let target: TestDepot;
+
+  beforeAll(async () => {
+    target = await startTestDepot(env);
+    fresh.push(target);
+    await createRepository(target, 'files', 'local');
+    await createMavenRepository(target, 'libs', 'local');
+    await createRepository(target, 'copy', 'local');
+    await deployFile(target, 'files', 'docs/file-1.txt', 'to be replaced');
+  }, 60_000);
+
+  it('writes files and their properties in the repository layout, and imports them byte-identical', async () => {
+    const exported = await exportRepos({
+      exportPath: 'repos',
+      repositories: ['files', 'libs'],
+      includeMetadata: true,
+      m2: true,
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const expected = { files: await itemsOf(source, 'files'), libs: await itemsOf(source, 'libs') };
+    const root = join(allowed, 'repos');
+    expect(readdirSync(root).sort()).toEqual(['files', 'libs']);
+    expect(readFileSync(join(root, 'files/docs/file-3.txt'), 'utf8')).toBe('generic 3');
+    const metadata = join(root, 'files/docs/.artifactory-metadata');
+    const properties = readFileSync(join(metadata, 'file-3.txt.properties.xml'), 'utf8');
+    expect(properties).toContain('<property><key>team</key><value>docs</value></property>');
+    expect(properties).toContain('<property><key>n</key><value>3</value></property>');
+    expect(readFileSync(join(metadata, 'file-3.txt.artifactory-file.xml'), 'utf8')).toContain(
+      `<type>sha256</type>`,
+    );
+    expect(readFileSync(join(root, 'libs/org/acme/app/1.0/app-1.0.jar.sha1'), 'utf8')).toMatch(
+      /^[0-9a-f]{40}$/,
+    );
+
+    const imported = await importRepos(target, { importPath: 'repos', includeMetadata: true });
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(await itemsOf(target, 'files')).toEqual(expected.files);
+    expect(await itemsOf(target, 'libs')).toEqual(expected.libs);
+    for (const item of ['files/docs/file-1.txt', 'libs/org/acme/app/1.0/app-1.0.jar'])
+      expect(
+        (await target.app.inject({ url: `/artifactory/${item}`, headers: adminAuth() })).rawPayload,
+      ).toEqual(
+        (await source.app.inject({ url: `/artifactory/${item}`, headers: adminAuth() })).rawPayload,
+      );
+
+    // One repository's folder into another repository.
+    const one = await importRepos(target, { importPath: 'repos/files', repo: 'copy' });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(await itemsOf(target, 'copy', 'files')).toEqual(expected.files);
+  }, 60_000);
+
+  it('refuses a file whose checksum does not match, naming it, and imports nothing', async () => {
+    const exported = await exportRepos({ exportPath: 'tampered', repositories: ['files'] });
+    expect(exported.statusCode, exported.body).toBe(200);
+    writeFileSync(join(allowed, 'tampered/files/docs/file-5.txt'), 'generic X');
+    const before = await items(target);
+    const refused = await importRepos(target, { importPath: 'tampered/files', repo: 'copy' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().errors[0].message).toMatch(
+      /^Nothing was imported: 1 files do not match .*: copy\/docs\/file-5\.txt$/,
+    );
+    expect(await items(target)).toEqual(before);
+  });
+
+  it('refuses paths outside the allowed list, unknown repositories and non-admins, writing nothing', async () => {
+    for (const exportPath of ['../escape-repos', tmpdir()]) {
+      const refused = await exportRepos({ exportPath });
+      expect(refused.statusCode, exportPath).toBe(400);
+      expect(refused.json().errors[0].message).toContain('outside the backup directories');
+    }
+    expect(existsSync(join(allowed, '..', 'escape-repos'))).toBe(false);
+    const outside = await importRepos(target, { importPath: tmpdir(), repo: 'copy' });
+    expect(outside.statusCode).toBe(400);
+
+    const unknown = await exportRepos({ exportPath: 'unknown', repositories: ['files', 'nope'] });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().errors[0].message).toBe("Repository 'nope' could not be found.");
+    expect(existsSync(join(allowed, 'unknown'))).toBe(false);
+
+    // Importing all: a folder that names no local repository of the target refuses it all.
+    const before = await items(target);
+    const noRepo = await importRepos(target, { importPath: 'repos', repo: 'nope' });
+    expect(noRepo.statusCode).toBe(404);
+    const exported = await exportRepos({
+      exportPath: 'with-npm',
+      repositories: ['files', 'npm-local'],
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const all = await importRepos(target, { importPath: 'with-npm' });
+    expect(all.statusCode).toBe(404);
+    expect(all.json().errors[0].message).toMatch(/^No local repository matches 'npm-local'/);
+    expect(await items(target)).toEqual(before);
+
+    const dev = { authorization: basic('dev', 'dev-pass-1') };
+    expect((await exportRepos({ exportPath: 'mine' }, dev)).statusCode).toBe(403);
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInfo } from './helpers/build-info.ts';
 import {
@@ -364,4 +365,42 @@ describe('queued runs, stop and delete', () => {
     expect((await call('GET', `${POLICIES}/slow`)).statusCode).toBe(404);
     expect((await call('DELETE', `${POLICIES}/slow`)).statusCode).toBe(404);
   });
+
+  it('previews a policy over thousands of files a batch at a time, shared contents honestly', async () => {
+    await createRepository(depot, 'bulk', 'local');
+    await createRepository(depot, 'bulk-other', 'local');
+    // Rows written straight into the tables: 2,100 contents of i bytes, each in bulk; every
+    // third also in a second file of bulk (chosen too), every seventh also in bulk-other (kept).
+    await sql`
+      insert into blobs (sha256, sha1, size)
+      select 'f' || lpad(to_hex(i), 63, '0'), 'f' || lpad(to_hex(i), 39, '0'), i from generate_series(1, 2100) i`.execute(
+      depot.db,
+    );
+    await sql`
+      insert into nodes (repository_id, path, parent_path, name, folder, sha256, size, created_by, modified_by)
+      select r.id, 'many/' || f.name, 'many', f.name, false, 'f' || lpad(to_hex(f.i), 63, '0'), f.i, 'admin', 'admin'
+        from repositories r,
+             lateral (select i, 'f-' || i || '.bin' as name from generate_series(1, 2100) i
+                      union all
+                      select i, 'dup-' || i || '.bin' from generate_series(3, 2100, 3) i) f
+       where r.key = 'bulk'`.execute(depot.db);
+    await sql`
+      insert into nodes (repository_id, path, parent_path, name, folder, sha256, size, created_by, modified_by)
+      select r.id, 'kept/' || i || '.bin', 'kept', i || '.bin', false, 'f' || lpad(to_hex(i), 63, '0'), i, 'admin', 'admin'
+        from repositories r, generate_series(7, 2100, 7) i
+       where r.key = 'bulk-other'`.execute(depot.db);
+    const sum = (keep: (i: number) => boolean) => {
+      let total = 0;
+      for (let i = 1; i <= 2100; i += 1) if (keep(i)) total += i;
+      return total;
+    };
+    const preview = (
+      await call('POST', `${POLICIES}/preview`, policy('bulk', { repositories: ['bulk'] }))
+    ).json();
+    expect(preview).toMatchObject({
+      count: 2100 + 700,
+      totalSize: sum(() => true) + sum((i) => i % 3 === 0),
+      freedBytes: sum((i) => i % 7 !== 0),
+    });
+  }, 60_000);
 });

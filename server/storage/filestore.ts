@@ -38,7 +38,8 @@ const SMALL_BLOB_CACHE_BYTES = 32 * 1024 * 1024;
  * hashing speed); otherwise `md5Of` computes it later, on demand.
  */
 export class Filestore {
-  private readonly tmpDir: string;
+  /** Temp files of uploads and restores; emptied at start (sweepTemp). */
+  readonly tmpDir: string;
   private readonly smallBlobs = new SmallBlobCache(SMALL_BLOB_BYTES, SMALL_BLOB_CACHE_BYTES);
 
   constructor(readonly root: string) {

@@ -7,6 +7,7 @@ import { createScreenRegistry, type ScreenComponent } from '../engine/registry';
  */
 const SCREEN_COMPONENTS: Record<string, ScreenComponent> = {
   'access-tokens': lazy(() => import('../custom/access-tokens/AccessTokensPage')),
+  'backup-status': lazy(() => import('../custom/backup-status/BackupStatusPanel')),
   'archive-search': lazy(() => import('../custom/retention/ArchiveSearchPage')),
   builds: lazy(() => import('../custom/builds/BuildsPage')),
   'cold-storage-monitoring': lazy(() => import('../custom/retention/ColdStorageMonitoringPage')),

@@ -474,6 +474,12 @@ export const REQUESTS: Record<string, ShapedRequest> = {
   // path that holds no backup (a Depot with repositories refuses one anyway).
   'POST /artifactory/api/export/system': { body: { exportPath: 'route-table-export' } },
   'POST /artifactory/api/import/system': { body: { importPath: 'route-table-export' } },
+  'POST /artifactory/api/export/repositories': {
+    body: { exportPath: 'route-table-repos', repositories: ['matrix-local'] },
+  },
+  'POST /artifactory/api/import/repositories': {
+    body: { importPath: 'route-table-repos/matrix-local', repo: 'matrix-local' },
+  },
   ...RETENTION,
 };
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, statfs, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -16,6 +16,7 @@ import {
 import { bytesToCopy, copyBlobs } from './blob-copy.ts';
 import { dumpMetadata, type DumpResult } from './metadata-dump.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
+import { ZIP_SUFFIX, writeZipBackup } from './zip-backup.ts';
 
 export interface RepositoryRow {
   id: number;
@@ -30,6 +31,8 @@ export interface BackupRequest {
   dir: string;
   /** Blobs go to `dir/blobs`, shared with earlier backups there: only new ones are copied. */
   incremental: boolean;
+  /** One zip file, `dir/backup-<time>.zip`, instead of a directory; always a full backup. */
+  createArchive: boolean;
   excludeContent: boolean;
   includeProperties: boolean;
   excludeBuilds: boolean;
@@ -52,6 +55,9 @@ export interface BackupProgress {
   phase: 'metadata' | 'space' | 'binaries' | 'finishing';
   blobsDone: number;
   blobsTotal: number;
+  /** Bytes of binaries handled so far (copied, found in place, or zipped), and in all. */
+  bytesDone: number;
+  bytesTotal: number;
 }
 
 interface Snapshot extends DumpResult {
@@ -78,35 +84,70 @@ export async function writeBackup(
   await mkdir(temp);
   const blobsDir = request.incremental ? join(request.dir, 'blobs') : join(temp, 'blobs');
   const metadataFile = join(temp, 'metadata.jsonl');
+  const zipTemp = join(temp, `${name}${ZIP_SUFFIX}`);
   try {
     let copied = { copied: 0, copiedBytes: 0 };
+    let zipManifest: BackupManifest | undefined;
     const snapshot = await heldSnapshot(
       deps,
       async (tx) => {
-        onProgress({ phase: 'metadata', blobsDone: 0, blobsTotal: 0 });
+        onProgress({ phase: 'metadata', blobsDone: 0, blobsTotal: 0, bytesDone: 0, bytesTotal: 0 });
         return readSnapshot(tx, request, metadataFile);
       },
       async (taken) => {
-        if (request.excludeContent) return;
-        if (request.precalculate) {
-          onProgress({ phase: 'space', blobsDone: 0, blobsTotal: taken.blobCount });
-          await checkSpace(request.dir, await bytesToCopy(metadataFile, blobsDir));
+        const total = request.excludeContent ? 0 : taken.blobCount;
+        const bytesTotal = request.excludeContent ? 0 : taken.blobBytes;
+        if (request.precalculate && !request.excludeContent) {
+          onProgress({ phase: 'space', blobsDone: 0, blobsTotal: total, bytesDone: 0, bytesTotal });
+          const needed = request.createArchive
+            ? taken.blobBytes
+            : await bytesToCopy(metadataFile, blobsDir);
+          await checkSpace(request.dir, needed);
         }
-        const total = taken.blobCount;
-        copied = await copyBlobs(
-          metadataFile,
-          deps.filestore,
-          blobsDir,
-          (done) => onProgress({ phase: 'binaries', blobsDone: done, blobsTotal: total }),
-          stopping,
-        );
+        const progress = (done: number, bytesDone: number) =>
+          onProgress({
+            phase: 'binaries',
+            blobsDone: done,
+            blobsTotal: total,
+            bytesDone,
+            bytesTotal,
+          });
+        if (request.createArchive) {
+          // A zip holds every blob it names: its copy counts are known before it is written.
+          if (!request.excludeContent) copied = { copied: total, copiedBytes: taken.blobBytes };
+          const manifest = manifestOf(deps, request, taken, copied);
+          await writeZipBackup(
+            {
+              metadataFile,
+              includeBlobs: !request.excludeContent,
+              filestore: deps.filestore,
+              manifest: () => (zipManifest = { ...manifest, finishedAt: new Date().toISOString() }),
+              masterKey: request.includeMasterKey ? deps.masterKey : undefined,
+              onBlob: progress,
+              stopping,
+            },
+            zipTemp,
+          );
+          return;
+        }
+        if (request.excludeContent) return;
+        copied = await copyBlobs(metadataFile, deps.filestore, blobsDir, progress, stopping);
       },
     );
+    const bytes = request.excludeContent ? 0 : snapshot.blobBytes;
     onProgress({
       phase: 'finishing',
-      blobsDone: snapshot.blobCount,
-      blobsTotal: snapshot.blobCount,
+      blobsDone: request.excludeContent ? 0 : snapshot.blobCount,
+      blobsTotal: request.excludeContent ? 0 : snapshot.blobCount,
+      bytesDone: bytes,
+      bytesTotal: bytes,
     });
+    if (zipManifest) {
+      const path = join(request.dir, `${name}${ZIP_SUFFIX}`);
+      await rename(zipTemp, path);
+      await rm(temp, { recursive: true, force: true });
+      return { manifest: zipManifest, path };
+    }
     const manifest = manifestOf(deps, request, snapshot, copied);
     if (request.includeMasterKey) {
       await mkdir(join(temp, 'security'));
@@ -228,6 +269,7 @@ async function freeName(dir: string, at: Date): Promise<string> {
   const stamp = at.toISOString().replace(/[-:]/g, '').replace('T', '.').slice(0, 15);
   for (let n = 1; ; n += 1) {
     const name = n === 1 ? `backup-${stamp}` : `backup-${stamp}-${n}`;
+    if (await exists(join(dir, `${name}${ZIP_SUFFIX}`))) continue;
     try {
       await mkdir(join(dir, name));
       await rm(join(dir, name), { recursive: true });
@@ -237,3 +279,9 @@ async function freeName(dir: string, at: Date): Promise<string> {
     }
   }
 }
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );

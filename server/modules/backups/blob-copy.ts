@@ -38,15 +38,17 @@ export async function copyBlobs(
   metadataFile: string,
   filestore: Filestore,
   blobsDir: string,
-  progress: (done: number) => void,
+  progress: (done: number, bytes: number) => void,
   stopping?: AbortSignal,
 ): Promise<CopyReport> {
   const report: CopyReport = { copied: 0, copiedBytes: 0, present: 0 };
+  let presentBytes = 0;
   for await (const blob of blobRows(metadataFile)) {
     stopping?.throwIfAborted();
     const target = backupBlobPath(blobsDir, blob.sha256);
     if (await exists(target)) {
       report.present += 1;
+      presentBytes += blob.size;
     } else {
       await mkdir(join(blobsDir, blob.sha256.slice(0, 2)), { recursive: true });
       const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
@@ -60,7 +62,7 @@ export async function copyBlobs(
       report.copied += 1;
       report.copiedBytes += blob.size;
     }
-    progress(report.copied + report.present);
+    progress(report.copied + report.present, report.copiedBytes + presentBytes);
   }
   return report;
 }

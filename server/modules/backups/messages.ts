@@ -19,6 +19,9 @@ export const BACKUP_MESSAGES = {
     `Nothing was restored: ${items.length + more} binaries in the backup do not match their SHA-256: ` +
     items.join(', ') +
     (more > 0 ? ` and ${more} more` : ''),
+  zipIsFull:
+    'A zip archive holds a full backup: turn off Incremental to write one, or write a directory',
+  noneYet: (key: string) => `Backup '${key}' has not written a backup yet: run it first`,
   alreadyRunning: (key: string) => `Backup '${key}' is running already`,
   started: (key: string) => `Backup '${key}' started`,
   masterKeyWarning:

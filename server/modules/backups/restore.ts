@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { TableChanges } from '../../db/table-changes.ts';
@@ -40,11 +41,14 @@ export async function restoreBackup(
   deps: RestoreDeps,
   dir: string,
   shownPath: string,
+  openBlob?: BlobOpener,
 ): Promise<RestoreReport> {
   const manifest = await readManifest(dir, shownPath);
   await requireEmpty(deps.db);
   const metadataFile = resolve(dir, 'metadata.jsonl');
-  const blobs = await installBlobs(deps.filestore, metadataFile, resolve(dir, manifest.blobsDir));
+  const blobsDir = resolve(dir, manifest.blobsDir);
+  const open = openBlob ?? (async (sha256) => createReadStream(backupBlobPath(blobsDir, sha256)));
+  const blobs = await installBlobs(deps.filestore, metadataFile, open);
   if (blobs.bad.size > 0) {
     const items = await itemsUsing(metadataFile, blobs.bad);
     throw new Conflict(
@@ -69,7 +73,11 @@ export async function restoreBackup(
   return { manifest, rows, blobs: blobs.installed, warnings };
 }
 
-async function requireEmpty(db: Database) {
+/** Opens a blob of the backup by its SHA-256 (a file of a directory, or an entry of a zip). */
+export type BlobOpener = (sha256: string) => Promise<Readable>;
+
+/** Refuses (409) a Depot that has repositories: a backup restores into an empty one only. */
+export async function requireEmpty(db: Database) {
   const row = await db
     .selectFrom('repositories')
     .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -81,12 +89,13 @@ async function requireEmpty(db: Database) {
  * Puts each blob into the filestore through its staging step, which hashes what it reads:
  * a blob whose SHA-256 is not its name (or that is missing or short) is set aside as bad.
  */
-async function installBlobs(filestore: Filestore, metadataFile: string, blobsDir: string) {
+async function installBlobs(filestore: Filestore, metadataFile: string, open: BlobOpener) {
   const bad = new Set<string>();
   let installed = 0;
   for await (const blob of blobRows(metadataFile)) {
-    const source = createReadStream(backupBlobPath(blobsDir, blob.sha256));
-    const staged = await filestore.stage(source).catch(() => undefined);
+    const staged = await open(blob.sha256)
+      .then((source) => filestore.stage(source))
+      .catch(() => undefined);
     if (!staged || staged.sha256 !== blob.sha256 || staged.size !== blob.size) {
       await filestore.discard(staged);
       bad.add(blob.sha256);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Conflict } from '../../errors.ts';
 import { backupJobName, type Backups } from './backup-jobs.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
+import type { RestoreReport } from './restore.ts';
 import type { SystemExport } from './service.ts';
 
 const admin = { permission: 'admin' as const };
@@ -66,9 +67,26 @@ export async function backupConsoleRoutes(app: FastifyInstance, { backups }: { b
         progress: backups.backups.progressOf(request.params.key) ?? null,
         nextRun: backups.scheduler.nextRun(job)?.toISOString() ?? null,
         lastRun: lastRuns[job] ?? null,
+        newestBackup: await backups.backups.newestOf(request.params.key),
       };
     },
   );
+
+  // The console's Restore: the newest backup this backup wrote, into an empty Depot.
+  app.post<{ Params: { key: string } }>(
+    '/ui/backup/:key/restore',
+    { config: admin, schema: { params: keyParams } },
+    async (request) => restoreAnswer(await backups.backups.restoreNewest(request.params.key)),
+  );
+}
+
+function restoreAnswer(report: RestoreReport) {
+  return {
+    info: `Restored ${report.manifest.counts.nodes ?? 0} items and ${report.blobs} binaries; sign in again with the restored accounts`,
+    rows: report.rows,
+    blobs: report.blobs,
+    warnings: [...report.manifest.warnings, ...report.warnings],
+  };
 }
 
 /** Artifactory's full system export and import, in its shapes (docs/backup.md). */
@@ -90,13 +108,7 @@ export async function systemExportRoutes(app: FastifyInstance, { backups }: { ba
     '/artifactory/api/import/system',
     { config: admin, schema: { body: importBody } },
     async (request) => {
-      const report = await backups.backups.importSystem(request.body.importPath);
-      return {
-        info: `Restored ${report.manifest.counts.nodes ?? 0} items and ${report.blobs} binaries; sign in again with the restored accounts`,
-        rows: report.rows,
-        blobs: report.blobs,
-        warnings: [...report.manifest.warnings, ...report.warnings],
-      };
+      return restoreAnswer(await backups.backups.importSystem(request.body.importPath));
     },
   );
 }

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { DepotConfig } from '../../config.ts';
 import { loadMasterKey } from '../../crypto/secret-box.ts';
@@ -17,7 +17,8 @@ import {
 } from './backup-writer.ts';
 import { backupTarget } from './hooks.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
-import { restoreBackup } from './restore.ts';
+import { requireEmpty, restoreBackup } from './restore.ts';
+import { openZipBackup, ZIP_SUFFIX } from './zip-backup.ts';
 import { newestBackupIn, removeExpiredBackups } from './retention.ts';
 
 /** A backup as the console saves it (schemas/entities/backup.schema.json). */
@@ -28,6 +29,8 @@ export interface BackupConfig {
   dir: string;
   retentionPeriodHours: number;
   incremental: boolean;
+  /** One zip file per run instead of a directory (a full backup). */
+  createArchive?: boolean;
   excludedRepositories: string[];
   excludeBuilds: boolean;
   excludeNewRepositories: boolean;
@@ -108,6 +111,7 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
       const request: BackupRequest = {
         dir,
         incremental: backup.incremental,
+        createArchive: backup.createArchive ?? false,
         excludeContent: false,
         includeProperties: true,
         excludeBuilds: backup.excludeBuilds,
@@ -144,12 +148,13 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
 
     /** `POST /artifactory/api/export/system`: a full backup into an allowed path. */
     async exportSystem(body: SystemExport) {
-      if (body.createArchive)
-        throw new BadRequest('Depot exports to a directory; createArchive is not supported');
+      if (body.createArchive && body.incremental)
+        throw new BadRequest(BACKUP_MESSAGES.zipIsFull, 'createArchive');
       const dir = allowedBackupPath(body.exportPath, config.backupDirs, 'exportPath');
       return writeBackup(deps, {
         dir,
         incremental: body.incremental ?? false,
+        createArchive: body.createArchive ?? false,
         excludeContent: body.excludeContent ?? false,
         includeProperties: body.includeMetadata ?? true,
         excludeBuilds: false,
@@ -160,19 +165,43 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
     },
 
     /** `POST /artifactory/api/import/system`: restores a backup into a Depot without repositories. */
+    /** The name of the newest backup a configured backup wrote (a directory or a zip), or null. */
+    async newestOf(key: string): Promise<string | null> {
+      const newest = await newestBackupIn(backupTarget(await backupConfig(key), config.backupDirs));
+      return newest ? basename(newest) : null;
+    },
+
+    /** The console's Restore: the newest backup of a configured backup, into an empty Depot. */
+    async restoreNewest(key: string) {
+      const dir = backupTarget(await backupConfig(key), config.backupDirs);
+      const newest = await newestBackupIn(dir);
+      if (!newest) throw new NotFound(BACKUP_MESSAGES.noneYet(key));
+      return this.importSystem(newest);
+    },
+
+    /**
+     * `POST /artifactory/api/import/system`: restores a backup (a directory or a zip, or the
+     * newest of either in a directory of backups) into a Depot without repositories.
+     */
     async importSystem(importPath: string) {
-      let dir = allowedBackupPath(importPath, config.backupDirs, 'importPath');
-      if (!existsSync(join(dir, 'manifest.json'))) dir = (await newestBackupIn(dir)) ?? dir;
-      return restoreBackup(
-        {
-          db: services.db,
-          filestore: services.filestore,
-          changes: services.tableChanges,
-          masterKey,
-        },
-        dir,
-        importPath,
-      );
+      let path = allowedBackupPath(importPath, config.backupDirs, 'importPath');
+      if (!existsSync(join(path, 'manifest.json')) && !path.endsWith(ZIP_SUFFIX))
+        path = (await newestBackupIn(path)) ?? path;
+      const restoreDeps = {
+        db: services.db,
+        filestore: services.filestore,
+        changes: services.tableChanges,
+        masterKey,
+      };
+      if (!path.endsWith(ZIP_SUFFIX) || !statSync(path, { throwIfNoEntry: false })?.isFile())
+        return restoreBackup(restoreDeps, path, importPath);
+      await requireEmpty(services.db); // before the zip's metadata is extracted
+      const zip = await openZipBackup(path, services.filestore.tmpDir, importPath);
+      try {
+        return await restoreBackup(restoreDeps, zip.dir, importPath, zip.openBlob);
+      } finally {
+        await zip.close();
+      }
     },
   };
 }

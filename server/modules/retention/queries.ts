@@ -70,18 +70,6 @@ export async function candidateBatch(
   }));
 }
 
-/** How many files refer to each of these contents now, in every repository and the trash. */
-export async function holdersCount(db: Database, sha256s: string[]): Promise<Map<string, number>> {
-  if (sha256s.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('nodes')
-    .select(['sha256', (eb) => eb.fn.countAll<string>().as('holders')])
-    .where('sha256', 'in', sha256s)
-    .groupBy('sha256')
-    .execute();
-  return new Map(rows.map((row) => [String(row.sha256), Number(row.holders)]));
-}
-
 /** The file's row as it is now, held for removal by the caller's transaction. */
 export function currentFile(tx: Tx, repositoryId: number, path: string) {
   return tx

@@ -2,7 +2,8 @@ import { asBulkWork } from '../../db/bulk-work.ts';
 import type { Database } from '../../db/database.ts';
 import { isMetadataPath } from '../remote/metadata-patterns.ts';
 import type { Criterion } from '../search/criteria.ts';
-import { candidateBatch, holdersCount, type Candidate } from './queries.ts';
+import { addChosen, chosenTotals, withChosenTable } from './preview-queries.ts';
+import { candidateBatch, type Candidate } from './queries.ts';
 
 const BATCH = 500;
 
@@ -38,30 +39,13 @@ export interface Preview {
 
 /**
  * Counts what a policy would take, honestly: content stored once for several files is freed
- * only when every file holding it is chosen.
+ * only when every file holding it is chosen. The chosen files go a batch at a time into a
+ * session-local table and the database sums them: memory stays flat whatever the policy takes.
  */
 export async function previewOf(db: Database, where: Criterion): Promise<Preview> {
-  const chosen = new Map<string, { files: number; size: number }>();
-  let count = 0;
-  let totalSize = 0;
-  for await (const batch of selectedBatches(db, where)) {
-    for (const item of batch) {
-      count += 1;
-      totalSize += item.size;
-      const content = chosen.get(item.sha256) ?? { files: 0, size: item.size };
-      content.files += 1;
-      chosen.set(item.sha256, content);
-    }
-  }
-  let freedBytes = 0;
-  const contents = [...chosen.keys()];
-  for (let start = 0; start < contents.length; start += BATCH) {
-    const slice = contents.slice(start, start + BATCH);
-    const holders = await asBulkWork(() => holdersCount(db, slice));
-    for (const sha256 of slice) {
-      const content = chosen.get(sha256)!;
-      if ((holders.get(sha256) ?? 0) <= content.files) freedBytes += content.size;
-    }
-  }
-  return { count, totalSize, freedBytes };
+  return withChosenTable(db, async (session, table) => {
+    for await (const batch of selectedBatches(session, where))
+      await asBulkWork(() => addChosen(session, table, batch));
+    return asBulkWork(() => chosenTotals(session, table));
+  });
 }

@@ -1,0 +1,66 @@
+import type { BackupProgress, BackupRun } from './api';
+
+/** The backup status panel's words (the spec names the Run Now action only: docs/backup.md). */
+export const BACKUP_STATUS_LABELS = {
+  title: 'Backup Runs',
+  loading: 'Loading…',
+  runNow: 'Run Now',
+  restore: 'Restore',
+  running: 'Running',
+  progress: 'Progress',
+  lastRun: 'Last Run',
+  nextRun: 'Next Run',
+  newest: 'Newest Backup',
+  never: 'This backup has not run yet.',
+  noBackup: 'None yet',
+  notScheduled: 'Not scheduled',
+  restoreTitle: 'Restore Backup',
+  restoreText: (name: string) =>
+    `Restore '${name}' into this Depot? A backup restores into an empty Depot only (no ` +
+    'repositories); its users, settings and documents replace this Depot’s, and everyone signs in again with the restored accounts.',
+  restoreConfirm: 'Restore',
+  cancel: 'Cancel',
+};
+
+const PHASES: Record<BackupProgress['phase'], string> = {
+  metadata: 'Reading the metadata',
+  space: 'Checking the free space',
+  binaries: 'Copying the binaries',
+  finishing: 'Finishing',
+};
+
+const OUTCOMES: Record<BackupRun['outcome'], string> = {
+  running: 'Running',
+  success: 'Succeeded',
+  failure: 'Failed',
+};
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** Bytes as a person reads them: 1,024 bytes make a KB. */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+/** A running backup's progress in words: the phase, then binaries and bytes done of all. */
+export function progressText(progress: BackupProgress): string {
+  const phase = PHASES[progress.phase];
+  if (progress.phase === 'metadata' || progress.blobsTotal === 0) return phase;
+  return (
+    `${phase}: ${progress.blobsDone} of ${progress.blobsTotal} binaries, ` +
+    `${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`
+  );
+}
+
+/** A run's outcome and when, e.g. "Succeeded at 11/26/2026, 10:00:00 PM (run now)". */
+export function runText(run: BackupRun, at: (iso: string) => string): string {
+  const when = at(run.finishedAt ?? run.startedAt);
+  const trigger = run.trigger === 'manual' ? ' (run now)' : '';
+  return `${OUTCOMES[run.outcome]} at ${when}${trigger}`;
+}
