@@ -62,6 +62,11 @@ import { maintenanceRoutes } from './modules/maintenance/routes.ts';
 import { startMaintenance, type Maintenance } from './modules/maintenance/maintenance.ts';
 import { startBackups, type Backups } from './modules/backups/backup-jobs.ts';
 import { backupConsoleRoutes, systemExportRoutes } from './modules/backups/routes.ts';
+import {
+  configDescriptorConsoleRoutes,
+  configurationRestRoutes,
+} from './modules/config-descriptor/routes.ts';
+import { createConfigurationService } from './modules/config-descriptor/service.ts';
 import { startRetention, type Retention } from './modules/retention/retention-jobs.ts';
 import { retentionRoutes } from './modules/retention/routes.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
@@ -384,6 +389,8 @@ export async function assembleHttp({
   await app.register(buildRestRoutes, { services, maxMb: config.buildInfoMaxMb });
   await app.register(trashRoutes, { services });
   await app.register(systemExportRoutes, { backups });
+  const configuration = createConfigurationService(services, config.backupDirs);
+  await app.register(configurationRestRoutes, { configuration });
   // Each package format's client protocol under /artifactory/api/<format>/ (docs/formats.md).
   for (const { format, routes } of services.formats)
     if (routes)
@@ -417,6 +424,7 @@ export async function assembleHttp({
       await api.register(schemasRoutes, { services });
       await api.register(maintenanceRoutes, { services, maintenance });
       await api.register(backupConsoleRoutes, { backups });
+      await api.register(configDescriptorConsoleRoutes, { configuration });
       await api.register(retentionRoutes, { services, retention });
       await api.register(remoteRoutes, { services });
       await api.register(repositoriesUiRoutes, { services });
