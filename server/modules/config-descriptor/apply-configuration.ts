@@ -7,6 +7,7 @@ import { createEntityWriter, type ChangeAction } from './entity-writes.ts';
 import { pathOf, refusedAt, validateAgainst } from './field-errors.ts';
 import { MAINTENANCE_SCHEMA } from './maintenance-schema.ts';
 import { readConfiguration, type ConfigurationDocument } from './read-configuration.ts';
+import { holdConfigurationLock } from './queries.ts';
 import { createRepositoryWriter } from './repository-writes.ts';
 import { servicesIn, type Tx } from './scoped-services.ts';
 import {
@@ -128,6 +129,7 @@ async function applyIn(
   named: Section[],
   actor: string,
 ) {
+  await holdConfigurationLock(tx);
   const scoped = servicesIn(tx, services, backupDirs);
   const current = await readConfiguration({
     db: tx,

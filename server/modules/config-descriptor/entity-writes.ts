@@ -19,7 +19,7 @@ import {
   findDocument,
   insertAudit,
   insertDocument,
-  readSettings,
+  lockSettings,
   replaceDocument,
   writeSettings,
 } from '../entities/queries.ts';
@@ -105,7 +105,7 @@ export function createEntityWriter({
             fillMessage(messages.exists, { key, [section.keyField]: key }),
             section.keyField,
           );
-        const current = (await findDocument(tx, section.entity, matchKey(key)))?.document;
+        const current = (await findDocument(tx, section.entity, matchKey(key), true))?.document;
         const change = await prepared({ ...entry, [section.keyField]: key }, current);
         if (!change) return undefined;
         const { next } = change;
@@ -122,7 +122,7 @@ export function createEntityWriter({
     /** Deletes the item `key`, after the feature's own refusal (a proxy still in use). */
     async delete(section: CollectionSection, key: string): Promise<ChangeAction> {
       return refusedAt(pathOf(section.name, key), async (): Promise<ChangeAction> => {
-        const stored = (await findDocument(tx, section.entity, matchKey(key)))?.document;
+        const stored = (await findDocument(tx, section.entity, matchKey(key), true))?.document;
         if (!stored) return 'delete';
         const defaults = documentDefaults(entity);
         await hooks.onDelete?.([withoutSecrets(deepMerge(defaults, stored))], actor);
@@ -137,7 +137,7 @@ export function createEntityWriter({
     /** Replaces a settings document; undefined when nothing changed. */
     async replace(section: SingleSection, entry: EntityDocument) {
       return refusedAt(section.name, async (): Promise<ChangeAction | undefined> => {
-        const stored = await readSettings(tx, section.settingsKey);
+        const stored = await lockSettings(tx, section.settingsKey);
         const current = deepMerge(documentDefaults(entity), stored ?? {});
         const change = await prepared(entry, current);
         if (!change) return undefined;

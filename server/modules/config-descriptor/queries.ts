@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DepotDatabase } from '../../db/tables.ts';
 
 type Db = Kysely<DepotDatabase>;
@@ -35,4 +35,15 @@ export async function keepSealedPassword(db: Db, repositoryId: number, sealed: s
     .set({ config: JSON.stringify(config) })
     .where('id', '=', repositoryId)
     .execute();
+}
+
+/** An arbitrary number naming the lock below; other advisory locks use other numbers. */
+const CONFIGURATION_LOCK = 0x636f6e66; // 'conf'
+
+/**
+ * Holds configuration changes to one at a time across every node until the transaction
+ * ends: two documents applied at once would each compare against what the other replaces.
+ */
+export async function holdConfigurationLock(db: Db): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${CONFIGURATION_LOCK}::int)`.execute(db);
 }
