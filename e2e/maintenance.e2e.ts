@@ -8,6 +8,7 @@ import {
 } from '../src/custom/maintenance/messages.ts';
 import { BACKUP_STATUS_LABELS } from '../src/custom/backup-status/messages.ts';
 import { BACKUP_MESSAGES } from '../server/modules/backups/messages.ts';
+import { CONFIG_DESCRIPTOR_LABELS as CONFIG } from '../src/custom/config-descriptor/messages.ts';
 import { launchBrowser, watchPageErrors, signIn } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
@@ -184,6 +185,44 @@ describe('a backup’s runs on the Backups screen', () => {
     await dialog.getByRole('button', { name: BACKUP_STATUS_LABELS.restoreConfirm }).click();
     // This Depot has a repository: the server refuses, and the panel says so in its words.
     await panel.getByRole('alert').filter({ hasText: BACKUP_MESSAGES.notEmpty }).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+// The other Advanced pages, on the same server: configuration as code (docs/config-as-code.md).
+describe('the Config Descriptor and Security Descriptor pages', () => {
+  it('applies an edited configuration XML, and refuses a broken one saying why', async () => {
+    await page.goto(depot.ui('/admin/artifactory/advanced/config_descriptor'));
+    await page.getByRole('heading', { name: CONFIG.configTitle, level: 1 }).waitFor();
+    await page.getByText(CONFIG.configWarning).waitFor();
+    const editor = page.getByLabel(CONFIG.editor);
+    const xml = await editor.inputValue();
+    expect(xml).toContain('<trashcanRetentionDays>14</trashcanRetentionDays>');
+    await editor.fill(xml.replace('<trashcanRetentionDays>14<', '<trashcanRetentionDays>21<'));
+    await page.getByRole('button', { name: CONFIG.save }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Configuration saved successfully' })
+      .waitFor();
+    const general = await asScript('GET', '/ui/api/v1/ui/generalConfig');
+    expect((await general.json()).trashcanRetentionDays).toBe(21);
+
+    await editor.fill('<config><general>');
+    await page.getByRole('button', { name: CONFIG.save }).click();
+    await page
+      .getByText(/not well-formed XML/)
+      .first()
+      .waitFor();
+    await page.getByRole('button', { name: CONFIG.reset }).click();
+    expect(await editor.inputValue()).toContain('<trashcanRetentionDays>21<');
+  });
+
+  it('shows the security settings read-only', async () => {
+    await page.goto(depot.ui('/admin/artifactory/advanced/security_descriptor'));
+    const view = page.getByLabel(CONFIG.securityXml);
+    await view.waitFor();
+    expect(await view.inputValue()).toContain('<security>');
+    expect(await view.getAttribute('readonly')).not.toBeNull();
     expect(pageErrors).toEqual([]);
   });
 });

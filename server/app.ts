@@ -64,6 +64,11 @@ import { startBackups, type Backups } from './modules/backups/backup-jobs.ts';
 import { backupConsoleRoutes, systemExportRoutes } from './modules/backups/routes.ts';
 import { repositoryExportRoutes } from './modules/repo-export/routes.ts';
 import { createRepoExportService } from './modules/repo-export/service.ts';
+import {
+  configDescriptorConsoleRoutes,
+  configurationRestRoutes,
+} from './modules/config-descriptor/routes.ts';
+import { createConfigurationService } from './modules/config-descriptor/service.ts';
 import { startRetention, type Retention } from './modules/retention/retention-jobs.ts';
 import { retentionRoutes } from './modules/retention/routes.ts';
 import { remoteRoutes } from './modules/remote/routes.ts';
@@ -389,6 +394,8 @@ export async function assembleHttp({
   await app.register(repositoryExportRoutes, {
     repoExport: createRepoExportService(services, config),
   });
+  const configuration = createConfigurationService(services, config.backupDirs);
+  await app.register(configurationRestRoutes, { configuration });
   // Each package format's client protocol under /artifactory/api/<format>/ (docs/formats.md).
   for (const { format, routes } of services.formats)
     if (routes)
@@ -422,6 +429,7 @@ export async function assembleHttp({
       await api.register(schemasRoutes, { services });
       await api.register(maintenanceRoutes, { services, maintenance });
       await api.register(backupConsoleRoutes, { backups });
+      await api.register(configDescriptorConsoleRoutes, { configuration });
       await api.register(retentionRoutes, { services, retention });
       await api.register(remoteRoutes, { services });
       await api.register(repositoriesUiRoutes, { services });

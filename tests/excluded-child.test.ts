@@ -1125,6 +1125,9 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'POST /ui/api/v1/ui/mail/test',
     'PUT /ui/api/v1/ui/maintenance',
     'POST /ui/api/v1/ui/admin/repositories/testremote',
+    // Configuration as code deletes only empty repositories (docs/config-as-code.md).
+    'PATCH /artifactory/api/system/configuration',
+    'PUT /ui/api/v1/ui/configdescriptor',
   ],
   'license buckets: no artifact; a parent deleted with its own splits is one bucket (docs/license-buckets.md)':
     [

@@ -280,6 +280,11 @@ const ADMINISTRATION: Record<string, ShapedRequest> = {
     body: { email: 'rest-made@example.com', password: 'Rest-made-1' },
   },
   'PUT /ui/api/v1/ui/maintenance': { body: DEFAULT_MAINTENANCE },
+  // Documents that name no section, or one as it is: checked, and nothing changes.
+  'PUT /ui/api/v1/ui/configdescriptor': { body: { configXml: '<config version="1"/>' } },
+  'PATCH /artifactory/api/system/configuration': {
+    raw: () => ({ contentType: 'application/yaml', payload: 'general: {}\n' }),
+  },
   'POST /ui/api/v1/ui/admin/repositories/testremote': { body: () => ({ url: MADE.upstreamUrl! }) },
   'POST /ui/api/v1/ui/artifactactions/restore': {
     body: { repoKey: 'auto-trashcan', path: 'matrix-local/org/doomed.txt', dryRun: true },

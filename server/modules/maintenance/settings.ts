@@ -87,6 +87,11 @@ export function createMaintenanceSettings(db: Database) {
       return settings;
     },
 
+    /** Tells the listeners of a save made elsewhere (a configuration change's transaction). */
+    announce(settings: MaintenanceSettings) {
+      for (const listener of listeners) listener(settings);
+    },
+
     /** Called after every save in this process (the scheduler reschedules, the quota forgets). */
     onChange(listener: (settings: MaintenanceSettings) => void) {
       listeners.add(listener);
