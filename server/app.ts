@@ -42,6 +42,10 @@ import { dockerImageViewRoutes } from './formats/docker/image-view-routes.ts';
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { packagesRoutes } from './modules/packages/routes.ts';
 import { setMeUpRoutes } from './modules/set-me-up/routes.ts';
+import {
+  reverseProxyDataRoutes,
+  reverseProxySnippetRoutes,
+} from './modules/reverse-proxy/routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { archiveDownloadRoutes } from './modules/archives/routes.ts';
 import { artifactActionsRoutes } from './modules/artifact-actions/routes.ts';
@@ -384,6 +388,7 @@ export async function assembleHttp({
   await app.register(buildRestRoutes, { services, maxMb: config.buildInfoMaxMb });
   await app.register(trashRoutes, { services });
   await app.register(systemExportRoutes, { backups });
+  await app.register(reverseProxySnippetRoutes, { services });
   // Each package format's client protocol under /artifactory/api/<format>/ (docs/formats.md).
   for (const { format, routes } of services.formats)
     if (routes)
@@ -442,6 +447,7 @@ export async function assembleHttp({
       await api.register(projectConsoleRoutes, { services });
       await api.register(packagesRoutes, { services });
       await api.register(setMeUpRoutes, { services });
+      await api.register(reverseProxyDataRoutes, { services });
       await api.register(searchConsoleRoutes, { services });
       await api.register(buildConsoleRoutes, { services });
       await api.register(buildPagesRoutes, { services });
