@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 import { basic, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
+import { DOCKER_HUB_HINT } from '../server/formats/docker/docker-hub.ts';
 
 /**
  * The Docker/OCI registry protocol over real HTTP on loopback (docs/docker.md): what the
@@ -851,6 +854,46 @@ describe('tags, catalog, deletes and referrers', () => {
     expect(((await catalog.json()) as { repositories: string[] }).repositories).toContain(
       'team/paged',
     );
+  });
+});
+
+describe('an upstream that limits pulls', () => {
+  it('answers TOOMANYREQUESTS with the upstream Retry-After, and caches nothing', async () => {
+    // A registry refusing every pull, as public registries do past their anonymous limit.
+    const limited = createServer((_request, response) => {
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '17' });
+      response.end('{"errors":[{"code":"TOOMANYREQUESTS","message":"pull rate limit"}]}');
+    });
+    await new Promise<void>((resolve) => limited.listen(0, '127.0.0.1', resolve));
+    try {
+      await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+      await depot.services.repositories.create({
+        key: 'docker-limited',
+        rclass: 'remote',
+        packageType: 'docker',
+        url: `http://127.0.0.1:${(limited.address() as AddressInfo).port}`,
+      } as never);
+      for (const path of ['manifests/1', `blobs/${digestOf('a layer')}`]) {
+        const refused = await depot.request(`/v2/docker-limited/alpine/${path}`);
+        expect(refused.status, path).toBe(429);
+        expect(refused.headers.get('retry-after')).toBe('17');
+        const { errors } = (await refused.json()) as {
+          errors: { code: string; message: string }[];
+        };
+        expect(errors[0]!.code).toBe('TOOMANYREQUESTS');
+        expect(errors[0]!.message).toContain(
+          `the upstream refused /v2/library/alpine/${path} with 429 Too Many Requests`,
+        );
+        // pulled anonymously: the hint says what to do
+        expect(errors[0]!.message).toContain(DOCKER_HUB_HINT);
+      }
+      const repo = await depot.services.artifacts.repository('docker-limited');
+      expect(
+        await depot.services.artifacts.findNode(repo.id, 'alpine/1/manifest.json'),
+      ).toBeFalsy();
+    } finally {
+      await new Promise((resolve) => limited.close(resolve));
+    }
   });
 });
 
