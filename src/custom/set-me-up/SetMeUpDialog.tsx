@@ -102,7 +102,7 @@ export default function SetMeUpDialog() {
     data && repo
       ? snippetsFor(
           tool,
-          { baseUrl: data.baseUrl, repoKey, server, dockerHost },
+          { baseUrl: data.baseUrl, repoKey, server, dockerHost: dockerHost ?? undefined },
           credentials ?? undefined,
         )
       : undefined;

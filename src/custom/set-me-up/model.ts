@@ -83,7 +83,7 @@ export const $dockerHosts = combine($data, $repoKey, $reverseProxy, (data, repoK
 export const $dockerHost = combine(
   $dockerHosts,
   $pickedDockerMethod,
-  (hosts, picked) => hosts.find((h) => h.method === picked) ?? hosts[0],
+  (hosts, picked) => hosts.find((h) => h.method === picked) ?? hosts[0] ?? null,
 );
 
 // When the panel opens, fetch what the user may use and how the reverse proxy reaches Docker.
