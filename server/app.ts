@@ -42,6 +42,10 @@ import { dockerImageViewRoutes } from './formats/docker/image-view-routes.ts';
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { packagesRoutes } from './modules/packages/routes.ts';
 import { setMeUpRoutes } from './modules/set-me-up/routes.ts';
+import {
+  reverseProxyDataRoutes,
+  reverseProxySnippetRoutes,
+} from './modules/reverse-proxy/routes.ts';
 import { artifactsRoutes } from './modules/artifacts/routes.ts';
 import { archiveDownloadRoutes } from './modules/archives/routes.ts';
 import { artifactActionsRoutes } from './modules/artifact-actions/routes.ts';
@@ -396,6 +400,7 @@ export async function assembleHttp({
   });
   const configuration = createConfigurationService(services, config.backupDirs);
   await app.register(configurationRestRoutes, { configuration });
+  await app.register(reverseProxySnippetRoutes, { services });
   // Each package format's client protocol under /artifactory/api/<format>/ (docs/formats.md).
   for (const { format, routes } of services.formats)
     if (routes)
@@ -455,6 +460,7 @@ export async function assembleHttp({
       await api.register(projectConsoleRoutes, { services });
       await api.register(packagesRoutes, { services });
       await api.register(setMeUpRoutes, { services });
+      await api.register(reverseProxyDataRoutes, { services });
       await api.register(searchConsoleRoutes, { services });
       await api.register(buildConsoleRoutes, { services });
       await api.register(buildPagesRoutes, { services });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,8 @@ import {
   type DistributionRegistry,
 } from './helpers/distribution-registry.ts';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
+import { startNginxWith } from './helpers/nginx.ts';
+import { freePort } from './helpers/server-process.ts';
 import { TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 
 /**
@@ -46,9 +48,12 @@ const storage = () => [
   'vfs',
 ];
 
-async function client(command: string, args: string[]) {
+async function client(command: string, args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout } = await run(command, args, { env: clientEnv(), maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(command, args, {
+      env: { ...clientEnv(), ...env },
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return stdout.trim();
   } catch (error) {
     const { stderr, stdout } = error as { stderr?: string; stdout?: string };
@@ -66,6 +71,9 @@ const podman = (...args: string[]) =>
     ...args,
   ]);
 const skopeo = (...args: string[]) => client('skopeo', args);
+/** skopeo with every request sent to `proxy`: how a test names a host no DNS knows. */
+const skopeoVia = (proxy: string, ...args: string[]) =>
+  client('skopeo', args, { HTTP_PROXY: proxy, HTTPS_PROXY: proxy });
 
 /** An image built from a scratch root filesystem of a few small files, kept in local storage. */
 async function buildImage(name: string, arch: string, text: string) {
@@ -289,6 +297,111 @@ describe('podman, skopeo and buildah against a local Docker repository', () => {
         artifactType: 'application/spdx+json',
       }),
     ]);
+  });
+});
+
+describe('behind nginx configured as Depot generates it (docs/docker.md, "Reverse proxy")', () => {
+  const ADMIN = { authorization: `Basic ${Buffer.from(CREDS).toString('base64')}` };
+  /** The documentation's first example (a sub domain per repository). */
+  const documented = JSON.parse(
+    /<!-- reverse-proxy-example -->\s*```json\n([\s\S]*?)```/.exec(
+      readFileSync(new URL('../docs/docker.md', import.meta.url), 'utf8'),
+    )![1]!,
+  ) as Record<string, unknown>;
+
+  /**
+   * Saves the documented settings with this test's ports and Depot's address (HTTP: the
+   * test has no certificate), and starts nginx with exactly what Depot generates for them.
+   */
+  async function proxyAs(change: Record<string, unknown>) {
+    const httpPort = await freePort();
+    const saved = await depot.request('/ui/api/v1/ui/reverseProxies/crud', {
+      method: 'PUT',
+      headers: { ...ADMIN, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        ...documented,
+        internalHostname: '127.0.0.1',
+        internalPort: Number(new URL(depot.base).port),
+        useHttp: true,
+        httpPort,
+        useHttps: false,
+        ...change,
+      }),
+    });
+    expect(saved.status, await saved.text()).toBe(200);
+    const generated = await depot.request(
+      '/artifactory/api/system/configuration/reverseProxy/nginx',
+      { headers: ADMIN },
+    );
+    expect(generated.status).toBe(200);
+    const nginx = await startNginxWith(
+      await generated.text(),
+      `http://127.0.0.1:${httpPort}/artifactory/api/system/ping`,
+    );
+    return { httpPort, stop: nginx.stop };
+  }
+
+  /** Pushes the image with skopeo to `image`, pulls it back, and finds it in docker-local. */
+  async function pushAndPull(
+    image: string,
+    tag: string,
+    via: (...args: string[]) => Promise<string>,
+  ) {
+    await via(
+      'copy',
+      '--dest-tls-verify=false',
+      '--dest-creds',
+      CREDS,
+      'containers-storage:localhost/behind-proxy',
+      `docker://${image}:${tag}`,
+    );
+    const stored = await digestInDepot('docker-local/behind-proxy', tag);
+    const layout = join(work, `via-${tag}`);
+    await via(
+      'copy',
+      '--src-tls-verify=false',
+      '--src-creds',
+      CREDS,
+      `docker://${image}@${stored}`,
+      `oci:${layout}:pulled`,
+    );
+    expect(`sha256:${sha(await skopeo('inspect', '--raw', `oci:${layout}:pulled`))}`).toBe(stored);
+    const tags = await via(
+      'list-tags',
+      '--tls-verify=false',
+      '--creds',
+      CREDS,
+      `docker://${image}`,
+    );
+    expect(JSON.parse(tags).Tags).toContain(tag);
+  }
+
+  beforeAll(async () => {
+    await buildImage('behind-proxy', 'amd64', 'hello through nginx\n');
+  }, 120_000);
+
+  it('pushes and pulls at a port of the repository', async () => {
+    const repoPort = await freePort();
+    const proxy = await proxyAs({
+      dockerReverseProxyMethod: 'portPerRepo',
+      reverseProxyRepositories: [{ repoKey: 'docker-local', port: repoPort }],
+    });
+    try {
+      await pushAndPull(`127.0.0.1:${repoPort}/behind-proxy`, 'by-port', skopeo);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('pushes and pulls at a sub domain of the repository', async () => {
+    const proxy = await proxyAs({ dockerReverseProxyMethod: 'subDomain' });
+    try {
+      const host = `docker-local.${documented.serverName as string}:${proxy.httpPort}`;
+      const via = (...args: string[]) => skopeoVia(`http://127.0.0.1:${proxy.httpPort}`, ...args);
+      await pushAndPull(`${host}/behind-proxy`, 'by-sub-domain', via);
+    } finally {
+      await proxy.stop();
+    }
   });
 });
 

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 import { basic, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
+import { DOCKER_HUB_HINT } from '../server/formats/docker/docker-hub.ts';
 
 /**
  * The Docker/OCI registry protocol over real HTTP on loopback (docs/docker.md): what the
@@ -851,6 +854,104 @@ describe('tags, catalog, deletes and referrers', () => {
     expect(((await catalog.json()) as { repositories: string[] }).repositories).toContain(
       'team/paged',
     );
+  });
+});
+
+describe('a layer shared by images', () => {
+  it('is stored once, counted once in the binaries and in a project quota', async () => {
+    const shared = 'a shared base layer '.repeat(3000); // 60 000 bytes
+    await depot.services.projects.create({
+      project_key: 'imgs',
+      display_name: 'Images',
+      // The shared layer once, the rest with room to spare; the layer twice would not fit.
+      storage_quota_bytes: 60_000 + 8_000,
+    });
+    await depot.services.repositories.create({
+      key: 'imgs-docker',
+      rclass: 'local',
+      packageType: 'docker',
+      projectKey: 'imgs',
+    } as never);
+    const summary = async () =>
+      (
+        (await (await depot.request('/artifactory/api/storageinfo')).json()) as {
+          binariesSummary: { binariesCount: string; artifactsCount: string };
+        }
+      ).binariesSummary;
+    const before = await summary();
+    const first = await pushImage('imgs-docker/one', '1', '{"one":1}', [shared, 'layer one']);
+    const second = await pushImage('imgs-docker/two', '1', '{"two":2}', [shared, 'layer two']);
+    const after = await summary();
+    const count = (text: string) => Number(text.replace(/,/g, ''));
+    // Seven contents: the shared layer, two own layers, two configs, two manifests.
+    expect(count(after.binariesCount) - count(before.binariesCount)).toBe(7);
+    const repo = await depot.services.artifacts.repository('imgs-docker');
+    const files = await sql<{
+      path: string;
+    }>`select path from nodes where repository_id = ${repo.id}
+      and sha256 = ${sha(shared)} order by path`.execute(depot.services.db);
+    expect(files.rows.map((row) => row.path)).toEqual([
+      'one/1/' + 'sha256__' + sha(shared),
+      'two/1/' + 'sha256__' + sha(shared),
+    ]);
+    expect(first.digest).not.toBe(second.digest);
+    const storage = await depot.services.projects.storage('imgs');
+    // Each content once: the project stores what the filestore holds for it.
+    const contents = [shared, 'layer one', 'layer two', '{"one":1}', '{"two":2}'];
+    const stored =
+      contents.reduce((sum, content) => sum + Buffer.byteLength(content), 0) +
+      Buffer.byteLength(first.manifest) +
+      Buffer.byteLength(second.manifest);
+    expect(storage.usedBytes).toBe(stored);
+    // Its files, each counted, hold the shared layer twice (each image's tag folder).
+    expect(storage.repositories[0]!.usedSpace).toBe(stored + 60_000);
+    // A third image on the same layer still fits; a new layer of 8 000 bytes does not.
+    await pushImage('imgs-docker/three', '1', '{"three":3}', [shared]);
+    const over = await depot.request(
+      `/v2/imgs-docker/four/blobs/uploads/?digest=${digestOf('x'.repeat(8000))}`,
+      { method: 'POST', body: 'x'.repeat(8000) },
+    );
+    expect(over.status).toBe(413);
+  });
+});
+
+describe('an upstream that limits pulls', () => {
+  it('answers TOOMANYREQUESTS with the upstream Retry-After, and caches nothing', async () => {
+    // A registry refusing every pull, as public registries do past their anonymous limit.
+    const limited = createServer((_request, response) => {
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '17' });
+      response.end('{"errors":[{"code":"TOOMANYREQUESTS","message":"pull rate limit"}]}');
+    });
+    await new Promise<void>((resolve) => limited.listen(0, '127.0.0.1', resolve));
+    try {
+      await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+      await depot.services.repositories.create({
+        key: 'docker-limited',
+        rclass: 'remote',
+        packageType: 'docker',
+        url: `http://127.0.0.1:${(limited.address() as AddressInfo).port}`,
+      } as never);
+      for (const path of ['manifests/1', `blobs/${digestOf('a layer')}`]) {
+        const refused = await depot.request(`/v2/docker-limited/alpine/${path}`);
+        expect(refused.status, path).toBe(429);
+        expect(refused.headers.get('retry-after')).toBe('17');
+        const { errors } = (await refused.json()) as {
+          errors: { code: string; message: string }[];
+        };
+        expect(errors[0]!.code).toBe('TOOMANYREQUESTS');
+        expect(errors[0]!.message).toContain(
+          `the upstream refused /v2/library/alpine/${path} with 429 Too Many Requests`,
+        );
+        // pulled anonymously: the hint says what to do
+        expect(errors[0]!.message).toContain(DOCKER_HUB_HINT);
+      }
+      const repo = await depot.services.artifacts.repository('docker-limited');
+      expect(
+        await depot.services.artifacts.findNode(repo.id, 'alpine/1/manifest.json'),
+      ).toBeFalsy();
+    } finally {
+      await new Promise((resolve) => limited.close(resolve));
+    }
   });
 });
 

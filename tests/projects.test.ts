@@ -323,11 +323,12 @@ describe('storage quota', () => {
         { repoKey: 'quota-b', filesCount: 1, usedSpace: 10 },
       ],
     });
-    // An exploded archive counts its files: atomic, a refusal keeps none of them; otherwise
-    // each file is its own deploy, and the files before the refused one stay.
+    // An exploded archive counts its files (each content once, so two different ones):
+    // atomic, a refusal keeps none of them; otherwise each file is its own deploy, and the
+    // files before the refused one stay.
     const zip = craftZip([
       { name: 'z/one.txt', data: Buffer.alloc(40, 'z') },
-      { name: 'z/two.txt', data: Buffer.alloc(40, 'z') },
+      { name: 'z/two.txt', data: Buffer.alloc(40, 'y') },
     ]);
     await asAdmin('PUT', `${PROJECTS}/quota`, { storage_quota_bytes: 150 });
     const explode = (atomic: boolean) =>

@@ -121,6 +121,30 @@ describe('creating repositories from the form model', () => {
     await api('DELETE', '/remote/mvn-remote');
   });
 
+  it("takes a remote's upstream credentials, answers the user name and never the password", async () => {
+    const form = (remote: object) => ({
+      type: 'remote',
+      general: { repoKey: 'hub-remote' },
+      typeSpecific: { repoType: 'docker' },
+      remote: { url: 'https://registry.example', ...remote },
+    });
+    expect(
+      (await api('POST', '', form({ username: 'team', password: 'hub-token' }))).statusCode,
+    ).toBe(201);
+    const stored = async () =>
+      (await depot.services.repositories.findRow('hub-remote'))!.config as { password?: string };
+    const sealed = (await stored()).password;
+    expect(sealed).toBeTruthy();
+    expect(sealed).not.toContain('hub-token');
+    const answered = (await api('GET', '/remote/hub-remote')).json().remote;
+    expect(answered.username).toBe('team');
+    expect(answered).not.toHaveProperty('password');
+    // Saved again without a password (the form never has it), the stored one stays.
+    expect((await api('PUT', '', form({ username: 'team', offline: true }))).statusCode).toBe(200);
+    expect((await stored()).password).toBe(sealed);
+    await api('DELETE', '/remote/hub-remote');
+  });
+
   it('creates remote and virtual repositories with their own sections', async () => {
     const remote = await api('POST', '', {
       type: 'remote',

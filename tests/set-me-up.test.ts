@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNIPPET_SECRET, SNIPPET_USERNAME } from '../server/modules/set-me-up/placeholders.ts';
@@ -131,5 +132,121 @@ describe('Set Me Up', () => {
     expect(unlocked.json()).toEqual({ userName: 'dev', apiKey: created.apiKey });
     const anonymous = await call('POST', '/ui/setMeUp/unlock', { password: 'x' }, {});
     expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('the reverse proxy for Docker (docs/docker.md, "Reverse proxy")', () => {
+  const docs = readFileSync(new URL('../docs/docker.md', import.meta.url), 'utf8');
+  /** Each documented example: its settings and the nginx configuration shown for them. */
+  const examples = docs
+    .split('<!-- reverse-proxy-example -->')
+    .slice(1)
+    .map((part) => {
+      const [, settings, nginx] = /```json\n([\s\S]*?)```\s*```nginx\n([\s\S]*?)```/.exec(part)!;
+      return { settings: JSON.parse(settings!) as Record<string, unknown>, nginx: nginx! };
+    });
+  const put = (body: object, headers = adminAuth()) =>
+    depot.app.inject({
+      method: 'PUT',
+      url: '/ui/api/v1/ui/reverseProxies/crud',
+      headers,
+      payload: body,
+    });
+  const nginx = (headers = adminAuth()) =>
+    depot.app.inject({
+      method: 'GET',
+      url: '/artifactory/api/system/configuration/reverseProxy/nginx',
+      headers,
+    });
+
+  beforeAll(async () => {
+    await depot.services.repositories.create({
+      key: 'docker-local',
+      rclass: 'local',
+      packageType: 'docker',
+    } as never);
+    await depot.services.repositories.create({
+      key: 'docker-remote',
+      rclass: 'remote',
+      packageType: 'docker',
+      url: 'https://registry.example',
+    } as never);
+  });
+
+  it('generates exactly the nginx configuration the documentation shows for its settings', async () => {
+    expect(examples).toHaveLength(2);
+    for (const example of examples) {
+      const saved = await put(example.settings);
+      expect(saved.statusCode, saved.body).toBe(200);
+      const generated = await nginx();
+      expect(generated.statusCode).toBe(200);
+      expect(generated.headers['content-type']).toMatch(/^text\/plain/);
+      expect(generated.body).toBe(example.nginx);
+    }
+    expect((await nginx({ authorization: basic('dev', 'dev-pass-12') })).statusCode).toBe(403);
+  });
+
+  it('refuses settings nginx could not serve, naming the field, and keeps what was saved', async () => {
+    const base = examples[1]!.settings;
+    const refusals: [object, string, string][] = [
+      [
+        { dockerReverseProxyMethod: 'subDomain', serverName: '' },
+        'serverName',
+        'The Sub Domain and Port methods need the public server name',
+      ],
+      [{ useHttp: false, useHttps: false }, 'useHttp', 'Use HTTP, HTTPS or both'],
+      [{ useHttps: true, sslKey: '' }, 'sslKey', 'You must fill in this field'],
+      [
+        { reverseProxyRepositories: [{ repoKey: 'libs-release', port: 5003 }] },
+        'reverseProxyRepositories',
+        "'libs-release' is not a Docker repository",
+      ],
+      [
+        { reverseProxyRepositories: [{ repoKey: 'docker-local', port: 443 }] },
+        'reverseProxyRepositories',
+        'Port 443 is used twice',
+      ],
+      [
+        {
+          reverseProxyRepositories: [
+            { repoKey: 'docker-local', port: 5001 },
+            { repoKey: 'docker-local', port: 5002 },
+          ],
+        },
+        'reverseProxyRepositories',
+        "'docker-local' has more than one port",
+      ],
+    ];
+    for (const [change, field, message] of refusals) {
+      const refused = await put({ ...base, ...change });
+      expect(refused.statusCode, JSON.stringify(change)).toBe(400);
+      expect(refused.json().errors[0]).toMatchObject({ field, message });
+    }
+    expect((await nginx()).body).toBe(examples[1]!.nginx);
+  });
+
+  it("tells Set Me Up the Docker method and ports, only for the caller's repositories", async () => {
+    const data = (headers: Record<string, string>) =>
+      call('GET', '/ui/reverseProxyData', undefined, headers).then((r) => r.json());
+    expect(await data(DEV)).toEqual({
+      serverName: 'depot.example',
+      dockerReverseProxyMethod: 'portPerRepo',
+      reverseProxyRepositories: [
+        { repoKey: 'docker-local', port: 5001 },
+        { repoKey: 'docker-remote', port: 5002 },
+      ],
+      useHttp: false,
+      useHttps: true,
+      httpPort: 80,
+      httpsPort: 443,
+    });
+    const nobody = await data({ authorization: basic('nobody', 'nobody-pass-1') });
+    expect(nobody.reverseProxyRepositories).toEqual([]);
+    // A repository deleted since is no longer named, nor given a server block.
+    await depot.services.repositories.delete('docker-remote', 'admin');
+    expect((await data(DEV)).reverseProxyRepositories).toEqual([
+      { repoKey: 'docker-local', port: 5001 },
+    ]);
+    expect((await nginx()).body).not.toContain('listen 5002');
   });
 });

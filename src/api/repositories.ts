@@ -38,6 +38,9 @@ export interface RepositoryFormModel {
   };
   remote?: {
     url?: string;
+    username?: string;
+    /** Write-only: never answered; sent only when typed (empty removes the stored one). */
+    password?: string;
     offline?: boolean;
     missedRetrievalCachePeriodSecs?: number;
     socketTimeoutMillis?: number;

@@ -10,13 +10,8 @@ export interface NginxBalancer {
   stop(): Promise<void>;
 }
 
-/**
- * The configuration docs/cluster.md gives, with the test's ports and a private prefix:
- * round robin over the nodes, bodies streamed both ways (no buffering: uploads and downloads
- * of any size), the client's address and scheme passed on, and a node that refuses
- * connections skipped for the next one.
- */
-export function clusterConfig(dir: string, listenPort: number, nodePorts: number[]): string {
+/** nginx's main configuration around `http`, the contents of its `http {}` block. */
+function mainConfig(dir: string, http: string): string {
   const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
   return `
 daemon off;
@@ -28,6 +23,19 @@ events { worker_connections 256; }
 http {
   access_log off;
   ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n  ')}
+${http}
+}
+`;
+}
+
+/**
+ * The configuration docs/cluster.md gives, with the test's ports: round robin over the
+ * nodes, bodies streamed both ways (no buffering: uploads and downloads of any size), the
+ * client's address and scheme passed on, and a node that refuses connections skipped for
+ * the next one.
+ */
+export function clusterConfig(listenPort: number, nodePorts: number[]): string {
+  return `
   upstream depot {
     ${nodePorts.map((port) => `server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`).join('\n    ')}
     keepalive 16;
@@ -47,22 +55,26 @@ http {
       proxy_read_timeout 300s;
       proxy_next_upstream error timeout http_502;
     }
-  }
-}
-`;
+  }`;
 }
 
-/** Starts Debian's nginx in the foreground on a free loopback port; `stop` ends it. */
-export async function startNginx(nodePorts: number[]): Promise<NginxBalancer> {
+/**
+ * Starts Debian's nginx in the foreground with `http` as its `http {}` block (written as
+ * its own file and included, as nginx's conf.d is), once `probeUrl` answers; `stop` ends it
+ * and removes its directory.
+ */
+export async function startNginxWith(
+  http: string,
+  probeUrl: string,
+): Promise<{ stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'depot-nginx-'));
-  const port = await freePort();
   for (const name of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
     mkdirSync(join(dir, name));
+  writeFileSync(join(dir, 'depot.conf'), http);
   const conf = join(dir, 'nginx.conf');
-  writeFileSync(conf, clusterConfig(dir, port, nodePorts));
+  writeFileSync(conf, mainConfig(dir, `  include ${join(dir, 'depot.conf')};`));
   const nginx: ChildProcess = spawn('nginx', ['-c', conf, '-p', dir], { stdio: 'ignore' });
   const exited = new Promise((resolve) => nginx.once('exit', resolve));
-  const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (nginx.exitCode === null) nginx.kill('SIGTERM');
     await exited;
@@ -70,12 +82,23 @@ export async function startNginx(nodePorts: number[]): Promise<NginxBalancer> {
   };
   const deadline = Date.now() + 10000;
   for (;;) {
-    const answered = await fetch(`${baseUrl}/artifactory/api/system/ping`).catch(() => undefined);
-    if (answered) return { baseUrl, stop };
+    const answered = await fetch(probeUrl).catch(() => undefined);
+    if (answered) return { stop };
     if (nginx.exitCode !== null || Date.now() > deadline) {
       await stop();
       throw new Error("nginx did not start (is Debian's nginx installed?)");
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Starts Debian's nginx in front of the nodes on a free loopback port; `stop` ends it. */
+export async function startNginx(nodePorts: number[]): Promise<NginxBalancer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const { stop } = await startNginxWith(
+    clusterConfig(port, nodePorts),
+    `${baseUrl}/artifactory/api/system/ping`,
+  );
+  return { baseUrl, stop };
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DepotError } from '../../errors.ts';
 import { parseRange as parseByteRange } from '../../modules/artifacts/download.ts';
 import type { Filestore } from '../../storage/filestore.ts';
+import { UpstreamRateLimited } from '../../modules/remote/upstream-error.ts';
 import { requestAddress } from '../../modules/general-config/own-address.ts';
 import type { RegistryAddress } from './names.ts';
 import {
@@ -76,6 +77,9 @@ export async function sendRegistryError(
       ),
     );
   }
+  // An upstream's rate limit passed on: the client waits as long as the upstream asked.
+  if (error instanceof UpstreamRateLimited && error.retryAfter)
+    reply.header('Retry-After', error.retryAfter);
   const size = (detail as { size?: number } | undefined)?.size;
   if (code === 'BLOB_UPLOAD_INVALID' && typeof size === 'number')
     reply.header('Range', size > 0 ? `0-${size - 1}` : '0-0');

@@ -5,8 +5,10 @@ import { retryTransaction } from '../../db/transaction-retry.ts';
 import type { ArtifactsService } from '../../modules/artifacts/service.ts';
 import { writeProperties } from '../../modules/artifacts/properties.ts';
 import type { RemoteService } from '../../modules/remote/service.ts';
+import { UpstreamRateLimited } from '../../modules/remote/upstream-error.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import { platformsOf } from './docker-events.ts';
+import { DOCKER_HUB_HINT } from './docker-hub.ts';
 import { dockerProperties } from './manifest-properties.ts';
 import { MEDIA_TYPES, parseManifest } from './manifests.ts';
 import { isTag, sha256Hex } from './names.ts';
@@ -36,6 +38,20 @@ const MANIFEST_ACCEPT = Object.values(MEDIA_TYPES).join(', ');
  * official images (`alpine` is `library/alpine`); a name with a namespace is asked as it is.
  */
 export const upstreamImage = (image: string) => (image.includes('/') ? image : `library/${image}`);
+
+/**
+ * The upstream's refusal for too many requests, with the anonymous-pulls hint when the
+ * repository pulls without credentials: a public registry's limit is the likely cause.
+ */
+async function hintingRateLimits<T>(repo: RepositoryRow, pull: Promise<T>): Promise<T> {
+  try {
+    return await pull;
+  } catch (error) {
+    const config = repo.config as { username?: string };
+    if (!(error instanceof UpstreamRateLimited) || config.username) throw error;
+    throw new UpstreamRateLimited(`${error.message}. ${DOCKER_HUB_HINT}`, error.retryAfter);
+  }
+}
 
 /** Where a remote repository caches a manifest: the tag's folder, or `sha256__<hex>/`. */
 const manifestCachePath = (image: string, reference: string) =>
@@ -117,14 +133,17 @@ export function createRemoteImages(deps: {
       }
       const path = manifestCachePath(image, reference);
       const cached = await artifacts.findNode(repo.id, path);
-      const answer = await remote.resolve(repo, path, cached, {
-        user: context.user,
-        log: context.log,
-        streaming: false,
-        upstreamPath: `v2/${upstreamImage(image)}/manifests/${reference}`,
-        headers: { accept: MANIFEST_ACCEPT },
-        sha256: isTag(reference) ? undefined : sha256Hex(reference),
-      });
+      const answer = await hintingRateLimits(
+        repo,
+        remote.resolve(repo, path, cached, {
+          user: context.user,
+          log: context.log,
+          streaming: false,
+          upstreamPath: `v2/${upstreamImage(image)}/manifests/${reference}`,
+          headers: { accept: MANIFEST_ACCEPT },
+          sha256: isTag(reference) ? undefined : sha256Hex(reference),
+        }),
+      );
       if (answer.kind !== 'cached' || !answer.node.sha256) return undefined;
       const node = answer.node;
       if (cached?.id !== node.id || cached.sha256 !== node.sha256)
@@ -141,13 +160,16 @@ export function createRemoteImages(deps: {
     ): Promise<RemoteBlob | undefined> {
       const held = await findImageBlob(db, repo.id, image, hex);
       if (held) return { kind: 'cached', hex, size: Number(held.size) };
-      const answer = await remote.resolve(repo, blobCachePath(image, hex), undefined, {
-        user: context.user,
-        log: context.log,
-        streaming: context.streaming,
-        upstreamPath: `v2/${upstreamImage(image)}/blobs/sha256:${hex}`,
-        sha256: hex,
-      });
+      const answer = await hintingRateLimits(
+        repo,
+        remote.resolve(repo, blobCachePath(image, hex), undefined, {
+          user: context.user,
+          log: context.log,
+          streaming: context.streaming,
+          upstreamPath: `v2/${upstreamImage(image)}/blobs/sha256:${hex}`,
+          sha256: hex,
+        }),
+      );
       if (answer.kind === 'absent') return undefined;
       if (answer.kind === 'streaming')
         return { kind: 'streaming', hex, body: answer.body, headers: answer.headers };

@@ -169,7 +169,9 @@ export function createArtifactsService(
       if (staged) await preclaimBlobs(db, [staged]);
       return await retryTransaction(() =>
         db.transaction().execute(async (tx) => {
-          await assertProjectRoom(tx, repo, [{ path: record.path, size: blob.size }]);
+          await assertProjectRoom(tx, repo, [
+            { path: record.path, size: blob.size, sha256: blob.sha256 },
+          ]);
           await claimBlob(tx, blob);
           if (!staged && !(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
           const node = await recordFile(tx, repo, record, blob);

@@ -122,7 +122,11 @@ export function createStagedTreeStore(db: Database, filestore: Filestore) {
   /** The rows of the folders and files, inside the transaction that makes them visible. */
   async function writeRows(tx: Tx, target: StagedTarget, files: StagedFile[], folders: string[]) {
     const repositoryId = target.repo.id;
-    const incoming = files.map((file) => ({ path: file.path, size: file.staged.size }));
+    const incoming = files.map((file) => ({
+      path: file.path,
+      size: file.staged.size,
+      sha256: file.staged.sha256,
+    }));
     await assertProjectRoom(tx, target.repo, incoming);
     await assertPathsFree(tx, repositoryId, files, folders);
     // The one decision every write of a path makes (tree-writes.ts), for many paths at once.
@@ -143,7 +147,11 @@ export function createStagedTreeStore(db: Database, filestore: Filestore) {
   async function recordTogether(target: StagedTarget, files: StagedFile[], folders: string[]) {
     if (files.length === 0 && folders.length === 0) return;
     await assertPathsFree(db, target.repo.id, files, folders);
-    const incoming = files.map((file) => ({ path: file.path, size: file.staged.size }));
+    const incoming = files.map((file) => ({
+      path: file.path,
+      size: file.staged.size,
+      sha256: file.staged.sha256,
+    }));
     await assertProjectRoom(db, target.repo, incoming);
     await claimBlobs(files);
     await commitBlobs(files);

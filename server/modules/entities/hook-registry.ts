@@ -7,6 +7,7 @@ import { proxyHooks } from '../proxies/hooks.ts';
 import type { ProxiesService } from '../proxies/service.ts';
 import { repoLayoutHooks } from '../repositories/layout-hooks.ts';
 import { retentionPolicyHooks } from '../retention/hooks.ts';
+import { reverseProxyHooks } from '../reverse-proxy/hooks.ts';
 import type { EntityHooks } from './hooks.ts';
 import { webhookHooks } from '../webhooks/hooks.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
@@ -36,5 +37,6 @@ export const ENTITY_HOOKS: Record<string, HookFactory> = {
   proxies: proxyHooks,
   'repo-layouts': repoLayoutHooks,
   'retention-policies': retentionPolicyHooks,
+  'reverse-proxy': reverseProxyHooks,
   webhooks: webhookHooks,
 };

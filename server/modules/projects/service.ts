@@ -7,6 +7,7 @@ import type { RepositoriesService } from '../repositories/service.ts';
 import { AUTH_MESSAGES } from '../auth/messages.ts';
 import { ENVIRONMENTS, isEnvironment, unknownEnvironment } from './environments.ts';
 import { PROJECT_MESSAGES as M } from './messages.ts';
+import { projectUsedBytes } from './quota.ts';
 import { customRolesOf, projectMembershipsOf } from './queries.ts';
 import {
   PREDEFINED_ROLES,
@@ -407,7 +408,8 @@ export function createProjectsService(deps: {
         projectKey: key,
         displayName: project.display_name,
         quotaBytes: project.storage_quota_bytes ?? -1,
-        usedBytes: repos.reduce((sum, repo) => sum + repo.usedSpace, 0),
+        // Each content once, as the quota counts it; a repository's share counts its files.
+        usedBytes: await projectUsedBytes(db, key),
         repositories: repos,
       };
     },

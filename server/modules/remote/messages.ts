@@ -8,6 +8,8 @@ export const REMOTE_MESSAGES = {
     `Remote repository '${repoKey}' is assumed offline after a connection error until ${until.toISOString()}: '${path}' is not in its cache.`,
   upstreamStatus: (repoKey: string, status: number, upstreamPath: string) =>
     `Remote repository '${repoKey}': the upstream answered ${status} for ${upstreamPath}`,
+  rateLimited: (repoKey: string, upstreamPath: string) =>
+    `Remote repository '${repoKey}': the upstream refused ${upstreamPath} with 429 Too Many Requests; try again later`,
   brokeOff: (repoKey: string, detail: string) =>
     `Remote repository '${repoKey}': the download from the upstream broke off (${detail})`,
   checksumMismatch: (repoKey: string, path: string, detail: string) =>

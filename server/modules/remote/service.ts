@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { SecretBox, UndecryptableSecret } from '../../crypto/secret-box.ts';
-import { UpstreamError } from './upstream-error.ts';
+import { UpstreamError, UpstreamRateLimited } from './upstream-error.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import type { GeneralConfigService } from '../general-config/service.ts';
@@ -85,6 +85,10 @@ interface Dependencies {
  * upstream again after the retrieval cache period; other cached files never change. Offline
  * (globally, per repository, or assumed after a connection error) the cache alone answers.
  */
+/** A header's text, when the upstream sent it once. */
+const headerText = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value : undefined;
+
 export function createRemoteService(
   db: Database,
   filestore: Filestore,
@@ -259,13 +263,13 @@ export function createRemoteService(
       await state.rememberMiss(repo.id, path, config.missedRetrievalCachePeriodSecs ?? 1800);
       return undefined;
     }
-    throw new UpstreamError(
-      REMOTE_MESSAGES.upstreamStatus(
-        repo.key,
-        status,
-        upstreamUrlOf(config, path, request.upstreamPath).pathname,
-      ),
-    );
+    const upstreamPath = upstreamUrlOf(config, path, request.upstreamPath).pathname;
+    if (status === 429)
+      throw new UpstreamRateLimited(
+        REMOTE_MESSAGES.rateLimited(repo.key, upstreamPath),
+        headerText(response.headers['retry-after']),
+      );
+    throw new UpstreamError(REMOTE_MESSAGES.upstreamStatus(repo.key, status, upstreamPath));
   }
 
   /** Whether a cached file must be checked upstream before it is served. */

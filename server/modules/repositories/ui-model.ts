@@ -69,6 +69,8 @@ const FORM_FIELDS: {
   { rest: 'environments', section: 'basic', field: 'environments' },
   { rest: 'url', section: 'remote', field: 'url', kinds: ['remote'] },
   { rest: 'offline', section: 'remote', field: 'offline', kinds: ['remote'] },
+  { rest: 'username', section: 'remote', field: 'username', kinds: ['remote'] },
+  { rest: 'password', section: 'remote', field: 'password', kinds: ['remote'] },
   {
     rest: 'missedRetrievalCachePeriodSecs',
     section: 'remote',

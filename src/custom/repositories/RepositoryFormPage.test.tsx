@@ -10,6 +10,7 @@ import { attachRouter } from '../../shell/navigation/model';
 import { dismissLaterFx } from '../../shell/notifications/model';
 import RepositoryFormPage from './RepositoryFormPage';
 import { checkKeyFx, loadChoicesFx, saveFx } from './formModel';
+import { DOCKER_HUB_HINT } from '../../../server/formats/docker/docker-hub.ts';
 import { DISCARD_CHANGES_TEXT, REPO_KEY_MESSAGES, REQUIRED_FIELD_MESSAGE } from './messages';
 
 const packageTypes = [
@@ -108,6 +109,25 @@ describe('the repository form', () => {
     expect(await screen.findByText(REQUIRED_FIELD_MESSAGE)).toBeTruthy();
     expect(save).not.toHaveBeenCalled();
   });
+
+  it('hints at upstream credentials until a user name is given, and sends them', async () => {
+    const { save, router } = start('remote');
+    const key = await pick('Docker');
+    await userEvent.type(key, 'docker-hub');
+    const url = screen.getByLabelText(/URL/);
+    await userEvent.type(url, 'https://registry.example');
+    expect(screen.getByText(DOCKER_HUB_HINT).getAttribute('role')).toBe('note');
+    await userEvent.type(screen.getByLabelText('User Name'), 'team');
+    expect(screen.queryByText(DOCKER_HUB_HINT)).toBeNull();
+    await userEvent.type(screen.getByLabelText('Password / Access Token'), 'hub-token');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/repositories/remote'));
+    expect(save.mock.calls[0][0].model.remote).toMatchObject({
+      url: 'https://registry.example',
+      username: 'team',
+      password: 'hub-token',
+    });
+  }, 15_000);
 
   it('saves the form model and returns to the list', async () => {
     const { save, router } = start('local');

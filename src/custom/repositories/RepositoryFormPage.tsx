@@ -23,6 +23,7 @@ import {
   saveClicked,
   testRemoteClicked,
 } from './formModel';
+import { DOCKER_HUB_HINT } from '../../../server/formats/docker/docker-hub.ts';
 import { MembersEditor } from './MembersEditor';
 import { PackageTypePicker } from './PackageTypePicker';
 import { DISCARD_CHANGES_TEXT, KIND_LABELS, REPO_LABELS, listPath } from './messages';
@@ -247,6 +248,26 @@ function RepositoryForm({ model }: { model: RepositoryFormModel }) {
               {REPO_LABELS.test}
             </button>
           </div>
+          <TextField
+            label={REPO_LABELS.username}
+            autoComplete="off"
+            value={text('remote', 'username')}
+            error={errors['remote.username']}
+            onChange={(e) => set('remote', 'username', e.target.value)}
+          />
+          <TextField
+            label={REPO_LABELS.password}
+            type="password"
+            autoComplete="new-password"
+            value={text('remote', 'password')}
+            error={errors['remote.password']}
+            onChange={(e) => set('remote', 'password', e.target.value)}
+          />
+          {model.typeSpecific.repoType === 'docker' && !model.remote?.username && (
+            <p className="repo-warning" role="note">
+              {DOCKER_HUB_HINT}
+            </p>
+          )}
           <CheckboxField
             label={REPO_LABELS.offline}
             checked={model.remote?.offline === true}

@@ -59,6 +59,8 @@ export const REPO_LABELS = {
   maxUniqueSnapshotsHelp:
     'Snapshot builds kept per version; older ones go at the next deploy. 0 keeps them all.',
   suppressPomConsistencyChecks: 'Suppress POM Consistency Checks',
+  username: 'User Name',
+  password: 'Password / Access Token',
   offline: 'Offline',
   missedRetrievalCachePeriodSecs: 'Missed Retrieval Cache Period (Sec)',
   socketTimeoutMillis: 'Socket Timeout (ms)',

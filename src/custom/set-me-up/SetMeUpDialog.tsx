@@ -6,6 +6,8 @@ import { $isAnonymous } from '../../shell/session/model';
 import {
   $credentials,
   $data,
+  $dockerHost,
+  $dockerHosts,
   $needsApiKey,
   $repoKey,
   $repositories,
@@ -13,12 +15,19 @@ import {
   $tool,
   $unlockError,
   createApiKeyClicked,
+  dockerMethodChosen,
   repoChosen,
   setMeUpClosed,
   toolChosen,
   unlockSubmitted,
 } from './model';
-import { SET_ME_UP_LABELS as L, SET_ME_UP_MESSAGES as M, TOOLS, type ToolId } from './messages';
+import {
+  DOCKER_METHOD_LABELS,
+  SET_ME_UP_LABELS as L,
+  SET_ME_UP_MESSAGES as M,
+  TOOLS,
+  type ToolId,
+} from './messages';
 import { snippetsFor, type Snippet } from './snippets';
 
 function SnippetBlock({ snippet }: { snippet: Snippet }) {
@@ -87,10 +96,15 @@ export default function SetMeUpDialog() {
     $credentials,
     $isAnonymous,
   ]);
+  const [dockerHosts, dockerHost] = useUnit([$dockerHosts, $dockerHost]);
   const repo = repositories.find((r) => r.repoKey === repoKey);
   const sections =
     data && repo
-      ? snippetsFor(tool, { baseUrl: data.baseUrl, repoKey, server }, credentials ?? undefined)
+      ? snippetsFor(
+          tool,
+          { baseUrl: data.baseUrl, repoKey, server, dockerHost: dockerHost ?? undefined },
+          credentials ?? undefined,
+        )
       : undefined;
   return (
     <Dialog
@@ -120,6 +134,17 @@ export default function SetMeUpDialog() {
             options={repositories.map((r) => ({ value: r.repoKey, label: r.repoKey }))}
             value={repoKey}
             onChange={(key) => repoChosen(key)}
+          />
+        )}
+        {tool === 'docker' && repo && dockerHosts.length > 1 && dockerHost && (
+          <Select
+            label={L.dockerMethod}
+            options={dockerHosts.map((h) => ({
+              value: h.method,
+              label: DOCKER_METHOD_LABELS[h.method],
+            }))}
+            value={dockerHost.method}
+            onChange={(method) => dockerMethodChosen(method)}
           />
         )}
         {!anonymous && repo && <UnlockForm />}

@@ -1,4 +1,5 @@
 import { call } from '../../api/client';
+import type { ReverseProxyData } from '../../../server/modules/reverse-proxy/docker-hosts.ts';
 
 export interface RepoKeyType {
   repoKey: string;
@@ -21,6 +22,11 @@ export interface SetMeUpData {
 /** Set Me Up's calls (server/modules/set-me-up). */
 export const setMeUpApi = {
   data: () => call<SetMeUpData>('GET', '/ui/setMeUp'),
+  /** The reverse proxy's Docker setup; a failure reads as none (spec 03: an empty object). */
+  reverseProxy: () =>
+    call<ReverseProxyData>('GET', '/ui/reverseProxyData').catch(
+      () => ({}) as Partial<ReverseProxyData>,
+    ),
   mavenSettings: (repoKey: string) =>
     call<{ settings: string }>('POST', '/ui/mavenSettings', {
       json: {

@@ -23,7 +23,15 @@ export const SET_ME_UP_LABELS = {
   createApiKey: 'Create API key',
   copy: 'Copy',
   copied: 'Copied',
+  dockerMethod: 'Docker access method',
 };
+
+/** The Docker access methods, as the reverse proxy settings name them. */
+export const DOCKER_METHOD_LABELS = {
+  repoPathPrefix: 'Repository Path',
+  subDomain: 'Sub Domain',
+  portPerRepo: 'Port',
+} as const;
 
 /** The tools Set Me Up explains, and the package types of the repositories each works with. */
 export const TOOLS = [

@@ -1,5 +1,10 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { errorMessage } from '../../api/errorMessage';
+import {
+  dockerRegistryHosts,
+  type ReverseProxyData,
+} from '../../../server/modules/reverse-proxy/docker-hosts.ts';
+import type { DockerAccessMethod } from '../../../server/modules/reverse-proxy/settings.ts';
 import { setMeUpApi, type SetMeUpData } from './api';
 import { TOOLS, type ToolId } from './messages';
 import type { Credentials } from './snippets';
@@ -10,8 +15,10 @@ export const toolChosen = createEvent<ToolId>();
 export const repoChosen = createEvent<string>();
 export const unlockSubmitted = createEvent<string>();
 export const createApiKeyClicked = createEvent();
+export const dockerMethodChosen = createEvent<DockerAccessMethod>();
 
 export const dataFx = createEffect(setMeUpApi.data);
+export const reverseProxyFx = createEffect(setMeUpApi.reverseProxy);
 export const serverSettingsFx = createEffect(
   async ({ tool, repoKey }: { tool: ToolId; repoKey: string }): Promise<Record<string, string>> => {
     if (tool === 'maven') {
@@ -35,6 +42,14 @@ export const $open = createStore(false)
 export const $data = createStore<SetMeUpData | null>(null).on(dataFx.doneData, (_, data) => data);
 export const $tool = createStore<ToolId>('npm').on(toolChosen, (_, tool) => tool);
 export const $repoKey = createStore<string>('').on(repoChosen, (_, key) => key);
+export const $reverseProxy = createStore<Partial<ReverseProxyData>>({}).on(
+  reverseProxyFx.doneData,
+  (_, data) => data,
+);
+/** The access method a person picked; until then the one the admin configured. */
+const $pickedDockerMethod = createStore<DockerAccessMethod | null>(null)
+  .on(dockerMethodChosen, (_, method) => method)
+  .reset(setMeUpClosed, repoChosen);
 export const $server = createStore<Record<string, string>>({})
   .on(serverSettingsFx.doneData, (_, settings) => settings)
   .reset(toolChosen, repoChosen);
@@ -60,8 +75,19 @@ export const $repositories = combine($data, $tool, (data, tool) => {
   return (data?.repoKeyTypes ?? []).filter((r) => types.length === 0 || types.includes(r.repoType));
 });
 
-// When the panel opens, fetch what the user may use.
-sample({ clock: setMeUpOpened, target: dataFx });
+/** The registry hosts of the chosen Docker repository, the configured method first. */
+export const $dockerHosts = combine($data, $repoKey, $reverseProxy, (data, repoKey, proxy) =>
+  data && repoKey ? dockerRegistryHosts(data.baseUrl, repoKey, proxy) : [],
+);
+/** The host the Docker snippets use: the picked method's, else the first one offered. */
+export const $dockerHost = combine(
+  $dockerHosts,
+  $pickedDockerMethod,
+  (hosts, picked) => hosts.find((h) => h.method === picked) ?? hosts[0] ?? null,
+);
+
+// When the panel opens, fetch what the user may use and how the reverse proxy reaches Docker.
+sample({ clock: setMeUpOpened, target: [dataFx, reverseProxyFx] });
 // When the data arrives or the tool changes, choose the tool's first repository.
 sample({
   clock: [dataFx.done, toolChosen],

@@ -3,6 +3,7 @@ import {
   SNIPPET_SECRET,
   SNIPPET_USERNAME,
 } from '../../../server/modules/set-me-up/placeholders.ts';
+import { dockerRegistryHosts } from '../../../server/modules/reverse-proxy/docker-hosts.ts';
 import { snippetsFor } from './snippets';
 
 const context = { baseUrl: 'http://depot.test:8082/artifactory', repoKey: 'npm' };
@@ -93,5 +94,61 @@ describe('Set Me Up snippets', () => {
     });
     expect(tls.general.map((s) => s.title)).toEqual(['Log in']);
     expect(tls.general[0]!.text).toContain(`-u ${SNIPPET_USERNAME} --password-stdin depot.example`);
+  });
+
+  it('names the Docker registry host of each reverse proxy method, the configured one first', () => {
+    const proxy = {
+      serverName: 'depot.example',
+      dockerReverseProxyMethod: 'subDomain' as const,
+      reverseProxyRepositories: [{ repoKey: 'docker-local', port: 5001 }],
+      useHttp: false,
+      useHttps: true,
+      httpPort: 80,
+      httpsPort: 443,
+    };
+    const base = 'http://depot.test:8082/artifactory';
+    const hosts = dockerRegistryHosts(base, 'docker-local', proxy);
+    expect(hosts.map((h) => [h.method, h.host, h.imagePrefix, h.plainHttp])).toEqual([
+      ['subDomain', 'docker-local.depot.example', '', false],
+      ['repoPathPrefix', 'depot.test:8082', 'docker-local/', true],
+      ['portPerRepo', 'depot.example:5001', '', false],
+    ]);
+    // A repository without a port of its own has no Port method; plain HTTP on 8080 keeps the port.
+    const other = dockerRegistryHosts(base, 'docker-other', {
+      ...proxy,
+      dockerReverseProxyMethod: 'portPerRepo',
+      useHttps: false,
+      useHttp: true,
+      httpPort: 8080,
+    });
+    expect(other.map((h) => [h.method, h.host])).toEqual([
+      ['repoPathPrefix', 'depot.test:8082'],
+      ['subDomain', 'docker-other.depot.example:8080'],
+    ]);
+    // Without a server name the proxy offers nothing but the repository path.
+    expect(dockerRegistryHosts(base, 'docker-local', {}).map((h) => h.method)).toEqual([
+      'repoPathPrefix',
+    ]);
+
+    const byPort = snippetsFor('docker', {
+      baseUrl: base,
+      repoKey: 'docker-local',
+      dockerHost: hosts[2],
+    });
+    expect(byPort.general.map((s) => s.title)).toEqual(['Log in']);
+    expect(byPort.general[0]!.text).toContain('--password-stdin depot.example:5001');
+    expect(byPort.read[0]!.text).toBe('docker pull depot.example:5001/<IMAGE_NAME>:<TAG>');
+    expect(byPort.deploy.map((s) => s.text)).toEqual([
+      'docker tag <IMAGE_NAME>:<TAG> depot.example:5001/<IMAGE_NAME>:<TAG>',
+      'docker push depot.example:5001/<IMAGE_NAME>:<TAG>',
+    ]);
+    const bySubDomain = snippetsFor('docker', {
+      baseUrl: base,
+      repoKey: 'docker-local',
+      dockerHost: hosts[0],
+    });
+    expect(bySubDomain.read[0]!.text).toBe(
+      'docker pull docker-local.depot.example/<IMAGE_NAME>:<TAG>',
+    );
   });
 });

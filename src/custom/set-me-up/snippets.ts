@@ -2,6 +2,10 @@ import {
   SNIPPET_SECRET,
   SNIPPET_USERNAME,
 } from '../../../server/modules/set-me-up/placeholders.ts';
+import {
+  dockerRegistryHosts,
+  type DockerRegistryHost,
+} from '../../../server/modules/reverse-proxy/docker-hosts.ts';
 import type { ToolId } from './messages';
 
 export interface Snippet {
@@ -21,6 +25,8 @@ export interface SnippetContext {
   repoKey: string;
   /** Server-generated settings (Maven, Gradle, Ivy), with the placeholders in them. */
   server?: Record<string, string>;
+  /** Docker: the registry host of the access method chosen (the repository path if none). */
+  dockerHost?: DockerRegistryHost;
 }
 
 /** Unlocked credentials, or undefined: the snippets keep the placeholders then. */
@@ -99,24 +105,24 @@ function genericSnippets({ baseUrl, repoKey }: SnippetContext): SnippetSections 
 
 /**
  * Docker's clients name the registry by host and port, never by path: an image is
- * `<host:port>/<repoKey>/<image>:<tag>` (docs/docker.md, the repository path method). A
+ * `<host:port>/<repoKey>/<image>:<tag>` with the repository path method, `<host>/<image>:<tag>`
+ * with a sub domain or a port per repository behind the reverse proxy (docs/docker.md). A
  * registry on plain http needs `--tls-verify=false` (podman) or docker's insecure-registries.
  */
-function dockerSnippets({ baseUrl, repoKey }: SnippetContext): SnippetSections {
-  const url = new URL(baseUrl);
-  const image = `${url.host}/${repoKey}/<IMAGE_NAME>:<TAG>`;
-  const plainHttp = url.protocol === 'http:';
+function dockerSnippets({ baseUrl, repoKey, dockerHost }: SnippetContext): SnippetSections {
+  const registry = dockerHost ?? dockerRegistryHosts(baseUrl, repoKey)[0]!;
+  const image = `${registry.host}/${registry.imagePrefix}<IMAGE_NAME>:<TAG>`;
   return {
     general: [
       {
         title: 'Log in',
-        text: `echo '${SNIPPET_SECRET}' | docker login -u ${SNIPPET_USERNAME} --password-stdin ${url.host}`,
+        text: `echo '${SNIPPET_SECRET}' | docker login -u ${SNIPPET_USERNAME} --password-stdin ${registry.host}`,
       },
-      ...(plainHttp
+      ...(registry.plainHttp
         ? [
             {
               title: 'A registry without TLS: /etc/docker/daemon.json (podman: --tls-verify=false)',
-              text: `{ "insecure-registries": ["${url.host}"] }\n`,
+              text: `{ "insecure-registries": ["${registry.host}"] }\n`,
             },
           ]
         : []),

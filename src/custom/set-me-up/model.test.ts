@@ -1,0 +1,87 @@
+import { allSettled, fork } from 'effector';
+import { describe, expect, it } from 'vitest';
+import {
+  $dockerHost,
+  $dockerHosts,
+  dataFx,
+  dockerMethodChosen,
+  repoChosen,
+  reverseProxyFx,
+  setMeUpOpened,
+  toolChosen,
+} from './model';
+
+const repo = (repoKey: string) => ({
+  repoKey,
+  repoType: 'docker',
+  canRead: true,
+  canDeploy: true,
+  isLocal: true,
+  isRemote: false,
+  isVirtual: false,
+  isDefaultDeploymentConfigured: false,
+});
+
+/** Set Me Up's Docker access methods without a network (fork with handlers). */
+describe('the Set Me Up model', () => {
+  it("offers the reverse proxy's methods, the configured one first, and follows a choice", async () => {
+    const scope = fork({
+      handlers: [
+        [
+          dataFx,
+          async () => ({
+            baseUrl: 'http://depot.test:8082/artifactory',
+            hostname: 'depot.test',
+            npmBaseUrl: '',
+            repoKeyTypes: [repo('docker-local'), repo('docker-other')],
+          }),
+        ],
+        [
+          reverseProxyFx,
+          async () => ({
+            serverName: 'depot.example',
+            dockerReverseProxyMethod: 'portPerRepo' as const,
+            reverseProxyRepositories: [{ repoKey: 'docker-local', port: 5001 }],
+            useHttp: true,
+            useHttps: false,
+            httpPort: 80,
+            httpsPort: 443,
+          }),
+        ],
+      ],
+    });
+    await allSettled(toolChosen, { scope, params: 'docker' });
+    await allSettled(setMeUpOpened, { scope });
+    expect(scope.getState($dockerHosts).map((h) => h.method)).toEqual([
+      'portPerRepo',
+      'repoPathPrefix',
+      'subDomain',
+    ]);
+    expect(scope.getState($dockerHost)?.host).toBe('depot.example:5001');
+    await allSettled(dockerMethodChosen, { scope, params: 'subDomain' });
+    expect(scope.getState($dockerHost)?.host).toBe('docker-local.depot.example');
+    // Another repository has no port of its own: its first method, the repository path.
+    await allSettled(repoChosen, { scope, params: 'docker-other' });
+    expect(scope.getState($dockerHost)?.host).toBe('depot.test:8082');
+  });
+
+  it('falls back to the repository path when the reverse proxy data cannot be read', async () => {
+    const scope = fork({
+      handlers: [
+        [
+          dataFx,
+          async () => ({
+            baseUrl: 'http://depot.test:8082/artifactory',
+            hostname: 'depot.test',
+            npmBaseUrl: '',
+            repoKeyTypes: [repo('docker-local')],
+          }),
+        ],
+        [reverseProxyFx, async () => ({})],
+      ],
+    });
+    await allSettled(toolChosen, { scope, params: 'docker' });
+    await allSettled(setMeUpOpened, { scope });
+    expect(scope.getState($dockerHosts).map((h) => h.host)).toEqual(['depot.test:8082']);
+  });
+});
