@@ -23,6 +23,7 @@ import {
 } from './session/model';
 import { DISCARD_DIALOG, LABELS, NOT_AUTHORIZED_MESSAGE, USER_HOME_PATH } from './messages';
 import './model';
+import { fetchOnboardingFx, landAdminFx } from './onboarding/model';
 import { shippedScreens, shippedScreensFor } from '../screens/testing';
 import generalConfigScreen from '../../schemas/screens/general-config.screen.json';
 import generalSettingsSchema from '../../schemas/entities/general-settings.schema.json';
@@ -80,6 +81,8 @@ async function start(path: string, user: CurrentUser, extra: Array<[unknown, unk
     [fetchDescriptorFx, () => new Promise(() => {})],
     [fetchRowsFx, async () => []],
     [logoutFx, async () => void (current = anonymous)],
+    [fetchOnboardingFx, async () => ({ quickSetup: 'done', offerQuickSetup: false })],
+    [landAdminFx, async () => ({ quickSetup: 'done', offerQuickSetup: false })],
     [dismissLaterFx, async () => -1],
     ...extra,
   ]);
@@ -159,6 +162,21 @@ describe('routes and guards', () => {
     const { router } = await start('/no/such/page', admin);
     await waitFor(() => expect(pathOf(router)).toBe('/404'));
     expect(screen.getByText('The object you were looking for could not be found.')).toBeTruthy();
+  });
+
+  it('lands an admin from / in the quick setup while it is offered, else on the topology', async () => {
+    const offered = await start('/', admin, [
+      [fetchOnboardingFx, async () => ({ quickSetup: 'pending', offerQuickSetup: true })],
+    ]);
+    await waitFor(() => expect(pathOf(offered.router)).toBe('/quick-setup'));
+    expect((await screen.findByTestId('bespoke')).textContent).toBe('quick-setup list {}');
+    cleanup();
+    const settled = await start('/', admin);
+    await waitFor(() => expect(pathOf(settled.router)).toBe('/admin/mission_control/topology'));
+    expect((await screen.findByTestId('bespoke')).textContent).toBe('topology list {}');
+    cleanup();
+    const user = await start('/', jo);
+    await waitFor(() => expect(pathOf(user.router)).toBe(USER_HOME_PATH));
   });
 
   it('redirects /admin to the users list and /500 entered directly to /', async () => {

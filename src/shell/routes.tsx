@@ -19,7 +19,7 @@ import { NotFoundPage } from './pages/NotFoundPage';
 import { NotAcceptablePage } from './pages/NotAcceptablePage';
 import { ServerErrorPage } from './pages/ServerErrorPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
-import { ADMIN_HOME_PATH, LOGIN_PATH, PAGE_TITLES } from './messages';
+import { ADMIN_ROOT_TARGET, LOGIN_PATH, PAGE_TITLES } from './messages';
 
 const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
 
@@ -80,7 +80,7 @@ export const routes: RouteObject[] = [
             path: 'admin',
             element: (
               <RequireAccess permission="admin">
-                <Navigate to={ADMIN_HOME_PATH} replace />
+                <Navigate to={ADMIN_ROOT_TARGET} replace />
               </RequireAccess>
             ),
           },
