@@ -76,6 +76,7 @@ export const LABELS = {
   allProjects: 'All',
   home: 'Home',
   userMenu: 'User menu',
+  quickActions: 'Quick Actions',
   darkTheme: 'Dark theme',
   mainNavigation: 'Main navigation',
   skipToContent: 'Skip to content',
@@ -103,6 +104,13 @@ export const MFA_TEXTS = {
 
 export const DISMISS_LABEL = 'Dismiss';
 
+/** The admin menu page: the Administration area's cards. */
+export const ADMIN_MENU_TEXTS = {
+  title: 'Administration',
+  search: 'Search administration',
+  noMatch: 'No administration page matches the search',
+} as const;
+
 export const PAGE_TITLES = {
   login: 'Login',
   changePassword: 'Change Password',
@@ -115,4 +123,5 @@ export const PAGE_TITLES = {
   notFound: 'Page Not Found',
   notAcceptable: 'Not Acceptable',
   serverError: 'Error',
+  adminMenu: 'Administration',
 } as const;

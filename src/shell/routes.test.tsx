@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, Link, useParams } from 'react-router-dom';
 import { Provider } from 'effector-react';
@@ -177,6 +177,24 @@ describe('routes and guards', () => {
     cleanup();
     const user = await start('/', jo);
     await waitFor(() => expect(pathOf(user.router)).toBe(USER_HOME_PATH));
+  });
+
+  it('shows admins the admin menu page: cards of grouped links, filtered by the search', async () => {
+    await start('/admin/menu', admin);
+    const monitoring = await screen.findByRole('region', { name: 'Monitoring' });
+    expect(within(monitoring).getByRole('link', { name: 'Topology' }).getAttribute('href')).toBe(
+      '/admin/mission_control/topology',
+    );
+    fireEvent.change(screen.getByLabelText('Search administration'), {
+      target: { value: 'groups' },
+    });
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Monitoring' })).toBeNull());
+    const userManagement = screen.getByRole('region', { name: 'User Management' });
+    expect(
+      within(userManagement)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Groups']);
   });
 
   it('redirects /admin to the users list and /500 entered directly to /', async () => {

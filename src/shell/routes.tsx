@@ -15,6 +15,7 @@ import { ResetPasswordPage } from './login/ResetPasswordPage';
 import { InvitationPage } from './login/InvitationPage';
 import { HomeRedirect } from './pages/HomeRedirect';
 import { UserHomePage } from './pages/UserHomePage';
+import { AdminMenuPage } from './pages/AdminMenuPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { NotAcceptablePage } from './pages/NotAcceptablePage';
 import { ServerErrorPage } from './pages/ServerErrorPage';
@@ -83,6 +84,15 @@ export const routes: RouteObject[] = [
                 <Navigate to={ADMIN_ROOT_TARGET} replace />
               </RequireAccess>
             ),
+          },
+          {
+            path: 'admin/menu',
+            element: (
+              <RequireAccess permission="admin">
+                <AdminMenuPage />
+              </RequireAccess>
+            ),
+            handle: title(PAGE_TITLES.adminMenu),
           },
           { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
         ],

@@ -1,5 +1,6 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { errorMessage } from '../../api/errorMessage';
+import { setMeUpRequested } from '../../shell/layout/quickActions';
 import { setMeUpApi, type SetMeUpData } from './api';
 import { TOOLS, type ToolId } from './messages';
 import type { Credentials } from './snippets';
@@ -10,6 +11,9 @@ export const toolChosen = createEvent<ToolId>();
 export const repoChosen = createEvent<string>();
 export const unlockSubmitted = createEvent<string>();
 export const createApiKeyClicked = createEvent();
+
+// when the quick actions menu asks for Set Me Up, open it
+sample({ clock: setMeUpRequested, target: setMeUpOpened });
 
 export const dataFx = createEffect(setMeUpApi.data);
 export const serverSettingsFx = createEffect(
