@@ -166,7 +166,9 @@ function Created() {
   const [created, finish] = useUnit([model.$created, model.finishClicked]);
   return (
     <div className="quick-setup-done">
-      <h2 role="status">{L.created}</h2>
+      <div role="status">
+        <h2>{L.created}</h2>
+      </div>
       <h3>{L.createdList}</h3>
       <ul>
         {created.map((repo) => (
