@@ -5,7 +5,13 @@ import { navigateFx } from '../navigation/model';
 import { ADMIN_HOME_PATH, QUICK_SETUP_PATH, USER_HOME_PATH } from '../messages';
 import { homePathFor } from '../access';
 import { fetchCurrentUserFx, loginFx, loginSubmitted } from '../session/model';
-import { $offerQuickSetup, fetchOnboardingFx, landAdminFx, quickSetupSettled } from './model';
+import {
+  $offerQuickSetup,
+  fetchOnboardingFx,
+  homeOpened,
+  landAdminFx,
+  quickSetupSettled,
+} from './model';
 
 const pending = { quickSetup: 'pending', offerQuickSetup: true } as const;
 const done = { quickSetup: 'done', offerQuickSetup: false } as const;
@@ -63,6 +69,16 @@ describe('where an admin lands (spec 01 §2, docs/onboarding.md)', () => {
     expect(land).not.toHaveBeenCalled();
     expect(navigate).toHaveBeenCalledWith({ to: USER_HOME_PATH, replace: true });
     expect(homePathFor(plainUser, false, true)).toBe(USER_HOME_PATH);
+  });
+
+  it('asks when / opens before the console knows, and only then', async () => {
+    const fetch = vi.fn(async () => done);
+    const scope = fork({ handlers: [[fetchOnboardingFx, fetch]] });
+    await allSettled(homeOpened, { scope });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(scope.getState($offerQuickSetup)).toBe(false);
+    await allSettled(homeOpened, { scope });
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   it('knows at start whether to offer it, and stops offering once it is settled', async () => {

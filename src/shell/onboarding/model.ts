@@ -7,6 +7,9 @@ import { fetchCurrentUserFx, loggedOut, signedIn, $returnTo } from '../session/m
 /** The quick setup was done or skipped in this console: it is not offered again. */
 export const quickSetupSettled = createEvent();
 
+/** `/` opened: an admin's landing needs the onboarding state, if the console has none yet. */
+export const homeOpened = createEvent();
+
 export const fetchOnboardingFx = createEffect(onboardingApi.state);
 /** An admin who signed in with no page to return to: where to land depends on onboarding. */
 export const landAdminFx = createEffect(onboardingApi.state);
@@ -25,6 +28,16 @@ export const $offerQuickSetup = createStore<boolean | null>(null)
 sample({
   clock: fetchCurrentUserFx.doneData,
   filter: (user) => user.admin === true && !user.anonymous,
+  target: fetchOnboardingFx,
+});
+
+// when `/` opens before the console knows the state (an admin signed in to a remembered
+// page), ask
+sample({
+  clock: homeOpened,
+  source: { offer: $offerQuickSetup, pending: fetchOnboardingFx.pending },
+  filter: ({ offer, pending }) => offer === null && !pending,
+  fn: () => undefined,
   target: fetchOnboardingFx,
 });
 

@@ -1,7 +1,8 @@
+import { useEffect } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { $anonAccessEnabled, $currentUser } from '../session/model';
-import { $offerQuickSetup } from '../onboarding/model';
+import { $offerQuickSetup, homeOpened } from '../onboarding/model';
 import { homePathFor } from '../access';
 import { FullPageLoading } from '../layout/AppRoot';
 
@@ -15,6 +16,11 @@ export function HomeRedirect() {
     $anonAccessEnabled,
     $offerQuickSetup,
   ]);
+  const opened = useUnit(homeOpened);
+  const waiting = user?.admin === true && !user.anonymous && offerQuickSetup === null;
+  useEffect(() => {
+    if (waiting) opened();
+  }, [waiting, opened]);
   if (user?.admin && !user.anonymous && offerQuickSetup === null) return <FullPageLoading />;
   return <Navigate to={homePathFor(user, anonAccessEnabled, offerQuickSetup === true)} replace />;
 }
