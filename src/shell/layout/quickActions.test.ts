@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { allSettled, fork } from 'effector';
 import { shippedScreensFor } from '../../screens/testing';
 import { adminUser, anonymousUser, plainUser } from '../session/testUsers';
-import { buildQuickActions, setMeUpRequested } from './quickActions';
-import { $open } from '../../custom/set-me-up/model';
+import { buildQuickActions } from './quickActions';
 
 const labels = (user: typeof adminUser) =>
   buildQuickActions(shippedScreensFor(user), user, false).map((action) => action.label);
@@ -31,11 +29,5 @@ describe('the quick actions menu (spec 01 §2)', () => {
   it('gives a user what is for everyone only, and a visitor no menu', () => {
     expect(labels(plainUser)).toEqual(['Set Me Up', 'Edit Profile', 'Logout']);
     expect(labels(anonymousUser)).toEqual([]);
-  });
-
-  it('opens Set Me Up through the feature, which the shell does not import', async () => {
-    const scope = fork();
-    await allSettled(setMeUpRequested, { scope });
-    expect(scope.getState($open)).toBe(true);
   });
 });
