@@ -50,7 +50,7 @@ async function createUser(name: string, email: string, password: string) {
 }
 
 describe('a newcomer in the console', () => {
-  it('is sent to change the default admin password at first sign-in, then lands on the admin home', async () => {
+  it('is sent to change the default admin password at first sign-in, then lands on the topology', async () => {
     await page.goto(ui('/'));
     await page.waitForURL(/\/ui\/login/);
     await signIn('admin', 'password');
@@ -59,7 +59,13 @@ describe('a newcomer in the console', () => {
     await page.getByLabel(new RegExp(`^${LABELS.newPassword}`)).fill(ADMIN_NEW_PASSWORD);
     await page.getByLabel(LABELS.retypeNewPassword).fill(ADMIN_NEW_PASSWORD);
     await page.getByRole('button', { name: LABELS.changePassword }).click();
-    await page.waitForURL(/\/ui\/admin\/management\/users$/);
+    await page.waitForURL(/\/ui\/admin\/mission_control\/topology$/);
+    await page.getByRole('heading', { name: 'Topology', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Topology - Depot E2E');
+    await page
+      .getByRole('navigation', { name: LABELS.mainNavigation })
+      .getByRole('link', { name: 'Users' })
+      .click();
     await page.getByRole('heading', { name: 'Users' }).waitFor();
     await row('admin@localhost').waitFor();
     expect(await page.title()).toBe('Users - Depot E2E');
@@ -164,7 +170,7 @@ describe('a newcomer in the console', () => {
     await page.getByRole('button', { name: LABELS.logout }).click();
     await page.waitForURL(/\/ui\/login/);
     await signIn('admin', ADMIN_NEW_PASSWORD);
-    await page.waitForURL(/\/ui\/admin\/management\/users$/);
+    await page.waitForURL(/\/ui\/admin\/mission_control\/topology$/);
     await page.goto(ui('/admin/management/groups/developers/edit'));
     await page.getByRole('heading', { name: 'Edit Group developers' }).waitFor();
     await page.reload();

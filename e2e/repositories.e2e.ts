@@ -70,7 +70,7 @@ describe('repositories in the console', () => {
   it('opens the repositories from the sidebar, empty at first', async () => {
     await page.goto(depot.ui('/login'));
     await signIn(page, 'admin', ADMIN_PASSWORD);
-    await page.waitForURL(/\/ui\/admin\/management\/users$/);
+    await page.waitForURL(/\/ui\/admin\/mission_control\/topology$/);
     await page
       .getByRole('navigation', { name: LABELS.mainNavigation })
       .getByRole('link', {

@@ -50,7 +50,7 @@ beforeAll(async () => {
   ({ page, pageErrors } = await openFreshPage(browser));
   await page.goto(depot.ui('/login'));
   await signIn(page, ADMIN.user, ADMIN.password);
-  await page.waitForURL(/\/ui\/admin\/management\/users$/);
+  await page.waitForURL(/\/ui\/admin\/mission_control\/topology$/);
 }, 120_000);
 
 afterAll(async () => {

@@ -37,7 +37,13 @@ export async function startDepot(
   const server = spawnDepot(
     home,
     port,
-    { DEPOT_SERVER_NAME: 'Depot E2E', DEPOT_ADMIN_PASSWORD: adminPassword, ...env },
+    {
+      DEPOT_SERVER_NAME: 'Depot E2E',
+      DEPOT_ADMIN_PASSWORD: adminPassword,
+      // An instance in use has its quick setup behind it; onboarding.e2e.ts turns it on.
+      DEPOT_QUICK_SETUP_ON_FIRST_LOGIN: 'false',
+      ...env,
+    },
     ['ignore', 'ignore', 'inherit'],
   );
   const stop = async () => {

@@ -95,7 +95,8 @@ describe('the session', () => {
   it('lets an admin see the locked user and unlock it from the users list', async () => {
     await page.goto(depot.ui('/login'));
     await signIn('admin', ADMIN_PASSWORD);
-    await page.waitForURL(/\/admin\/management\/users$/);
+    await page.waitForURL(/\/admin\/mission_control\/topology$/);
+    await page.goto(depot.ui('/admin/management/users'));
     const forgetful = page.locator('.ag-row', { hasText: 'f@example.com' });
     await forgetful.getByText('Yes').waitFor(); // the Locked column
     await forgetful.locator('input[type=checkbox]').first().check();
@@ -112,7 +113,7 @@ describe('the session', () => {
   it('shows the "Oops!" dialog with details when the server fails', async () => {
     await page.goto(depot.ui('/login'));
     await signIn('admin', ADMIN_PASSWORD);
-    await page.waitForURL(/\/admin\/management\/users$/);
+    await page.waitForURL(/\/admin\/mission_control\/topology$/);
     await page.route('**/ui/api/v1/ui/groups', (route) =>
       route.fulfill({ status: 500, body: 'disk full on node 2' }),
     );

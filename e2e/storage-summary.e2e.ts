@@ -66,7 +66,7 @@ describe('the storage summary page', () => {
   it('opens from Administration > Monitoring in the sidebar', async () => {
     await page.goto(depot.ui('/login'));
     await signIn(page, 'admin', ADMIN_PASSWORD);
-    await page.waitForURL(/\/ui\/admin\/management\/users$/);
+    await page.waitForURL(/\/ui\/admin\/mission_control\/topology$/);
     const navigation = page.getByRole('navigation', { name: LABELS.mainNavigation });
     await navigation.getByRole('heading', { name: STORAGE_SUMMARY_LABELS.menuGroup }).waitFor();
     await navigation.getByRole('link', { name: STORAGE_SUMMARY_LABELS.title }).click();

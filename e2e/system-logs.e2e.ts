@@ -79,7 +79,7 @@ describe('the live log viewer', () => {
   it('opens from Administration > Monitoring on this node and its service log', async () => {
     await page.goto(depot.ui('/login'));
     await signIn(page, 'admin', ADMIN_PASSWORD);
-    await page.waitForURL(/\/ui\/admin\/management\/users$/);
+    await page.waitForURL(/\/ui\/admin\/mission_control\/topology$/);
     const navigation = page.getByRole('navigation', { name: LABELS.mainNavigation });
     await navigation.getByRole('link', { name: L.title }).click();
     await page.waitForURL(/\/ui\/admin\/monitoring\/system_logs$/);

@@ -79,6 +79,7 @@ import { remoteRoutes } from './modules/remote/routes.ts';
 import { repositoriesRoutes } from './modules/repositories/routes.ts';
 import { repositoryInfoRoutes } from './modules/repositories/info-routes.ts';
 import { repositoriesUiRoutes } from './modules/repositories/ui-routes.ts';
+import { onboardingRoutes } from './modules/onboarding/routes.ts';
 import { propertySetsRoutes } from './modules/property-sets/routes.ts';
 import { storageSummaryRoutes } from './modules/storage-summary/routes.ts';
 import { treeBrowserRoutes } from './modules/tree-browser/routes.ts';
@@ -439,6 +440,7 @@ export async function assembleHttp({
       await api.register(remoteRoutes, { services });
       await api.register(repositoriesUiRoutes, { services });
       await api.register(repositoryInfoRoutes, { services });
+      await api.register(onboardingRoutes, { services, options: config.onboarding });
       await api.register(propertySetsRoutes, { services });
       // Every descriptor with a `store`: its calls, from the descriptor alone.
       await api.register(entityRoutes, { services });

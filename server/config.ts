@@ -163,6 +163,13 @@ export interface DepotConfig {
    * every DEPOT_LOG_VIEWER_REFRESH_MS (10000).
    */
   logFiles: { maxFileBytes: number; maxRotatedFiles: number; viewerRefreshMs: number };
+  /**
+   * First-run onboarding (docs/onboarding.md): whether an admin's sign-in opens the quick
+   * setup until it is done or skipped (DEPOT_QUICK_SETUP_ON_FIRST_LOGIN, on unless `false`;
+   * off for provisioned instances), and the upstream URL its remote repositories start from,
+   * per package type (DEPOT_QUICK_SETUP_UPSTREAMS: `type=url` pairs, comma-separated).
+   */
+  onboarding: { offerOnFirstLogin: boolean; upstreams: Record<string, string> };
   webhooks: {
     pollMs: number;
     timeoutMs: number;
@@ -252,6 +259,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       maxRotatedFiles: wholeNumber(env, 'DEPOT_LOG_MAX_FILES', 10),
       viewerRefreshMs: positiveInteger(env, 'DEPOT_LOG_VIEWER_REFRESH_MS', 10000),
     },
+    onboarding: {
+      offerOnFirstLogin: env.DEPOT_QUICK_SETUP_ON_FIRST_LOGIN !== 'false',
+      upstreams: quickSetupUpstreams(env.DEPOT_QUICK_SETUP_UPSTREAMS),
+    },
     webhooks: {
       pollMs: positiveInteger(env, 'DEPOT_WEBHOOK_POLL_MS', 1000),
       timeoutMs: positiveInteger(env, 'DEPOT_WEBHOOK_TIMEOUT_MS', 10000),
@@ -286,6 +297,23 @@ function licensePublicKey(raw: string | undefined): string | undefined {
       'DEPOT_LICENSE_PUBLIC_KEY must be an Ed25519 public key in PEM form, or its file',
     );
   return pem;
+}
+
+/** `npm=https://...,pypi=https://...`: each an http(s) URL, refused at start otherwise. */
+function quickSetupUpstreams(raw: string | undefined): Record<string, string> {
+  const upstreams: Record<string, string> = {};
+  for (const pair of (raw ?? '').split(',').map((entry) => entry.trim())) {
+    if (!pair) continue;
+    const equals = pair.indexOf('=');
+    const type = pair.slice(0, equals).trim().toLowerCase();
+    const url = pair.slice(equals + 1).trim();
+    if (equals <= 0 || !/^https?:\/\/[^\s]+$/.test(url))
+      throw new Error(
+        `DEPOT_QUICK_SETUP_UPSTREAMS takes type=url pairs with http(s) URLs, got '${pair}'`,
+      );
+    upstreams[type] = url;
+  }
+  return upstreams;
 }
 
 /** A node id is shown in log lines and used in URLs: letters, digits, dot, dash, underscore. */

@@ -1124,6 +1124,7 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'PUT /ui/api/v1/ui/trashcan',
     'POST /ui/api/v1/ui/mail/test',
     'PUT /ui/api/v1/ui/maintenance',
+    'PUT /ui/api/v1/system/onboarding',
     'POST /ui/api/v1/ui/admin/repositories/testremote',
     // Configuration as code deletes only empty repositories (docs/config-as-code.md).
     'PATCH /artifactory/api/system/configuration',
@@ -1164,6 +1165,7 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
       'POST /ui/api/v1/ui/admin/repositories',
       'PUT /ui/api/v1/ui/admin/repositories',
       'DELETE /ui/api/v1/ui/admin/repositories/:type/:key',
+      'POST /ui/api/v1/ui/onboarding/createDefaultRepos',
     ],
   "administrators' jobs over the whole instance by policy, not over a caller's grant": [
     'POST /ui/api/v1/ui/maintenance/garbageCollection',

@@ -1,6 +1,6 @@
 import type { CurrentUser } from '../api/auth';
 import type { Permission } from '../api/descriptor';
-import { ADMIN_HOME_PATH, LOGIN_PATH, USER_HOME_PATH } from './messages';
+import { ADMIN_HOME_PATH, LOGIN_PATH, QUICK_SETUP_PATH, USER_HOME_PATH } from './messages';
 
 /** A user with no name or the name anonymous is anonymous (spec 01 §3). */
 export function isAnonymous(user: CurrentUser | null): boolean {
@@ -21,11 +21,23 @@ export function canAccess(
   return permission === 'user' || user?.admin === true;
 }
 
-/** Where a user lands: admins in the admin area, everyone else on the home page. */
-export function homePathFor(user: CurrentUser | null, anonAccessEnabled: boolean): string {
+/**
+ * Where a user lands (spec 01 §2): admins on the topology, or in the quick setup while it
+ * is offered (first login, docs/onboarding.md); users on packages; visitors on packages
+ * where anonymous access is on, else at login.
+ */
+export function homePathFor(
+  user: CurrentUser | null,
+  anonAccessEnabled: boolean,
+  offerQuickSetup = false,
+): string {
   if (isAnonymous(user)) return anonAccessEnabled ? USER_HOME_PATH : LOGIN_PATH;
-  return user?.admin ? ADMIN_HOME_PATH : USER_HOME_PATH;
+  return user?.admin ? landingPathFor(offerQuickSetup) : USER_HOME_PATH;
 }
+
+/** An admin's landing: the quick setup while it is offered, else the topology. */
+export const landingPathFor = (offerQuickSetup: boolean) =>
+  offerQuickSetup ? QUICK_SETUP_PATH : ADMIN_HOME_PATH;
 
 /** Only paths inside the console, and never back to a login page, are return targets. */
 export function safeReturnPath(path: string | undefined): string | undefined {

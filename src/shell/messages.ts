@@ -43,14 +43,18 @@ export const OTP_FAILED = 'something went wrong';
 export const changePasswordPath = (userName: string) =>
   `/login/change-password/${encodeURIComponent(userName)}`;
 /**
- * Landing pages. The spec lands admins on topology and users on packages (spec 01 §2). The
- * topology screen does not exist yet, so admins land on the users list (the admin area's
- * root); everyone else lands on the package browser. The home page, which says what one
- * can do with Depot, stays at HOME_PAGE_PATH, under Home in the sidebar.
+ * Landing pages (spec 01 §2): admins land on the topology (in the quick setup while it is
+ * offered, docs/onboarding.md), users on packages. The home page, which says what one can
+ * do with Depot, stays at HOME_PAGE_PATH, under Home in the sidebar.
  */
 /** The admin area: for admins, but for the screens whose descriptors say otherwise. */
 export const ADMIN_AREA_PATH = '/admin';
-export const ADMIN_HOME_PATH = '/admin/management/users';
+/** Spec 01 §2: `/admin` itself redirects to the users list. */
+export const ADMIN_ROOT_TARGET = '/admin/management/users';
+export const ADMIN_HOME_PATH = '/admin/mission_control/topology';
+/** The admin menu page: every admin screen as cards of grouped links. */
+export const ADMIN_MENU_PATH = '/admin/menu';
+export const QUICK_SETUP_PATH = '/quick-setup';
 export const USER_HOME_PATH = '/packages';
 export const HOME_PAGE_PATH = '/home';
 
@@ -72,6 +76,7 @@ export const LABELS = {
   allProjects: 'All',
   home: 'Home',
   userMenu: 'User menu',
+  quickActions: 'Quick Actions',
   darkTheme: 'Dark theme',
   mainNavigation: 'Main navigation',
   skipToContent: 'Skip to content',
@@ -99,6 +104,13 @@ export const MFA_TEXTS = {
 
 export const DISMISS_LABEL = 'Dismiss';
 
+/** The admin menu page: the Administration area's cards. */
+export const ADMIN_MENU_TEXTS = {
+  title: 'Administration',
+  search: 'Search administration',
+  noMatch: 'No administration page matches the search',
+} as const;
+
 export const PAGE_TITLES = {
   login: 'Login',
   changePassword: 'Change Password',
@@ -111,4 +123,5 @@ export const PAGE_TITLES = {
   notFound: 'Page Not Found',
   notAcceptable: 'Not Acceptable',
   serverError: 'Error',
+  adminMenu: 'Administration',
 } as const;

@@ -1,5 +1,6 @@
 import { combine, sample } from 'effector';
 import { screensRequested } from '../engine/descriptors/model';
+import './onboarding/model';
 import { $anonAccessEnabled, $identity, $isAnonymous } from './session/model';
 
 /** Screens are for signed-in users, and for anonymous visitors where anonymous access is on. */

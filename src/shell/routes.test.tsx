@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, Link, useParams } from 'react-router-dom';
 import { Provider } from 'effector-react';
@@ -23,6 +23,7 @@ import {
 } from './session/model';
 import { DISCARD_DIALOG, LABELS, NOT_AUTHORIZED_MESSAGE, USER_HOME_PATH } from './messages';
 import './model';
+import { fetchOnboardingFx, landAdminFx } from './onboarding/model';
 import { shippedScreens, shippedScreensFor } from '../screens/testing';
 import generalConfigScreen from '../../schemas/screens/general-config.screen.json';
 import generalSettingsSchema from '../../schemas/entities/general-settings.schema.json';
@@ -80,6 +81,8 @@ async function start(path: string, user: CurrentUser, extra: Array<[unknown, unk
     [fetchDescriptorFx, () => new Promise(() => {})],
     [fetchRowsFx, async () => []],
     [logoutFx, async () => void (current = anonymous)],
+    [fetchOnboardingFx, async () => ({ quickSetup: 'done', offerQuickSetup: false })],
+    [landAdminFx, async () => ({ quickSetup: 'done', offerQuickSetup: false })],
     [dismissLaterFx, async () => -1],
     ...extra,
   ]);
@@ -159,6 +162,39 @@ describe('routes and guards', () => {
     const { router } = await start('/no/such/page', admin);
     await waitFor(() => expect(pathOf(router)).toBe('/404'));
     expect(screen.getByText('The object you were looking for could not be found.')).toBeTruthy();
+  });
+
+  it('lands an admin from / in the quick setup while it is offered, else on the topology', async () => {
+    const offered = await start('/', admin, [
+      [fetchOnboardingFx, async () => ({ quickSetup: 'pending', offerQuickSetup: true })],
+    ]);
+    await waitFor(() => expect(pathOf(offered.router)).toBe('/quick-setup'));
+    expect((await screen.findByTestId('bespoke')).textContent).toBe('quick-setup list {}');
+    cleanup();
+    const settled = await start('/', admin);
+    await waitFor(() => expect(pathOf(settled.router)).toBe('/admin/mission_control/topology'));
+    expect((await screen.findByTestId('bespoke')).textContent).toBe('topology list {}');
+    cleanup();
+    const user = await start('/', jo);
+    await waitFor(() => expect(pathOf(user.router)).toBe(USER_HOME_PATH));
+  });
+
+  it('shows admins the admin menu page: cards of grouped links, filtered by the search', async () => {
+    await start('/admin/menu', admin);
+    const monitoring = await screen.findByRole('region', { name: 'Monitoring' });
+    expect(within(monitoring).getByRole('link', { name: 'Topology' }).getAttribute('href')).toBe(
+      '/admin/mission_control/topology',
+    );
+    fireEvent.change(screen.getByLabelText('Search administration'), {
+      target: { value: 'groups' },
+    });
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Monitoring' })).toBeNull());
+    const userManagement = screen.getByRole('region', { name: 'User Management' });
+    expect(
+      within(userManagement)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Groups']);
   });
 
   it('redirects /admin to the users list and /500 entered directly to /', async () => {

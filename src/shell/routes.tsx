@@ -15,11 +15,12 @@ import { ResetPasswordPage } from './login/ResetPasswordPage';
 import { InvitationPage } from './login/InvitationPage';
 import { HomeRedirect } from './pages/HomeRedirect';
 import { UserHomePage } from './pages/UserHomePage';
+import { AdminMenuPage } from './pages/AdminMenuPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { NotAcceptablePage } from './pages/NotAcceptablePage';
 import { ServerErrorPage } from './pages/ServerErrorPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
-import { ADMIN_HOME_PATH, LOGIN_PATH, PAGE_TITLES } from './messages';
+import { ADMIN_ROOT_TARGET, LOGIN_PATH, PAGE_TITLES } from './messages';
 
 const title = (value: RouteHandle['title']): RouteHandle => ({ title: value });
 
@@ -80,9 +81,18 @@ export const routes: RouteObject[] = [
             path: 'admin',
             element: (
               <RequireAccess permission="admin">
-                <Navigate to={ADMIN_HOME_PATH} replace />
+                <Navigate to={ADMIN_ROOT_TARGET} replace />
               </RequireAccess>
             ),
+          },
+          {
+            path: 'admin/menu',
+            element: (
+              <RequireAccess permission="admin">
+                <AdminMenuPage />
+              </RequireAccess>
+            ),
+            handle: title(PAGE_TITLES.adminMenu),
           },
           { path: '*', element: <DescriptorScreen />, handle: title(screenTitle) },
         ],

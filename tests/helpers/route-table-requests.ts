@@ -101,6 +101,14 @@ const WELL_FORMED: Record<string, ShapedRequest> = {
       typeSpecific: { repoType: 'generic' },
     },
   },
+  // The quick setup: a prefix of its own, with the loopback upstream.
+  'POST /ui/api/v1/ui/onboarding/createDefaultRepos': {
+    body: () => ({
+      prefix: 'mtxq',
+      packageTypes: [{ packageType: 'npm', upstreamUrl: MADE.upstreamUrl! }],
+    }),
+  },
+  'PUT /ui/api/v1/system/onboarding': { body: { quickSetup: 'skipped' } },
   'PUT /ui/api/v1/ui/admin/repositories': {
     body: {
       type: 'local',

@@ -14,6 +14,10 @@ export const REPO_MESSAGES = {
     `Are you sure you want to delete the ${key} repository? All artifacts will be permanently deleted.`,
   notFound: (key: string) => `Repository '${key}' could not be found.`,
   exists: (key: string) => `Repository '${key}' already exists`,
+  existAll: (keys: string[]) =>
+    keys.length === 1
+      ? `Repository '${keys[0]}' already exists`
+      : `Repositories ${keys.map((key) => `'${key}'`).join(', ')} already exist`,
   reservedKey: (key: string) => `'${key}' is a reserved name and cannot be a repository key`,
   urlRequired: 'A remote repository needs the URL of its upstream',
   urlScheme: (scheme: string) =>

@@ -197,6 +197,11 @@ async function checkProjectOf(db: Database, key: string, projectKey: string): Pr
   }
 }
 
+const toKind = (row: { key: string; rclass: RepositoryClass }) => ({
+  key: row.key,
+  rclass: row.rclass,
+});
+
 const byKey = (key: string) => sql<boolean>`lower(key) = ${key.toLowerCase()}`;
 
 /** The package type must exist and allow this kind of repository (spec 03 §3 catalogue). */
@@ -235,20 +240,28 @@ export function createRepositoriesService(
   /** The row `findRow` would answer from memory right now, if it has it (see ReadCache.peek). */
   const peekRow = (key: string) => (changes ? rows.peek(key.toLowerCase()) : undefined);
 
-  /** Virtual repositories aggregate existing local and remote ones, never themselves. */
-  async function checkVirtualMembers(config: RepositoryConfig) {
+  /**
+   * Virtual repositories aggregate existing local and remote ones, never themselves; `pending`
+   * holds the repositories created with it in one call, which count as existing.
+   */
+  async function checkVirtualMembers(
+    config: RepositoryConfig,
+    pending: ReadonlyMap<string, RepositoryConfig> = new Map(),
+  ) {
     if (config.rclass !== 'virtual') return;
+    const kindOf = async (key: string) =>
+      pending.get(key.toLowerCase()) ?? (await findRow(key).then((row) => row && toKind(row)));
     for (const member of config.repositories ?? []) {
-      const row = await findRow(member);
-      if (!row) throw new BadRequest(REPO_MESSAGES.unknownMember(member), 'repositories');
-      if (row.key.toLowerCase() === config.key.toLowerCase()) {
+      const found = await kindOf(member);
+      if (!found) throw new BadRequest(REPO_MESSAGES.unknownMember(member), 'repositories');
+      if (found.key.toLowerCase() === config.key.toLowerCase()) {
         throw new BadRequest(REPO_MESSAGES.selfMember, 'repositories');
       }
     }
     const target = config.defaultDeploymentRepo;
     if (target) {
-      const row = await findRow(target);
-      if (row?.rclass !== 'local' || !(config.repositories ?? []).includes(row.key)) {
+      const found = await kindOf(target);
+      if (found?.rclass !== 'local' || !(config.repositories ?? []).includes(found.key)) {
         throw new BadRequest(REPO_MESSAGES.badDeploymentRepo(target), 'defaultDeploymentRepo');
       }
     }
@@ -292,6 +305,60 @@ export function createRepositoriesService(
         'simple-default',
       config: JSON.stringify(kindConfig),
     };
+  }
+
+  /** The rules of a new repository's own configuration, before its key is looked up. */
+  async function checkNew(config: RepositoryConfig, options: { systemType?: boolean }) {
+    checkKeyRules(config);
+    if (!options.systemType) checkPackageType(config, catalogue);
+    checkEnvironments(config);
+    await checkLayout(config);
+    checkUpstreamUrl(config);
+    await checkProxy(config);
+  }
+
+  /** Which of these keys exist already, whatever their case, as stored. */
+  async function existingKeys(keys: string[]): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const rows = await db
+      .selectFrom('repositories')
+      .select('key')
+      .where(
+        sql<string>`lower(key)`,
+        'in',
+        keys.map((key) => key.toLowerCase()),
+      )
+      .orderBy('key')
+      .execute();
+    return rows.map((row) => row.key);
+  }
+
+  /** One statement inserts them all, in one transaction with what goes with them. */
+  async function insertAll(
+    configs: RepositoryConfig[],
+    alsoInTransaction?: (tx: Database) => Promise<void>,
+  ) {
+    const rows = configs.map((config) => toRow(config));
+    try {
+      if (!alsoInTransaction) {
+        await db.insertInto('repositories').values(rows).execute();
+        return;
+      }
+      await db.transaction().execute(async (tx) => {
+        await tx.insertInto('repositories').values(rows).execute();
+        await alsoInTransaction(tx);
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Another request took one of the keys between the check and the insert.
+      const clashes = await existingKeys(configs.map((config) => config.key));
+      throw new Conflict(
+        clashes.length > 0
+          ? REPO_MESSAGES.existAll(clashes)
+          : REPO_MESSAGES.exists(configs[0]!.key),
+        'key',
+      );
+    }
   }
 
   return {
@@ -363,23 +430,40 @@ export function createRepositoriesService(
       options: { systemType?: boolean } = {},
     ): Promise<RepositoryConfig> {
       config = { ...config, packageType: config.packageType.toLowerCase() };
-      checkKeyRules(config);
-      if (!options.systemType) checkPackageType(config, catalogue);
-      checkEnvironments(config);
-      await checkLayout(config);
-      checkUpstreamUrl(config);
-      await checkProxy(config);
+      await checkNew(config, options);
       if (await findRow(config.key)) throw new Conflict(REPO_MESSAGES.exists(config.key), 'key');
       await checkVirtualMembers(config);
       if (config.projectKey) await checkProject(config.key, config.projectKey);
-      try {
-        await db.insertInto('repositories').values(toRow(config)).execute();
-      } catch (error) {
-        throw isUniqueViolation(error)
-          ? new Conflict(REPO_MESSAGES.exists(config.key), 'key')
-          : error;
-      }
+      await insertAll([config]);
       return this.get(config.key);
+    },
+
+    /**
+     * Creates several repositories at once, all or none, each through the rules `create`
+     * applies: virtual ones may aggregate the others of the call. A key that exists already
+     * refuses the call, naming every such key. `alsoInTransaction` writes what belongs with
+     * them (the onboarding state) in the same transaction.
+     */
+    async createAll(
+      configs: RepositoryConfig[],
+      alsoInTransaction?: (tx: Database) => Promise<void>,
+    ): Promise<RepositoryConfig[]> {
+      const all = configs.map((c) => ({ ...c, packageType: c.packageType.toLowerCase() }));
+      const pending = new Map<string, RepositoryConfig>();
+      for (const config of all) {
+        if (pending.has(config.key.toLowerCase()))
+          throw new Conflict(REPO_MESSAGES.exists(config.key), 'key');
+        pending.set(config.key.toLowerCase(), config);
+      }
+      const clashes = await existingKeys(all.map((config) => config.key));
+      if (clashes.length > 0) throw new Conflict(REPO_MESSAGES.existAll(clashes), 'key');
+      for (const config of all) {
+        await checkNew(config, {});
+        await checkVirtualMembers(config, pending);
+        if (config.projectKey) await checkProject(config.key, config.projectKey);
+      }
+      await insertAll(all, alsoInTransaction);
+      return Promise.all(all.map((config) => this.get(config.key)));
     },
 
     /** Updates the fields given; the key and the kind of a repository never change. */

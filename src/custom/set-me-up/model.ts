@@ -5,6 +5,7 @@ import {
   type ReverseProxyData,
 } from '../../../server/modules/reverse-proxy/docker-hosts.ts';
 import type { DockerAccessMethod } from '../../../server/modules/reverse-proxy/settings.ts';
+import { setMeUpRequested } from '../../shell/layout/quickActions';
 import { setMeUpApi, type SetMeUpData } from './api';
 import { TOOLS, type ToolId } from './messages';
 import type { Credentials } from './snippets';
@@ -16,6 +17,9 @@ export const repoChosen = createEvent<string>();
 export const unlockSubmitted = createEvent<string>();
 export const createApiKeyClicked = createEvent();
 export const dockerMethodChosen = createEvent<DockerAccessMethod>();
+
+// when the quick actions menu asks for Set Me Up, open it
+sample({ clock: setMeUpRequested, target: setMeUpOpened });
 
 export const dataFx = createEffect(setMeUpApi.data);
 export const reverseProxyFx = createEffect(setMeUpApi.reverseProxy);

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
-import { NavLink } from 'react-router-dom';
+import { Link, NavLink } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { $screens } from '../../engine/descriptors/model';
 import { $anonAccessEnabled, $currentUser } from '../session/model';
-import { HOME_PAGE_PATH, LABELS } from '../messages';
+import { ADMIN_MENU_PATH, HOME_PAGE_PATH, LABELS } from '../messages';
 import { buildMenu, buildProjectMenu, type MenuGroup } from './menu';
 import { $projectSettingsMode } from '../project/model';
 
@@ -44,7 +44,13 @@ export function Sidebar() {
       ) : (
         administration.length > 0 && (
           <section>
-            <h2>{LABELS.administration}</h2>
+            <h2>
+              {user?.admin ? (
+                <Link to={ADMIN_MENU_PATH}>{LABELS.administration}</Link>
+              ) : (
+                LABELS.administration
+              )}
+            </h2>
             <MenuGroups groups={administration} />
           </section>
         )

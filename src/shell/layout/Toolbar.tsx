@@ -2,9 +2,13 @@ import { Link } from 'react-router-dom';
 import { LABELS } from '../messages';
 import { UserMenu } from './UserMenu';
 import { ProjectSelector } from './ProjectSelector';
+import { QuickActionsMenu } from './QuickActionsMenu';
 import { useToolbarItems } from './toolbarItems';
 
-/** The product link, then the features' items (search, Set Me Up), the project, the user. */
+/**
+ * The product link, then the features' items (search, Set Me Up), the quick actions, the
+ * project, the user.
+ */
 export function Toolbar() {
   const items = useToolbarItems();
   return (
@@ -16,6 +20,7 @@ export function Toolbar() {
         {items.map((Item, index) => (
           <Item key={index} />
         ))}
+        <QuickActionsMenu />
         <ProjectSelector />
         <UserMenu />
       </div>

@@ -153,7 +153,7 @@ describe('the menus of the shipped descriptors', () => {
       'Administration > License Management: License Buckets',
       'Administration > Security: General',
       'Administration > Advanced: Maintenance',
-      'Administration > Monitoring: Storage Summary, Service Status, System Logs, Support Zone',
+      'Administration > Monitoring: Topology, Storage Summary, Service Status, System Logs, Support Zone',
     ]);
   });
 });

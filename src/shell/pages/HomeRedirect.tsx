@@ -1,10 +1,26 @@
+import { useEffect } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { $anonAccessEnabled, $currentUser } from '../session/model';
+import { $offerQuickSetup, homeOpened } from '../onboarding/model';
 import { homePathFor } from '../access';
+import { FullPageLoading } from '../layout/AppRoot';
 
-/** `/`: admins to the admin area, users (and allowed anonymous visitors) home, others to login. */
+/**
+ * `/`: admins to the topology (or the quick setup while it is offered, once the console
+ * knows), users and allowed anonymous visitors to packages, others to login.
+ */
 export function HomeRedirect() {
-  const [user, anonAccessEnabled] = useUnit([$currentUser, $anonAccessEnabled]);
-  return <Navigate to={homePathFor(user, anonAccessEnabled)} replace />;
+  const [user, anonAccessEnabled, offerQuickSetup] = useUnit([
+    $currentUser,
+    $anonAccessEnabled,
+    $offerQuickSetup,
+  ]);
+  const opened = useUnit(homeOpened);
+  const waiting = user?.admin === true && !user.anonymous && offerQuickSetup === null;
+  useEffect(() => {
+    if (waiting) opened();
+  }, [waiting, opened]);
+  if (user?.admin && !user.anonymous && offerQuickSetup === null) return <FullPageLoading />;
+  return <Navigate to={homePathFor(user, anonAccessEnabled, offerQuickSetup === true)} replace />;
 }

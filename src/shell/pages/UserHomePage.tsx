@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { $currentUser, $footer, $isAnonymous } from '../session/model';
-import { ADMIN_HOME_PATH, PAGE_TITLES } from '../messages';
+import { ADMIN_MENU_PATH, PAGE_TITLES } from '../messages';
 
 /** The home page (Home in the sidebar): what one can do with Depot today. */
 export function UserHomePage() {
@@ -35,7 +35,7 @@ export function UserHomePage() {
         )}
         {user?.admin && (
           <li>
-            Manage users and groups in the <Link to={ADMIN_HOME_PATH}>Administration</Link> area.
+            Manage users and groups in the <Link to={ADMIN_MENU_PATH}>Administration</Link> area.
           </li>
         )}
       </ul>

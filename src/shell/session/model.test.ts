@@ -29,6 +29,7 @@ import {
   passwordChangeSubmitted,
   userActivityDetected,
 } from './model';
+import { landAdminFx } from '../onboarding/model';
 
 const admin = adminUser;
 const jo = plainUser;
@@ -103,8 +104,11 @@ describe('session model', () => {
     expect(navigate).toHaveBeenCalledWith({ to: '/admin/management/groups', replace: true });
   });
 
-  it('lands admins on the admin area and users on their home when nothing was remembered', async () => {
-    const asAdmin = setup([[loginFx, async () => admin]]);
+  it('lands admins on the topology and users on packages when nothing was remembered', async () => {
+    const asAdmin = setup([
+      [loginFx, async () => admin],
+      [landAdminFx, async () => ({ quickSetup: 'done', offerQuickSetup: false })],
+    ]);
     await allSettled(loginSubmitted, {
       scope: asAdmin.scope,
       params: { user: 'admin', password: 'pw' },

@@ -126,10 +126,12 @@ sample({
   target: navigateFx,
 });
 
-// when signed in, go back where the user wanted to go, else to the role's home
+// when signed in, go back where the user wanted to go, else to the role's home (an admin's
+// landing waits for the onboarding state: shell/onboarding/model.ts)
 sample({
   clock: signedIn,
   source: $returnTo,
+  filter: (returnTo, user) => returnTo !== null || user.admin !== true,
   fn: (returnTo, user) => ({ to: returnTo ?? homePathFor(user, false), replace: true }),
   target: navigateFx,
 });
