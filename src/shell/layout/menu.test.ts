@@ -147,12 +147,12 @@ describe('the menus of the shipped descriptors', () => {
       'Application > Depot: Packages, Builds, Artifacts',
       'Administration > Projects: Projects',
       'Administration > Repositories: Repositories, Layouts',
-      'Administration > Configuration: General Configuration, Property Sets, Webhooks, Proxies, Mail, Access Tokens',
+      'Administration > Configuration: General Configuration, Property Sets, Reverse Proxy, Webhooks, Proxies, Mail, Access Tokens',
       'Administration > Services: Backups, Retention Policies, Cold Storage Monitoring',
       'Administration > User Management: Users, Invite User, Groups, Permissions',
       'Administration > License Management: License Buckets',
       'Administration > Security: General',
-      'Administration > Advanced: Maintenance',
+      'Administration > Advanced: Maintenance, Config Descriptor, Security Descriptor',
       'Administration > Monitoring: Topology, Storage Summary, Service Status, System Logs, Support Zone',
     ]);
   });
