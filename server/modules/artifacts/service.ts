@@ -20,6 +20,7 @@ import { CACHE_SUFFIX } from '../access-control/permission-target.ts';
 import { fileEvents } from '../events/artifact-events.ts';
 import { emitEvents } from '../events/outbox.ts';
 import { dropBuildsOf } from '../builds/dropped-builds.ts';
+import { NODE_WITH_CHECKSUMS } from './node-columns.ts';
 
 /** Holders of some content read per query by a checksum deploy. */
 const HOLDERS_PAGE = 500;
@@ -190,21 +191,7 @@ export function createArtifactsService(
     return executor
       .selectFrom('nodes')
       .leftJoin('blobs', 'blobs.sha256', 'nodes.sha256')
-      .select([
-        'nodes.id',
-        'nodes.path',
-        'nodes.name',
-        'nodes.folder',
-        'nodes.sha256',
-        'nodes.size',
-        'nodes.mime_type',
-        'nodes.created_at',
-        'nodes.created_by',
-        'nodes.modified_at',
-        'nodes.modified_by',
-        'blobs.sha1',
-        'blobs.md5',
-      ])
+      .select(NODE_WITH_CHECKSUMS)
       .where('nodes.repository_id', '=', repositoryId)
       .where('nodes.path', '=', path)
       .executeTakeFirst();

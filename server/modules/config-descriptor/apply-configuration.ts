@@ -5,7 +5,7 @@ import { insertAudit } from '../entities/queries.ts';
 import { DEFAULT_MAINTENANCE, type MaintenanceSettings } from '../maintenance/settings.ts';
 import { createEntityWriter, type ChangeAction } from './entity-writes.ts';
 import { pathOf, refusedAt, validateAgainst } from './field-errors.ts';
-import { MAINTENANCE_SCHEMA } from './maintenance-schema.ts';
+import { maintenanceSettingsSchema } from '../maintenance/settings-schema.ts';
 import { readConfiguration, type ConfigurationDocument } from './read-configuration.ts';
 import { holdConfigurationLock } from './queries.ts';
 import { createRepositoryWriter } from './repository-writes.ts';
@@ -196,7 +196,11 @@ async function applyIn(
     } as MaintenanceSettings;
     if (canonicalJson(wanted) !== canonicalJson(current[MAINTENANCE_SECTION])) {
       maintenance = await refusedAt(MAINTENANCE_SECTION, async () => {
-        validateAgainst('maintenance', () => MAINTENANCE_SCHEMA, wanted);
+        validateAgainst(
+          'maintenance',
+          () => maintenanceSettingsSchema({ allRequired: false }),
+          wanted,
+        );
         return scoped.maintenance.update(wanted);
       });
       note(MAINTENANCE_SECTION, 'update');

@@ -1,7 +1,7 @@
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { BadRequest } from '../../errors.ts';
 import type { JsonSchema, SchemaRegistry } from '../../schemas/registry.ts';
-import { MAINTENANCE_SCHEMA } from './maintenance-schema.ts';
+import { maintenanceSettingsSchema } from '../maintenance/settings-schema.ts';
 import { CONFIG_MESSAGES as M } from './messages.ts';
 import type { ConfigurationDocument } from './read-configuration.ts';
 import { engineSections, MAINTENANCE_SECTION, REPOSITORY_SECTIONS } from './sections.ts';
@@ -27,7 +27,7 @@ function layoutOf(registry: SchemaRegistry): Map<string, Layout> {
         : { schema, item: section.item, keyField: section.keyField },
     );
   }
-  layouts.set(MAINTENANCE_SECTION, { schema: MAINTENANCE_SCHEMA });
+  layouts.set(MAINTENANCE_SECTION, { schema: maintenanceSettingsSchema({ allRequired: false }) });
   return layouts;
 }
 

@@ -5,34 +5,9 @@ import type { Services } from '../../services.ts';
 import { MAINTENANCE_JOBS, type Maintenance, type MaintenanceJob } from './maintenance.ts';
 import { MAINTENANCE_MESSAGES } from './messages.ts';
 import type { MaintenanceSettings } from './settings.ts';
+import { maintenanceSettingsSchema } from './settings-schema.ts';
 
-const cron = { type: 'string', maxLength: 256 };
-const percent = {
-  type: 'integer',
-  minimum: -1,
-  maximum: 100,
-  errorMessage: MAINTENANCE_MESSAGES.percentSteps,
-};
-const settingsBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: [
-    'garbageCollectorCron',
-    'cleanUnusedCachedCron',
-    'cleanVirtualRepoCron',
-    'quotaControl',
-    'storageLimit',
-    'storageWarning',
-  ],
-  properties: {
-    garbageCollectorCron: cron,
-    cleanUnusedCachedCron: cron,
-    cleanVirtualRepoCron: cron,
-    quotaControl: { type: 'boolean' },
-    storageLimit: percent,
-    storageWarning: percent,
-  },
-};
+const settingsBody = maintenanceSettingsSchema({ allRequired: true });
 
 const crontimeQuery = {
   type: 'object',

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import type { Properties } from '../artifacts/properties.ts';
+import { NODE_WITH_CHECKSUMS } from '../artifacts/node-columns.ts';
 
 /** Items read per statement: memory stays flat whatever the repository's size. */
 export const EXPORT_PAGE = 500;
@@ -11,21 +12,7 @@ export function nodesPage(db: Database, repositoryId: number, afterId: number) {
   return db
     .selectFrom('nodes')
     .leftJoin('blobs', 'blobs.sha256', 'nodes.sha256')
-    .select([
-      'nodes.id',
-      'nodes.path',
-      'nodes.name',
-      'nodes.folder',
-      'nodes.sha256',
-      'nodes.size',
-      'nodes.mime_type',
-      'nodes.created_at',
-      'nodes.created_by',
-      'nodes.modified_at',
-      'nodes.modified_by',
-      'blobs.sha1',
-      'blobs.md5',
-    ])
+    .select(NODE_WITH_CHECKSUMS)
     .where('nodes.repository_id', '=', repositoryId)
     .where('nodes.id', '>', afterId)
     .orderBy('nodes.id')

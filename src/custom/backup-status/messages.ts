@@ -1,4 +1,5 @@
 import type { BackupProgress, BackupRun } from './api';
+import { formatSize } from '../storage-summary/format';
 
 /** The backup status panel's words (the spec names the Run Now action only: docs/backup.md). */
 export const BACKUP_STATUS_LABELS = {
@@ -35,26 +36,13 @@ const OUTCOMES: Record<BackupRun['outcome'], string> = {
   failure: 'Failed',
 };
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** Bytes as a person reads them: 1,024 bytes make a KB. */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
-}
-
 /** A running backup's progress in words: the phase, then binaries and bytes done of all. */
 export function progressText(progress: BackupProgress): string {
   const phase = PHASES[progress.phase];
   if (progress.phase === 'metadata' || progress.blobsTotal === 0) return phase;
   return (
     `${phase}: ${progress.blobsDone} of ${progress.blobsTotal} binaries, ` +
-    `${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`
+    `${formatSize(progress.bytesDone)} of ${formatSize(progress.bytesTotal)}`
   );
 }
 
