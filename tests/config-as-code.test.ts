@@ -134,6 +134,15 @@ async function configure(depot: TestDepot) {
     repoKeys: ['libs-local'],
   });
   await ok(depot, 'POST', `${UI}/ui/backup`, { key: 'nightly', cronExp: '0 0 2 * * ?' });
+  // A settings document naming a repository: applied after the repositories it names.
+  await repo('docker-local', { rclass: 'local', packageType: 'docker' });
+  await ok(depot, 'PUT', `${UI}/ui/reverseProxies/crud`, {
+    serverName: 'depot.example.test',
+    useHttp: true,
+    httpPort: 80,
+    dockerReverseProxyMethod: 'portPerRepo',
+    reverseProxyRepositories: [{ repoKey: 'docker-local', port: 5001 }],
+  });
 }
 
 beforeAll(async () => {

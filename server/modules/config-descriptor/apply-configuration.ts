@@ -38,6 +38,8 @@ export interface ApplyDependencies {
 
 /** Entities repositories name (a layout, a proxy): written before them, deleted after. */
 const BEFORE_REPOSITORIES = new Set(['repo-layout', 'property-set', 'proxy']);
+/** Settings documents that name repositories (the reverse proxy's ports): written after them. */
+const SETTINGS_AFTER_REPOSITORIES = new Set(['reverse-proxy']);
 
 /** Thrown to roll a dry run's transaction back once everything in it was checked. */
 class DryRunDone extends Error {
@@ -182,12 +184,17 @@ async function applyIn(
       note(pathOf(section.name, key), await writer.delete(section, key));
   }
 
-  for (const section of named) {
-    if (section.kind !== 'single') continue;
-    const wanted = document[section.name] as EntityDocument;
-    if (canonicalJson(wanted) === canonicalJson(current[section.name])) continue;
-    note(section.name, await writerOf(section).replace(section, wanted));
+  async function replaceSettings(afterRepositories: boolean) {
+    for (const section of named) {
+      if (section.kind !== 'single') continue;
+      if (SETTINGS_AFTER_REPOSITORIES.has(section.entity) !== afterRepositories) continue;
+      const wanted = document[section.name] as EntityDocument;
+      if (canonicalJson(wanted) === canonicalJson(current[section.name])) continue;
+      note(section.name, await writerOf(section).replace(section, wanted));
+    }
   }
+
+  await replaceSettings(false);
   let maintenance: MaintenanceSettings | undefined;
   if (named.some((s) => s.kind === 'maintenance')) {
     const wanted = {
@@ -215,6 +222,7 @@ async function applyIn(
     }
   }
   for (const section of late) await upsertCollection(section);
+  await replaceSettings(true);
   for (const section of [...late].reverse()) await deleteFromCollection(section);
   for (const section of [...repoSections].reverse()) {
     const wanted = document[section.name] as Record<string, unknown>;
