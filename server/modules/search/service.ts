@@ -8,7 +8,7 @@ import type { RepositoriesService } from '../repositories/service.ts';
 import { searchRemotes } from './remote-search.ts';
 import { all, mentions, type Criterion, type ItemQuery } from './criteria.ts';
 import { firstBuildRelation, resolveBuildRelations } from './aql-build-relations.ts';
-import { readableBuildIds } from './aql-builds.ts';
+import { readableBuildIds } from './aql-build-criteria.ts';
 import type { ItemRelation } from './aql-build-items.ts';
 import { createSearchEngine, type PageRequest } from './engine.ts';
 import { SEARCH_MESSAGES as M } from './messages.ts';
