@@ -68,7 +68,14 @@ beforeAll(async () => {
       name: 'web',
       number: '2',
       started: t(2),
-      modules: [{ id: 'web-app', artifacts: [{ name: 'web-2.war', content: 'war two' }] }],
+      modules: [
+        {
+          id: 'web-app',
+          artifacts: [{ name: 'web-2.war', content: 'war two' }],
+          // Stored nowhere: it gives web #2 a dependency with scopes and no item.
+          dependencies: [{ name: 'junit:junit:4', content: 'junit', scopes: ['test', 'runtime'] }],
+        },
+      ],
     }),
     buildInfo({
       name: 'secret-service',
@@ -182,6 +189,29 @@ describe('builds.find', () => {
     expect(names(either.body)).toEqual(['web#2', 'secret-service#7']);
   });
 
+  it("finds builds by their dependencies' scopes, one scope at a time", async () => {
+    const compile = await aql('builds.find({"module.dependency.scope":"compile"})');
+    expect(compile.status, JSON.stringify(compile.body)).toBe(200);
+    expect(names(compile.body)).toEqual(['web#1']);
+    const matched = await aql('builds.find({"dependency.scope":{"$match":"run*"}})');
+    expect(names(matched.body)).toEqual(['web#2']);
+    // web #2's one dependency is in test and runtime: in the test scope, so not $ne "test".
+    const notTest = await aql(
+      'builds.find({"module.dependency.scope":{"$ne":"test"}}).sort({"$asc":["number"]})',
+    );
+    expect(names(notTest.body)).toEqual(['web#1', 'secret-service#7']);
+    // One dependency row holds every comparison: core (compile) is not junit.
+    const oneRow = await aql(
+      'builds.find({"module.dependency.scope":"compile","module.dependency.name":"junit:junit:4"})',
+    );
+    expect(names(oneRow.body)).toEqual([]);
+    const hidden = await aql(
+      'builds.find({"module.dependency.scope":{"$ne":"compile"}}).sort({"$asc":["number"]})',
+      DEV,
+    );
+    expect(names(hidden.body)).toEqual(['web#2']);
+  });
+
   it('answers only the builds the caller may read, before offset and limit', async () => {
     const all = await aql('builds.find().sort({"$desc":["started"]})', DEV);
     expect(all.status).toBe(200);
@@ -236,6 +266,25 @@ describe('items and builds, related', () => {
     expect(paths(either.body)).toEqual(['libs-local/lib/core-1.jar', 'libs-local/web/web-1.war']);
   });
 
+  it('finds the items builds used in a scope, the scope holding in the same build', async () => {
+    const compile = await aql('items.find({"dependency.scope":"compile"})');
+    expect(compile.status, JSON.stringify(compile.body)).toBe(200);
+    expect(paths(compile.body)).toEqual(['libs-local/lib/core-1.jar']);
+    // secret-service #7 uses core-1.jar without a scope; web #1 uses it in compile.
+    const crossed = await aql(
+      'items.find({"dependency.scope":"compile","dependency.module.build.name":"secret-service"})',
+    );
+    expect(paths(crossed.body)).toEqual([]);
+    const unscoped = await aql('items.find({"dependency.scope":{"$nmatch":"*"}})');
+    expect(paths(unscoped.body)).toEqual(['libs-local/lib/core-1.jar']);
+    // dev reads core-1.jar and web #1, not secret-service #7, its only use without a scope.
+    const hidden = await aql('items.find({"dependency.scope":{"$nmatch":"*"}})', DEV);
+    expect(hidden.status).toBe(200);
+    expect(paths(hidden.body)).toEqual([]);
+    const readable = await aql('items.find({"dependency.scope":{"$eq":"compile"}})', DEV);
+    expect(paths(readable.body)).toEqual(['libs-local/lib/core-1.jar']);
+  });
+
   it('relates items only to builds the caller may read', async () => {
     const readable = await aql('items.find({"dependency.module.build.name":"web"})', DEV);
     expect(paths(readable.body)).toEqual(['libs-local/lib/core-1.jar']);
@@ -286,6 +335,16 @@ describe('items and builds, related', () => {
       'a time that is no time',
       'items.find({"artifact.module.build.started":{"$gt":"soon"}})',
       'expected a time',
+    ],
+    [
+      'a scope of an artifact (only dependencies have scopes)',
+      'items.find({"artifact.scope":"compile"})',
+      'unknown field "artifact.scope"',
+    ],
+    [
+      "a scope of a module's artifact",
+      'builds.find({"module.artifact.scope":"compile"})',
+      'unknown field "module.artifact.scope"',
     ],
     [
       'an unknown item field',

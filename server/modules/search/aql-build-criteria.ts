@@ -42,7 +42,7 @@ export function criteria(
     const file = fileField(key);
     if (!file)
       throw new AqlSyntaxError(
-        `unknown field "${key}", expected one of ${BUILD_FIELDS.join(', ')}, module.name, module.artifact.<name|type|sha1|sha256|md5>, module.dependency.<...>, module.artifact.item.<item field>, module.dependency.item.<...>`,
+        `unknown field "${key}", expected one of ${BUILD_FIELDS.join(', ')}, module.name, module.artifact.<name|type|sha1|sha256|md5>, module.dependency.<name|type|scope|sha1|sha256|md5>, module.artifact.item.<item field>, module.dependency.item.<...>`,
         position,
       );
     // A module's file matches when one row of the build's files satisfies every comparison.

@@ -1,8 +1,9 @@
-import { type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DepotDatabase } from '../../db/tables.ts';
 import { AqlSyntaxError } from './aql-lexer.ts';
 import type { JsonNode } from './aql-criteria.ts';
 import { likePattern } from './wildcards.ts';
+import { scopeSql } from './aql-build-scope.ts';
 
 /*
  * The builds domain's fields and comparisons (docs/builds.md, "AQL"): what a builds query
@@ -24,6 +25,8 @@ export const BUILD_COLUMNS = {
 export const BUILD_FIELDS = [...Object.keys(BUILD_COLUMNS), 'url'];
 /** The fields of a module's artifacts and dependencies (the `build_files` rows). */
 const FILE_COLUMNS = { name: 'name', type: 'type', sha1: 'sha1', sha256: 'sha256', md5: 'md5' };
+/** A dependency's scopes, comma-joined: compared one scope at a time (aql-build-scope.ts). */
+const SCOPES_COLUMN = 'scopes';
 const COMPARE = { $eq: '=', $ne: '<>', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 const OPERATORS = [...Object.keys(COMPARE), '$match', '$nmatch'];
 
@@ -40,6 +43,9 @@ export function fileField(
   const [kind, field] = parts;
   if ((kind === 'artifact' || kind === 'dependency') && field && field in FILE_COLUMNS)
     return { kind, column: FILE_COLUMNS[field as keyof typeof FILE_COLUMNS] };
+  // Only a dependency has scopes (the build-info format gives an artifact none).
+  if (kind === 'dependency' && field === 'scope' && parts.length === 2)
+    return { kind, column: SCOPES_COLUMN };
   return undefined;
 }
 
@@ -60,6 +66,8 @@ export function compare(
   node: JsonNode,
   date: boolean,
 ): Condition {
+  if (column === `build_files.${SCOPES_COLUMN}`)
+    return scopeSql(sql.ref(column), op, String(operand(node, op, false)), likePattern);
   const ref = typeof column === 'string' ? eb.ref(column as 'builds.name') : column;
   if (op === '$match' || op === '$nmatch') {
     const pattern = likePattern(String(operand(node, op, false)));

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { AqlSyntaxError } from './aql-lexer.ts';
+import { scopeSql } from './aql-build-scope.ts';
 import type { JsonNode } from './aql-criteria.ts';
 import {
   OPERATORS,
@@ -22,6 +23,8 @@ const FILE_FIELDS: Record<string, BuildFileColumn> = {
   name: 'name',
   type: 'type',
 };
+/** A dependency's scopes (`dependency.scope`); an artifact has none. */
+const DEPENDENCY_FIELDS: Record<string, BuildFileColumn> = { ...FILE_FIELDS, scope: 'scopes' };
 const BUILD_PREFIX = 'module.build.';
 
 /** `artifact` for `artifact.module.build.name`, undefined for a key that is no relation. */
@@ -64,10 +67,10 @@ export function buildRelation(
       build.push({ ...entry, key: buildField });
       continue;
     }
-    const column = FILE_FIELDS[rest];
+    const column = (relation === 'dependency' ? DEPENDENCY_FIELDS : FILE_FIELDS)[rest];
     if (!column)
       throw fail(
-        `unknown field "${entry.key}", expected ${relation}.module.build.<${RELATED_BUILD_FIELDS.join('|')}>, ${relation}.module.name, ${relation}.name or ${relation}.type`,
+        `unknown field "${entry.key}", expected ${relation}.module.build.<${RELATED_BUILD_FIELDS.join('|')}>, ${relation}.module.name, ${relation}.name${relation === 'dependency' ? ', dependency.scope' : ''} or ${relation}.type`,
         entry.position,
       );
     for (const { op, value, position } of pairs(entry)) {
@@ -142,6 +145,7 @@ export function buildRelationSql(
     ...(buildIds === 'any' ? [] : [sql`f.build_id = any(${buildIds}::bigint[])`]),
     ...relation.files.map(({ column, op, value }) => {
       const ref = sql.ref(`f.${column}`);
+      if (column === 'scopes') return scopeSql(ref, op, value, likePattern);
       if (op === '$match') return sql`${ref} like ${likePattern(value)}`;
       if (op === '$nmatch') return sql`(${ref} is null or ${ref} not like ${likePattern(value)})`;
       return sql`${ref} ${FILE_COMPARE[op]!} ${value}`;
