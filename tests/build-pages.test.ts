@@ -276,6 +276,37 @@ describe('permissions and delete', () => {
     expect((await search({ name: 'other-0' })).json().versions).toHaveLength(1);
   });
 
+  it('lists a name by its latest build the caller may read, and reads % and _ as themselves', async () => {
+    const target = '/artifactory/api/v2/security/permissions/dev-first-lib';
+    const granted = await depot.app.inject({
+      method: 'PUT',
+      url: target,
+      headers: adminAuth(),
+      payload: {
+        build: {
+          repositories: ['artifactory-build-info'],
+          'include-patterns': ['team/lib/1-*'],
+          'exclude-patterns': [],
+          actions: { users: { dev: ['read'] }, groups: {} },
+        },
+      },
+    });
+    expect(granted.statusCode, granted.body).toBeLessThan(300);
+    try {
+      // team/lib's latest build is #2, which dev may not read: #1 stands for the name.
+      const seen = (await search({}, dev)).json().versions;
+      expect(seen).toMatchObject([{ build_name: 'team/lib', build_number: '1' }]);
+      expect(seen).toHaveLength(1);
+    } finally {
+      await depot.app.inject({ method: 'DELETE', url: target, headers: adminAuth() });
+    }
+    const names = async (name: string) =>
+      (await search({ name })).json().versions.map((v: { build_name: string }) => v.build_name);
+    expect(await names('oth*-1')).toEqual(['other-1']);
+    expect(await names('other%')).toEqual([]);
+    expect(await names('other_1')).toEqual([]);
+  });
+
   it('lists who may do what on a build, for administrators only', async () => {
     const target = '/artifactory/api/v2/security/permissions/dev-team-builds';
     const granted = await depot.app.inject({

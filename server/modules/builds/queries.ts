@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Tx } from '../artifacts/service.ts';
 import type { BuildFilesTable } from '../../db/tables.ts';
@@ -210,4 +211,69 @@ export async function projectExists(db: Database, key: string): Promise<boolean>
     .where('key', '=', key)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** What narrows the builds list: project (`unassigned` for none), a name's words, a window. */
+export interface LatestBuildsFilter {
+  /** undefined: every build; `defaultRepository`: builds of no project; else a project's. */
+  project?: { key: string } | { defaultRepository: string };
+  /** A LIKE pattern over the name, any case. */
+  nameLike?: string;
+  buildRepo?: string;
+  before?: number;
+  after?: number;
+  /** Only these names (the second look for names whose latest build the caller may not read). */
+  names?: string[];
+}
+
+function narrowed(db: Database, filter: LatestBuildsFilter) {
+  const { project } = filter;
+  return selectBuilds(db)
+    .$if(project !== undefined && 'key' in project, (q) =>
+      q.where('builds.project_key', '=', (project as { key: string }).key),
+    )
+    .$if(project !== undefined && 'defaultRepository' in project, (q) =>
+      q.where(
+        'builds.repository_key',
+        '=',
+        (project as { defaultRepository: string }).defaultRepository,
+      ),
+    )
+    .$if(filter.nameLike !== undefined, (q) => q.where('builds.name', 'ilike', filter.nameLike!))
+    .$if(filter.buildRepo !== undefined, (q) =>
+      q.where('builds.repository_key', '=', filter.buildRepo!),
+    )
+    .$if(filter.before !== undefined, (q) =>
+      q.where('builds.started_at', '<', new Date(filter.before!)),
+    )
+    .$if(filter.after !== undefined, (q) =>
+      q.where('builds.started_at', '>', new Date(filter.after!)),
+    )
+    .$if(filter.names !== undefined, (q) => q.where('builds.name', 'in', filter.names!));
+}
+
+/**
+ * Each name's latest build in each build-info repository among those the filter keeps: one
+ * row a name, so the builds list reads as many rows as it has names, not every build.
+ */
+export const latestBuildPerName = (db: Database, filter: LatestBuildsFilter) =>
+  narrowed(db, filter)
+    .distinctOn(['builds.repository_key', 'builds.name'])
+    .orderBy('builds.repository_key')
+    .orderBy('builds.name')
+    .orderBy('builds.started_at', 'desc')
+    .execute();
+
+/** Every build the filter keeps, newest first. */
+export const buildsFiltered = (db: Database, filter: LatestBuildsFilter) =>
+  narrowed(db, filter).orderBy('builds.started_at', 'desc').execute();
+
+/** Only the build's `properties`: a diff compares them without reading whole documents. */
+export async function buildProperties(db: Database, id: number) {
+  const row = await db
+    .selectFrom('builds')
+    .select(sql<Record<string, unknown> | null>`document->'properties'`.as('properties'))
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return row.properties;
 }

@@ -15,6 +15,7 @@ import {
   allBuilds,
   buildDocument,
   buildFiles,
+  buildProperties,
   buildsNamed,
   projectExists,
   promotionsOf,
@@ -96,15 +97,16 @@ export function createBuildsService(deps: {
   }
 
   async function diffRows(current: BuildRow, previous: BuildRow) {
-    const [currentFiles, previousFiles, currentDoc, previousDoc] = await Promise.all([
+    // The properties alone, not the documents: a build of thousands of files is megabytes.
+    const [currentFiles, previousFiles, currentProperties, previousProperties] = await Promise.all([
       buildFiles(db, current.id),
       buildFiles(db, previous.id),
-      buildDocument(db, current.id),
-      buildDocument(db, previous.id),
+      buildProperties(db, current.id),
+      buildProperties(db, previous.id),
     ]);
     return diffBuilds(
-      { files: currentFiles, properties: propertiesOf(currentDoc) },
-      { files: previousFiles, properties: propertiesOf(previousDoc) },
+      { files: currentFiles, properties: propertiesOf(currentProperties) },
+      { files: previousFiles, properties: propertiesOf(previousProperties) },
     );
   }
 
@@ -278,9 +280,10 @@ export function createBuildsService(deps: {
   };
 }
 
-function propertiesOf(document: Record<string, unknown>): Record<string, string> {
-  const properties = document.properties;
-  return properties && typeof properties === 'object' ? (properties as Record<string, string>) : {};
+function propertiesOf(properties: unknown): Record<string, string> {
+  return properties && typeof properties === 'object' && !Array.isArray(properties)
+    ? (properties as Record<string, string>)
+    : {};
 }
 
 export type BuildsService = ReturnType<typeof createBuildsService>;

@@ -4,11 +4,13 @@ import type { AccessService } from '../access-control/service.ts';
 import type { BuildInfo, BuildModule } from './build-info.ts';
 import { DEFAULT_BUILD_REPOSITORY } from './build-info.ts';
 import {
-  allBuilds,
   buildDocument,
+  buildsFiltered,
+  latestBuildPerName,
   promotionsOf,
   storedFilesWith,
   type BuildRow,
+  type LatestBuildsFilter,
 } from './queries.ts';
 import type { BuildsService } from './service.ts';
 import { matchesFilter, orderBuilds, type BuildSearchFilter } from './build-search.ts';
@@ -26,22 +28,20 @@ const ENV_PREFIX = 'buildInfo.env.';
 export const UNASSIGNED = 'unassigned';
 
 /** No project: every build; `unassigned`: the default repository's; a key: that project's. */
-const inProject = (row: BuildRow, projectKey: string | undefined) =>
-  !projectKey ||
-  (projectKey === UNASSIGNED
-    ? row.repository_key === DEFAULT_BUILD_REPOSITORY
-    : row.project_key === projectKey);
+const projectOf = (projectKey: string | undefined): LatestBuildsFilter['project'] =>
+  !projectKey
+    ? undefined
+    : projectKey === UNASSIGNED
+      ? { defaultRepository: DEFAULT_BUILD_REPOSITORY }
+      : { key: projectKey };
 
-/** A name filter: words in any case, `*` for any run of characters. */
-function nameFilter(term: string | undefined) {
-  if (!term?.trim()) return () => true;
-  const pattern = term
+/** A name filter as LIKE: words in any case anywhere in the name, `*` for any run. */
+function nameLike(term: string | undefined) {
+  if (!term?.trim()) return undefined;
+  return `%${term
     .trim()
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  const regex = new RegExp(pattern, 'i');
-  return (name: string) => regex.test(name);
+    .replace(/[\\%_]/g, '\\$&')
+    .replace(/\*/g, '%')}%`;
 }
 const millis = (row: BuildRow) => row.started_at.getTime();
 
@@ -98,18 +98,35 @@ export function createBuildViews(deps: {
       filter: BuildSearchFilter = {},
     ) {
       const decider = await deps.access.forBuilds(principal);
-      const wanted = nameFilter(query.name);
-      const inFilter = matchesFilter(filter);
-      // Each name's latest build among those the window keeps.
-      const latest = new Map<string, BuildRow>();
-      for (const row of await allBuilds(db)) {
-        const key = `${row.repository_key}\u0000${row.name}`;
-        if (latest.has(key) || !inProject(row, query.projectKey) || !wanted(row.name)) continue;
-        if (!inFilter(row)) continue;
-        if (decider.can('read', { repositoryKey: row.repository_key, path: row.path }))
-          latest.set(key, row);
+      const narrowing: LatestBuildsFilter = {
+        project: projectOf(query.projectKey),
+        nameLike: nameLike(query.name),
+        buildRepo: filter.buildRepo,
+        before: filter.before,
+        after: filter.after,
+      };
+      const readable = (row: BuildRow) =>
+        decider.can('read', { repositoryKey: row.repository_key, path: row.path });
+      // Each name's latest build within the window; where the caller may not read that one,
+      // its latest readable one stands for the name, found in one more look at those names.
+      const latest = await latestBuildPerName(db, narrowing);
+      const kept = latest.filter(readable);
+      const hidden = latest.filter((row) => !readable(row));
+      if (hidden.length > 0) {
+        const seen = new Set<string>();
+        const older = await buildsFiltered(db, {
+          ...narrowing,
+          names: [...new Set(hidden.map((row) => row.name))],
+        });
+        const hiddenKeys = new Set(hidden.map((row) => `${row.repository_key}\u0000${row.name}`));
+        for (const row of older) {
+          const key = `${row.repository_key}\u0000${row.name}`;
+          if (!hiddenKeys.has(key) || seen.has(key) || !readable(row)) continue;
+          seen.add(key);
+          kept.push(row);
+        }
       }
-      const rows = orderBuilds([...latest.values()], filter);
+      const rows = orderBuilds(kept, filter);
       return {
         versions: rows.slice(query.offset, query.offset + query.limit).map((row) => ({
           build_name: row.name,
