@@ -16,6 +16,9 @@ export interface OutboundProxy {
   port: number;
   username: string;
   password: string;
+  /** NTLM's workstation name; with `domain`, the proxy is asked with NTLMv2 (docs/proxies.md). */
+  ntHost?: string;
+  domain?: string;
   defaultProxy: boolean;
   redirectedToHosts: string[];
 }
