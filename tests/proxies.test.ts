@@ -238,6 +238,58 @@ describe('connections through a proxy', () => {
     expect(delivery.headers['proxy-authorization']).toBeUndefined();
   });
 
+  it('serves as the default proxy only the services it lists', async () => {
+    const corp = (services: string[]) =>
+      saveProxy(
+        {
+          key: 'corp',
+          host: '127.0.0.1',
+          port: proxy.port,
+          username: PROXY_USER,
+          defaultProxy: true,
+          services,
+        },
+        'PUT',
+      );
+    const created = await api(
+      'POST',
+      '/event/api/v1/subscriptions',
+      subscription('no-proxy', `${receiver.url}/no-proxy`, ''),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const delivered = async (path: string) => {
+      const before = proxy.seen.length;
+      await deployFile(depot, 'hooked-local', `${path}.txt`, 'x');
+      await until(
+        () =>
+          receiver.requests.some((r) => (r.json.data as { path?: string })?.path === `${path}.txt`),
+        'the delivery',
+      );
+      // Only this subscription's requests: 'through-proxy' names the proxy itself.
+      return proxy.seen
+        .slice(before)
+        .map((seen) => seen.target)
+        .filter((target) => target.endsWith('/no-proxy'));
+    };
+    try {
+      // By default a default proxy serves remote repositories only: the webhook goes direct.
+      expect(await delivered('direct')).toEqual([]);
+      expect((await corp(['remoteRepositories', 'webhooks'])).statusCode).toBe(200);
+      expect(await delivered('defaulted')).toEqual([`${receiver.url}/no-proxy`]);
+      expect((await corp(['webhooks'])).statusCode).toBe(200);
+      const before = proxy.seen.length;
+      const file = await api('GET', '/artifactory/via-default/pkg/not-via-default.txt');
+      expect(file.statusCode).toBe(200);
+      expect(proxy.seen.length).toBe(before);
+      expect(upstreamSeen).toContain('/pkg/not-via-default.txt');
+      const invalid = await corp(['mail']);
+      expect(invalid.statusCode).toBe(400);
+    } finally {
+      await corp(['remoteRepositories']);
+      await api('DELETE', '/event/api/v1/subscriptions/no-proxy');
+    }
+  });
+
   it('opens a CONNECT tunnel for an https URL, with the credentials', async () => {
     const before = proxy.seen.length;
     const connectionsBefore = tlsConnections;
