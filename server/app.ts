@@ -207,7 +207,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     db: services.db,
     subscriptions: () => services.webhooks.subscriptions(),
     allowList: async () => (await services.securityConfig.get()).remoteAllowList,
-    proxyOf: (key) => services.proxies.resolve(key, false),
+    proxyOf: (key) => services.proxies.resolve(key, 'webhooks'),
     settings: config.webhooks,
     // The base URL an admin set, else DEPOT_PUBLIC_URL (docs/webhooks.md).
     origin: async () => (await services.generalConfig.baseUrl()) ?? config.publicOrigin ?? '',

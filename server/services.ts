@@ -96,7 +96,7 @@ export function createServices(
     box: secrets,
     store: () => entities.collection('webhook'),
     allowList: async () => (await securityConfig.get()).remoteAllowList,
-    proxyOf: (key) => proxies.resolve(key, false),
+    proxyOf: (key) => proxies.resolve(key, 'webhooks'),
     ...webhookOptions,
     // The base URL an admin set, else DEPOT_PUBLIC_URL (docs/webhooks.md).
     origin: async () => (await generalConfig.baseUrl()) ?? webhookOptions.origin,

@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import type { Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCountingProxy, type CountingProxy } from './helpers/counting-proxy.ts';
+import { startNtlmProxy, type NtlmProxy } from './helpers/ntlm-proxy.ts';
 import {
   adminAuth,
   createRepository,
@@ -23,8 +25,17 @@ import { startReceiver, until, type Receiver } from './helpers/webhook-receiver.
 const PROXY_USER = 'depot-out';
 const PROXY_PASSWORD = 'proxy-Secret-77';
 
+const NTLM_ACCOUNT = {
+  username: 'depot-svc',
+  domain: 'CORP',
+  // MD4 of the UTF-16LE password below, as the domain controller keeps it.
+  ntHash: 'f27170d63590c14832b7ba893fd2a20a',
+};
+const NTLM_PASSWORD = 'ntlm-Secret-26';
+
 let depot: TestDepot;
 let proxy: CountingProxy;
+let ntlmProxy: NtlmProxy;
 let receiver: Receiver;
 let upstream: Server;
 let upstreamUrl: string;
@@ -56,6 +67,7 @@ beforeAll(async () => {
   depot = await startTestDepot({ DEPOT_WEBHOOK_POLL_MS: '50', DEPOT_WEBHOOK_TIMEOUT_MS: '3000' });
   await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.1'] });
   proxy = await startCountingProxy({ username: PROXY_USER, password: PROXY_PASSWORD });
+  ntlmProxy = await startNtlmProxy(NTLM_ACCOUNT);
   receiver = await startReceiver();
   upstream = createServer((request, response) => {
     upstreamSeen.push(request.url ?? '');
@@ -99,6 +111,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
   await proxy?.close();
+  await ntlmProxy?.close();
   for (const server of [upstream, tlsServer]) {
     if (!server) continue;
     const closed = new Promise((resolve) => server.close(resolve));
@@ -225,6 +238,58 @@ describe('connections through a proxy', () => {
     expect(delivery.headers['proxy-authorization']).toBeUndefined();
   });
 
+  it('serves as the default proxy only the services it lists', async () => {
+    const corp = (services: string[]) =>
+      saveProxy(
+        {
+          key: 'corp',
+          host: '127.0.0.1',
+          port: proxy.port,
+          username: PROXY_USER,
+          defaultProxy: true,
+          services,
+        },
+        'PUT',
+      );
+    const created = await api(
+      'POST',
+      '/event/api/v1/subscriptions',
+      subscription('no-proxy', `${receiver.url}/no-proxy`, ''),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const delivered = async (path: string) => {
+      const before = proxy.seen.length;
+      await deployFile(depot, 'hooked-local', `${path}.txt`, 'x');
+      await until(
+        () =>
+          receiver.requests.some((r) => (r.json.data as { path?: string })?.path === `${path}.txt`),
+        'the delivery',
+      );
+      // Only this subscription's requests: 'through-proxy' names the proxy itself.
+      return proxy.seen
+        .slice(before)
+        .map((seen) => seen.target)
+        .filter((target) => target.endsWith('/no-proxy'));
+    };
+    try {
+      // By default a default proxy serves remote repositories only: the webhook goes direct.
+      expect(await delivered('direct')).toEqual([]);
+      expect((await corp(['remoteRepositories', 'webhooks'])).statusCode).toBe(200);
+      expect(await delivered('defaulted')).toEqual([`${receiver.url}/no-proxy`]);
+      expect((await corp(['webhooks'])).statusCode).toBe(200);
+      const before = proxy.seen.length;
+      const file = await api('GET', '/artifactory/via-default/pkg/not-via-default.txt');
+      expect(file.statusCode).toBe(200);
+      expect(proxy.seen.length).toBe(before);
+      expect(upstreamSeen).toContain('/pkg/not-via-default.txt');
+      const invalid = await corp(['mail']);
+      expect(invalid.statusCode).toBe(400);
+    } finally {
+      await corp(['remoteRepositories']);
+      await api('DELETE', '/event/api/v1/subscriptions/no-proxy');
+    }
+  });
+
   it('opens a CONNECT tunnel for an https URL, with the credentials', async () => {
     const before = proxy.seen.length;
     const connectionsBefore = tlsConnections;
@@ -287,6 +352,126 @@ describe('connections through a proxy', () => {
       },
       'PUT',
     );
+  });
+});
+
+describe('a proxy that authenticates with NTLM', () => {
+  const saveNtlmProxy = (password: string, method: 'POST' | 'PUT' = 'POST') =>
+    saveProxy(
+      {
+        key: 'ntlm',
+        host: '127.0.0.1',
+        port: ntlmProxy.port,
+        username: NTLM_ACCOUNT.username,
+        password,
+        domain: NTLM_ACCOUNT.domain,
+        ntHost: 'DEPOT01',
+      },
+      method,
+    );
+  const legs = (from: number) =>
+    ntlmProxy.seen.slice(from).map(({ method, target, leg, connection }) => ({
+      request: `${method} ${target}`,
+      leg,
+      connection,
+    }));
+
+  it('fetches a remote repository through it: negotiate, challenge, authenticate on one connection', async () => {
+    expect((await saveNtlmProxy(NTLM_PASSWORD)).statusCode).toBe(201);
+    const saved = await api('PUT', '/artifactory/api/repositories/via-ntlm', {
+      rclass: 'remote',
+      packageType: 'generic',
+      url: upstreamUrl,
+      proxy: 'ntlm',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const before = ntlmProxy.seen.length;
+    const file = await api('GET', '/artifactory/via-ntlm/pkg/ntlm.txt');
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.body).toBe('through the proxy\n');
+    const [negotiate, authenticate] = legs(before);
+    const request = `GET ${upstreamUrl}pkg/ntlm.txt`;
+    expect([negotiate, authenticate]).toEqual([
+      { request, leg: 'negotiate', connection: negotiate!.connection },
+      { request, leg: 'authenticated', connection: negotiate!.connection },
+    ]);
+    expect(ntlmProxy.seen.at(-1)).toMatchObject({
+      username: 'depot-svc',
+      domain: 'CORP',
+      workstation: 'DEPOT01',
+    });
+    expect(upstreamSeen.filter((path) => path === '/pkg/ntlm.txt')).toHaveLength(1);
+  });
+
+  it('delivers a webhook through it, the probe without the body or the secret', async () => {
+    const created = await api(
+      'POST',
+      '/event/api/v1/subscriptions',
+      subscription('through-ntlm', `${receiver.url}/ntlm`, 'ntlm'),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const before = ntlmProxy.seen.length;
+    await deployFile(depot, 'hooked-local', 'n/t.txt', 'x');
+    await until(() => receiver.requests.some((r) => r.path === '/hook/ntlm'), 'the delivery');
+    const deliveries = receiver.requests.filter((r) => r.path === '/hook/ntlm');
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]!.json).toMatchObject({ data: { path: 'n/t.txt' } });
+    expect(legs(before).map(({ request, leg }) => `${leg} ${request}`)).toEqual([
+      `negotiate POST ${receiver.url}/ntlm`,
+      `authenticated POST ${receiver.url}/ntlm`,
+    ]);
+    expect((await api('DELETE', '/event/api/v1/subscriptions/through-ntlm')).statusCode).toBe(204);
+  });
+
+  it('opens a CONNECT tunnel through it for an https URL', async () => {
+    const before = ntlmProxy.seen.length;
+    const connectionsBefore = tlsConnections;
+    const target = `127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+    const tested = await api(
+      'POST',
+      '/event/api/v1/subscriptions/test',
+      subscription('ntlm-tls', `https://${target}/hook`, 'ntlm'),
+    );
+    expect(tested.statusCode).toBe(400);
+    expect(tested.body).toMatch(/Sending a dummy Webhook failed: .*certificate/);
+    const [negotiate, authenticate] = legs(before);
+    expect([negotiate, authenticate]).toEqual([
+      { request: `CONNECT ${target}`, leg: 'negotiate', connection: negotiate!.connection },
+      { request: `CONNECT ${target}`, leg: 'authenticated', connection: negotiate!.connection },
+    ]);
+    expect(tlsConnections).toBe(connectionsBefore + 1);
+  });
+
+  it('is refused with a wrong password: a clear error, nothing fetched, no secret in the logs', async () => {
+    expect((await saveNtlmProxy('wrong-Secret-9', 'PUT')).statusCode).toBe(200);
+    try {
+      const before = ntlmProxy.seen.length;
+      const file = await api('GET', '/artifactory/via-ntlm/pkg/refused-ntlm.txt');
+      expect(file.statusCode).toBe(502);
+      expect(file.json().errors[0].message).toBe(
+        `Remote repository 'via-ntlm': Proxy 'ntlm' refused the request to ${new URL(upstreamUrl).host} (407: proxy authentication required)`,
+      );
+      expect(legs(before).map(({ leg }) => leg)).toEqual(['negotiate', 'refused']);
+      expect(upstreamSeen).not.toContain('/pkg/refused-ntlm.txt');
+      const target = `127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+      const tested = await api(
+        'POST',
+        '/event/api/v1/subscriptions/test',
+        subscription('ntlm-refused', `https://${target}/hook`, 'ntlm'),
+      );
+      expect(tested.body).toContain(
+        `Proxy 'ntlm' refused the connection to ${target} (407: proxy authentication required)`,
+      );
+      await new Promise((resolve) => (depot.app.log as unknown as Logger).flush(resolve));
+      const logDir = join(depot.config.home, 'logs');
+      const logs = readdirSync(logDir).map((name) => readFileSync(join(logDir, name), 'utf8'));
+      expect(logs.join('').length).toBeGreaterThan(0);
+      for (const secret of [NTLM_PASSWORD, 'wrong-Secret-9', 'NTLM T'])
+        expect(logs.join('\n')).not.toContain(secret);
+    } finally {
+      await saveNtlmProxy(NTLM_PASSWORD, 'PUT');
+      await api('DELETE', '/artifactory/api/repositories/via-ntlm');
+    }
   });
 });
 

@@ -56,7 +56,7 @@ beforeAll(async () => {
       db: first.services.db,
       subscriptions: () => first.services.webhooks.subscriptions(),
       allowList: async () => ['127.0.0.1'],
-      proxyOf: (key) => first.services.proxies.resolve(key, false),
+      proxyOf: (key) => first.services.proxies.resolve(key, 'webhooks'),
       settings: first.config.webhooks,
       origin: async () => '',
       logger: first.app.log as never,

@@ -1,4 +1,5 @@
 import { BadRequest } from '../../errors.ts';
+import type { OutboundProxy } from '../proxies/service.ts';
 import { checkBucketKey, verifyBucketFile } from './bucket-file.ts';
 import { today, type StoredBucket } from './bucket-counts.ts';
 import { fetchBucketFile } from './fetch-bucket-file.ts';
@@ -15,12 +16,16 @@ export type BucketSource =
 export async function bucketFromSource(
   name: string,
   source: BucketSource,
-  options: { publicKeyPem: string | undefined; allowList: () => Promise<string[]> },
+  options: {
+    publicKeyPem: string | undefined;
+    allowList: () => Promise<string[]>;
+    proxy: () => Promise<OutboundProxy | undefined>;
+  },
 ): Promise<{ bucket: StoredBucket; signedFile: string }> {
   const bytes =
     'file' in source
       ? source.file
-      : await fetchBucketFile(source.signedUrl, await options.allowList());
+      : await fetchBucketFile(source.signedUrl, await options.allowList(), await options.proxy());
   let signedFile: string;
   try {
     signedFile = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

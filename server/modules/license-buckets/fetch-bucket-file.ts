@@ -1,4 +1,5 @@
 import { BadRequest } from '../../errors.ts';
+import type { OutboundProxy } from '../proxies/service.ts';
 import { fetchUpstream, UpstreamFailure } from '../remote/fetch-upstream.ts';
 import { BUCKET_FILE_LIMIT, LICENSE_BUCKET_MESSAGES as M } from './messages.ts';
 
@@ -8,10 +9,14 @@ import { BUCKET_FILE_LIMIT, LICENSE_BUCKET_MESSAGES as M } from './messages.ts';
  * security settings allow it, redirects checked again). A file over the limit is refused as
  * soon as it is known to be, without reading the rest.
  */
-export async function fetchBucketFile(url: string, allowList: string[]): Promise<Buffer> {
+export async function fetchBucketFile(
+  url: string,
+  allowList: string[],
+  proxy?: OutboundProxy,
+): Promise<Buffer> {
   let response;
   try {
-    response = await fetchUpstream(new URL(url), { allowList, timeoutMs: 15000 });
+    response = await fetchUpstream(new URL(url), { allowList, timeoutMs: 15000, proxy });
   } catch (error) {
     if (error instanceof UpstreamFailure)
       throw new BadRequest(M.fetchFailed(error.message), 'signedUrl');

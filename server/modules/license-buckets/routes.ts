@@ -36,6 +36,7 @@ export async function licenseBucketsRoutes(
     publicKeyPem: options.publicKeyPem,
     serverName: options.serverName,
     allowList: async () => (await services.securityConfig.get()).remoteAllowList,
+    proxy: () => services.proxies.resolve(undefined, 'licenseBuckets'),
     projectCount: async () => (await services.projects.list()).length,
   });
   // The file form is read as a stream by the add call, not by a body parser.

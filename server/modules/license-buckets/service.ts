@@ -17,6 +17,7 @@ import {
   type StoredBucket,
 } from './bucket-counts.ts';
 import { bucketReport } from './bucket-report.ts';
+import type { OutboundProxy } from '../proxies/service.ts';
 import { bucketFromSource, type BucketSource } from './bucket-source.ts';
 import { writeBuckets } from './bucket-writes.ts';
 import { attachableDeployment, knownDeployments, type Deployment } from './deployments.ts';
@@ -51,6 +52,8 @@ export function createLicenseBucketsService(options: {
   publicKeyPem: string | undefined;
   serverName: string;
   allowList: () => Promise<string[]>;
+  /** The default proxy, when it serves license buckets (docs/proxies.md). */
+  proxy: () => Promise<OutboundProxy | undefined>;
   projectCount: () => Promise<number>;
 }) {
   const { db, box, entity } = options;

@@ -32,7 +32,11 @@ export function proxyHooks(services: () => HookServices): EntityHooks {
       if (current !== undefined && !sameKey(current, String(document.key)))
         throw new Conflict(M.anotherDefault(current), 'defaultProxy');
     },
+    afterWrite() {
+      services().proxies.forget();
+    },
     async onDelete(documents) {
+      services().proxies.forget();
       for (const document of documents) {
         const key = String(document.key);
         const users = await usersOf(key, services());

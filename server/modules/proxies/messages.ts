@@ -8,5 +8,10 @@ export const PROXY_MESSAGES = {
   unreachable: (key: string, why: string) => `Proxy '${key}' could not be reached: ${why}`,
   refusedTunnel: (key: string, target: string, status: number) =>
     `Proxy '${key}' refused the connection to ${target} (${status}${status === 407 ? ': proxy authentication required' : ''})`,
+  ntlmNotOffered: (key: string, status: number) =>
+    `Proxy '${key}' did not offer NTLM authentication (it answered ${status}); clear the NT Domain and NT Host to use basic authentication`,
+  ntlmClosed: (key: string) => `Proxy '${key}' closed the connection during NTLM authentication`,
+  refusedRequest: (key: string, target: string) =>
+    `Proxy '${key}' refused the request to ${target} (407: proxy authentication required)`,
   noAnswer: (key: string, seconds: number) => `Proxy '${key}' did not answer within ${seconds} s`,
 } as const;

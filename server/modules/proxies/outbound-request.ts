@@ -4,6 +4,8 @@ import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { guardedLookup } from '../remote/upstream-guard.ts';
 import { PROXY_MESSAGES as M } from './messages.ts';
+import { ntlmNegotiate, ntlmTunnel, usesNtlm } from './ntlm-handshake.ts';
+import { ProxyFailure } from './proxy-failure.ts';
 import type { OutboundProxy } from './service.ts';
 
 export interface OutboundRequestInit {
@@ -16,18 +18,10 @@ export interface OutboundRequestInit {
   proxy?: OutboundProxy;
 }
 
-/** The proxy could not be reached, did not answer, or refused the tunnel. */
-export class ProxyFailure extends Error {
-  constructor(
-    message: string,
-    readonly timedOut = false,
-  ) {
-    super(message);
-  }
-}
+export { ProxyFailure };
 
 const proxyAuthorization = (proxy: OutboundProxy): Record<string, string> =>
-  proxy.username
+  proxy.username && !usesNtlm(proxy)
     ? {
         'proxy-authorization': `Basic ${Buffer.from(`${proxy.username}:${proxy.password}`).toString('base64')}`,
       }
@@ -52,6 +46,7 @@ function checkTarget(url: URL, allowList: string[]): Promise<void> {
 /** A CONNECT tunnel through the proxy to the target's host and port. */
 function tunnel(url: URL, proxy: OutboundProxy, timeoutMs: number): Promise<Socket> {
   const target = `${url.hostname}:${url.port || 443}`;
+  if (usesNtlm(proxy)) return ntlmTunnel(proxy, target, timeoutMs);
   return new Promise((resolve, reject) => {
     const request = httpRequest({
       host: proxy.host,
@@ -64,7 +59,9 @@ function tunnel(url: URL, proxy: OutboundProxy, timeoutMs: number): Promise<Sock
     request.on('connect', (response, socket) => {
       if (response.statusCode === 200) return resolve(socket);
       socket.destroy();
-      reject(new ProxyFailure(M.refusedTunnel(proxy.key, target, response.statusCode ?? 0)));
+      reject(
+        new ProxyFailure(M.refusedTunnel(proxy.key, target, response.statusCode ?? 0), false, true),
+      );
     });
     request.on('timeout', () =>
       request.destroy(new ProxyFailure(M.noAnswer(proxy.key, timeoutMs / 1000), true)),
@@ -78,6 +75,46 @@ function tunnel(url: URL, proxy: OutboundProxy, timeoutMs: number): Promise<Sock
     );
     request.end();
   });
+}
+
+/**
+ * A plain http request through the proxy, as an absolute URI. With NTLM, the request goes on
+ * the connection the handshake authenticated; its probe carries no body and none of the
+ * request's headers, in case the proxy passes it on.
+ */
+async function plainThroughProxy(url: URL, init: OutboundRequestInit, proxy: OutboundProxy) {
+  const { method, headers, timeoutMs } = init;
+  const options = {
+    host: proxy.host,
+    port: proxy.port,
+    method,
+    path: url.href,
+    timeout: timeoutMs,
+  };
+  if (!usesNtlm(proxy))
+    return httpRequest({
+      ...options,
+      headers: { ...headers, host: url.host, ...proxyAuthorization(proxy) },
+    });
+  const probe = {
+    line: `${method} ${url.href} HTTP/1.1`,
+    headers: { host: url.host, 'content-length': '0' },
+  };
+  const { socket, authorization } = await ntlmNegotiate(proxy, probe, timeoutMs);
+  return httpRequest({
+    ...options,
+    headers: { ...headers, host: url.host, 'proxy-authorization': authorization },
+    createConnection: () => socket,
+  });
+}
+
+/**
+ * A proxy's 407 to a plain http request (a tunnel's is a ProxyFailure already): the proxy
+ * refused the credentials, so the caller reports the proxy, not the target.
+ */
+export function proxyRefusal(url: URL, proxy: OutboundProxy | undefined, status: number) {
+  if (!proxy || url.protocol !== 'http:' || status !== 407) return undefined;
+  return new ProxyFailure(M.refusedRequest(proxy.key, url.host), false, true);
 }
 
 /**
@@ -99,18 +136,7 @@ export async function openOutboundRequest(
     return wire(requestOf(url, { method, lookup, headers, timeout: timeoutMs }));
   }
   await checkTarget(url, init.allowList);
-  if (url.protocol === 'http:') {
-    return wire(
-      httpRequest({
-        host: proxy.host,
-        port: proxy.port,
-        method,
-        path: url.href,
-        headers: { ...headers, host: url.host, ...proxyAuthorization(proxy) },
-        timeout: timeoutMs,
-      }),
-    );
-  }
+  if (url.protocol === 'http:') return wire(await plainThroughProxy(url, init, proxy));
   const socket = await tunnel(url, proxy, timeoutMs);
   const host = bare(url.hostname);
   wire(

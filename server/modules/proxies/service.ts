@@ -16,11 +16,24 @@ export interface OutboundProxy {
   port: number;
   username: string;
   password: string;
+  /** NTLM's workstation name; with `domain`, the proxy is asked with NTLMv2 (docs/proxies.md). */
+  ntHost?: string;
+  domain?: string;
   defaultProxy: boolean;
+  /** Which of Depot's outbound callers go through it as the default proxy. */
+  services: OutboundService[];
   redirectedToHosts: string[];
 }
 
+/**
+ * Depot's outbound HTTP callers a default proxy can serve (its `services`, docs/proxies.md).
+ * Mail is not among them: SMTP does not go through an HTTP proxy.
+ */
+export const OUTBOUND_SERVICES = ['remoteRepositories', 'webhooks', 'licenseBuckets'] as const;
+export type OutboundService = (typeof OUTBOUND_SERVICES)[number];
+
 const DEFAULT = { defaultProxy: 'true' };
+const DEFAULT_PROXY_TTL_MS = 1000;
 
 /** A named proxy that does not exist (deleted behind a subscription's back, or mistyped). */
 export class UnknownProxy extends Error {}
@@ -37,10 +50,24 @@ export function createProxiesService(db: Database, store: () => CollectionStore,
   };
 
   /** The proxies marked default (the hooks keep it to one), stored form. */
-  const defaults = async () =>
+  const readDefaults = async () =>
     (await listDocuments(db, PROXY_ENTITY, { offset: 0, descending: false, equals: DEFAULT })).rows;
+  // Every webhook run and remote fetch without a proxy of its own asks for the default
+  // proxy: kept for a second (this node's writes forget it at once, other nodes' within it).
+  let cached: { at: number; rows: ReturnType<typeof readDefaults> } | undefined;
+  const defaults = () => {
+    if (!cached || Date.now() - cached.at > DEFAULT_PROXY_TTL_MS)
+      cached = { at: Date.now(), rows: readDefaults() };
+    cached.rows.catch(() => (cached = undefined));
+    return cached.rows;
+  };
 
   return {
+    /** Forgets the default proxy read last: a proxy was saved or deleted. */
+    forget() {
+      cached = undefined;
+    },
+
     /** Whether a proxy of this key exists. */
     exists: (key: string) => store().exists(key),
 
@@ -50,18 +77,18 @@ export function createProxiesService(db: Database, store: () => CollectionStore,
     },
 
     /**
-     * The proxy a connection goes through: the one named, or with `useDefault` and none
-     * named the default one (undefined when there is none: a direct connection).
+     * The proxy a connection of `service` goes through: the one named, else the default
+     * proxy when its services include `service` (undefined otherwise: a direct connection).
      */
-    async resolve(named: string | undefined, useDefault: boolean) {
+    async resolve(named: string | undefined, service: OutboundService) {
       if (named) {
         if (!(await store().exists(named)))
           throw new UnknownProxy(PROXY_MESSAGES.notConfigured(named));
         return opened(await store().stored(named));
       }
-      if (!useDefault) return undefined;
       const [stored] = await defaults();
-      return stored ? opened(stored.document) : undefined;
+      const proxy = stored ? opened(stored.document) : undefined;
+      return proxy?.services.includes(service) ? proxy : undefined;
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { openOutboundRequest, ProxyFailure } from '../proxies/outbound-request.ts';
+import { openOutboundRequest, ProxyFailure, proxyRefusal } from '../proxies/outbound-request.ts';
 import type { OutboundProxy } from '../proxies/service.ts';
 import { BlockedAddress, isAllowedAddress } from './upstream-guard.ts';
 import { isUpstreamScheme } from './upstream-url.ts';
@@ -24,11 +24,15 @@ export interface UpstreamOptions {
 export class UpstreamFailure extends Error {
   constructor(
     message: string,
-    readonly kind: 'blocked' | 'unreachable' | 'timeout' | 'redirects',
+    readonly kind: 'blocked' | 'unreachable' | 'timeout' | 'redirects' | 'proxy',
   ) {
     super(message);
   }
 }
+
+/** A refusing proxy is not an offline upstream: the repository is not marked offline for it. */
+const proxyFailureKind = (error: ProxyFailure) =>
+  error.timedOut ? 'timeout' : error.refused ? 'proxy' : 'unreachable';
 
 function send(
   url: URL,
@@ -51,9 +55,7 @@ function send(
       if (error instanceof BlockedAddress)
         return reject(new UpstreamFailure(error.message, 'blocked'));
       if (error instanceof ProxyFailure)
-        return reject(
-          new UpstreamFailure(error.message, error.timedOut ? 'timeout' : 'unreachable'),
-        );
+        return reject(new UpstreamFailure(error.message, proxyFailureKind(error)));
       reject(
         new UpstreamFailure(`${url.host} could not be reached: ${error.message}`, 'unreachable'),
       );
@@ -71,7 +73,12 @@ function send(
       proxy: options.proxy,
     };
     openOutboundRequest(url, init, (request) => {
-      request.on('response', resolve);
+      request.on('response', (response) => {
+        const refused = proxyRefusal(url, options.proxy, response.statusCode ?? 0);
+        if (!refused) return resolve(response);
+        response.resume();
+        failed(refused);
+      });
       request.on('timeout', () =>
         request.destroy(
           new UpstreamFailure(

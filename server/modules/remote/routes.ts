@@ -50,7 +50,9 @@ export async function remoteRoutes(app: FastifyInstance, { services }: { service
       try {
         const response = await fetchUpstream(new URL(request.body.url), {
           // Through the proxy the repository would use, as its fetches go.
-          proxy: disableProxy ? undefined : await services.proxies.resolve(proxy, true),
+          proxy: disableProxy
+            ? undefined
+            : await services.proxies.resolve(proxy, 'remoteRepositories'),
           allowList: remoteAllowList,
           timeoutMs: request.body.socketTimeoutMillis ?? 15000,
           credentials: username ? { username, password: password ?? '' } : undefined,

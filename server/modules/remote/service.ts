@@ -142,7 +142,9 @@ export function createRemoteService(
       // An upstream that answers with a Bearer challenge (a container registry) is followed.
       return await bearerTokens.fetch(repo.id, url, {
         // The repository's own proxy, else the default one, unless it connects directly.
-        proxy: config.disableProxy ? undefined : await proxies.resolve(config.proxy, true),
+        proxy: config.disableProxy
+          ? undefined
+          : await proxies.resolve(config.proxy, 'remoteRepositories'),
         allowList: remoteAllowList,
         timeoutMs: config.socketTimeoutMillis ?? 15000,
         // A file an index links to on another host (PyPI's file host) gets no credentials.

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { openOutboundRequest, ProxyFailure } from '../proxies/outbound-request.ts';
+import { openOutboundRequest, ProxyFailure, proxyRefusal } from '../proxies/outbound-request.ts';
 import { UnknownProxy, type OutboundProxy } from '../proxies/service.ts';
 import { BlockedAddress, isAllowedAddress } from '../remote/upstream-guard.ts';
 import { isUpstreamScheme } from '../remote/upstream-url.ts';
@@ -103,6 +103,11 @@ function postOnce(url: URL, options: HopOptions, elapsed: () => number): Promise
       request.on('error', failed);
       request.on('response', (response) => {
         const status = response.statusCode ?? 0;
+        const refused = proxyRefusal(url, options.proxy, status);
+        if (refused) {
+          response.resume();
+          return failed(refused);
+        }
         const location = response.headers.location;
         if (status >= 300 && status < 400 && location) {
           response.resume();
