@@ -2,8 +2,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABELS } from '../src/shell/messages.ts';
 import { QUICK_SETUP_LABELS as Q } from '../src/custom/quick-setup/messages.ts';
+import { ONBOARDING_LABELS as W } from '../src/custom/onboarding/messages.ts';
 import { TOPOLOGY_LABELS as T } from '../src/custom/topology/messages.ts';
-import { launchBrowser, openFreshPage, signIn } from './browser.ts';
+import { chooseOption, launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { basicAuth, startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -54,10 +55,30 @@ afterAll(async () => {
 });
 
 describe('the first run', () => {
-  it('lands the admin in the quick setup at the first sign-in, which creates npm repositories', async () => {
+  it('opens the personalisation wizard at the first sign-in; its steps need their answers', async () => {
     await page.goto(depot.ui('/login'));
     await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.waitForURL(/\/ui\/onboarding$/);
+    await page.getByRole('heading', { name: W.title, level: 1 }).waitFor();
+    await page.getByRole('button', { name: W.start }).click();
+    await page.getByRole('button', { name: W.next }).click();
+    await page.getByText(W.required).waitFor();
+    await page.getByRole('radio', { name: 'Commercial' }).check();
+    await page.getByRole('button', { name: W.next }).click();
+    await page.getByLabel(new RegExp(`^${W.companyName}`)).fill('Acme');
+    await chooseOption(page, W.role, 'DevOps Engineer');
+    await page.getByRole('button', { name: W.next }).click();
+    await page.getByRole('checkbox', { name: 'Container Registry' }).check();
+    await page.getByRole('button', { name: W.finish }).click();
     await page.waitForURL(/\/ui\/quick-setup$/);
+    expect(await (await adminCall('GET', '/ui/api/v1/ui/onboarding')).json()).toMatchObject({
+      personalization: 'done',
+      answers: { purpose: 'Commercial', companyName: 'Acme', role: 'DevOps Engineer' },
+    });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('then the quick setup, which creates npm repositories', async () => {
     await page.getByRole('heading', { name: Q.title, level: 1 }).waitFor();
 
     await page.getByRole('checkbox', { name: 'npm', exact: true }).check();
@@ -118,6 +139,23 @@ describe('the first run', () => {
       .waitFor();
     const pypi = await adminCall('GET', '/artifactory/api/repositories/team-pypi-local');
     expect(pypi.status).toBe(404);
+  });
+
+  it('offers a second admin the wizard once; Skip goes on to the topology', async () => {
+    const created = await adminCall('PUT', '/artifactory/api/security/users/second-admin', {
+      email: 'second@example.com',
+      password: 'second-pass-1',
+      admin: true,
+    });
+    expect(created.status).toBe(201);
+    await logout();
+    await signIn(page, 'second-admin', 'second-pass-1');
+    await page.waitForURL(/\/ui\/onboarding$/);
+    await page.getByRole('button', { name: W.skip }).click();
+    await page.waitForURL(/\/ui\/admin\/mission_control\/topology$/);
+    await logout();
+    await signIn(page, 'second-admin', 'second-pass-1');
+    await page.waitForURL(/\/ui\/admin\/mission_control\/topology$/);
   });
 
   it('lands a user on packages, with no quick setup', async () => {

@@ -125,8 +125,8 @@ describe('projects in the console', () => {
     await page.getByText('alpha-', { exact: true }).waitFor();
     await page.getByLabel(/Repository Key/).fill('files');
     // A project's repository starts in DEV; this one is for releases.
-    expect(await page.getByLabel('Environment').inputValue()).toBe('DEV');
-    await page.getByLabel('Environment').selectOption('PROD');
+    expect(await chosenOption(page, 'Environment')).toBe('DEV');
+    await chooseOption(page, 'Environment', 'PROD');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText("Successfully created repository 'alpha-files'").waitFor();
     await page.locator('.ag-row', { hasText: 'alpha-files' }).waitFor();

@@ -8,7 +8,7 @@ import {
   deleteRepositoryText,
 } from '../src/custom/repositories/messages.ts';
 import { LABELS } from '../src/shell/messages.ts';
-import { launchBrowser, watchPageErrors, signIn } from './browser.ts';
+import { chooseOption, launchBrowser, watchPageErrors, signIn } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
 /**
@@ -139,15 +139,17 @@ describe('repositories in the console', () => {
   it('creates a virtual repository with ordered members and a deployment target', async () => {
     await startNew('Virtual', 'Generic');
     await keyField().fill('e2e-virtual');
-    const available = page.getByLabel('Available Repositories');
-    await available.locator('option', { hasText: 'e2e-local' }).waitFor();
-    await available.selectOption('e2e-local');
+    const available = page.getByRole('listbox', { name: 'Available Repositories' });
+    await available.getByRole('option', { name: 'e2e-local', exact: true }).click();
     await page.getByRole('button', { name: 'Add' }).click();
-    await available.selectOption('e2e-remote');
+    await available.getByRole('option', { name: 'e2e-remote', exact: true }).click();
     await page.getByRole('button', { name: 'Add' }).click();
-    await page.getByLabel('Selected Repositories').selectOption('e2e-remote');
+    await page
+      .getByRole('listbox', { name: 'Selected Repositories' })
+      .getByRole('option', { name: 'e2e-remote', exact: true })
+      .click();
     await page.getByRole('button', { name: 'Move Up' }).click();
-    await page.getByLabel('Default Deployment Repository').selectOption('e2e-local');
+    await chooseOption(page, 'Default Deployment Repository', 'e2e-local');
     await save("Successfully created repository 'e2e-virtual'");
     await page.waitForURL(/\/ui\/admin\/repositories\/virtual$/);
     expect(await row('e2e-virtual').textContent()).toContain('e2e-remote, e2e-local');
@@ -212,7 +214,7 @@ describe('repositories in the console', () => {
     await row('team-layout').waitFor();
 
     await page.goto(depot.ui('/admin/repositories/local/e2e-local/edit'));
-    await page.getByLabel('Repository Layout').selectOption('team-layout');
+    await chooseOption(page, 'Repository Layout', 'team-layout');
     await save("Repository 'e2e-local' update successful.");
     const config = await (await asScript('GET', '/artifactory/api/repositories/e2e-local')).json();
     expect(config.repoLayoutRef).toBe('team-layout');

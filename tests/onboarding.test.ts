@@ -194,6 +194,71 @@ describe('the quick setup', () => {
   });
 });
 
+describe('the personalisation wizard', () => {
+  const answers = {
+    purpose: 'Commercial',
+    companyName: ' Acme ',
+    role: 'Other',
+    otherRole: 'Release manager',
+    desiredFeatures: ['Binary management', 'SBOM'],
+  };
+
+  it('is offered to each admin until answered, and keeps the first answer', async () => {
+    expect((await call('GET', '/ui/onboarding')).json()).toEqual({
+      personalization: 'pending',
+      offerPersonalization: true,
+    });
+    const missing = await call('PUT', '/ui/onboarding', { ...answers, companyName: ' ' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors[0]).toMatchObject({
+      message: 'You must fill in this field',
+      field: 'companyName',
+    });
+    const noFeature = await call('PUT', '/ui/onboarding', { ...answers, desiredFeatures: [] });
+    expect(noFeature.json().errors[0].message).toBe('Select at least one feature');
+    const badRole = await call('PUT', '/ui/onboarding', { ...answers, role: 'Wizard' });
+    expect(badRole.statusCode).toBe(400);
+    expect((await call('GET', '/ui/onboarding')).json().personalization).toBe('pending');
+
+    const saved = await call('PUT', '/ui/onboarding', { ...answers, ossProjectName: 'ignored' });
+    expect(saved.statusCode).toBe(200);
+    const stored = {
+      personalization: 'done',
+      offerPersonalization: false,
+      answers: {
+        purpose: 'Commercial',
+        companyName: 'Acme',
+        role: 'Other',
+        otherRole: 'Release manager',
+        desiredFeatures: ['Binary management', 'SBOM'],
+      },
+    };
+    expect(saved.json()).toEqual(stored);
+    // A skip afterwards (a second tab) changes nothing.
+    expect((await call('PUT', '/ui/onboarding', { skipped: true })).json()).toEqual(stored);
+  });
+
+  it('is per admin: another admin skips it for themselves only; users may not call it', async () => {
+    await depot.services.users.create({
+      name: 'second-admin',
+      email: 's@example.com',
+      password: 'second-pass-1',
+      admin: true,
+      groups: [],
+    });
+    const second = { authorization: basic('second-admin', 'second-pass-1') };
+    expect((await call('GET', '/ui/onboarding', undefined, second)).json()).toEqual({
+      personalization: 'pending',
+      offerPersonalization: true,
+    });
+    const skipped = await call('PUT', '/ui/onboarding', { skipped: true }, second);
+    expect(skipped.json()).toEqual({ personalization: 'skipped', offerPersonalization: false });
+    expect((await call('GET', '/ui/onboarding')).json().personalization).toBe('done');
+    expect((await call('GET', '/ui/onboarding', undefined, plain)).statusCode).toBe(403);
+    expect((await call('PUT', '/ui/onboarding', { skipped: true }, plain)).statusCode).toBe(403);
+  });
+});
+
 describe('an instance provisioned without the quick setup', () => {
   it('never offers it (DEPOT_QUICK_SETUP_ON_FIRST_LOGIN=false), whatever its state', async () => {
     const { db, catalogue, repositories } = depot.services;

@@ -1,4 +1,9 @@
-import type { OnboardingView, QuickSetupType } from '../../server/modules/onboarding/service.ts';
+import type {
+  OnboardingView,
+  PersonalizationView,
+  QuickSetupType,
+} from '../../server/modules/onboarding/service.ts';
+import type { PersonalizationBody } from '../../server/modules/onboarding/personalization.ts';
 import type { QuickSetupChoice } from '../../server/modules/onboarding/quick-setup-plan.ts';
 import { call } from './client';
 
@@ -9,7 +14,17 @@ export {
   type QuickSetupChoice,
 } from '../../server/modules/onboarding/quick-setup-plan.ts';
 export { ONBOARDING_MESSAGES } from '../../server/modules/onboarding/messages.ts';
-export type { OnboardingView, QuickSetupType };
+export {
+  DESIRED_FEATURES,
+  PERSONALIZATION_MESSAGES,
+  PURPOSES,
+  ROLES,
+  type PersonalizationAnswers,
+} from '../../server/modules/onboarding/personalization.ts';
+export type { OnboardingView, PersonalizationView, QuickSetupType };
+
+/** Where an admin lands: the quick setup's state and this admin's wizard. */
+export type LandingView = OnboardingView & { offerPersonalization?: boolean };
 
 export interface QuickSetupRequest {
   prefix: string;
@@ -27,6 +42,19 @@ export const onboardingApi = {
   state: () => call<OnboardingView>('GET', '/system/onboarding'),
   skip: () =>
     call<OnboardingView>('PUT', '/system/onboarding', { json: { quickSetup: 'skipped' } }),
+  /** `GET /ui/api/v1/ui/onboarding`: this admin's personalisation wizard. */
+  personalization: () => call<PersonalizationView>('GET', '/ui/onboarding'),
+  /** `PUT /ui/api/v1/ui/onboarding`: the answers, or a skip. */
+  personalize: (body: PersonalizationBody) =>
+    call<PersonalizationView>('PUT', '/ui/onboarding', { json: body }),
+  /** Both states an admin's landing depends on, asked together. */
+  landing: async (): Promise<LandingView> => {
+    const [view, wizard] = await Promise.all([
+      call<OnboardingView>('GET', '/system/onboarding'),
+      call<PersonalizationView>('GET', '/ui/onboarding'),
+    ]);
+    return { ...view, offerPersonalization: wizard.offerPersonalization };
+  },
   /** `GET /ui/api/v1/ui/onboarding/reposStates`: the package types offered. */
   types: () => call<{ repoStates: QuickSetupType[] }>('GET', '/ui/onboarding/reposStates'),
   create: (request: QuickSetupRequest) =>

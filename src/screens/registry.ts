@@ -18,6 +18,7 @@ const SCREEN_COMPONENTS: Record<string, ScreenComponent> = {
   'native-browser': lazy(() => import('../custom/native-browser/NativeBrowserPage')),
   maintenance: lazy(() => import('../custom/maintenance/MaintenancePage')),
   'npm-login': lazy(() => import('../custom/npm-login/NpmLoginPage')),
+  onboarding: lazy(() => import('../custom/onboarding/OnboardingPage')),
   packages: lazy(() => import('../custom/packages/PackagesPage')),
   permissions: lazy(() => import('../custom/permissions-editor/PermissionsScreen')),
   projects: lazy(() => import('../custom/projects/ProjectsScreen')),

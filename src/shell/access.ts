@@ -1,6 +1,12 @@
 import type { CurrentUser } from '../api/auth';
 import type { Permission } from '../api/descriptor';
-import { ADMIN_HOME_PATH, LOGIN_PATH, QUICK_SETUP_PATH, USER_HOME_PATH } from './messages';
+import {
+  ADMIN_HOME_PATH,
+  LOGIN_PATH,
+  ONBOARDING_PATH,
+  QUICK_SETUP_PATH,
+  USER_HOME_PATH,
+} from './messages';
 
 /** A user with no name or the name anonymous is anonymous (spec 01 §3). */
 export function isAnonymous(user: CurrentUser | null): boolean {
@@ -30,14 +36,18 @@ export function homePathFor(
   user: CurrentUser | null,
   anonAccessEnabled: boolean,
   offerQuickSetup = false,
+  offerPersonalization = false,
 ): string {
   if (isAnonymous(user)) return anonAccessEnabled ? USER_HOME_PATH : LOGIN_PATH;
-  return user?.admin ? landingPathFor(offerQuickSetup) : USER_HOME_PATH;
+  return user?.admin ? landingPathFor(offerQuickSetup, offerPersonalization) : USER_HOME_PATH;
 }
 
-/** An admin's landing: the quick setup while it is offered, else the topology. */
-export const landingPathFor = (offerQuickSetup: boolean) =>
-  offerQuickSetup ? QUICK_SETUP_PATH : ADMIN_HOME_PATH;
+/**
+ * An admin's landing: the personalisation wizard while this admin has neither answered nor
+ * skipped it, then the quick setup while it is offered, else the topology.
+ */
+export const landingPathFor = (offerQuickSetup: boolean, offerPersonalization = false) =>
+  offerPersonalization ? ONBOARDING_PATH : offerQuickSetup ? QUICK_SETUP_PATH : ADMIN_HOME_PATH;
 
 /** Only paths inside the console, and never back to a login page, are return targets. */
 export function safeReturnPath(path: string | undefined): string | undefined {

@@ -55,6 +55,8 @@ export const ADMIN_HOME_PATH = '/admin/mission_control/topology';
 /** The admin menu page: every admin screen as cards of grouped links. */
 export const ADMIN_MENU_PATH = '/admin/menu';
 export const QUICK_SETUP_PATH = '/quick-setup';
+/** The personalisation wizard (spec 01 §2 "onboarding page"), before the quick setup. */
+export const ONBOARDING_PATH = '/onboarding';
 export const USER_HOME_PATH = '/packages';
 export const HOME_PAGE_PATH = '/home';
 

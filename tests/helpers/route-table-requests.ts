@@ -109,6 +109,7 @@ const WELL_FORMED: Record<string, ShapedRequest> = {
     }),
   },
   'PUT /ui/api/v1/system/onboarding': { body: { quickSetup: 'skipped' } },
+  'PUT /ui/api/v1/ui/onboarding': { body: { skipped: true } },
   'PUT /ui/api/v1/ui/admin/repositories': {
     body: {
       type: 'local',

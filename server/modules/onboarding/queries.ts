@@ -38,3 +38,37 @@ export async function recordSkip(db: Database, state: StoredOnboarding): Promise
     .onConflict((c) => c.column('key').doNothing())
     .execute();
 }
+
+/** One `settings` row per admin: the wizard is answered or skipped by each admin once. */
+const personalizationKey = (admin: string) => `onboarding.personalization.${admin}`;
+
+export interface StoredPersonalization {
+  state: 'done' | 'skipped';
+  answers?: object;
+  at: string;
+}
+
+export async function readPersonalization(
+  db: Database,
+  admin: string,
+): Promise<StoredPersonalization | undefined> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', personalizationKey(admin))
+    .executeTakeFirst();
+  return row?.value as StoredPersonalization | undefined;
+}
+
+/** The first answer stands: a second submit or skip (another tab) changes nothing. */
+export async function recordPersonalization(
+  db: Database,
+  admin: string,
+  stored: StoredPersonalization,
+): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key: personalizationKey(admin), value: JSON.stringify(stored) })
+    .onConflict((c) => c.column('key').doNothing())
+    .execute();
+}

@@ -9,6 +9,7 @@ import type { RepositoryConfig } from '../repositories/service.ts';
 import { ONBOARDING_MESSAGES as M } from './messages.ts';
 import { createOnboardingService, type QuickSetupOptions } from './service.ts';
 import type { QuickSetupChoice } from './quick-setup-plan.ts';
+import { personalizationBody, type PersonalizationBody } from './personalization.ts';
 
 const admin = { permission: 'admin' } as const;
 
@@ -80,6 +81,24 @@ export async function onboardingRoutes(
     async (request) => {
       const view = await onboarding.skip(request.principal.name);
       request.log.info({ by: request.principal.name }, 'quick setup skipped');
+      return view;
+    },
+  );
+
+  // The personalisation wizard, per admin (docs/onboarding.md).
+  app.get('/ui/onboarding', { config: admin }, async (request) =>
+    onboarding.personalization(request.principal.name),
+  );
+
+  app.put<{ Body: PersonalizationBody }>(
+    '/ui/onboarding',
+    { config: admin, schema: { body: personalizationBody } },
+    async (request) => {
+      const view = await onboarding.personalize(request.principal.name, request.body);
+      request.log.info(
+        { by: request.principal.name, personalization: view.personalization },
+        'onboarding wizard answered',
+      );
       return view;
     },
   );

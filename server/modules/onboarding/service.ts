@@ -4,7 +4,18 @@ import { BadRequest } from '../../errors.ts';
 import { FORMATS } from '../../formats/registry.ts';
 import type { RepositoriesService, RepositoryConfig } from '../repositories/service.ts';
 import { ONBOARDING_MESSAGES as M } from './messages.ts';
-import { readOnboarding, recordSkip, writeOnboarding } from './queries.ts';
+import {
+  checkAnswers,
+  type PersonalizationBody,
+  type PersonalizationState,
+} from './personalization.ts';
+import {
+  readOnboarding,
+  readPersonalization,
+  recordPersonalization,
+  recordSkip,
+  writeOnboarding,
+} from './queries.ts';
 import { planQuickSetup, type QuickSetupChoice } from './quick-setup-plan.ts';
 
 export type QuickSetupState = 'pending' | 'done' | 'skipped';
@@ -26,6 +37,14 @@ export interface QuickSetupType {
   state: 'UNSET' | 'ALREADY_SET';
   /** The upstream its remote repository starts from (configured; empty when none is). */
   upstreamUrl: string;
+}
+
+/** `GET /ui/api/v1/ui/onboarding`: the calling admin's personalisation wizard. */
+export interface PersonalizationView {
+  personalization: PersonalizationState;
+  /** Whether this admin's landing is the wizard now. */
+  offerPersonalization: boolean;
+  answers?: object;
 }
 
 export interface QuickSetupOptions {
@@ -106,6 +125,29 @@ export function createOnboardingService(
       return repositories.createAll(configs, (tx) =>
         writeOnboarding(tx, { quickSetup: 'done', by, at: new Date().toISOString() }),
       );
+    },
+
+    async personalization(admin: string): Promise<PersonalizationView> {
+      const stored = await readPersonalization(db, admin);
+      const personalization = stored?.state ?? 'pending';
+      return {
+        personalization,
+        offerPersonalization: personalization === 'pending' && options.offerOnFirstLogin,
+        ...(stored?.answers ? { answers: stored.answers } : {}),
+      };
+    },
+
+    /** Stores the admin's answers or skip; the first one stands. */
+    async personalize(admin: string, body: PersonalizationBody): Promise<PersonalizationView> {
+      const at = new Date().toISOString();
+      await recordPersonalization(
+        db,
+        admin,
+        body.skipped === true
+          ? { state: 'skipped', at }
+          : { state: 'done', answers: checkAnswers(body), at },
+      );
+      return this.personalization(admin);
     },
 
     /** Skipping after it was done or skipped changes nothing. */

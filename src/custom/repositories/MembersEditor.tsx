@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { ResolvedRepository } from '../../api/repositories';
+import { ListField } from '../../design/components/ListField';
 import { REPO_LABELS } from './messages';
 
 interface MembersEditorProps {
@@ -18,8 +19,8 @@ const move = <T,>(list: T[], from: number, to: number) => {
 
 /**
  * A virtual repository's members, in resolution order: add from the available locals and
- * remotes, remove, and move up or down. Plain selects and buttons, so every step has a
- * keyboard path.
+ * remotes, remove, and move up or down. Two lists of the design and buttons, so every step
+ * has a keyboard path.
  */
 export function MembersEditor({ available, members, error, onChange }: MembersEditorProps) {
   const id = useId();
@@ -43,20 +44,12 @@ export function MembersEditor({ available, members, error, onChange }: MembersEd
     <div className="field">
       <div className="repo-members">
         <div>
-          <label htmlFor={`${id}-available`}>{REPO_LABELS.available}</label>
-          <select
-            id={`${id}-available`}
-            className="input"
-            size={6}
-            value={toAdd}
-            onChange={(e) => setToAdd(e.target.value)}
-          >
-            {candidates.map((repo) => (
-              <option key={repo.repoKey} value={repo.repoKey}>
-                {repo.repoKey}
-              </option>
-            ))}
-          </select>
+          <ListField
+            label={REPO_LABELS.available}
+            items={candidates.map((repo) => repo.repoKey)}
+            selected={toAdd}
+            onSelect={setToAdd}
+          />
         </div>
         <div className="member-buttons">
           <button type="button" className="btn" disabled={!toAdd} onClick={add}>
@@ -83,22 +76,13 @@ export function MembersEditor({ available, members, error, onChange }: MembersEd
           </button>
         </div>
         <div>
-          <label htmlFor={`${id}-included`}>{REPO_LABELS.included}</label>
-          <select
-            id={`${id}-included`}
-            className="input"
-            size={6}
-            value={selected}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            onChange={(e) => setSelected(e.target.value)}
-          >
-            {members.map((repo) => (
-              <option key={repo.repoKey} value={repo.repoKey}>
-                {repo.repoKey}
-              </option>
-            ))}
-          </select>
+          <ListField
+            label={REPO_LABELS.included}
+            items={members.map((repo) => repo.repoKey)}
+            selected={selected}
+            onSelect={setSelected}
+            errorId={error ? `${id}-error` : undefined}
+          />
         </div>
       </div>
       {error && (

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useProvidedScope, useUnit } from 'effector-react';
 import type { RepoKind, RepositoryFormModel } from '../../api/repositories';
 import { CheckboxField } from '../../design/components/CheckboxField';
+import { Select } from '../../design/components/Select';
 import { TextField } from '../../design/components/TextField';
 import { UnsavedChangesGuard } from '../../shell/guards/UnsavedChangesGuard';
 import {
@@ -30,6 +31,9 @@ import { DISCARD_CHANGES_TEXT, KIND_LABELS, REPO_LABELS, listPath } from './mess
 import { MAVEN_LAYOUT_TYPES, projectKeyPrefix } from './formRules';
 import { ENVIRONMENTS } from '../../api/projects';
 import './repositories.css';
+
+/** The "none" choice of the deployment target: a key no repository can have (keys have no space). */
+const NO_DEPLOYMENT_REPO = ' none';
 
 type Section = 'general' | 'typeSpecific' | 'basic' | 'remote' | 'virtual' | 'advanced';
 
@@ -129,21 +133,19 @@ function RepositoryForm({ model }: { model: RepositoryFormModel }) {
       <fieldset disabled={saving}>
         <legend>{REPO_LABELS.basic}</legend>
         <div className="field">
-          <label htmlFor={`${id}-layout`}>{REPO_LABELS.layout}</label>
-          <select
-            id={`${id}-layout`}
-            className="input"
-            value={text('basic', 'layout')}
-            aria-invalid={errors['basic.layout'] ? true : undefined}
-            onChange={(e) => set('basic', 'layout', e.target.value)}
-          >
-            {layouts.map((layout) => (
-              <option key={layout.name} value={layout.name}>
-                {layout.name}
-              </option>
-            ))}
-          </select>
-          {errors['basic.layout'] && <p className="field-error">{errors['basic.layout']}</p>}
+          <Select
+            label={REPO_LABELS.layout}
+            options={layouts.map((layout) => ({ value: layout.name, label: layout.name }))}
+            value={text('basic', 'layout') || null}
+            isInvalid={Boolean(errors['basic.layout'])}
+            describedBy={errors['basic.layout'] ? `${id}-layout-error` : undefined}
+            onChange={(layout) => set('basic', 'layout', layout)}
+          />
+          {errors['basic.layout'] && (
+            <p id={`${id}-layout-error`} className="field-error">
+              {errors['basic.layout']}
+            </p>
+          )}
         </div>
         <TextArea
           label={REPO_LABELS.publicDescription}
@@ -172,20 +174,16 @@ function RepositoryForm({ model }: { model: RepositoryFormModel }) {
         {projectKey && (
           // Where the project's roles act on it: a role holds only in its environments.
           <div className="field">
-            <label htmlFor={`${id}-environment`}>{REPO_LABELS.environment}</label>
-            <select
-              id={`${id}-environment`}
-              className="input"
+            <Select
+              label={REPO_LABELS.environment}
+              options={ENVIRONMENTS.map((environment) => ({
+                value: environment,
+                label: environment,
+              }))}
               value={model.basic.environments?.[0] ?? 'DEV'}
-              aria-invalid={errors['basic.environments'] ? true : undefined}
-              onChange={(e) => set('basic', 'environments', [e.target.value])}
-            >
-              {ENVIRONMENTS.map((environment) => (
-                <option key={environment} value={environment}>
-                  {environment}
-                </option>
-              ))}
-            </select>
+              isInvalid={Boolean(errors['basic.environments'])}
+              onChange={(environment) => set('basic', 'environments', [environment])}
+            />
             {errors['basic.environments'] && (
               <p className="field-error">{errors['basic.environments']}</p>
             )}
@@ -298,21 +296,18 @@ function RepositoryForm({ model }: { model: RepositoryFormModel }) {
             onChange={(next) => set('virtual', 'resolvedRepositories', next)}
           />
           <div className="field">
-            <label htmlFor={`${id}-deploy`}>{REPO_LABELS.defaultDeploymentRepo}</label>
-            <select
-              id={`${id}-deploy`}
-              className="input"
-              value={text('virtual', 'defaultDeploymentRepo')}
-              aria-invalid={errors['virtual.defaultDeploymentRepo'] ? true : undefined}
-              onChange={(e) => set('virtual', 'defaultDeploymentRepo', e.target.value)}
-            >
-              <option value="">{REPO_LABELS.none}</option>
-              {localMembers.map((repo) => (
-                <option key={repo.repoKey} value={repo.repoKey}>
-                  {repo.repoKey}
-                </option>
-              ))}
-            </select>
+            <Select
+              label={REPO_LABELS.defaultDeploymentRepo}
+              options={[
+                { value: NO_DEPLOYMENT_REPO, label: REPO_LABELS.none },
+                ...localMembers.map((repo) => ({ value: repo.repoKey, label: repo.repoKey })),
+              ]}
+              value={text('virtual', 'defaultDeploymentRepo') || NO_DEPLOYMENT_REPO}
+              isInvalid={Boolean(errors['virtual.defaultDeploymentRepo'])}
+              onChange={(key) =>
+                set('virtual', 'defaultDeploymentRepo', key === NO_DEPLOYMENT_REPO ? '' : key)
+              }
+            />
             {errors['virtual.defaultDeploymentRepo'] && (
               <p className="field-error">{errors['virtual.defaultDeploymentRepo']}</p>
             )}

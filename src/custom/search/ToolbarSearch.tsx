@@ -10,15 +10,14 @@ import { PACKAGES_PATH } from '../packages/messages';
 import { SEARCH_LABELS as L, SEARCH_RESULTS_PATH } from './messages';
 import { searchSubmitted } from './model';
 import { parseSearchText, toQueryString, type SearchParams } from './query';
-
-type Scope = keyof typeof L.scopes;
+import { availableScopes, DEPOT_SCOPE_CONDITIONS, type SearchScope as Scope } from './scopes';
 
 /**
  * The toolbar's search (spec 01 §2 scopes): artifacts run a quick search (a checksum-length
  * hex term a checksum search) on the results page; packages and builds open their list's
  * search (`global-search/builds`); Archive (administrators: the archive holds every repository's
  * items) opens the archive search with the text as AQL, or as a name with wildcards. Scopes whose
- * services Depot does not run (release bundles, security, pipelines) are not offered.
+ * services Depot does not run (release bundles, security, pipelines) are not offered (./scopes.ts).
  */
 export function ToolbarSearch() {
   const navigate = useNavigate();
@@ -52,9 +51,9 @@ export function ToolbarSearch() {
         label={L.toolbarScope}
         hideLabel
         className="toolbar-scope"
-        options={Object.entries(L.scopes)
-          .filter(([id]) => id !== 'archive' || archiveIndexed)
-          .map(([id, label]) => ({ value: id as Scope, label }))}
+        options={availableScopes({ ...DEPOT_SCOPE_CONDITIONS, admin: archiveIndexed }).map(
+          (id) => ({ value: id, label: L.scopes[id] }),
+        )}
         value={scope}
         onChange={setScope}
       />

@@ -35,7 +35,16 @@ export const SEARCH_LABELS = {
   title: 'Artifact Search',
   toolbarSearch: 'Quick search',
   toolbarScope: 'Search in',
-  scopes: { artifacts: 'Artifacts', packages: 'Packages', builds: 'Builds', archive: 'Archive' },
+  /** Spec 01 §2's scopes in its order; `archive` is its artifactoryRetention. */
+  scopes: {
+    packages: 'Packages',
+    artifacts: 'Artifacts',
+    builds: 'Builds',
+    releaseBundles: 'Release Bundles',
+    securityCompliance: 'Security & Compliance',
+    archive: 'Archive',
+    pipelines: 'Pipelines',
+  },
   archiveName: 'Name, or an AQL query',
   type: 'Search type',
   name: 'Name',

@@ -2,6 +2,8 @@
 export const SET_ME_UP_MESSAGES = {
   wrongPassword: 'The password is incorrect, try again',
   noApiKey: 'Please create an API key',
+  /** When the server's answer says nothing (spec 03 §8: "otherwise ... 'An error occurred'"). */
+  failed: 'An error occurred',
   noMatchingRepos: 'There is no repository you may use with this tool.',
   noDeployPermission: 'You do not have deploy permission on this repository.',
   noAccess:

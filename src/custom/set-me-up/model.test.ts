@@ -1,7 +1,11 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/ApiError';
 import {
   $dockerHost,
+  $unlockError,
+  unlockFx,
+  unlockSubmitted,
   $dockerHosts,
   dataFx,
   dockerMethodChosen,
@@ -83,5 +87,32 @@ describe('the Set Me Up model', () => {
     await allSettled(toolChosen, { scope, params: 'docker' });
     await allSettled(setMeUpOpened, { scope });
     expect(scope.getState($dockerHosts).map((h) => h.host)).toEqual(['depot.test:8082']);
+  });
+});
+
+describe("Set Me Up's unlock errors (spec 03 §8)", () => {
+  const failWith = (error: unknown) =>
+    fork({
+      handlers: [
+        [
+          unlockFx,
+          async () => {
+            throw error;
+          },
+        ],
+      ],
+    });
+  const apiError = (status: number | undefined, body?: unknown) =>
+    new ApiError({ message: 'HTTP error', status, body, method: 'POST', url: '/x' });
+
+  it("shows the server's message, otherwise 'An error occurred'", async () => {
+    const worded = failWith(apiError(401, { errors: [{ message: 'The password is incorrect' }] }));
+    await allSettled(unlockSubmitted, { scope: worded, params: 'pw' });
+    expect(worded.getState($unlockError)).toBe('The password is incorrect');
+    for (const silent of [apiError(500), apiError(undefined)]) {
+      const scope = failWith(silent);
+      await allSettled(unlockSubmitted, { scope, params: 'pw' });
+      expect(scope.getState($unlockError)).toBe('An error occurred');
+    }
   });
 });

@@ -7,7 +7,7 @@ import {
 import type { DockerAccessMethod } from '../../../server/modules/reverse-proxy/settings.ts';
 import { setMeUpRequested } from '../../shell/layout/quickActions';
 import { setMeUpApi, type SetMeUpData } from './api';
-import { TOOLS, type ToolId } from './messages';
+import { SET_ME_UP_MESSAGES, TOOLS, type ToolId } from './messages';
 import type { Credentials } from './snippets';
 
 export const setMeUpOpened = createEvent();
@@ -70,7 +70,9 @@ export const $needsApiKey = createStore(false)
   .on(createApiKeyFx.done, () => false)
   .reset(setMeUpClosed, unlockSubmitted);
 export const $unlockError = createStore<string | null>(null)
-  .on([unlockFx.failData, createApiKeyFx.failData], (_, error) => errorMessage(error))
+  .on([unlockFx.failData, createApiKeyFx.failData], (_, error) =>
+    errorMessage(error, SET_ME_UP_MESSAGES.failed),
+  )
   .reset(unlockSubmitted, setMeUpClosed);
 
 /** The repositories the chosen tool works with (generic: all of them). */

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { allSettled, fork } from 'effector';
 import { adminUser, plainUser } from '../session/testUsers';
 import { navigateFx } from '../navigation/model';
-import { ADMIN_HOME_PATH, QUICK_SETUP_PATH, USER_HOME_PATH } from '../messages';
+import { ADMIN_HOME_PATH, ONBOARDING_PATH, QUICK_SETUP_PATH, USER_HOME_PATH } from '../messages';
 import { homePathFor } from '../access';
 import { fetchCurrentUserFx, loginFx, loginSubmitted } from '../session/model';
 import {
@@ -40,6 +40,17 @@ describe('where an admin lands (spec 01 §2, docs/onboarding.md)', () => {
     expect(navigate).toHaveBeenCalledTimes(1);
     expect(navigate).toHaveBeenCalledWith({ to: QUICK_SETUP_PATH, replace: true });
     expect(scope.getState($offerQuickSetup)).toBe(true);
+  });
+
+  it('is the personalisation wizard first, while this admin has not answered or skipped it', async () => {
+    const { navigate, settled } = signInAs(adminUser, async () => ({
+      ...pending,
+      offerPersonalization: true,
+    }));
+    await settled;
+    expect(navigate).toHaveBeenCalledWith({ to: ONBOARDING_PATH, replace: true });
+    expect(homePathFor(adminUser, false, true, true)).toBe(ONBOARDING_PATH);
+    expect(homePathFor(plainUser, false, true, true)).toBe(USER_HOME_PATH);
   });
 
   it('is the topology once the quick setup was done or skipped, or its state is unknown', async () => {

@@ -10,9 +10,12 @@ export const quickSetupSettled = createEvent();
 /** `/` opened: an admin's landing needs the onboarding state, if the console has none yet. */
 export const homeOpened = createEvent();
 
-export const fetchOnboardingFx = createEffect(onboardingApi.state);
+/** This admin answered or skipped the personalisation wizard: it is not offered again. */
+export const personalizationSettled = createEvent();
+
+export const fetchOnboardingFx = createEffect(onboardingApi.landing);
 /** An admin who signed in with no page to return to: where to land depends on onboarding. */
-export const landAdminFx = createEffect(onboardingApi.state);
+export const landAdminFx = createEffect(onboardingApi.landing);
 
 /**
  * Whether an admin's landing is the quick setup (GET /system/onboarding); null until asked.
@@ -22,6 +25,15 @@ export const $offerQuickSetup = createStore<boolean | null>(null)
   .on([fetchOnboardingFx.doneData, landAdminFx.doneData], (_, view) => view.offerQuickSetup)
   .on([fetchOnboardingFx.fail, landAdminFx.fail], () => false)
   .on(quickSetupSettled, () => false)
+  .reset(loggedOut);
+
+/** Whether this admin's landing is the personalisation wizard; false when unknown. */
+export const $offerPersonalization = createStore(false)
+  .on(
+    [fetchOnboardingFx.doneData, landAdminFx.doneData],
+    (_, view) => view.offerPersonalization === true,
+  )
+  .on(personalizationSettled, () => false)
   .reset(loggedOut);
 
 // when the console starts with an admin signed in, ask whether the quick setup is offered
@@ -51,7 +63,10 @@ sample({
 });
 sample({
   clock: landAdminFx.finally,
-  source: $offerQuickSetup,
-  fn: (offer) => ({ to: landingPathFor(offer === true), replace: true }),
+  source: { offer: $offerQuickSetup, personalize: $offerPersonalization },
+  fn: ({ offer, personalize }) => ({
+    to: landingPathFor(offer === true, personalize),
+    replace: true,
+  }),
   target: navigateFx,
 });

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { $anonAccessEnabled, $currentUser } from '../session/model';
-import { $offerQuickSetup, homeOpened } from '../onboarding/model';
+import { $offerPersonalization, $offerQuickSetup, homeOpened } from '../onboarding/model';
 import { homePathFor } from '../access';
 import { FullPageLoading } from '../layout/AppRoot';
 
@@ -11,10 +11,11 @@ import { FullPageLoading } from '../layout/AppRoot';
  * knows), users and allowed anonymous visitors to packages, others to login.
  */
 export function HomeRedirect() {
-  const [user, anonAccessEnabled, offerQuickSetup] = useUnit([
+  const [user, anonAccessEnabled, offerQuickSetup, offerPersonalization] = useUnit([
     $currentUser,
     $anonAccessEnabled,
     $offerQuickSetup,
+    $offerPersonalization,
   ]);
   const opened = useUnit(homeOpened);
   const waiting = user?.admin === true && !user.anonymous && offerQuickSetup === null;
@@ -22,5 +23,6 @@ export function HomeRedirect() {
     if (waiting) opened();
   }, [waiting, opened]);
   if (user?.admin && !user.anonymous && offerQuickSetup === null) return <FullPageLoading />;
-  return <Navigate to={homePathFor(user, anonAccessEnabled, offerQuickSetup === true)} replace />;
+  const to = homePathFor(user, anonAccessEnabled, offerQuickSetup === true, offerPersonalization);
+  return <Navigate to={to} replace />;
 }
