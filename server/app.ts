@@ -168,7 +168,7 @@ function serverWithFastPath(
 export async function buildApp(config: DepotConfig, logger: Logger): Promise<DepotApp> {
   const db = await openDatabase(config, logger);
   await migrateToLatest(db, logger);
-  const filestore = new Filestore(config.filestoreDir);
+  const filestore = new Filestore(config.filestoreDir, config.nodeId);
   const swept = filestore.sweepTemp();
   if (swept > 0) logger.warn({ files: swept }, 'removed temp files an interrupted upload left');
   const secrets = new SecretBox(loadMasterKey(config));

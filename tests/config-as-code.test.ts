@@ -75,6 +75,21 @@ async function configure(depot: TestDepot) {
     username: 'depot',
     password: SECRETS.proxy,
   });
+  // A project and its custom role, before the repository that names it.
+  await ok(depot, 'POST', '/access/api/v1/projects', {
+    project_key: 'team',
+    display_name: 'Team',
+    description: 'The team',
+    admin_privileges: { manage_members: true, manage_resources: false, index_resources: true },
+    storage_quota_bytes: 1073741824,
+  });
+  await ok(depot, 'POST', '/access/api/v1/projects/team/roles', {
+    name: 'Releaser',
+    type: 'CUSTOM',
+    environments: ['PROD'],
+    actions: ['READ_REPOSITORY', 'DEPLOY_CACHE_REPOSITORY'],
+  });
+  await repo('team-libs', { rclass: 'local', packageType: 'generic', projectKey: 'team' });
   await repo('libs-local', {
     rclass: 'local',
     packageType: 'generic',
@@ -179,6 +194,23 @@ describe('export', () => {
     expect(document.localRepositories['libs-local'].repoLayoutRef).toBe('team-layout');
     expect(Object.keys(document.repoLayouts)).toEqual(['team-layout']); // built-ins are not
     expect(document.general.serverName).toBe('Team Depot');
+    expect(document.projects).toEqual({
+      team: {
+        display_name: 'Team',
+        description: 'The team',
+        admin_privileges: { manage_members: true, manage_resources: false, index_resources: true },
+        storage_quota_bytes: 1073741824,
+        roles: [
+          {
+            name: 'Releaser',
+            description: '',
+            environments: ['PROD'],
+            actions: ['READ_REPOSITORY', 'DEPLOY_CACHE_REPOSITORY'],
+          },
+        ],
+      },
+    });
+    expect(document.localRepositories['team-libs'].projectKey).toBe('team');
     expect(document.maintenance.garbageCollectorCron).toBe('0 0 2 * * ?');
     expect(xml.body).toContain('<config version="1">');
     expect(xml.body).toContain('Maintenance &lt;Saturday&gt; &amp; Sunday');
@@ -239,6 +271,32 @@ describe('YAML patch', () => {
     );
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().errors[0].field).toBe('localRepositories.libs-local.repoLayoutRef');
+    expect(await exportYaml(source)).toBe(before);
+  });
+
+  it('applies a project before the repository that names it; refuses removing one that owns one', async () => {
+    const before = await exportYaml(source);
+    const added = await patch(
+      source,
+      [
+        'projects:',
+        '  ops: { display_name: Operations }',
+        'localRepositories:',
+        '  ops-local: { packageType: generic, projectKey: ops }',
+      ].join('\n'),
+      '?dryRun=true',
+    );
+    expect(added.statusCode, added.body).toBe(200);
+    expect(added.json().changes).toEqual([
+      { path: 'projects.ops', action: 'create' },
+      { path: 'localRepositories.ops-local', action: 'create' },
+    ]);
+    const owning = await patch(source, 'projects:\n  team: null\n');
+    expect(owning.statusCode, owning.body).toBe(409);
+    expect(owning.json().errors[0].message).toMatch(/^projects\.team: /);
+    const badKey = await patch(source, 'projects:\n  Bad_Key: { display_name: Bad }\n');
+    expect(badKey.statusCode, badKey.body).toBe(400);
+    expect(badKey.json().errors[0].field).toBe('projects.Bad_Key.project_key');
     expect(await exportYaml(source)).toBe(before);
   });
 

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../server/db/database.ts';
 import { createJobLock } from '../server/jobs/job-lock.ts';
-import { createScheduler, type Scheduler } from '../server/jobs/scheduler.ts';
+import { createScheduler, INTERRUPTED, type Scheduler } from '../server/jobs/scheduler.ts';
 import { startTestDepot, type TestDepot } from './helpers/test-app.ts';
 
 /** The job scheduler on the test's real database (PGlite, or PostgreSQL in CI). */
@@ -73,6 +73,21 @@ describe('the job scheduler', () => {
     await expect(scheduler.run('broken')).rejects.toThrow('disk on fire');
     const [run] = await runsOf('broken');
     expect(run).toMatchObject({ outcome: 'failure', info: 'Failed: disk on fire' });
+  });
+
+  it('records a run its process never finished (killed mid-job) as interrupted at the next run', async () => {
+    // What a process killed with kill -9 mid-run leaves: a run recorded as running, whose
+    // lock went with the process's connection.
+    await depot.services.db
+      .insertInto('job_runs')
+      .values({ job: 'sweep', trigger: 'cron', outcome: 'running', info: '', finished_at: null })
+      .execute();
+    scheduler.define('sweep', async () => ({ info: 'Swept' }));
+    expect((await scheduler.run('sweep')).ran).toBe(true);
+    const [cut, next] = await runsOf('sweep');
+    expect(cut).toMatchObject({ outcome: 'failure', info: INTERRUPTED });
+    expect(cut.finished_at).not.toBeNull();
+    expect(next).toMatchObject({ outcome: 'success', info: 'Swept' });
   });
 
   it('fires a job by its Quartz cron, and unschedules it', async () => {

@@ -24,6 +24,9 @@ export type RunOutcome = { ran: true; result: JobResult } | { ran: false };
 /** Told of each run that ended here, with how long it took (the metrics count them). */
 export type RunListener = (job: string, outcome: 'success' | 'failure', seconds: number) => void;
 
+/** What a run cut short by the end of its process is recorded with. */
+export const INTERRUPTED = 'Interrupted: the process running it stopped before it ended';
+
 /** Run records kept per job; older ones are deleted after each run. */
 const KEPT_RUNS = 50;
 
@@ -43,7 +46,22 @@ export function createScheduler(db: Database, logger: Logger, withJobLock: JobLo
   // Aborted by `stop`: a long job (garbage collection) ends early, so a shutdown is not held.
   const stopping = new AbortController();
 
+  /**
+   * Called with the job's lock held: a run still recorded as running was cut short (its
+   * process died, `kill -9` or a lost host, and its lock went with its connection), so it
+   * is recorded as failed rather than shown running for ever.
+   */
+  async function recordInterrupted(job: string) {
+    await db
+      .updateTable('job_runs')
+      .set({ outcome: 'failure', info: INTERRUPTED, finished_at: sql<Date>`now()` })
+      .where('job', '=', job)
+      .where('outcome', '=', 'running')
+      .execute();
+  }
+
   async function recordStart(job: string, trigger: JobTrigger): Promise<number> {
+    await recordInterrupted(job);
     const row = await db
       .insertInto('job_runs')
       .values({ job, trigger, outcome: 'running', info: '', finished_at: null })

@@ -38,18 +38,35 @@ const SMALL_BLOB_CACHE_BYTES = 32 * 1024 * 1024;
  * hashing speed); otherwise `md5Of` computes it later, on demand.
  */
 export class Filestore {
-  /** Temp files of uploads and restores; emptied at start (sweepTemp). */
+  /** Temp files of uploads and restores; what this node left is emptied at start (sweepTemp). */
   readonly tmpDir: string;
   private readonly smallBlobs = new SmallBlobCache(SMALL_BLOB_BYTES, SMALL_BLOB_CACHE_BYTES);
+  /** The start of this node's upload temp files' names (`<nodeId>~`). */
+  private readonly tempPrefix: string;
 
-  constructor(readonly root: string) {
+  /**
+   * `nodeId` marks the node's upload temp files (`_tmp/<nodeId>~...`; node ids never hold a
+   * `~`): on a filestore several nodes share (docs/cluster.md), a node starting sweeps what
+   * it left itself, never the uploads other nodes are receiving.
+   */
+  constructor(
+    readonly root: string,
+    private readonly nodeId?: string,
+  ) {
     this.tmpDir = join(root, '_tmp');
+    this.tempPrefix = nodeId ? `${nodeId}~` : '';
     mkdirSync(this.tmpDir, { recursive: true });
   }
 
-  /** Removes temp files a crash left behind; run at start, before any upload. */
+  /**
+   * Removes temp files a crash left behind; run at start, before any upload. With a node
+   * id, only this node's and those no node's name marks (restores', and what a Depot left
+   * before temp files were marked).
+   */
   sweepTemp(): number {
-    const leftovers = readdirSync(this.tmpDir);
+    const leftovers = readdirSync(this.tmpDir).filter(
+      (name) => !this.nodeId || name.startsWith(this.tempPrefix) || !name.includes('~'),
+    );
     for (const name of leftovers) rmSync(join(this.tmpDir, name), { force: true, recursive: true });
     return leftovers.length;
   }
@@ -74,7 +91,8 @@ export class Filestore {
    * HTTP client still reads the error answer; the caller owns it.
    */
   async stage(source: Readable, expected: Partial<Checksums> = {}): Promise<StagedBlob> {
-    const tmpPath = join(this.tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+    const name = `${this.tempPrefix}${Date.now()}-${randomBytes(8).toString('hex')}`;
+    const tmpPath = join(this.tmpDir, name);
     const hashes = {
       sha256: createHash('sha256'),
       sha1: createHash('sha1'),

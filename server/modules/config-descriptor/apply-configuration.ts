@@ -7,12 +7,14 @@ import { createEntityWriter, type ChangeAction } from './entity-writes.ts';
 import { pathOf, refusedAt, validateAgainst } from './field-errors.ts';
 import { maintenanceSettingsSchema } from '../maintenance/settings-schema.ts';
 import { readConfiguration, type ConfigurationDocument } from './read-configuration.ts';
+import { createProjectWriter } from './project-writes.ts';
 import { holdConfigurationLock } from './queries.ts';
 import { createRepositoryWriter } from './repository-writes.ts';
 import { servicesIn, type Tx } from './scoped-services.ts';
 import {
   engineSections,
   MAINTENANCE_SECTION,
+  PROJECTS_SECTION,
   REPOSITORY_SECTIONS,
   type CollectionSection,
   type RepositorySection,
@@ -52,7 +54,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 type Section =
-  CollectionSection | SingleSection | RepositorySection | { kind: 'maintenance'; name: string };
+  | CollectionSection
+  | SingleSection
+  | RepositorySection
+  | { kind: 'maintenance' | 'projects'; name: string };
 
 /** The sections the document names, each checked to be a map; an unknown one is refused. */
 function sectionsOf(document: ConfigurationDocument, known: Section[]): Section[] {
@@ -103,6 +108,7 @@ export async function applyConfiguration(
 ): Promise<ConfigurationChange[]> {
   const engine = engineSections(services.schemas);
   const known: Section[] = [
+    { kind: 'projects', name: PROJECTS_SECTION },
     ...REPOSITORY_SECTIONS,
     ...engine,
     { kind: 'maintenance', name: MAINTENANCE_SECTION },
@@ -184,6 +190,18 @@ async function applyIn(
       note(pathOf(section.name, key), await writer.delete(section, key));
   }
 
+  const projects = createProjectWriter({ tx, services, scoped, actor });
+  const currentProjects = current[PROJECTS_SECTION] as Record<string, EntityDocument>;
+  async function upsertProjects() {
+    for (const [key, item] of Object.entries(itemsOf(document, PROJECTS_SECTION, false)))
+      note(pathOf(PROJECTS_SECTION, key), await projects.upsert(key, item, currentProjects[key]));
+  }
+  async function deleteProjects() {
+    const wanted = document[PROJECTS_SECTION] as Record<string, unknown>;
+    for (const key of removed(currentProjects, wanted, false))
+      note(pathOf(PROJECTS_SECTION, key), await projects.delete(key));
+  }
+
   async function replaceSettings(afterRepositories: boolean) {
     for (const section of named) {
       if (section.kind !== 'single') continue;
@@ -214,6 +232,8 @@ async function applyIn(
     }
   }
   for (const section of early) await upsertCollection(section);
+  const projectsNamed = named.some((s) => s.kind === 'projects');
+  if (projectsNamed) await upsertProjects();
   for (const section of repoSections) {
     const items = itemsOf(document, section.name, true);
     for (const [key, item] of Object.entries(items)) {
@@ -230,6 +250,7 @@ async function applyIn(
     for (const key of removed(existing, wanted, true))
       note(pathOf(section.name, key), await repositories.delete(section, key));
   }
+  if (projectsNamed) await deleteProjects();
   for (const section of [...early].reverse()) await deleteFromCollection(section);
   if (changes.length > 0)
     await insertAudit(tx, [

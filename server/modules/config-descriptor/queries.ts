@@ -1,11 +1,28 @@
 import { sql, type Kysely } from 'kysely';
 import type { DepotDatabase } from '../../db/tables.ts';
+import type { Project } from '../projects/service.ts';
 
-type Db = Kysely<DepotDatabase>;
+export type Db = Kysely<DepotDatabase>;
 
 /** Every repository row, by key. */
 export const repositoryRows = (db: Db) =>
   db.selectFrom('repositories').selectAll().orderBy('key').execute();
+
+/** Every project, by key, in JFrog Access's shape. */
+export async function projectRows(db: Db): Promise<Project[]> {
+  const rows = await db.selectFrom('projects').selectAll().orderBy('key').execute();
+  return rows.map((row) => ({
+    project_key: row.key,
+    display_name: row.display_name,
+    description: row.description,
+    admin_privileges: {
+      manage_members: row.manage_members,
+      manage_resources: row.manage_resources,
+      index_resources: row.index_resources,
+    },
+    storage_quota_bytes: row.storage_quota_bytes === null ? null : Number(row.storage_quota_bytes),
+  }));
+}
 
 /** How many files and folders a repository holds. */
 export async function itemsIn(db: Db, repositoryId: number): Promise<number> {

@@ -7,10 +7,12 @@ import { listDocuments, readSettings } from '../entities/queries.ts';
 import type { MaintenanceSettings } from '../maintenance/settings.ts';
 import { toRepositoryConfig } from '../repositories/service.ts';
 import { TRASH_REPO_KEY } from '../trash/trash-key.ts';
+import { readProjects } from './project-writes.ts';
 import { repositoryRows } from './queries.ts';
 import {
   engineSections,
   MAINTENANCE_SECTION,
+  PROJECTS_SECTION,
   REPOSITORY_SECTIONS,
   type CollectionSection,
   type SingleSection,
@@ -93,12 +95,15 @@ async function readRepositories(context: ReadContext) {
 }
 
 /**
- * Reads every setting into one document (docs/config-as-code.md): repositories with their
- * whole configuration, then each engine-stored entity, then maintenance. Users, groups,
+ * Reads every setting into one document (docs/config-as-code.md): projects, repositories
+ * with their whole configuration, then each engine-stored entity, then maintenance. Users, groups,
  * permissions, tokens and content are not configuration and are not in it.
  */
 export async function readConfiguration(context: ReadContext): Promise<ConfigurationDocument> {
-  const document: ConfigurationDocument = { ...(await readRepositories(context)) };
+  const document: ConfigurationDocument = {
+    [PROJECTS_SECTION]: await readProjects(context.db),
+    ...(await readRepositories(context)),
+  };
   for (const section of engineSections(context.registry))
     document[section.name] =
       section.kind === 'single'

@@ -58,6 +58,8 @@ export const REPOSITORY_SECTIONS: readonly RepositorySection[] = [
 ];
 
 export const MAINTENANCE_SECTION = 'maintenance';
+/** Projects: each with its custom roles; written before the repositories that name them. */
+export const PROJECTS_SECTION = 'projects';
 
 const camelCase = (id: string) =>
   id.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());

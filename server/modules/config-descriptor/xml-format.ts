@@ -4,7 +4,13 @@ import type { JsonSchema, SchemaRegistry } from '../../schemas/registry.ts';
 import { maintenanceSettingsSchema } from '../maintenance/settings-schema.ts';
 import { CONFIG_MESSAGES as M } from './messages.ts';
 import type { ConfigurationDocument } from './read-configuration.ts';
-import { engineSections, MAINTENANCE_SECTION, REPOSITORY_SECTIONS } from './sections.ts';
+import { projectConfigurationSchema } from '../projects/body-schemas.ts';
+import {
+  engineSections,
+  MAINTENANCE_SECTION,
+  PROJECTS_SECTION,
+  REPOSITORY_SECTIONS,
+} from './sections.ts';
 
 /** An array's elements are `<item>`s; an item's fields are elements named after them. */
 const ITEM = 'item';
@@ -28,6 +34,11 @@ function layoutOf(registry: SchemaRegistry): Map<string, Layout> {
     );
   }
   layouts.set(MAINTENANCE_SECTION, { schema: maintenanceSettingsSchema({ allRequired: false }) });
+  layouts.set(PROJECTS_SECTION, {
+    schema: projectConfigurationSchema as JsonSchema,
+    item: 'project',
+    keyField: 'project_key',
+  });
   return layouts;
 }
 

@@ -4,6 +4,7 @@ import type { Services } from '../../services.ts';
 import { PROJECT_MESSAGES as M } from './messages.ts';
 import type { MemberKind, Project } from './service.ts';
 import type { ProjectRole } from './roles.ts';
+import { projectBody, roleBody } from './body-schemas.ts';
 import { ENVIRONMENTS } from './environments.ts';
 
 const BASE = '/access/api/v1/projects';
@@ -11,38 +12,6 @@ const admin = { permission: 'admin' as const };
 const user = { permission: 'user' as const };
 
 const name = { type: 'string', minLength: 1, maxLength: 64 };
-const projectKey = { type: 'string', minLength: 1, maxLength: 32 };
-const privileges = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    manage_members: { type: 'boolean' },
-    manage_resources: { type: 'boolean' },
-    index_resources: { type: 'boolean' },
-  },
-};
-const projectBody = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    project_key: projectKey,
-    display_name: { type: 'string', maxLength: 256 },
-    description: { type: 'string', maxLength: 2048 },
-    admin_privileges: privileges,
-    storage_quota_bytes: { type: ['integer', 'null'], minimum: -1 },
-  },
-};
-const roleBody = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    name: { type: 'string', maxLength: 256 },
-    description: { type: 'string', maxLength: 1024 },
-    type: { enum: ['CUSTOM'] },
-    environments: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 32 } },
-    actions: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 64 } },
-  },
-};
 const memberBody = {
   type: 'object',
   additionalProperties: false,

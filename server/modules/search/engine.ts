@@ -72,9 +72,13 @@ export function createSearchEngine(db: Database) {
       request.limit === undefined
         ? BATCH
         : Math.min(BATCH, request.limit + 1 + (request.skip ?? 0));
-    for (;;) {
-      // Bulk work: on the embedded database, other requests' statements go between batches.
-      const rows = await asBulkWork(() => read(repoKeys, offset, size));
+    for (let first = true; ; first = false) {
+      // The first batch is one statement, as any request's: it is sent at once. Later ones
+      // are bulk work, so that on the embedded database other requests' statements go
+      // between a long stream's batches. (Sent as bulk work too, the first batch of each of
+      // many concurrent searches waited for all the others', each behind the whole queue.)
+      const batch = () => read(repoKeys, offset, size);
+      const rows = await (first ? batch() : asBulkWork(batch));
       for (const [index, row] of rows.entries()) {
         const kind = row.folder ? 'folder' : 'file';
         if (access.can('read', row.repo, row.path, kind)) yield { row, position: offset + index };
