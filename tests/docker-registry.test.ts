@@ -771,6 +771,68 @@ describe('tags, catalog, deletes and referrers', () => {
     expect((await depot.request('/v2/docker-secret/hidden/manifests/v1')).status).toBe(200);
   });
 
+  it('answers repeated manifest HEADs and GETs before the full route as it does, never past a change', async () => {
+    const first = await pushImage('docker-local/fast', 'v1', '{"f":1}', ['f-layer']);
+    const issued = await depot.request(`/v2/token?scope=repository:docker-local/fast:pull`, {
+      headers: as('reader'),
+    });
+    const { token } = (await issued.json()) as { token: string };
+    const bearer = { authorization: `Bearer ${token}` };
+    const fastPath = depot.manifestFastPath;
+    const call = async (path: string, init: RequestInit = {}, headers: object = bearer) => {
+      const before = fastPath.served;
+      const response = await fetch(`${depot.base}${path}`, { ...init, headers: { ...headers } });
+      return {
+        status: response.status,
+        fast: fastPath.served > before,
+        headers: [...response.headers].filter(([name]) => name !== 'date' && name !== 'connection'),
+        digest: response.headers.get('docker-content-digest'),
+        body: await response.text(),
+      };
+    };
+    const head = (tag: string, headers?: object) =>
+      call(`/v2/docker-local/fast/manifests/${tag}`, { method: 'HEAD' }, headers);
+
+    const full = await head('v1');
+    const fast = await head('v1');
+    expect([full.status, full.fast, fast.status, fast.fast]).toEqual([200, false, 200, true]);
+    expect(fast.headers).toEqual(full.headers);
+    expect(fast.digest).toBe(first.digest);
+    const byDigest = await call(`/v2/docker-local/fast/manifests/${first.digest}`);
+    const again = await call(`/v2/docker-local/fast/manifests/${first.digest}`);
+    expect([again.fast, again.body]).toEqual([true, first.manifest]);
+    expect(again.headers).toEqual(byDigest.headers);
+    // Basic credentials proved moments ago by the full route go the fast way too.
+    await head('v1', as('reader'));
+    expect((await head('v1', as('reader'))).fast).toBe(true);
+
+    // A tag moved: the next HEAD names the new manifest.
+    const moved = await pushImage('docker-local/fast', 'v1', '{"f":2}', ['f-layer']);
+    await head('v1');
+    expect((await head('v1')).digest).toBe(moved.digest);
+    // A token for another image, and a caller whose read was taken away, are refused.
+    const other = await depot.request(`/v2/token?scope=repository:docker-local/elsewhere:pull`, {
+      headers: as('reader'),
+    });
+    const otherToken = ((await other.json()) as { token: string }).token;
+    const wrongScope = await head('v1', { authorization: `Bearer ${otherToken}` });
+    expect([wrongScope.status, wrongScope.fast]).toEqual([401, false]);
+    await grant('docker-readers', ['docker-local'], {
+      anonymous: ['read'],
+      pusher: ['read', 'write'],
+    });
+    try {
+      const refused = await head('v1');
+      expect([refused.status, refused.fast]).toEqual([403, false]);
+    } finally {
+      await grant('docker-readers', ['docker-local'], {
+        anonymous: ['read'],
+        reader: ['read'],
+        pusher: ['read', 'write'],
+      });
+    }
+  });
+
   it('lists the referrers of a manifest, filtered by artifact type', async () => {
     const { digest } = await pushImage('docker-local/signed', 'v1', '{"i":1}', ['i-layer']);
     const subject = {
