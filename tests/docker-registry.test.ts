@@ -977,6 +977,55 @@ describe('a layer shared by images', () => {
   });
 });
 
+describe('pulls of a layer through a remote, arriving while it downloads', () => {
+  it('read the layer from the upstream once', async () => {
+    const layer = Buffer.alloc(256 * 1024, 7);
+    const digest = digestOf(layer);
+    let gets = 0;
+    // An upstream that sends the layer in a few pieces, so that pulls keep arriving during
+    // the download and just as it is recorded.
+    const upstream = createServer((request, response) => {
+      if (request.url !== `/v2/library/shared/blobs/${digest}`)
+        return response.writeHead(404).end();
+      gets += 1;
+      response.writeHead(200, { 'content-length': String(layer.length) });
+      let sent = 0;
+      const piece = () => {
+        const next = layer.subarray(sent, sent + 64 * 1024);
+        sent += next.length;
+        if (sent >= layer.length) return response.end(next);
+        response.write(next);
+        setTimeout(piece, 10);
+      };
+      piece();
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+      await depot.services.repositories.create({
+        key: 'docker-single-flight',
+        rclass: 'remote',
+        packageType: 'docker',
+        url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      } as never);
+      // Pulls a few milliseconds apart, from before the download starts to after it ends.
+      const pulls = [];
+      for (let i = 0; i < 40; i++) {
+        pulls.push(
+          depot
+            .request(`/v2/docker-single-flight/shared/blobs/${digest}`)
+            .then(async (answer) => [answer.status, (await answer.arrayBuffer()).byteLength]),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
+      for (const pulled of await Promise.all(pulls)) expect(pulled).toEqual([200, layer.length]);
+      expect(gets).toBe(1);
+    } finally {
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+  });
+});
+
 describe('an upstream that limits pulls', () => {
   it('answers TOOMANYREQUESTS with the upstream Retry-After, and caches nothing', async () => {
     // A registry refusing every pull, as public registries do past their anonymous limit.
