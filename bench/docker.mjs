@@ -1,19 +1,23 @@
 // npm run bench:docker: the registry figures of issue 25, each against Debian's
 // docker-registry (the CNCF distribution registry) measured in the same run on loopback (a
 // built server: scripts/prepare-start.mjs runs first):
-// 1. skopeo pushing a small image (BENCH_LAYERS layers of BENCH_LAYER_MB MiB, an OCI layout
-//    made here) to a new image name: Depot (through its token flow) against the registry
-//    (goal <= 1.2);
+// 1. skopeo pushing an image (BENCH_LAYERS layers, default 8, of BENCH_LAYER_MB MiB, default
+//    2; the issue's 1 GiB image is BENCH_LAYER_MB=128; an OCI layout made here) to a new
+//    image name: Depot (through its token flow) against the registry (goal <= 1.2);
 // 2. skopeo pulling it into a new OCI layout (goal <= 1.2);
-// 3. manifest HEAD requests per second, 10 at a time (the call every pull starts with),
-//    Depot with a registry token against the registry anonymous (goal >= 1.0).
-// BENCH_RUNS (default 5) sets the timed runs of 1 and 2. Prints medians and ratios.
+// 3. 10 skopeo pulls of the same image at once (goal <= 1.2);
+// 4. manifest HEAD requests per second, 10 at a time (the call every pull starts with),
+//    Depot with a registry token against the registry anonymous (goal >= 1.0);
+// 5. 10 pulls at once through a remote repository proxying the registry (behind a counting
+//    proxy): how many times the upstream was asked for each layer (goal: once).
+// BENCH_RUNS (default 5) sets the timed runs of 1 to 3. Prints medians and ratios.
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { createServer, request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDistributionRegistry } from '../tests/helpers/distribution-registry.ts';
 import { startBuiltDepot } from './depot.mjs';
@@ -21,16 +25,18 @@ import { startBuiltDepot } from './depot.mjs';
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const LAYERS = Number(process.env.BENCH_LAYERS ?? 4);
+const LAYERS = Number(process.env.BENCH_LAYERS ?? 8);
 const LAYER_MB = Number(process.env.BENCH_LAYER_MB ?? 2);
 const HEADS = 2000;
 const HEAD_CONCURRENCY = 10;
+const CONCURRENT_PULLS = 10;
 const ADMIN = 'bench-admin-1';
 const BASIC = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
 const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 const work = mkdtempSync(join(tmpdir(), 'depot-bench-docker-'));
 const children = [];
 let registry;
+const servers = [];
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
@@ -109,6 +115,88 @@ async function pushPull(name, prefix, creds) {
   return { push: median(push), pull: median(pull) };
 }
 
+/** Seconds for CONCURRENT_PULLS pulls of one image at once (median of RUNS rounds). */
+async function concurrentPulls(name, image, creds) {
+  const rounds = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: CONCURRENT_PULLS }, (_, j) =>
+        skopeo(
+          'copy',
+          '--src-tls-verify=false',
+          ...creds('--src-creds'),
+          `docker://${image}`,
+          `oci:${join(work, `${name}-many-${i}-${j}`)}:x`,
+        ),
+      ),
+    );
+    rounds.push(seconds(start));
+  }
+  return median(rounds);
+}
+
+/** A reverse proxy to the registry that counts the GETs of each blob it passes on. */
+async function countingUpstream(target) {
+  const blobGets = new Map();
+  const server = createServer((request, response) => {
+    const blob = /\/blobs\/(sha256:[a-f0-9]{64})$/.exec(request.url ?? '');
+    if (blob && request.method === 'GET') blobGets.set(blob[1], (blobGets.get(blob[1]) ?? 0) + 1);
+    const onward = httpRequest(
+      `${target}${request.url}`,
+      { method: request.method, headers: { ...request.headers, host: new URL(target).host } },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    onward.on('error', () => response.writeHead(502).end());
+    request.pipe(onward);
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  servers.push(server);
+  return { base: `http://127.0.0.1:${server.address().port}`, blobGets };
+}
+
+/** 10 pulls at once through a remote of the registry: the upstream's GETs of each blob. */
+async function pullsThroughRemote(depot, peer) {
+  await skopeo(
+    'copy',
+    '--dest-tls-verify=false',
+    source,
+    `docker://${peer.host}/library/proxied:1`,
+  );
+  const upstream = await countingUpstream(peer.base);
+  const call = async (method, path, body) => {
+    const answer = await fetch(`${depot}${path}`, {
+      method,
+      headers: { authorization: BASIC, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
+  };
+  await call('PUT', '/ui/api/v1/ui/securityconfig', { remoteAllowList: ['127.0.0.1'] });
+  await call('PUT', '/artifactory/api/repositories/docker-remote', {
+    rclass: 'remote',
+    packageType: 'docker',
+    url: upstream.base,
+  });
+  const start = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: CONCURRENT_PULLS }, (_, j) =>
+      skopeo(
+        'copy',
+        '--src-tls-verify=false',
+        '--src-creds',
+        `admin:${ADMIN}`,
+        `docker://${depot.replace('http://', '')}/docker-remote/proxied:1`,
+        `oci:${join(work, `remote-${j}`)}:x`,
+      ),
+    ),
+  );
+  return { seconds: seconds(start), gets: [...upstream.blobGets.values()] };
+}
+
 /** Manifest HEADs per second, HEAD_CONCURRENCY at a time. */
 async function headsPerSecond(url, headers) {
   let left = HEADS;
@@ -148,9 +236,17 @@ async function main() {
     authorization: `Bearer ${token.token}`,
   });
   const peerHeads = await headsPerSecond(`${peer.base}/v2/bench-0/manifests/1`, {});
+  const depotMany = await concurrentPulls(
+    'depot-pulls',
+    `${depotHost}/docker-local/bench-0:1`,
+    (flag) => [flag, `admin:${ADMIN}`],
+  );
+  const peerMany = await concurrentPulls('registry-pulls', `${peer.host}/bench-0:1`, () => []);
+  const remote = await pullsThroughRemote(depot, peer);
   const rows = [
     ['skopeo push (s)', ours.push, theirs.push, ours.push / theirs.push, '<= 1.2'],
     ['skopeo pull (s)', ours.pull, theirs.pull, ours.pull / theirs.pull, '<= 1.2'],
+    [`${CONCURRENT_PULLS} pulls at once (s)`, depotMany, peerMany, depotMany / peerMany, '<= 1.2'],
     ['manifest HEAD per second', depotHeads, peerHeads, depotHeads / peerHeads, '>= 1.0'],
   ];
   console.log(
@@ -160,12 +256,19 @@ async function main() {
     console.log(
       `| ${figure} | ${depotValue.toFixed(2)} | ${peerValue.toFixed(2)} | ${ratio.toFixed(2)} | ${goal} |`,
     );
+  const most = Math.max(...remote.gets);
+  console.log(
+    `\n${CONCURRENT_PULLS} pulls at once through a remote (${remote.seconds.toFixed(2)} s): ` +
+      `${remote.gets.length} blobs fetched upstream, each asked for at most ${most} time(s) ` +
+      `(goal 1): ${most === 1 && remote.gets.length === LAYERS + 1 ? 'met' : 'NOT met'}`,
+  );
 }
 
 try {
   await main();
 } finally {
   for (const child of children) child.kill('SIGTERM');
+  for (const server of servers) server.close();
   await registry?.remove();
   await sleep(500);
   rmSync(work, { recursive: true, force: true });

@@ -38,6 +38,11 @@ import { permissionTargetRestRoutes } from './modules/access-control/rest-routes
 import { permissionTargetConsoleRoutes } from './modules/access-control/console-routes.ts';
 import { npmWebLoginRoutes } from './formats/npm/web-login-routes.ts';
 import { registryRoutesAt } from './formats/docker/registry-routes.ts';
+import {
+  createManifestFastPath,
+  type ManifestFastPath,
+} from './formats/docker/manifest-fast-path.ts';
+import { dockerRegistryOf } from './formats/docker/service.ts';
 import { dockerImageViewRoutes } from './formats/docker/image-view-routes.ts';
 import { accessTokenRoutes } from './modules/access-tokens/routes.ts';
 import { packagesRoutes } from './modules/packages/routes.ts';
@@ -115,6 +120,8 @@ export interface DepotApp {
   services: Services;
   db: Database;
   downloadFastPath: DownloadFastPath;
+  /** The registry's manifest HEAD and GET before Fastify (formats/docker/manifest-fast-path.ts). */
+  manifestFastPath: ManifestFastPath;
   /** Delivers webhook events (docs/webhooks.md); stopped when the app closes. */
   dispatcher: Dispatcher;
   /** The scheduled jobs (maintenance, trash and webhook history purges); stopped on close. */
@@ -127,7 +134,7 @@ export interface DepotApp {
  * must arrive within their timeout and bodies at the minimum rate (http/slow-bodies.ts).
  */
 function serverWithFastPath(
-  fastPath: DownloadFastPath,
+  fastPaths: readonly { answer: DownloadFastPath['answer'] }[],
   limits: DepotConfig['requestLimits'],
   logger: Logger,
   requestLog: RequestLog | undefined,
@@ -148,7 +155,8 @@ function serverWithFastPath(
     const server = createServer({ connectionsCheckingInterval }, (request, response) => {
       bodyRate.watch(request, response);
       requestLog?.watch(request, response);
-      if (!fastPath.answer(request, response)) handler(request, response);
+      if (!fastPaths.some((fastPath) => fastPath.answer(request, response)))
+        handler(request, response);
     });
     server.headersTimeout = headersTimeout;
     server.on('close', bodyRate.stop);
@@ -249,7 +257,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     logger,
   );
   await supportBundles.failAbandoned();
-  const { app, downloadFastPath } = await assembleHttp({
+  const { app, downloadFastPath, manifestFastPath } = await assembleHttp({
     config,
     logger,
     services,
@@ -278,7 +286,15 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     await logs.auditLog.close();
   });
   // Writes through the returned db clear the read caches, as the services' own do.
-  return { app, services, db: services.db, downloadFastPath, dispatcher, maintenance };
+  return {
+    app,
+    services,
+    db: services.db,
+    downloadFastPath,
+    manifestFastPath,
+    dispatcher,
+    maintenance,
+  };
 }
 
 export interface HttpParts {
@@ -324,9 +340,15 @@ export async function assembleHttp({
     logger,
     downloads: metrics?.requests.family('/artifactory/:repoKey/*'),
   });
+  const manifestFastPath = createManifestFastPath({
+    services,
+    registry: dockerRegistryOf({ services, filestore, config }),
+    knownCallers,
+    logger,
+  });
   const app: FastifyInstance = Fastify({
     serverFactory: serverWithFastPath(
-      downloadFastPath,
+      [downloadFastPath, manifestFastPath],
       config.requestLimits,
       logger,
       logs?.requestLog,
@@ -487,5 +509,5 @@ export async function assembleHttp({
   // The Event API: webhook domains and subscriptions (docs/webhooks.md).
   await app.register(eventApiRoutes, { services, prefix: '/event/api/v1' });
   await app.register(uiRoutes, { uiDir: config.uiDir });
-  return { app, downloadFastPath };
+  return { app, downloadFastPath, manifestFastPath };
 }

@@ -10,6 +10,7 @@ import {
   type DistributionRegistry,
 } from './helpers/distribution-registry.ts';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
+import { startApacheWith } from './helpers/apache.ts';
 import { startNginxWith } from './helpers/nginx.ts';
 import { freePort } from './helpers/server-process.ts';
 import { TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
@@ -313,7 +314,7 @@ describe('behind nginx configured as Depot generates it (docs/docker.md, "Revers
    * Saves the documented settings with this test's ports and Depot's address (HTTP: the
    * test has no certificate), and starts nginx with exactly what Depot generates for them.
    */
-  async function proxyAs(change: Record<string, unknown>) {
+  async function proxyAs(change: Record<string, unknown>, webServer: 'nginx' | 'apache' = 'nginx') {
     const httpPort = await freePort();
     const saved = await depot.request('/ui/api/v1/ui/reverseProxies/crud', {
       method: 'PUT',
@@ -330,15 +331,16 @@ describe('behind nginx configured as Depot generates it (docs/docker.md, "Revers
     });
     expect(saved.status, await saved.text()).toBe(200);
     const generated = await depot.request(
-      '/artifactory/api/system/configuration/reverseProxy/nginx',
+      `/artifactory/api/system/configuration/reverseProxy/${webServer}`,
       { headers: ADMIN },
     );
     expect(generated.status).toBe(200);
-    const nginx = await startNginxWith(
+    const start = webServer === 'nginx' ? startNginxWith : startApacheWith;
+    const server = await start(
       await generated.text(),
       `http://127.0.0.1:${httpPort}/artifactory/api/system/ping`,
     );
-    return { httpPort, stop: nginx.stop };
+    return { httpPort, stop: server.stop };
   }
 
   /** Pushes the image with skopeo to `image`, pulls it back, and finds it in docker-local. */
@@ -388,6 +390,22 @@ describe('behind nginx configured as Depot generates it (docs/docker.md, "Revers
     });
     try {
       await pushAndPull(`127.0.0.1:${repoPort}/behind-proxy`, 'by-port', skopeo);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('pushes and pulls at a port of the repository behind Apache httpd', async () => {
+    const repoPort = await freePort();
+    const proxy = await proxyAs(
+      {
+        dockerReverseProxyMethod: 'portPerRepo',
+        reverseProxyRepositories: [{ repoKey: 'docker-local', port: repoPort }],
+      },
+      'apache',
+    );
+    try {
+      await pushAndPull(`127.0.0.1:${repoPort}/behind-proxy`, 'by-apache-port', skopeo);
     } finally {
       await proxy.stop();
     }

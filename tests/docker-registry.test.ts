@@ -771,6 +771,68 @@ describe('tags, catalog, deletes and referrers', () => {
     expect((await depot.request('/v2/docker-secret/hidden/manifests/v1')).status).toBe(200);
   });
 
+  it('answers repeated manifest HEADs and GETs before the full route as it does, never past a change', async () => {
+    const first = await pushImage('docker-local/fast', 'v1', '{"f":1}', ['f-layer']);
+    const issued = await depot.request(`/v2/token?scope=repository:docker-local/fast:pull`, {
+      headers: as('reader'),
+    });
+    const { token } = (await issued.json()) as { token: string };
+    const bearer = { authorization: `Bearer ${token}` };
+    const fastPath = depot.manifestFastPath;
+    const call = async (path: string, init: RequestInit = {}, headers: object = bearer) => {
+      const before = fastPath.served;
+      const response = await fetch(`${depot.base}${path}`, { ...init, headers: { ...headers } });
+      return {
+        status: response.status,
+        fast: fastPath.served > before,
+        headers: [...response.headers].filter(([name]) => name !== 'date' && name !== 'connection'),
+        digest: response.headers.get('docker-content-digest'),
+        body: await response.text(),
+      };
+    };
+    const head = (tag: string, headers?: object) =>
+      call(`/v2/docker-local/fast/manifests/${tag}`, { method: 'HEAD' }, headers);
+
+    const full = await head('v1');
+    const fast = await head('v1');
+    expect([full.status, full.fast, fast.status, fast.fast]).toEqual([200, false, 200, true]);
+    expect(fast.headers).toEqual(full.headers);
+    expect(fast.digest).toBe(first.digest);
+    const byDigest = await call(`/v2/docker-local/fast/manifests/${first.digest}`);
+    const again = await call(`/v2/docker-local/fast/manifests/${first.digest}`);
+    expect([again.fast, again.body]).toEqual([true, first.manifest]);
+    expect(again.headers).toEqual(byDigest.headers);
+    // Basic credentials proved moments ago by the full route go the fast way too.
+    await head('v1', as('reader'));
+    expect((await head('v1', as('reader'))).fast).toBe(true);
+
+    // A tag moved: the next HEAD names the new manifest.
+    const moved = await pushImage('docker-local/fast', 'v1', '{"f":2}', ['f-layer']);
+    await head('v1');
+    expect((await head('v1')).digest).toBe(moved.digest);
+    // A token for another image, and a caller whose read was taken away, are refused.
+    const other = await depot.request(`/v2/token?scope=repository:docker-local/elsewhere:pull`, {
+      headers: as('reader'),
+    });
+    const otherToken = ((await other.json()) as { token: string }).token;
+    const wrongScope = await head('v1', { authorization: `Bearer ${otherToken}` });
+    expect([wrongScope.status, wrongScope.fast]).toEqual([401, false]);
+    await grant('docker-readers', ['docker-local'], {
+      anonymous: ['read'],
+      pusher: ['read', 'write'],
+    });
+    try {
+      const refused = await head('v1');
+      expect([refused.status, refused.fast]).toEqual([403, false]);
+    } finally {
+      await grant('docker-readers', ['docker-local'], {
+        anonymous: ['read'],
+        reader: ['read'],
+        pusher: ['read', 'write'],
+      });
+    }
+  });
+
   it('lists the referrers of a manifest, filtered by artifact type', async () => {
     const { digest } = await pushImage('docker-local/signed', 'v1', '{"i":1}', ['i-layer']);
     const subject = {
@@ -912,6 +974,55 @@ describe('a layer shared by images', () => {
       { method: 'POST', body: 'x'.repeat(8000) },
     );
     expect(over.status).toBe(413);
+  });
+});
+
+describe('pulls of a layer through a remote, arriving while it downloads', () => {
+  it('read the layer from the upstream once', async () => {
+    const layer = Buffer.alloc(256 * 1024, 7);
+    const digest = digestOf(layer);
+    let gets = 0;
+    // An upstream that sends the layer in a few pieces, so that pulls keep arriving during
+    // the download and just as it is recorded.
+    const upstream = createServer((request, response) => {
+      if (request.url !== `/v2/library/shared/blobs/${digest}`)
+        return response.writeHead(404).end();
+      gets += 1;
+      response.writeHead(200, { 'content-length': String(layer.length) });
+      let sent = 0;
+      const piece = () => {
+        const next = layer.subarray(sent, sent + 64 * 1024);
+        sent += next.length;
+        if (sent >= layer.length) return response.end(next);
+        response.write(next);
+        setTimeout(piece, 10);
+      };
+      piece();
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      await depot.services.securityConfig.update({ remoteAllowList: ['127.0.0.0/8'] });
+      await depot.services.repositories.create({
+        key: 'docker-single-flight',
+        rclass: 'remote',
+        packageType: 'docker',
+        url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      } as never);
+      // Pulls a few milliseconds apart, from before the download starts to after it ends.
+      const pulls = [];
+      for (let i = 0; i < 40; i++) {
+        pulls.push(
+          depot
+            .request(`/v2/docker-single-flight/shared/blobs/${digest}`)
+            .then(async (answer) => [answer.status, (await answer.arrayBuffer()).byteLength]),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
+      for (const pulled of await Promise.all(pulls)) expect(pulled).toEqual([200, layer.length]);
+      expect(gets).toBe(1);
+    } finally {
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 });
 

@@ -186,6 +186,29 @@ describe('the reverse proxy for Docker (docs/docker.md, "Reverse proxy")', () =>
     expect((await nginx({ authorization: basic('dev', 'dev-pass-12') })).statusCode).toBe(403);
   });
 
+  it('generates exactly the Apache httpd configuration the documentation shows', async () => {
+    const [, apache] = /<!-- reverse-proxy-apache-example -->\s*```apache\n([\s\S]*?)```/.exec(
+      docs,
+    )!;
+    expect((await put(examples[0]!.settings)).statusCode).toBe(200);
+    const generated = await depot.app.inject({
+      method: 'GET',
+      url: '/artifactory/api/system/configuration/reverseProxy/apache',
+      headers: adminAuth(),
+    });
+    expect(generated.statusCode).toBe(200);
+    expect(generated.headers['content-type']).toMatch(/^text\/plain/);
+    expect(generated.body).toBe(apache);
+    const asUser = await depot.app.inject({
+      method: 'GET',
+      url: '/artifactory/api/system/configuration/reverseProxy/apache',
+      headers: { authorization: basic('dev', 'dev-pass-12') },
+    });
+    expect(asUser.statusCode).toBe(403);
+    // The cases below start from the last example, as the nginx case leaves it.
+    expect((await put(examples[1]!.settings)).statusCode).toBe(200);
+  });
+
   it('refuses settings nginx could not serve, naming the field, and keeps what was saved', async () => {
     const base = examples[1]!.settings;
     const refusals: [object, string, string][] = [

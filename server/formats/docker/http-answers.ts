@@ -105,12 +105,15 @@ export function parseRange(header: string | undefined, size: number) {
   return range;
 }
 
-/** Sends a stored blob, whole or a range of it; HEAD sends the headers alone. */
+/**
+ * Sends a stored blob, whole or a range of it; HEAD sends the headers alone. `whole` is its
+ * content when the caller has it in memory already.
+ */
 export function sendBlob(
   request: FastifyRequest,
   reply: FastifyReply,
   filestore: Filestore,
-  blob: { hex: string; size: number; contentType: string; digest?: string },
+  blob: { hex: string; size: number; contentType: string; digest?: string; whole?: Buffer },
 ) {
   // The digest the client asked by (a sha512 one too); the filestore's sha256 otherwise.
   const digest = blob.digest ?? `sha256:${blob.hex}`;
@@ -126,7 +129,7 @@ export function sendBlob(
     reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${blob.size}`);
   reply.header('Content-Length', String(length));
   if (request.method === 'HEAD' || length === 0) return reply.send();
-  return reply.send(filestore.read(blob.hex, range));
+  return reply.send(!range && blob.whole ? blob.whole : filestore.read(blob.hex, range));
 }
 
 /**

@@ -6,7 +6,8 @@ import { unknownManifest, type RepositoryRow } from './manifest-folders.ts';
 import { parseManifest } from './manifests.ts';
 import { isDigest, isTag, type ImageRef } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
-import { findManifestWithType, manifestRow } from './queries.ts';
+import { manifestRow } from './queries.ts';
+import type { LocalManifest, LocalManifests } from './local-manifests.ts';
 import type { RegistryAccessRules, RegistryCaller } from './registry-access.ts';
 import type { PullContext, RemoteImages } from './remote-images.ts';
 
@@ -25,26 +26,34 @@ export function createManifestReads(deps: {
   rules: RegistryAccessRules;
   blobs: BlobStore;
   remoteImages: RemoteImages;
+  localManifests: LocalManifests;
 }) {
-  const { db, filestore, rules, blobs, remoteImages } = deps;
+  const { db, filestore, rules, blobs, remoteImages, localManifests } = deps;
 
-  /** The manifest file a repository holds for a tag or digest (a remote fetches it). */
+  /** The manifest a repository holds for a tag or digest (a remote fetches it). */
   async function findIn(
     source: RepositoryRow,
     ref: ImageRef,
     reference: string,
     context: PullContext,
-  ) {
-    if (isTag(reference))
-      return source.rclass === 'remote'
-        ? remoteImages.manifest(source, ref.image, reference, context)
-        : findManifestWithType(db, source.id, ref.image, { tag: reference });
+  ): Promise<LocalManifest | undefined> {
     // Upstreams are asked by sha256: a sha512 digest is known only for content stored here.
-    const hex = await contentHex(db, reference);
-    if (!hex) return undefined;
-    return source.rclass === 'remote'
-      ? remoteImages.manifest(source, ref.image, `sha256:${hex}`, context)
-      : findManifestWithType(db, source.id, ref.image, { hex });
+    const hex = isTag(reference) ? undefined : await contentHex(db, reference);
+    if (!isTag(reference) && !hex) return undefined;
+    if (source.rclass !== 'remote')
+      return localManifests.find(source.id, ref.image, hex ? { hex } : { tag: reference });
+    const file = await remoteImages.manifest(
+      source,
+      ref.image,
+      hex ? `sha256:${hex}` : reference,
+      context,
+    );
+    if (!file?.sha256) return undefined;
+    // A remote's cached manifest has its row; else its file is read for the type.
+    const mediaType =
+      (await manifestRow(db, source.id, ref.image, `sha256:${file.sha256}`))?.media_type ??
+      parseManifest(await filestore.readSmall(file.sha256), undefined).mediaType;
+    return { hex: file.sha256, size: Number(file.size), mediaType };
   }
 
   return {
@@ -60,17 +69,11 @@ export function createManifestReads(deps: {
       const repo = await rules.dockerRepository(ref.repoKey);
       await rules.authorize(caller, ref, 'pull');
       for (const source of await blobs.readSources(repo, ref.image)) {
-        const file = await findIn(source, ref, reference, context);
-        if (!file?.sha256) continue;
-        // A local file comes with its media type; a remote's cached one is looked up.
-        const known = 'media_type' in file ? file.media_type : undefined;
-        const mediaType =
-          known ??
-          (await manifestRow(db, source.id, ref.image, `sha256:${file.sha256}`))?.media_type ??
-          parseManifest(await filestore.readSmall(file.sha256), undefined).mediaType;
+        const found = await findIn(source, ref, reference, context);
+        if (!found) continue;
         // Asked by a digest, the answer names that digest (a sha512 one too).
-        const digest = isTag(reference) ? `sha256:${file.sha256}` : reference;
-        return { hex: file.sha256, digest, size: Number(file.size), mediaType };
+        const digest = isTag(reference) ? `sha256:${found.hex}` : reference;
+        return { ...found, digest };
       }
       throw unknownManifest(ref, reference);
     },

@@ -9,6 +9,7 @@ import { createManifestReads } from './manifest-reads.ts';
 import { createManifestWrites } from './manifest-writes.ts';
 import type { RegistryAccessRules } from './registry-access.ts';
 import type { RemoteImages } from './remote-images.ts';
+import type { LocalManifests } from './local-manifests.ts';
 
 export type { StoredManifest } from './manifest-reads.ts';
 
@@ -27,6 +28,7 @@ export function createManifestStore(deps: {
   rules: RegistryAccessRules;
   blobs: BlobStore;
   remoteImages: RemoteImages;
+  localManifests: LocalManifests;
 }) {
   const removeFolder = folderRemoval(deps.artifacts);
   const { get } = createManifestReads(deps);

@@ -13,7 +13,7 @@ import { imageRef, parseRegistryPath, type ImageRef, type RegistryPath } from '.
 import { RegistryError, RegistryUnauthorized } from './protocol-errors.ts';
 import { oauthTokenHandler } from './oauth-token.ts';
 import type { RegistryCaller } from './registry-access.ts';
-import { createDockerRegistry, type DockerRegistry } from './service.ts';
+import { dockerRegistryOf, type DockerRegistry } from './service.ts';
 
 /** Manifests are read whole; the distribution specification asks registries to take 4 MiB. */
 const MANIFEST_MAX_BYTES = 4 * 1024 * 1024;
@@ -203,11 +203,20 @@ async function manifestRequest(
     case 'GET':
     case 'HEAD': {
       const manifest = await registry.manifests.get(ref, reference, caller, pullContext(request));
-      return sendBlob(request, reply, registry.filestore, {
+      const { filestore } = registry;
+      // Read through the small-blob cache, so that the next GET takes the fast path.
+      const whole =
+        request.method === 'GET' &&
+        request.headers.range === undefined &&
+        filestore.isSmall(manifest.size)
+          ? await filestore.readSmall(manifest.hex)
+          : undefined;
+      return sendBlob(request, reply, filestore, {
         hex: manifest.hex,
         digest: manifest.digest,
         size: manifest.size,
         contentType: manifest.mediaType,
+        whole,
       });
     }
     case 'PUT': {
@@ -298,7 +307,7 @@ async function uploadRequest(
  */
 export function registryRoutesAt(base: '/v2' | '/:repoKey/v2') {
   return async function dockerRegistryRoutes(app: FastifyInstance, options: FormatRouteOptions) {
-    const registry = createDockerRegistry(options);
+    const registry = dockerRegistryOf(options);
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     app.setErrorHandler((error, request, reply) =>

@@ -4,6 +4,7 @@ import type { Services } from '../../services.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import { createBlobStore } from './blob-store.ts';
 import { createListings } from './listings.ts';
+import { createLocalManifests } from './local-manifests.ts';
 import { createManifestStore } from './manifest-store.ts';
 import { imageRef, type RegistryAddress } from './names.ts';
 import { createRegistryAccess } from './registry-access.ts';
@@ -11,6 +12,21 @@ import { createRemoteImages } from './remote-images.ts';
 import { createRemoteListings } from './remote-listings.ts';
 import { createRegistryTokens, parseScopes, type RegistryAccess } from './tokens.ts';
 import { createUploadArea } from './uploads.ts';
+
+const registries = new WeakMap<Services, DockerRegistry>();
+
+/**
+ * The registry of a Depot (its services): one for both addresses and the manifest fast path,
+ * so that they share the verified tokens and the manifests kept in memory.
+ */
+export function dockerRegistryOf(deps: Parameters<typeof createDockerRegistry>[0]) {
+  let registry = registries.get(deps.services);
+  if (!registry) {
+    registry = createDockerRegistry(deps);
+    registries.set(deps.services, registry);
+  }
+  return registry;
+}
 
 /**
  * The Docker/OCI registry (docs/docker.md): blobs, manifests and tags, listings, and the
@@ -30,6 +46,7 @@ export function createDockerRegistry(deps: {
     expirySeconds: config.docker.uploadExpirySeconds,
   });
   const remoteImages = createRemoteImages({ db, remote: services.remote, artifacts, filestore });
+  const localManifests = createLocalManifests({ db, filestore, changes: services.tableChanges });
   const blobs = createBlobStore({ db, filestore, artifacts, rules, uploads, remoteImages });
   const manifests = createManifestStore({
     db,
@@ -39,6 +56,7 @@ export function createDockerRegistry(deps: {
     rules,
     blobs,
     remoteImages,
+    localManifests,
   });
   const remoteListings = createRemoteListings(services.remote);
   const listings = createListings({ db, access, repositories, rules, blobs, remoteListings });
@@ -73,7 +91,17 @@ export function createDockerRegistry(deps: {
     return { token, access_token: token, expires_in: tokens.lifetimeSeconds, issued_at: issuedAt };
   }
 
-  return { tokens, blobs, manifests, listings, uploads, issueToken, filestore };
+  return {
+    tokens,
+    blobs,
+    manifests,
+    listings,
+    uploads,
+    issueToken,
+    filestore,
+    rules,
+    localManifests,
+  };
 }
 
 export type DockerRegistry = ReturnType<typeof createDockerRegistry>;

@@ -149,6 +149,12 @@ export function createRegistryTokens(secrets: SecretBox, lifetimeSeconds: number
       }
     },
 
+    /** The holder of a token `verify` proved and remembers, while it lasts; else undefined. */
+    peek(token: string): RegistryTokenHolder | undefined {
+      const known = verified.get(token);
+      return known && known.expiresAt > Date.now() ? known.holder : undefined;
+    },
+
     async verify(token: string): Promise<RegistryTokenHolder> {
       // A token's signature and claims never change: once verified, only its expiry is
       // checked again (a pull sends the same token with each of its calls).

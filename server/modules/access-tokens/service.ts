@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { ExpressionBuilder } from 'kysely';
 import { createReadCache } from '../../cache/read-cache.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
@@ -72,6 +72,16 @@ function ownedBy(eb: ExpressionBuilder<DepotDatabase, 'access_tokens'>, caller: 
 }
 
 const looksLikeJwt = (value: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/.test(value);
+
+/** Whether a JWT's (unverified) payload names a token id and scope, as every access token does. */
+function hasAccessTokenClaims(token: string): boolean {
+  try {
+    const claims = decodeJwt(token);
+    return typeof claims.jti === 'string' && typeof claims.scp === 'string';
+  } catch {
+    return false;
+  }
+}
 
 /** A group-scoped token asking for no scope gets its own: the default must not widen it. */
 function requestedScope(issuer: Principal, scope: string | undefined): TokenScope {
@@ -282,6 +292,9 @@ export function createAccessTokensService(deps: {
 
     /** Who a presented token acts as; 401 for anything but a live token of this instance. */
     async authenticate(token: string): Promise<TokenIdentity> {
+      // Other JWTs come as Bearer too (the registry's own tokens on every pull): one without
+      // an access token's claims is refused before its signature costs an HMAC.
+      if (!hasAccessTokenClaims(token)) throw new Unauthorized(M.invalidToken);
       let claims;
       try {
         ({ payload: claims } = await jwtVerify(token, key, {

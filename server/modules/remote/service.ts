@@ -282,6 +282,27 @@ export function createRemoteService(
     return Date.now() - checkedAt >= (config.retrievalCachePeriodSecs ?? 7200) * 1000;
   }
 
+  /**
+   * A download of a path the caller found uncached: unless a download that ended a moment
+   * ago cached it meanwhile. A request that looked in the cache just before that download
+   * was recorded, and comes here just after it left `inFlight`, is served that copy, not a
+   * second fetch from the upstream (bench:docker's pulls through a remote found that).
+   */
+  async function firstDownload(
+    repo: RepositoryRow,
+    config: RepositoryConfig,
+    path: string,
+    cached: CachedNode | undefined,
+    request: RemoteRequest,
+  ): Promise<{ done: Promise<CachedNode | undefined>; answer?: RemoteAnswer }> {
+    if (!cached) {
+      const recorded = await artifacts.findNode(repo.id, path);
+      if (recorded && !recorded.folder && recorded.sha256)
+        return { done: Promise.resolve(recorded) };
+    }
+    return download(repo, config, path, cached, request);
+  }
+
   /** One download per path on this node; others wait for it and are served from the cache. */
   async function coalesced(
     repo: RepositoryRow,
@@ -297,7 +318,7 @@ export function createRemoteService(
       const node = await running.done;
       return node ? { kind: 'cached', node } : { kind: 'absent' };
     }
-    const started = download(repo, config, path, cached, request);
+    const started = firstDownload(repo, config, path, cached, request);
     const done = started.then((download) => download.done);
     inFlight.set(key, { done, waiters: 0 });
     done.finally(() => inFlight.delete(key)).catch(() => undefined);

@@ -24,7 +24,8 @@ export async function reverseProxyDataRoutes(
 
 /**
  * Artifactory's `GET /api/system/configuration/reverseProxy/nginx`: the nginx configuration
- * generated from the saved settings, as text (docs/docker.md, "Reverse proxy").
+ * generated from the saved settings, as text (docs/docker.md, "Reverse proxy"); and
+ * `.../reverseProxy/apache`, Apache httpd's for the same settings.
  */
 export async function reverseProxySnippetRoutes(
   app: FastifyInstance,
@@ -35,5 +36,10 @@ export async function reverseProxySnippetRoutes(
     '/artifactory/api/system/configuration/reverseProxy/nginx',
     { config: { permission: 'admin' } },
     async (_request, reply) => reply.type('text/plain; charset=utf-8').send(await proxy.nginx()),
+  );
+  app.get(
+    '/artifactory/api/system/configuration/reverseProxy/apache',
+    { config: { permission: 'admin' } },
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(await proxy.apache()),
   );
 }

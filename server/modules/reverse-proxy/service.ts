@@ -1,6 +1,7 @@
 import type { SingleStore } from '../entities/single-store.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import type { ReverseProxyData } from './docker-hosts.ts';
+import { apacheConfig } from './apache-config.ts';
 import { nginxConfig } from './nginx-config.ts';
 import type { ReverseProxySettings } from './settings.ts';
 
@@ -30,6 +31,11 @@ export function createReverseProxyService(
     /** nginx's configuration for the saved settings (docs/docker.md, "Reverse proxy"). */
     async nginx(): Promise<string> {
       return nginxConfig(await current());
+    },
+
+    /** Apache httpd's configuration for the same settings (docs/docker.md, "Reverse proxy"). */
+    async apache(): Promise<string> {
+      return apacheConfig(await current());
     },
 
     /** What Set Me Up shows, for the repositories `canRead` allows. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { Provider } from 'effector-react';
@@ -11,7 +11,12 @@ import { dismissLaterFx } from '../../shell/notifications/model';
 import RepositoryFormPage from './RepositoryFormPage';
 import { checkKeyFx, loadChoicesFx, saveFx } from './formModel';
 import { DOCKER_HUB_HINT } from '../../../server/formats/docker/docker-hub.ts';
-import { DISCARD_CHANGES_TEXT, REPO_KEY_MESSAGES, REQUIRED_FIELD_MESSAGE } from './messages';
+import {
+  DISCARD_CHANGES_TEXT,
+  REPO_KEY_MESSAGES,
+  REPO_LABELS,
+  REQUIRED_FIELD_MESSAGE,
+} from './messages';
 
 const packageTypes = [
   { value: 'generic', text: 'Generic', icon: 'generic', defaultLayout: 'simple-default' },
@@ -109,6 +114,37 @@ describe('the repository form', () => {
     expect(await screen.findByText(REQUIRED_FIELD_MESSAGE)).toBeTruthy();
     expect(save).not.toHaveBeenCalled();
   });
+
+  it("asks 'Are you sure?' before saving a remote Docker repository that pulls anonymously", async () => {
+    const { save, router } = start('remote');
+    const key = await pick('Docker');
+    await userEvent.type(key, 'docker-anonymous');
+    await userEvent.type(screen.getByLabelText(/URL/), 'https://registry.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Are you sure?' });
+    expect(within(dialog).getByText(REPO_LABELS.anonymousDockerText)).toBeTruthy();
+    expect(save).not.toHaveBeenCalled();
+    // Cancel keeps the form as it was, unsaved.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(save).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const again = await screen.findByRole('alertdialog', { name: 'Are you sure?' });
+    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/repositories/remote'));
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(save.mock.calls[0][0].model.remote).toMatchObject({ url: 'https://registry.example' });
+  }, 15_000);
+
+  it('saves a remote of another package type without credentials, asking nothing', async () => {
+    const { save } = start('remote');
+    const key = await pick('Generic');
+    await userEvent.type(key, 'generic-anonymous');
+    await userEvent.type(screen.getByLabelText(/URL/), 'https://files.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  }, 15_000);
 
   it('hints at upstream credentials until a user name is given, and sends them', async () => {
     const { save, router } = start('remote');

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useId, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useProvidedScope, useUnit } from 'effector-react';
 import type { RepoKind, RepositoryFormModel } from '../../api/repositories';
 import { CheckboxField } from '../../design/components/CheckboxField';
+import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { Select } from '../../design/components/Select';
 import { TextField } from '../../design/components/TextField';
 import { UnsavedChangesGuard } from '../../shell/guards/UnsavedChangesGuard';
@@ -98,9 +99,12 @@ function RepositoryForm({ model }: { model: RepositoryFormModel }) {
     changed({ ...model, [section]: { ...(model[section] ?? {}), [field]: value } });
   const text = (section: Section, field: string) =>
     String((model[section] as Record<string, unknown> | undefined)?.[field] ?? '');
+  const [confirmingAnonymous, setConfirmingAnonymous] = useState(false);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    save();
+    // A remote Docker repository without credentials pulls anonymously: asked first (spec 03).
+    if (pullsAnonymously(model)) setConfirmingAnonymous(true);
+    else save();
   };
   const packageText =
     types.find((t) => t.value === model.typeSpecific.repoType)?.text ?? model.typeSpecific.repoType;
@@ -335,9 +339,28 @@ function RepositoryForm({ model }: { model: RepositoryFormModel }) {
           {REPO_LABELS.cancel}
         </Link>
       </div>
+      {confirmingAnonymous && (
+        <ConfirmDialog
+          title={REPO_LABELS.anonymousDockerTitle}
+          text={REPO_LABELS.anonymousDockerText}
+          confirmLabel={REPO_LABELS.save}
+          cancelLabel={REPO_LABELS.cancel}
+          onConfirm={() => {
+            setConfirmingAnonymous(false);
+            save();
+          }}
+          onCancel={() => setConfirmingAnonymous(false)}
+        />
+      )}
     </form>
   );
 }
+
+/** A remote Docker repository with no user name for its upstream pulls as anonymous. */
+const pullsAnonymously = (model: RepositoryFormModel) =>
+  model.type === 'remote' &&
+  model.typeSpecific.repoType === 'docker' &&
+  !String(model.remote?.username ?? '').trim();
 
 function TextArea(props: {
   label: string;

@@ -77,6 +77,10 @@ export const REPO_LABELS = {
   allowContentBrowsingWarning:
     'Files such as HTML and SVG will be shown in the browser, on this server\u2019s own address, without a sandbox: a script in a deployed file runs with the rights of whoever views it. Turn this on only for repositories whose every deployer you trust.',
   save: 'Save',
+  // Spec 03, Set Me Up notices: saving a remote Docker repository without credentials.
+  anonymousDockerTitle: 'Are you sure?',
+  anonymousDockerText:
+    'No credentials are set: Docker Hub, or whichever registry this repository proxies, will be proxied anonymously, and public registries limit anonymous pulls.',
   cancel: 'Cancel',
   back: 'Back',
   loading: 'Loading…',
