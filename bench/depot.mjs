@@ -20,9 +20,10 @@ const EXTRA_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boole
 
 /**
  * Starts the built server on `port` with `home` (and `env`'s variables besides); answers the
- * child once it answers ping.
+ * child once it answers ping, within `waitSeconds` (a home seeded with a million items opens
+ * slower than an empty one).
  */
-export async function startBuiltDepot({ home, port, adminPassword, env = {} }) {
+export async function startBuiltDepot({ home, port, adminPassword, env = {}, waitSeconds = 30 }) {
   const child = spawn(process.execPath, [...NODE_FLAGS, ...EXTRA_FLAGS, 'dist/server/main.mjs'], {
     cwd: ROOT,
     env: {
@@ -37,7 +38,7 @@ export async function startBuiltDepot({ home, port, adminPassword, env = {} }) {
     },
     stdio: 'ignore',
   });
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < waitSeconds * 10; i++) {
     const answer = await fetch(`http://127.0.0.1:${port}/artifactory/api/system/ping`).catch(
       () => undefined,
     );
