@@ -255,5 +255,7 @@ try {
   await main();
 } finally {
   await stop();
-  rmSync(work, { recursive: true, force: true });
+  // BENCH_KEEP=1 keeps the Depot's home and logs to look at after a failure.
+  if (process.env.BENCH_KEEP) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
 }
