@@ -23,7 +23,8 @@ export const SERVER_BUNDLE = 'dist/server/main.mjs';
 
 /**
  * Starts the built server on `port` with `home` (and `env`'s variables besides); answers the
- * child once it answers ping.
+ * child once it answers ping, within `waitSeconds` (a home seeded with a million items opens
+ * slower than an empty one).
  */
 export async function startBuiltDepot({
   home,
@@ -31,6 +32,7 @@ export async function startBuiltDepot({
   adminPassword,
   env = {},
   bundle = SERVER_BUNDLE,
+  waitSeconds = 120,
 }) {
   const child = spawn(process.execPath, [...NODE_FLAGS, ...EXTRA_FLAGS, bundle], {
     cwd: ROOT,
@@ -46,8 +48,8 @@ export async function startBuiltDepot({
     },
     stdio: 'ignore',
   });
-  // Up to 2 minutes: a machine shared by several benchmarks starts slowly.
-  for (let i = 0; i < 1200; i++) {
+  // Up to 2 minutes by default: a machine shared by several benchmarks starts slowly.
+  for (let i = 0; i < waitSeconds * 10; i++) {
     const answer = await fetch(`http://127.0.0.1:${port}/artifactory/api/system/ping`).catch(
       () => undefined,
     );

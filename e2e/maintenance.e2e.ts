@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCARD_DIALOG, LABELS } from '../src/shell/messages.ts';
@@ -8,6 +11,7 @@ import {
 } from '../src/custom/maintenance/messages.ts';
 import { BACKUP_STATUS_LABELS } from '../src/custom/backup-status/messages.ts';
 import { BACKUP_MESSAGES } from '../server/modules/backups/messages.ts';
+import { WIDGET_TEXTS } from '../src/design/rjsf/widgetTexts.ts';
 import { CONFIG_DESCRIPTOR_LABELS as CONFIG } from '../src/custom/config-descriptor/messages.ts';
 import { launchBrowser, watchPageErrors, signIn } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
@@ -23,6 +27,9 @@ let depot: E2eDepot;
 let browser: Browser;
 let page: Page;
 let pageErrors: Error[];
+/** The one directory backups may go to (DEPOT_BACKUP_DIRS), with a subdirectory to pick. */
+const backupRoot = mkdtempSync(join(tmpdir(), 'depot-e2e-backups-'));
+mkdirSync(join(backupRoot, 'weekly'));
 
 const adminAuth = {
   authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
@@ -46,7 +53,10 @@ const button = (job: string) =>
   card(job).getByRole('button', { name: JOB_CARDS.find((c) => c.job === job)!.button });
 
 beforeAll(async () => {
-  depot = await startDepot(ADMIN_PASSWORD, { DEPOT_GC_GRACE_SECONDS: '0' });
+  depot = await startDepot(ADMIN_PASSWORD, {
+    DEPOT_GC_GRACE_SECONDS: '0',
+    DEPOT_BACKUP_DIRS: backupRoot,
+  });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   page.setDefaultTimeout(10000);
@@ -65,6 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await depot?.stop();
+  rmSync(backupRoot, { recursive: true, force: true });
 });
 
 describe('the Maintenance page', () => {
@@ -185,6 +196,26 @@ describe('a backup’s runs on the Backups screen', () => {
     await dialog.getByRole('button', { name: BACKUP_STATUS_LABELS.restoreConfirm }).click();
     // This Depot has a repository: the server refuses, and the panel says so in its words.
     await panel.getByRole('alert').filter({ hasText: BACKUP_MESSAGES.notEmpty }).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('the backup form’s Server Path', () => {
+  it('is picked with Browse among the directories the administrator allowed', async () => {
+    await page.goto(depot.ui('/admin/artifactory/services/backups/new'));
+    await page
+      .getByRole('button', { name: WIDGET_TEXTS.browseFor('Server Path For Backup') })
+      .click();
+    const picker = page.getByRole('dialog', { name: WIDGET_TEXTS.pickDirectory });
+    await picker.getByRole('button', { name: backupRoot, exact: true }).click();
+    await picker.getByText(backupRoot, { exact: true }).waitFor();
+    await picker.getByRole('button', { name: 'weekly', exact: true }).click();
+    await picker.getByText(WIDGET_TEXTS.noSubdirectories).waitFor();
+    await picker.getByRole('button', { name: WIDGET_TEXTS.selectDirectory }).click();
+    await picker.waitFor({ state: 'detached' });
+    expect(await page.getByLabel('Server Path For Backup', { exact: true }).inputValue()).toBe(
+      join(backupRoot, 'weekly'),
+    );
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -580,6 +581,20 @@ describe('repository export and import', () => {
     expect(readFileSync(join(root, 'libs/org/acme/app/1.0/app-1.0.jar.sha1'), 'utf8')).toMatch(
       /^[0-9a-f]{40}$/,
     );
+    // m2: the artifact's maven-metadata.xml, as a GET answers it, with its checksums.
+    const mavenMetadata = readFileSync(join(root, 'libs/org/acme/app/maven-metadata.xml'), 'utf8');
+    const served = await source.app.inject({
+      method: 'GET',
+      url: '/artifactory/libs/org/acme/app/maven-metadata.xml',
+      headers: adminAuth(),
+    });
+    expect(mavenMetadata).toBe(served.body);
+    expect(mavenMetadata).toContain('<artifactId>app</artifactId>');
+    expect(mavenMetadata).toContain('<version>1.0</version>');
+    expect(readFileSync(join(root, 'libs/org/acme/app/maven-metadata.xml.sha1'), 'utf8')).toBe(
+      createHash('sha1').update(mavenMetadata).digest('hex'),
+    );
+    expect(existsSync(join(root, 'files/docs/maven-metadata.xml'))).toBe(false);
 
     const imported = await importRepos(target, { importPath: 'repos', includeMetadata: true });
     expect(imported.statusCode, imported.body).toBe(200);

@@ -178,7 +178,7 @@ export function createMavenService(deps: {
    * folders: two indexed queries over the nodes of this artifact alone, so the metadata
    * follows every deploy and delete at once and never scans the repository (docs/maven.md).
    */
-  async function localArtifactMetadata(repo: RepositoryRow, folder: string) {
+  async function localArtifactMetadata(repo: { id: number }, folder: string) {
     const parts = folder.split('/');
     const artifactId = parts.at(-1)!;
     // Two lookups by parent folder (the nodes_children index), whatever the locale.
@@ -210,7 +210,7 @@ export function createMavenService(deps: {
   }
 
   /** The version-level metadata of a snapshot in a local repository, from its builds. */
-  async function localSnapshotMetadata(repo: RepositoryRow, folder: string) {
+  async function localSnapshotMetadata(repo: { id: number }, folder: string) {
     const builds = (await filesIn(repo.id, folder))
       .map((f) => ({ file: parseMavenPath(f.path), modified: f.modified_at }))
       .filter((f): f is { file: MavenFile; modified: Date } => Boolean(f.file?.snapshotBuild));
@@ -352,6 +352,21 @@ export function createMavenService(deps: {
 
   return {
     prepareIndex,
+
+    /**
+     * The maven-metadata.xml a GET of `folder/maven-metadata.xml` answers in a local
+     * repository: a snapshot version folder's builds, or an artifact folder's versions.
+     * Undefined when the folder is neither (the repository export writes it, with `m2`).
+     */
+    async localMetadataXml(repositoryId: number, folder: string): Promise<string | undefined> {
+      const repo = { id: repositoryId };
+      if (isSnapshotVersion(folder.slice(folder.lastIndexOf('/') + 1))) {
+        const meta = await localSnapshotMetadata(repo, folder);
+        if (meta) return snapshotMetadataXml(meta);
+      }
+      const meta = await localArtifactMetadata(repo, folder);
+      return meta ? artifactMetadataXml(meta) : undefined;
+    },
 
     /**
      * What a GET in a Maven repository is, before the usual download: generated metadata

@@ -3,7 +3,8 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { BadRequest } from '../../errors.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
 
-const inside = (root: string, path: string) => {
+/** Whether `path` is `root` or lies below it (both resolved). */
+export const isInside = (root: string, path: string) => {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
@@ -35,10 +36,10 @@ export function allowedBackupPath(requested: string, allowedDirs: string[], fiel
   if (!trimmed) throw new BadRequest(BACKUP_MESSAGES.pathRequired, field);
   if (trimmed.includes('\0')) throw new BadRequest(BACKUP_MESSAGES.pathOutside(trimmed), field);
   const path = resolve(allowedDirs[0], trimmed);
-  const allowed = allowedDirs.find((dir) => inside(dir, path));
+  const allowed = allowedDirs.find((dir) => isInside(dir, path));
   if (!allowed) throw new BadRequest(BACKUP_MESSAGES.pathOutside(trimmed), field);
   mkdirSync(allowed, { recursive: true });
-  if (!inside(realpathSync(allowed), realPathSoFar(path)))
+  if (!isInside(realpathSync(allowed), realPathSoFar(path)))
     throw new BadRequest(BACKUP_MESSAGES.pathOutside(trimmed), field);
   return path;
 }

@@ -5,6 +5,7 @@ export const BACKUP_MESSAGES = {
   pathRequired: 'Enter a server path',
   pathOutside: (path: string) =>
     `The path '${path}' is outside the backup directories the administrator allowed (DEPOT_BACKUP_DIRS)`,
+  noDirectory: (path: string) => `There is no directory at '${path}'`,
   notFound: (key: string) => `Backup '${key}' could not be found.`,
   noBackupAt: (path: string) => `No Depot backup at '${path}': its manifest.json is missing`,
   unreadable: (path: string) => `The backup at '${path}' cannot be read: its manifest is damaged`,

@@ -49,8 +49,8 @@ function scopeCondition(spec: BackedUpTable, selection: DumpSelection): RawBuild
  * Writes every backed-up row the selection covers to `file`, one JSON line each:
  * `{"table":"nodes","row":{...}}`, the row as PostgreSQL's own `to_jsonb` writes it (full
  * timestamps, JSON documents as they are, big numbers exact), so a restore hands it back
- * with `jsonb_populate_recordset` and loses nothing. Pages go by `ctid`, which does not move
- * inside the one snapshot `tx` reads from.
+ * with `jsonb_populate_recordset` and loses nothing. Each table is read through a cursor of
+ * `tx`, the one snapshot, a page per fetch.
  */
 export async function dumpMetadata(
   tx: Database,
@@ -92,16 +92,24 @@ async function dumpTable(
   write: (line: string) => Promise<void>,
 ): Promise<number> {
   const prefix = `{"table":${JSON.stringify(spec.table)},"row":`;
-  let after = '(0,0)';
+  // One cursor per table: the table is read once, a page per fetch. Paging by `ctid > last`
+  // made each page scan (and sort) the rest of the table and evaluate the scope again, so
+  // a million rows took quadratic time.
+  const cursor = sql.id(`backup_${spec.table}`);
+  await sql`declare ${cursor} no scroll cursor for
+    select to_jsonb(t)::text as row from ${sql.table(spec.table)} t
+    where ${scopeCondition(spec, selection)}`.execute(tx);
   let count = 0;
-  for (;;) {
-    const { rows } = await sql<{ row: string; tid: string }>`
-      select to_jsonb(t)::text as row, t.ctid::text as tid from ${sql.table(spec.table)} t
-      where ${scopeCondition(spec, selection)} and t.ctid > ${after}::tid
-      order by t.ctid limit ${PAGE}`.execute(tx);
-    for (const { row } of rows) await write(`${prefix}${row}}\n`);
-    count += rows.length;
-    if (rows.length < PAGE) return count;
-    after = rows[rows.length - 1].tid;
+  try {
+    for (;;) {
+      const { rows } = await sql<{
+        row: string;
+      }>`fetch ${sql.raw(String(PAGE))} from ${cursor}`.execute(tx);
+      for (const { row } of rows) await write(`${prefix}${row}}\n`);
+      count += rows.length;
+      if (rows.length < PAGE) return count;
+    }
+  } finally {
+    await sql`close ${cursor}`.execute(tx);
   }
 }

@@ -72,6 +72,22 @@ export async function backupConsoleRoutes(app: FastifyInstance, { backups }: { b
     },
   );
 
+  // The backup form's directory picker (spec 03, "Backups, descriptors, keys").
+  app.get<{ Querystring: { path?: string } }>(
+    '/ui/browsefilesystem',
+    {
+      config: admin,
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { path: { type: 'string', maxLength: 4096 } },
+          additionalProperties: false,
+        },
+      },
+    },
+    async (request) => backups.backups.browse(request.query.path),
+  );
+
   // The console's Restore: the newest backup this backup wrote, into an empty Depot.
   app.post<{ Params: { key: string } }>(
     '/ui/backup/:key/restore',

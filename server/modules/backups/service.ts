@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { DepotConfig } from '../../config.ts';
+import { browseFilesystem } from './browse-filesystem.ts';
 import { loadMasterKey } from '../../crypto/secret-box.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -164,7 +165,11 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
       });
     },
 
-    /** `POST /artifactory/api/import/system`: restores a backup into a Depot without repositories. */
+    /** The backup form's directory picker: the allowed directories, or one's subdirectories. */
+    browse(path: string | undefined) {
+      return browseFilesystem(config.backupDirs, path);
+    },
+
     /** The name of the newest backup a configured backup wrote (a directory or a zip), or null. */
     async newestOf(key: string): Promise<string | null> {
       const newest = await newestBackupIn(backupTarget(await backupConfig(key), config.backupDirs));

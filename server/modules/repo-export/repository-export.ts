@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Database } from '../../db/database.ts';
 import type { Filestore } from '../../storage/filestore.ts';
+import { METADATA_FILE, isSnapshotVersion, parseMavenPath } from '../../formats/maven/layout.ts';
 import type { Properties } from '../artifacts/properties.ts';
 import type { BlobHold } from '../maintenance/blob-hold.ts';
 import {
@@ -28,6 +30,8 @@ export interface ExportDeps {
   blobHold: BlobHold;
   /** A file's MD5, computed when the blob has none recorded yet. */
   md5: (sha256: string) => Promise<string>;
+  /** The maven-metadata.xml Depot answers for a folder of a local Maven repository. */
+  mavenMetadata: (repositoryId: number, folder: string) => Promise<string | undefined>;
   log: (item: string) => void;
 }
 
@@ -49,7 +53,7 @@ const gone = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOE
  */
 export async function exportRepository(
   deps: ExportDeps,
-  repo: { id: number; key: string },
+  repo: { id: number; key: string; maven: boolean },
   exportPath: string,
   options: ExportOptions,
 ): Promise<RepositoryExport> {
@@ -57,6 +61,8 @@ export async function exportRepository(
   const temp = join(exportPath, `.${repo.key}.${randomBytes(4).toString('hex')}.partial`);
   await mkdir(temp);
   const result: RepositoryExport = { repoKey: repo.key, files: 0, bytes: 0, skipped: [] };
+  // With `m2`, a Maven repository's metadata goes beside its artifacts, as Artifactory's does.
+  const metadataFolders = repo.maven && options.m2 ? new Set<string>() : undefined;
   try {
     await deps.blobHold.during(async () => {
       for (let after = 0; ;) {
@@ -73,6 +79,7 @@ export async function exportRepository(
           const written = await writeNode(deps, repo.key, temp, node, options, properties);
           if (written === 'skipped') result.skipped.push(node.path);
           else if (written === 'file') {
+            if (metadataFolders) addMetadataFolders(metadataFolders, node.path);
             result.files += 1;
             result.bytes += Number(node.size);
             deps.log(`${repo.key}/${node.path}`);
@@ -80,6 +87,7 @@ export async function exportRepository(
         }
       }
     });
+    if (metadataFolders) await writeMavenMetadata(deps, repo.id, temp, metadataFolders);
     await swapIn(temp, join(exportPath, repo.key));
     return result;
   } catch (error) {
@@ -140,6 +148,35 @@ async function writeNode(
     await writeMetadata(parent, `${node.name}${FILE_INFO_SUFFIX}`, info);
   }
   return 'file';
+}
+
+/** The folders of a Maven file that have a maven-metadata.xml: its artifact's, its snapshot's. */
+function addMetadataFolders(folders: Set<string>, path: string) {
+  const file = parseMavenPath(path);
+  if (!file) return;
+  const versionFolder = path.slice(0, path.lastIndexOf('/'));
+  folders.add(versionFolder.slice(0, versionFolder.lastIndexOf('/')));
+  if (isSnapshotVersion(file.version)) folders.add(versionFolder);
+}
+
+/**
+ * Writes each folder's maven-metadata.xml, with its `.sha1` and `.md5`, as Depot answers it
+ * to a GET (generated from the repository's files, so it lists what the export holds).
+ */
+async function writeMavenMetadata(
+  deps: ExportDeps,
+  repositoryId: number,
+  root: string,
+  folders: Set<string>,
+) {
+  for (const folder of folders) {
+    const xml = await deps.mavenMetadata(repositoryId, folder);
+    if (xml === undefined) continue;
+    const target = join(root, folder, METADATA_FILE);
+    await writeFile(target, xml);
+    for (const algorithm of ['sha1', 'md5'])
+      await writeFile(`${target}.${algorithm}`, createHash(algorithm).update(xml).digest('hex'));
+  }
 }
 
 async function writeMetadata(folder: string, name: string, xml: string) {

@@ -12,12 +12,14 @@ import {
   recordedProperties,
 } from './import-tree.ts';
 import { UnreadableMetadata } from './metadata-xml.ts';
+import { metadataFolder } from '../../formats/maven/layout.ts';
 import { REPO_EXPORT_MESSAGES as M } from './messages.ts';
 import { folderId } from './queries.ts';
 
 /** One repository's part of an import: its folder on disk and where it goes. */
 export interface ImportSource {
-  repo: { id: number; key: string };
+  /** `maven`: a Maven repository, whose maven-metadata.xml Depot generates itself. */
+  repo: { id: number; key: string; maven?: boolean };
   root: string;
 }
 
@@ -100,6 +102,8 @@ export async function importRepository(
       if (Object.keys(properties).length > 0) folders.push({ path: entry.path, properties });
       continue;
     }
+    // An m2 export's maven-metadata.xml: Depot answers its own, from the files imported.
+    if (repo.maven && metadataFolder(entry.path) !== undefined) continue;
     try {
       const recorded = await recordedChecksums(entry);
       const { blob } = await deps.artifacts.deploy({

@@ -4,6 +4,7 @@ import type { DepotConfig } from '../../config.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { allowedBackupPath } from '../backups/backup-paths.ts';
+import { MAVEN_TYPES } from '../../formats/maven/layout.ts';
 import { TRASH_REPO_KEY } from '../trash/trash-key.ts';
 import { REPO_EXPORT_MESSAGES as M } from './messages.ts';
 import { exportRepository, type RepositoryExport } from './repository-export.ts';
@@ -35,7 +36,7 @@ export interface RepositoriesImport {
   verbose?: boolean;
 }
 
-type LocalRepository = { id: number; key: string };
+type LocalRepository = { id: number; key: string; maven: boolean };
 
 const isDirectory = (path: string) =>
   stat(path).then(
@@ -53,7 +54,7 @@ export function createRepoExportService(services: Services, config: DepotConfig)
     const row = await services.repositories.findRow(key);
     if (!row || row.key === TRASH_REPO_KEY) throw new NotFound(M.notFound(key));
     if (row.rclass !== 'local') throw new BadRequest(M.notLocal(row.key));
-    return { id: row.id, key: row.key };
+    return { id: row.id, key: row.key, maven: MAVEN_TYPES.has(row.package_type) };
   }
 
   async function allLocal(): Promise<LocalRepository[]> {
@@ -77,7 +78,10 @@ export function createRepoExportService(services: Services, config: DepotConfig)
     for (const folder of folders.sort()) {
       const row = await services.repositories.findRow(folder);
       if (row?.rclass === 'local' && row.key !== TRASH_REPO_KEY)
-        sources.push({ repo: { id: row.id, key: row.key }, root: join(dir, folder) });
+        sources.push({
+          repo: { id: row.id, key: row.key, maven: MAVEN_TYPES.has(row.package_type) },
+          root: join(dir, folder),
+        });
       else unknown.push(folder);
     }
     if (unknown.length > 0) throw new NotFound(M.unknownRepositories(unknown));
@@ -95,6 +99,8 @@ export function createRepoExportService(services: Services, config: DepotConfig)
         filestore: services.filestore,
         blobHold: services.blobHold,
         md5: (sha256: string) => services.artifacts.md5(sha256),
+        mavenMetadata: (repositoryId: number, folder: string) =>
+          services.maven.localMetadataXml(repositoryId, folder),
         log: body.verbose ? log : () => undefined,
       };
       const options = {

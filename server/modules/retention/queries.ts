@@ -27,15 +27,27 @@ export interface Candidate {
 }
 
 /**
- * Files that match `where`, in id order after `afterId`, leaving out what a kept build needs:
- * a build's own build-info file, and any file whose content a stored build lists as an
- * artifact or a dependency (by SHA-256 or SHA-1). The trash can is never a policy's.
+ * What makes a file a candidate: it matches `where`, and it is not what a kept build needs
+ * (a build's own build-info file, or a file whose content a stored build lists as an
+ * artifact or a dependency, by SHA-256 or SHA-1). The trash can is never a policy's. Reads
+ * `nodes n`, `repositories r` and `blobs b`.
+ */
+const candidateCondition = (where: Criterion) => sql`
+  r.key <> ${TRASH_REPO_KEY} and not n.folder and ${whereSql(where)}
+  and not exists (select 1 from builds bu where bu.node_id = n.id)
+  and not exists (select 1 from build_files bf where bf.sha256 = n.sha256)
+  and not exists (select 1 from build_files bf where bf.sha1 = b.sha1)`;
+
+/**
+ * Candidates in id order after `afterId`; `remoteOnly` keeps to remote repositories (the
+ * only ones whose files need a look by path, selection.ts).
  */
 export async function candidateBatch(
   db: Database,
   where: Criterion,
   afterId: number,
   limit: number,
+  remoteOnly = false,
 ): Promise<Candidate[]> {
   const { rows } = await sql<Record<string, unknown>>`
     select n.id, n.repository_id, r.key as repo, r.rclass, r.package_type, n.path,
@@ -44,11 +56,8 @@ export async function candidateBatch(
     from nodes n
     join repositories r on r.id = n.repository_id
     join blobs b on b.sha256 = n.sha256
-    where r.key <> ${TRASH_REPO_KEY} and not n.folder and n.id > ${afterId}
-      and ${whereSql(where)}
-      and not exists (select 1 from builds bu where bu.node_id = n.id)
-      and not exists (select 1 from build_files bf where bf.sha256 = n.sha256)
-      and not exists (select 1 from build_files bf where bf.sha1 = b.sha1)
+    where n.id > ${afterId} and ${candidateCondition(where)}
+      ${remoteOnly ? sql`and r.rclass = 'remote'` : sql``}
     order by n.id
     limit ${limit}`.execute(db);
   return rows.map((row) => ({
@@ -68,6 +77,26 @@ export async function candidateBatch(
     createdAt: new Date(row.created_at as Date),
     createdBy: String(row.created_by),
   }));
+}
+
+/**
+ * Adds every candidate outside remote repositories to the preview's table (preview-queries.ts)
+ * in one statement: the database reads them, none passes through this process.
+ */
+export async function addLocalCandidates(session: Database, table: string, where: Criterion) {
+  await sql`insert into ${sql.table(table)} (sha256, size)
+    select n.sha256, n.size
+    from nodes n
+    join repositories r on r.id = n.repository_id
+    join blobs b on b.sha256 = n.sha256
+    where r.rclass <> 'remote' and ${candidateCondition(where)}`.execute(session);
+}
+
+/** Whether any remote repository holds a file: when none does, no file needs a look by path. */
+export async function remoteFilesExist(db: Database): Promise<boolean> {
+  const { rows } = await sql`select 1 from nodes n join repositories r on r.id = n.repository_id
+    where r.rclass = 'remote' and not n.folder limit 1`.execute(db);
+  return rows.length > 0;
 }
 
 /** The file's row as it is now, held for removal by the caller's transaction. */

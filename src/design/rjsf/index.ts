@@ -10,6 +10,7 @@ import { SelectWidget } from './SelectWidget';
 import { TextareaWidget } from './TextareaWidget';
 import { SecretWidget } from './SecretWidget';
 import { CronWidget } from './CronWidget';
+import { ServerPathWidget } from './ServerPathWidget';
 import { AntPatternsWidget } from './AntPatternsWidget';
 import { KeyValueField } from './KeyValueField';
 
@@ -27,6 +28,7 @@ export function depotWidgets(): RegistryWidgetsType {
     CheckboxesWidget: MultiSelectWidget,
     SecretWidget,
     CronWidget,
+    ServerPathWidget,
     AntPatternsWidget,
   };
 }

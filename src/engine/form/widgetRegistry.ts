@@ -47,10 +47,11 @@ const WIDGET_ALIASES: Record<string, string> = {
   secret: 'SecretWidget',
   cron: 'CronWidget',
   antPatterns: 'AntPatternsWidget',
+  serverPath: 'ServerPathWidget',
 };
 
 /** Depot's short names, which rjsf does not know: the form's widgets carry them as keys. */
-const DEPOT_ALIASES = ['multiSelect', 'secret', 'cron', 'antPatterns'];
+const DEPOT_ALIASES = ['multiSelect', 'secret', 'cron', 'antPatterns', 'serverPath'];
 
 /** The form widgets, in the style of rjsf's getDefaultRegistry: rjsf's core set with ours on top. */
 export function getWidgetRegistry(): WidgetRegistry {

@@ -1,0 +1,261 @@
+// npm run bench:lifecycle: backups and the retention preview at scale (issue 29). A Depot
+// (the built server, a child process on the embedded database) whose repository holds
+// BENCH_ITEMS files (1,000,000 by default) over BENCH_BYTES bytes (10 GB) of sparse binaries,
+// seeded in bulk through the same tables a deploy writes (no upload per item). In the same run:
+//   full backup (POST /artifactory/api/export/system) against `tar` of the same filestore,
+//     BENCH_RUNS alternating rounds, medians      ratio goal <= 1.5
+//   incremental backup after 1 % more items       goal <= 5 % of the full backup's time
+//   retention preview choosing every item          goal <= 2 s
+//   peak RSS growth of the Depot child during each job (polled from /proc)   goal < 100 MB
+// BENCH_ITEMS, BENCH_BYTES and BENCH_RUNS (default 3) scale it down for a quick look.
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { ftruncateSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase } from '../server/db/database.ts';
+import { loadConfig } from '../server/config.ts';
+import { createLogger } from '../server/logger.ts';
+import { startBuiltDepot } from './depot.mjs';
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 1_000_000);
+const BYTES = Number(process.env.BENCH_BYTES ?? 10 * 1024 ** 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const FOLDERS = Math.max(1, Math.ceil(ITEMS / 1000));
+const REPO = 'lifecycle-local';
+const ADMIN = 'bench-admin-1';
+const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
+const PORT = 18000 + (process.pid % 1000);
+const GOALS = { tarRatio: 1.5, incrementalShare: 0.05, previewSeconds: 2, rssMb: 100 };
+
+const work = mkdtempSync(join(tmpdir(), 'depot-bench-lifecycle-'));
+const home = join(work, 'home');
+const backups = join(work, 'backups');
+const base = `http://127.0.0.1:${PORT}`;
+let depot: ChildProcess | undefined;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+const mb = (bytes: number) => (bytes / 1024 ** 2).toFixed(1);
+
+/** The child's resident set, from /proc (bytes). */
+const rssOf = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+
+/** Runs `job`, polling the Depot child's RSS every 20 ms: its time and peak growth. */
+async function measured(job: () => Promise<unknown>) {
+  const pid = depot!.pid!;
+  const before = rssOf(pid);
+  let peak = before;
+  const poll = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
+  const started = performance.now();
+  try {
+    await job();
+  } finally {
+    clearInterval(poll);
+  }
+  return { seconds: (performance.now() - started) / 1000, growth: Math.max(0, peak - before) };
+}
+
+async function call(method: string, path: string, body?: unknown) {
+  const answer = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await answer.text();
+  if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
+  return answer.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+}
+
+const start = async () =>
+  (depot = await startBuiltDepot({
+    home,
+    port: PORT,
+    adminPassword: ADMIN,
+    env: { DEPOT_BACKUP_DIRS: backups },
+    waitSeconds: 600,
+  }));
+
+async function stop() {
+  const child = depot;
+  depot = undefined;
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * Items `from`..`to` (1-based): their blobs (distinct fake checksums: nothing here reads
+ * content by its hash), the file rows, and a sparse file of each blob's size in the filestore.
+ */
+async function seed(from: number, to: number) {
+  const config = loadConfig({ DEPOT_HOME: home, DEPOT_LOG_STDOUT: 'false' });
+  const db = await openDatabase(config, createLogger(config));
+  const size = Math.max(1, Math.floor(BYTES / ITEMS));
+  try {
+    const [{ id }] = await db
+      .selectFrom('repositories')
+      .select('id')
+      .where('key', '=', REPO)
+      .execute();
+    if (from === 1)
+      await sql`insert into nodes (repository_id, path, parent_path, name, folder, size, created_by, modified_by)
+        select ${id}, 'd-' || d, '', 'd-' || d, true, 0, 'seed', 'seed'
+        from generate_series(1, ${FOLDERS}::int) as d`.execute(db);
+    await sql`insert into blobs (sha256, sha1, md5, size)
+      select md5(i::text) || md5((-i)::text), md5(i::text) || left(md5((i + 7)::text), 8),
+             md5((i * 3)::text), ${size}::bigint
+      from generate_series(${from}::int, ${to}::int) as i`.execute(db);
+    await sql`insert into nodes (repository_id, path, parent_path, name, folder, sha256, size,
+                                 created_at, created_by, modified_at, modified_by)
+      select ${id}, 'd-' || (i % ${FOLDERS} + 1) || '/item-' || i || '.bin', 'd-' || (i % ${FOLDERS} + 1),
+             'item-' || i || '.bin', false, md5(i::text) || md5((-i)::text), ${size}::bigint,
+             now() - interval '400 days', 'seed', now() - interval '400 days', 'seed'
+      from generate_series(${from}::int, ${to}::int) as i`.execute(db);
+    await sql`analyze`.execute(db);
+    const { rows } = await sql<{ sha256: string }>`
+      select sha256 from blobs where size = ${size}::bigint order by sha256`.execute(db);
+    for (const { sha256 } of rows) {
+      const dir = join(config.filestoreDir, sha256.slice(0, 2), sha256.slice(2, 4));
+      const path = join(dir, sha256);
+      mkdirSync(dir, { recursive: true });
+      const fd = openSync(path, 'a');
+      ftruncateSync(fd, size);
+      closeSync(fd);
+    }
+    return config.filestoreDir;
+  } finally {
+    await db.destroy();
+  }
+}
+
+const fullBackup = (round: number) =>
+  call('POST', '/artifactory/api/export/system', { exportPath: `full-${round}` });
+const incrementalBackup = () =>
+  call('POST', '/artifactory/api/export/system', { exportPath: 'incremental', incremental: true });
+const preview = () =>
+  call('POST', '/ui/api/v1/ui/retention/archive/policies/preview', {
+    key: 'bench',
+    cronExp: '0 0 3 ? * SUN',
+    enabled: false,
+    action: 'archive',
+    policyBase: 'FORM',
+    repositories: [REPO],
+  });
+
+function tarOf(filestore: string, round: number) {
+  return measuredTar(() =>
+    execFileSync('tar', ['-cf', join(backups, `tar-${round}.tar`), '-C', filestore, '.']),
+  );
+}
+async function measuredTar(run: () => void) {
+  const started = performance.now();
+  run();
+  return (performance.now() - started) / 1000;
+}
+
+async function main() {
+  console.log(
+    `bench:lifecycle: ${ITEMS.toLocaleString('en')} items, ${mb(BYTES)} MB, ${RUNS} rounds; load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  // The server as `npm start` runs it (the console is not needed here).
+  execFileSync(process.execPath, [
+    '--input-type=module',
+    '-e',
+    "import('./scripts/bundle-server.mjs').then((m) => m.bundleServer('dist/server'))",
+  ]);
+  mkdirSync(backups, { recursive: true });
+  await start();
+  await call('PUT', `/artifactory/api/repositories/${REPO}`, {
+    rclass: 'local',
+    packageType: 'generic',
+  });
+  await stop();
+  const seeded = performance.now();
+  const filestore = await seed(1, ITEMS);
+  console.log(`seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+  await start();
+
+  const full: number[] = [];
+  const tar: number[] = [];
+  const growth: Record<string, number[]> = { full: [], incremental: [], preview: [] };
+  for (let round = 0; round < RUNS; round++) {
+    const backupFirst = round % 2 === 0;
+    if (!backupFirst) tar.push(await tarOf(filestore, round));
+    const backup = await measured(() => fullBackup(round));
+    full.push(backup.seconds);
+    growth.full.push(backup.growth);
+    if (backupFirst) tar.push(await tarOf(filestore, round));
+    rmSync(join(backups, `full-${round}`), { recursive: true, force: true });
+    rmSync(join(backups, `tar-${round}.tar`), { force: true });
+  }
+
+  const previews: number[] = [];
+  for (let round = 0; round < RUNS; round++) {
+    const run = await measured(preview);
+    previews.push(run.seconds);
+    growth.preview.push(run.growth);
+  }
+  const answer = await preview();
+
+  // The first incremental copies everything; the measured one follows 1 % more items.
+  await incrementalBackup();
+  await stop();
+  const more = Math.max(1, Math.round(ITEMS / 100));
+  await seed(ITEMS + 1, ITEMS + more);
+  await start();
+  const incremental = await measured(incrementalBackup);
+  growth.incremental.push(incremental.growth);
+
+  const fullMedian = median(full);
+  const ratio = fullMedian / median(tar);
+  const share = incremental.seconds / fullMedian;
+  const row = (name: string, value: string, goal: string, met: boolean) =>
+    console.log(
+      `${name.padEnd(34)} ${value.padStart(14)}   goal ${goal} ${met ? 'met' : 'MISSED'}`,
+    );
+  console.log(
+    `full backup median ${fullMedian.toFixed(2)} s (${full.map((s) => s.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `tar median ${median(tar).toFixed(2)} s (${tar.map((s) => s.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `preview: ${answer.count} items, ${answer.totalSize} bytes, ${answer.freedBytes} freed`,
+  );
+  row('full backup / tar', ratio.toFixed(2), `<= ${GOALS.tarRatio}`, ratio <= GOALS.tarRatio);
+  row(
+    'incremental (1 %) / full',
+    `${(share * 100).toFixed(1)} %`,
+    `<= 5 %`,
+    share <= GOALS.incrementalShare,
+  );
+  row(
+    'retention preview median',
+    `${median(previews).toFixed(2)} s`,
+    `<= ${GOALS.previewSeconds} s`,
+    median(previews) <= GOALS.previewSeconds,
+  );
+  for (const [job, values] of Object.entries(growth)) {
+    const peak = Math.max(...values);
+    row(
+      `peak RSS growth, ${job}`,
+      `${mb(peak)} MB`,
+      `< ${GOALS.rssMb} MB`,
+      peak < GOALS.rssMb * 1024 ** 2,
+    );
+  }
+}
+
+try {
+  await main();
+} finally {
+  await stop();
+  // BENCH_KEEP=1 keeps the Depot's home and logs to look at after a failure.
+  if (process.env.BENCH_KEEP) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
