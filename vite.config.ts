@@ -95,6 +95,11 @@ export default defineConfig({
         test: {
           name: 'server',
           ...SERVER_TESTS,
+          // Files share their worker's module graph instead of each loading the whole server
+          // again (import time fell from about 300 to 72 s of the run): each file builds its
+          // own Depot, home and database, and the server keeps no state in modules between
+          // them. RUN_ALONE's files stay isolated: they start and kill processes.
+          isolate: false,
           exclude: [...configDefaults.exclude, ...excludedOnPostgres, ...RUN_ALONE],
         },
       },
@@ -113,6 +118,10 @@ export default defineConfig({
         test: {
           name: 'ui',
           environment: 'jsdom',
+          // One module graph per worker, as the server's: React, rjsf and AG Grid load once
+          // per worker rather than once per file (the project ran 4x faster). The shared
+          // setup unmounts after each test; the files pass in a shuffled order too.
+          isolate: false,
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/test-setup.ts'],
         },
