@@ -1125,6 +1125,8 @@ const ONE_ITEM_OR_NONE: Record<string, string[]> = {
     'POST /ui/api/v1/ui/mail/test',
     'PUT /ui/api/v1/ui/maintenance',
     'PUT /ui/api/v1/system/onboarding',
+    // An admin's answers to the personalisation wizard.
+    'PUT /ui/api/v1/ui/onboarding',
     'POST /ui/api/v1/ui/admin/repositories/testremote',
     // Configuration as code deletes only empty repositories (docs/config-as-code.md).
     'PATCH /artifactory/api/system/configuration',
