@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DepotDatabase } from '../../db/tables.ts';
-import type { Project } from '../projects/service.ts';
+import { toProject, type Project } from '../projects/service.ts';
 
 export type Db = Kysely<DepotDatabase>;
 
@@ -11,17 +11,7 @@ export const repositoryRows = (db: Db) =>
 /** Every project, by key, in JFrog Access's shape. */
 export async function projectRows(db: Db): Promise<Project[]> {
   const rows = await db.selectFrom('projects').selectAll().orderBy('key').execute();
-  return rows.map((row) => ({
-    project_key: row.key,
-    display_name: row.display_name,
-    description: row.description,
-    admin_privileges: {
-      manage_members: row.manage_members,
-      manage_resources: row.manage_resources,
-      index_resources: row.index_resources,
-    },
-    storage_quota_bytes: row.storage_quota_bytes === null ? null : Number(row.storage_quota_bytes),
-  }));
+  return rows.map(toProject);
 }
 
 /** How many files and folders a repository holds. */

@@ -68,7 +68,8 @@ type ProjectRow = {
   index_resources: boolean;
 };
 
-const toProject = (row: ProjectRow): Project => ({
+/** A projects row in JFrog Access's shape (the REST API and configuration as code). */
+export const toProject = (row: ProjectRow): Project => ({
   project_key: row.key,
   display_name: row.display_name,
   description: row.description,
