@@ -20,6 +20,7 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { createLogger } from '../server/logger.ts';
 import type { Principal } from '../server/http/permissions.ts';
+import { basicPrincipalOf, percentile, reportAgainstSql, type Timed } from './against-sql.ts';
 import { createScratchDatabase } from '../tests/helpers/test-app.ts';
 import { buildInfo } from '../tests/helpers/build-info.ts';
 
@@ -34,11 +35,6 @@ const DIFF_ARTIFACTS = 2000;
 const GOALS = { list: 100, tab: 50, diff: 300 };
 const LIBS = 'libs-release-local';
 const BUILD_REPO = 'artifactory-build-info';
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 // Fake checksums of the right lengths for a content key: the builds never read the content.
 const SHA256 = (key: string) => sql`md5(${sql.raw(key)}) || md5(${sql.raw(key)} || '#')`;
@@ -136,8 +132,6 @@ function diffBuild(number: string, changed: boolean) {
   });
 }
 
-type Timed = { p50: number; p95: number; rows: number };
-
 /** Depot's call and the plain query, alternating round by round after a warm-up. */
 async function race(
   runs: number,
@@ -165,14 +159,8 @@ async function race(
   return [summary(0), summary(1)];
 }
 
-function report(name: string, goal: number, [depot, plain]: [Timed, Timed]) {
-  const verdict = depot.p95 <= goal ? 'goal met' : 'GOAL MISSED';
-  console.log(
-    `${name.padEnd(40)} Depot p50 ${depot.p50.toFixed(2)} ms, p95 ${depot.p95.toFixed(2)} ms (goal <= ${goal}: ${verdict}); ` +
-      `plain SQL p50 ${plain.p50.toFixed(2)} ms, p95 ${plain.p95.toFixed(2)} ms; ratio p95 ${(depot.p95 / plain.p95).toFixed(2)}; ` +
-      `rows ${depot.rows.toFixed(0)} vs ${plain.rows.toFixed(0)}`,
-  );
-}
+const report = (name: string, goal: number, [depot, plain]: [Timed, Timed]) =>
+  reportAgainstSql(name, goal, depot, plain);
 
 const home = mkdtempSync(join(tmpdir(), 'depot-bench-builds-'));
 const scratch = process.env.BENCH_DATABASE_URL
@@ -238,19 +226,7 @@ try {
     },
   });
   if (grant.statusCode >= 300) throw new Error(`granting the reader failed: ${grant.body}`);
-  const reader: Principal = {
-    name: 'reader',
-    admin: false,
-    anonymous: false,
-    via: 'basic',
-    userId: (
-      await db
-        .selectFrom('users')
-        .select('id')
-        .where('name', '=', 'reader')
-        .executeTakeFirstOrThrow()
-    ).id,
-  };
+  const reader = await basicPrincipalOf(db, 'reader');
 
   const plainList = () =>
     sql`select * from (select distinct on (repository_key, name) name, number, started_at, repository_key
@@ -276,8 +252,10 @@ try {
     .execute();
   const artifacts = items.filter((item) => item.path.startsWith('artifacts/'));
   const dependencies = items.filter((item) => item.path.startsWith('deps/'));
-  const itemPath = (i: number) =>
-    (i % 2 === 0 ? artifacts : dependencies)[Math.floor(i / 2) % artifacts.length].path;
+  const itemPath = (i: number) => {
+    const list = i % 2 === 0 ? artifacts : dependencies;
+    return list[Math.floor(i / 2) % list.length].path;
+  };
   const plainTab = (i: number) =>
     sql`with file as (select n.sha256, b.sha1 from nodes n join blobs b on b.sha256 = n.sha256
                       where n.repository_id = ${libs.id} and n.path = ${itemPath(i)} and not n.folder)

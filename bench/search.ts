@@ -16,6 +16,7 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { createLogger } from '../server/logger.ts';
 import type { Principal } from '../server/http/permissions.ts';
+import { basicPrincipalOf, percentile, reportAgainstSql } from './against-sql.ts';
 import { parseAql } from '../server/modules/search/aql-parser.ts';
 import { checksumQuery, quickQuery } from '../server/modules/search/builders.ts';
 import { createScratchDatabase } from '../tests/helpers/test-app.ts';
@@ -26,11 +27,6 @@ const FOLDERS = 1000;
 const REPO = 'million-local';
 const onPostgres = Boolean(process.env.BENCH_DATABASE_URL);
 const GOALS = { quick: onPostgres ? 20 : 50, checksum: 5, aql: 100 };
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 /** Name i: 5,000 stems of 200 files each, so a fragment like "artifact-1234" finds 200. */
 const stem = (i: number) => `artifact-${i % 5000}`;
@@ -81,20 +77,6 @@ async function time(run: (i: number) => Promise<number>) {
   return { p50: percentile(times, 50), p95: percentile(times, 95), rows: rows / RUNS };
 }
 
-function report(
-  name: string,
-  goal: number,
-  depot: Awaited<ReturnType<typeof time>>,
-  plain: Awaited<ReturnType<typeof time>>,
-) {
-  const verdict = depot.p95 <= goal ? 'goal met' : 'GOAL MISSED';
-  console.log(
-    `${name.padEnd(34)} Depot p50 ${depot.p50.toFixed(2)} ms, p95 ${depot.p95.toFixed(2)} ms (goal <= ${goal}: ${verdict}); ` +
-      `plain SQL p50 ${plain.p50.toFixed(2)} ms, p95 ${plain.p95.toFixed(2)} ms; ratio p95 ${(depot.p95 / plain.p95).toFixed(2)}; ` +
-      `rows ${depot.rows.toFixed(0)} vs ${plain.rows.toFixed(0)}`,
-  );
-}
-
 const home = mkdtempSync(join(tmpdir(), 'depot-bench-search-'));
 const scratch = onPostgres
   ? await createScratchDatabase(process.env.BENCH_DATABASE_URL!)
@@ -131,19 +113,7 @@ try {
     via: 'basic',
     userId: 1,
   };
-  const reader: Principal = {
-    name: 'reader',
-    admin: false,
-    anonymous: false,
-    via: 'basic',
-    userId: (
-      await db
-        .selectFrom('users')
-        .select('id')
-        .where('name', '=', 'reader')
-        .executeTakeFirstOrThrow()
-    ).id,
-  };
+  const reader = await basicPrincipalOf(db, 'reader');
   const fragment = (i: number) => stem((i * 7919) % 5000);
   const sha1Of = async (i: number) =>
     (
@@ -170,7 +140,7 @@ try {
         (await services.search.page(who, quickQuery(`${fragment(i)}-`), { limit: 500 })).items
           .length,
     );
-    report(label, GOALS.quick, viaDepot, await time(plainQuick));
+    reportAgainstSql(label, GOALS.quick, viaDepot, await time(plainQuick));
   }
 
   const viaChecksum = await time(
@@ -184,7 +154,7 @@ try {
       .execute(db)
       .then((r) => r.rows.length),
   );
-  report('checksum search (SHA-1)', GOALS.checksum, viaChecksum, plainChecksum);
+  reportAgainstSql('checksum search (SHA-1)', GOALS.checksum, viaChecksum, plainChecksum);
 
   const build = (i: number) => `build-${i % 100}`;
   const viaAql = await time(async (i) => {
@@ -211,7 +181,7 @@ try {
       .execute(db)
       .then((r) => r.rows.length),
   );
-  report('AQL: property filter, sort by date', GOALS.aql, viaAql, plainAql);
+  reportAgainstSql('AQL: property filter, sort by date', GOALS.aql, viaAql, plainAql);
 } finally {
   await depot.app.close();
   await scratch?.drop();
