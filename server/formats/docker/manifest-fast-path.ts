@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { KnownCallers } from '../../http/known-callers.ts';
 import { ANONYMOUS } from '../../http/permissions.ts';
+import { guardFastPath, logFastAnswer } from '../../http/fast-path.ts';
 import { noteCaller } from '../../logs/request-log.ts';
 import type { Services } from '../../services.ts';
 import { API_VERSION_HEADER } from './http-answers.ts';
@@ -91,27 +92,13 @@ export function createManifestFastPath(deps: {
     ]);
     response.end(body);
     served += 1;
-    if (logger.isLevelEnabled('info'))
-      logger.info(
-        { req: { method: request.method, url: request.url }, res: { statusCode: 200 } },
-        'request completed',
-      );
+    logFastAnswer(logger, request);
     return true;
   }
 
   return {
     /** Answers the request if it can; false leaves it untouched for Fastify. */
-    answer(request: IncomingMessage, response: ServerResponse): boolean {
-      try {
-        return answer(request, response);
-      } catch (error) {
-        // An invalid name, say: nothing was written, and the full route answers it properly.
-        if (!response.headersSent) return false;
-        logger.error({ err: error }, 'the manifest fast path failed while answering');
-        response.destroy();
-        return true;
-      }
-    },
+    answer: guardFastPath('manifest', logger, answer, { warnOnFallback: false }),
     /** How many requests it answered (tests and benchmarks read it). */
     get served() {
       return served;

@@ -2,6 +2,7 @@ import { noteCaller } from '../../logs/request-log.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { MAVEN_TYPES } from '../../formats/maven/layout.ts';
+import { guardFastPath, logFastAnswer } from '../../http/fast-path.ts';
 import type { KnownCallers } from '../../http/known-callers.ts';
 import { ANONYMOUS, type Principal } from '../../http/permissions.ts';
 import type { Services } from '../../services.ts';
@@ -138,31 +139,13 @@ export function createDownloadFastPath({
     }
     served += 1;
     downloads?.observe(request.method, 200, (performance.now() - started) / 1000);
-    if (logger.isLevelEnabled('info'))
-      logger.info(
-        { req: { method: request.method, url: request.url }, res: { statusCode: 200 } },
-        'request completed',
-      );
+    logFastAnswer(logger, request);
     return true;
   }
 
   return {
     /** Answers the request if it can; false leaves it untouched for Fastify. */
-    answer(request: IncomingMessage, response: ServerResponse): boolean {
-      try {
-        return answer(request, response);
-      } catch (error) {
-        // Nothing is written before the last check passed: the full route answers instead.
-        if (!response.headersSent) {
-          logger.warn({ err: error }, 'the download fast path failed; taking the full route');
-          return false;
-        }
-        // An answer half sent cannot be taken back: the client sees the connection end short.
-        logger.error({ err: error }, 'the download fast path failed while answering');
-        response.destroy();
-        return true;
-      }
-    },
+    answer: guardFastPath('download', logger, answer, { warnOnFallback: true }),
     /** How many requests it answered (tests and benchmarks read it). */
     get served() {
       return served;
