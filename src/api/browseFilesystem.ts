@@ -1,19 +1,7 @@
+import type { BrowseAnswer } from '../../server/modules/backups/browse-filesystem.ts';
 import { call } from './client';
 
-export interface BrowsedDirectory {
-  name: string;
-  path: string;
-}
-
-/** `GET /ui/browsefilesystem` (docs/backup.md, "Where backups may go"). */
-export interface BrowseAnswer {
-  /** The directory listed; null for the allowed directories themselves. */
-  path: string | null;
-  parent: string | null;
-  roots: string[];
-  directories: BrowsedDirectory[];
-  truncated: boolean;
-}
+export type { BrowseAnswer };
 
 /** The directories under `path`, or the allowed directories without one. */
 export function browseFilesystem(endpoint: string, path?: string | null): Promise<BrowseAnswer> {
