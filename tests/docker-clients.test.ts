@@ -421,6 +421,17 @@ describe('behind nginx configured as Depot generates it (docs/docker.md, "Revers
       await proxy.stop();
     }
   });
+
+  it('pushes and pulls at a sub domain of the repository behind Apache httpd', async () => {
+    const proxy = await proxyAs({ dockerReverseProxyMethod: 'subDomain' }, 'apache');
+    try {
+      const host = `docker-local.${documented.serverName as string}:${proxy.httpPort}`;
+      const via = (...args: string[]) => skopeoVia(`http://127.0.0.1:${proxy.httpPort}`, ...args);
+      await pushAndPull(`${host}/behind-proxy`, 'by-apache-sub-domain', via);
+    } finally {
+      await proxy.stop();
+    }
+  });
 });
 
 describe('a remote Docker repository proxying a registry', () => {
