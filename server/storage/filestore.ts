@@ -239,7 +239,7 @@ async function writeHashed(source: Readable, tmpPath: string, hash: (chunk: Buff
 }
 
 /** One `writev` of a batch, continued when the kernel took only part of it. */
-async function writeAll(file: FileHandle, buffers: Buffer[], length: number): Promise<void> {
+export async function writeAll(file: FileHandle, buffers: Buffer[], length: number): Promise<void> {
   let written = (await file.writev(buffers)).bytesWritten;
   while (written < length) {
     const rest = Buffer.concat(buffers, length).subarray(written);

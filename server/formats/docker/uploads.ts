@@ -1,11 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, stat, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Database } from '../../db/database.ts';
-import type { StagedBlob } from '../../storage/filestore.ts';
+import { writeAll, type StagedBlob } from '../../storage/filestore.ts';
 import type { DigestAlgorithm } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
 
@@ -26,8 +25,21 @@ export interface UploadSession {
   size: number;
 }
 
+/** Appended bodies are written in batches of this size: one write per batch, not per chunk. */
+const WRITE_BATCH = 2 * 1024 * 1024;
+/** Uploads whose hashes this process keeps while they arrive; more are hashed when they end. */
+const MAX_RUNNING_HASHES = 10_000;
+
 const unknownUpload = (id: string) =>
   new RegistryError('BLOB_UPLOAD_UNKNOWN', `No blob upload '${id}' is in progress here`);
+
+const tooLarge = (limit: number) =>
+  new RegistryError(
+    'SIZE_INVALID',
+    `The blob exceeds the upload limit of ${limit} bytes`,
+    undefined,
+    413,
+  );
 
 /** A stream that counts what passes and fails once it passes `limit` bytes in total. */
 function limited(startAt: number, limit: number) {
@@ -35,18 +47,62 @@ function limited(startAt: number, limit: number) {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      if (seen > limit)
-        done(
-          new RegistryError(
-            'SIZE_INVALID',
-            `The blob exceeds the upload limit of ${limit} bytes`,
-            undefined,
-            413,
-          ),
-        );
+      if (seen > limit) done(tooLarge(limit));
       else done(null, chunk);
     },
   });
+}
+
+/**
+ * The SHA-256 and SHA-1 of an upload's first `size` bytes, updated as chunks arrive, so that
+ * its end needs no second read of the file. Kept in this process's memory only: an upload
+ * another node of a cluster continued, or one begun before a restart, is hashed from its
+ * file when it ends.
+ */
+interface RunningHash {
+  size: number;
+  sha256: Hash;
+  sha1: Hash;
+}
+
+const newRunningHash = (): RunningHash => ({
+  size: 0,
+  sha256: createHash('sha256'),
+  sha1: createHash('sha1'),
+});
+
+/**
+ * Appends a body to a file, handing each chunk to `take` first (which may refuse it by
+ * throwing), in batches of one `writev` each. A body that breaks off (a dropped connection)
+ * keeps what arrived: the batch in hand is written before its error goes on.
+ */
+async function appendBatched(body: Readable, path: string, take: (chunk: Buffer) => void) {
+  const file = await open(path, 'a');
+  let batch: Buffer[] = [];
+  let batchBytes = 0;
+  const flush = async () => {
+    if (batchBytes === 0) return;
+    const [buffers, length] = [batch, batchBytes];
+    batch = [];
+    batchBytes = 0;
+    await writeAll(file, buffers, length);
+  };
+  try {
+    try {
+      for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+        take(chunk as Buffer);
+        batch.push(chunk as Buffer);
+        batchBytes += (chunk as Buffer).length;
+        if (batchBytes >= WRITE_BATCH) await flush();
+      }
+    } catch (error) {
+      if (!(error instanceof RegistryError)) await flush();
+      throw error;
+    }
+    await flush();
+  } finally {
+    await file.close();
+  }
 }
 
 /**
@@ -63,6 +119,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
   const fileOf = (id: string) => join(dir, id);
   // One writer per upload at a time in this process: a second PATCH waits for the first.
   const writers = new Map<string, Promise<unknown>>();
+  const runningHashes = new Map<string, RunningHash>();
   let lastSweep = 0;
 
   async function serialized<T>(id: string, work: () => Promise<T>): Promise<T> {
@@ -77,6 +134,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
   }
 
   async function remove(id: string) {
+    runningHashes.delete(id);
     await db.deleteFrom('docker_uploads').where('id', '=', id).execute();
     await unlink(fileOf(id)).catch(() => undefined);
   }
@@ -91,7 +149,10 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
       .where('updated_at', '<', cutoff)
       .returning('id')
       .execute();
-    for (const { id } of expired) await unlink(fileOf(id)).catch(() => undefined);
+    for (const { id } of expired) {
+      runningHashes.delete(id);
+      await unlink(fileOf(id)).catch(() => undefined);
+    }
     for (const name of await readdir(dir).catch(() => [] as string[])) {
       const info = await stat(fileOf(name)).catch(() => undefined);
       if (!info || info.mtime >= cutoff) continue;
@@ -126,10 +187,23 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
     return { id, repositoryId, image, size };
   }
 
+  /**
+   * The running hash that continues from `size` bytes: this process's own when it hashed
+   * exactly those, a new one for an empty upload, else none (the end reads the file).
+   */
+  function runningHashAt(id: string, size: number): RunningHash | undefined {
+    const running = runningHashes.get(id);
+    runningHashes.delete(id);
+    if (running?.size === size) return running;
+    if (size === 0 && runningHashes.size < MAX_RUNNING_HASHES) return newRunningHash();
+    return undefined;
+  }
+
   /** Appends a body; a broken-off body keeps what arrived, an oversized one keeps nothing of it. */
   async function append(session: UploadSession, body: Readable, start?: number) {
     return serialized(session.id, async () => {
-      const before = (await stat(fileOf(session.id))).size;
+      const path = fileOf(session.id);
+      const before = (await stat(path)).size;
       if (start !== undefined && start !== before)
         throw new RegistryError(
           'BLOB_UPLOAD_INVALID',
@@ -137,15 +211,19 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
           { size: before },
           416,
         );
+      const running = runningHashAt(session.id, before);
+      let received = before;
       try {
-        await pipeline(
-          body,
-          limited(before, limits.maxBytes),
-          createWriteStream(fileOf(session.id), { flags: 'a' }),
-        );
+        await appendBatched(body, path, (chunk) => {
+          received += chunk.length;
+          if (received > limits.maxBytes) throw tooLarge(limits.maxBytes);
+          running?.sha256.update(chunk);
+          running?.sha1.update(chunk);
+          if (running) running.size += chunk.length;
+        });
       } catch (error) {
         if (error instanceof RegistryError) {
-          await truncate(fileOf(session.id), before);
+          await truncate(path, before);
           if (!body.destroyed) body.resume();
         }
         throw error;
@@ -155,9 +233,43 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
           .set({ updated_at: new Date() })
           .where('id', '=', session.id)
           .execute();
+        // Kept only while it covers exactly what the file holds (a refused chunk was cut off).
+        const size = await stat(path).then(
+          (info) => info.size,
+          () => -1,
+        );
+        if (running?.size === size) runningHashes.set(session.id, running);
       }
-      return (await stat(fileOf(session.id))).size;
+      return running?.size ?? (await stat(path)).size;
     });
+  }
+
+  /** The upload's checksums: from its running hash when that covers the file, else read. */
+  async function checksumsOf(id: string, algorithm: DigestAlgorithm) {
+    const path = fileOf(id);
+    const size = (await stat(path)).size;
+    const running = runningHashes.get(id);
+    runningHashes.delete(id);
+    if (algorithm === 'sha256' && running?.size === size)
+      return { size, sha256: running.sha256.digest('hex'), sha1: running.sha1.digest('hex') };
+    const hashes = {
+      sha256: createHash('sha256'),
+      sha1: createHash('sha1'),
+      sha512: algorithm === 'sha512' ? createHash('sha512') : undefined,
+    };
+    let read = 0;
+    for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+      read += (chunk as Buffer).length;
+      hashes.sha256.update(chunk as Buffer);
+      hashes.sha1.update(chunk as Buffer);
+      hashes.sha512?.update(chunk as Buffer);
+    }
+    return {
+      size: read,
+      sha256: hashes.sha256.digest('hex'),
+      sha1: hashes.sha1.digest('hex'),
+      sha512: hashes.sha512?.digest('hex'),
+    };
   }
 
   return {
@@ -179,8 +291,9 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
     append,
 
     /**
-     * The upload as a staged blob once it is whole: hashed from its file, checked against
-     * the digest (sha256 or sha512). A mismatch removes the upload (DIGEST_INVALID, nothing kept).
+     * The upload as a staged blob once it is whole: hashed as it arrived (or from its file),
+     * checked against the digest (sha256 or sha512). A mismatch removes the upload
+     * (DIGEST_INVALID, nothing kept).
      */
     async complete(
       session: UploadSession,
@@ -188,20 +301,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
     ): Promise<StagedBlob> {
       return serialized(session.id, async () => {
         const path = fileOf(session.id);
-        const hashes = {
-          sha256: createHash('sha256'),
-          sha1: createHash('sha1'),
-          sha512: expected.algorithm === 'sha512' ? createHash('sha512') : undefined,
-        };
-        let size = 0;
-        for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
-          size += (chunk as Buffer).length;
-          hashes.sha256.update(chunk as Buffer);
-          hashes.sha1.update(chunk as Buffer);
-          hashes.sha512?.update(chunk as Buffer);
-        }
-        const sha256 = hashes.sha256.digest('hex');
-        const sha512 = hashes.sha512?.digest('hex');
+        const { size, sha256, sha1, sha512 } = await checksumsOf(session.id, expected.algorithm);
         const actual = expected.algorithm === 'sha512' ? sha512! : sha256;
         // The row goes now: the file is the filestore's to rename or discard from here on.
         await db.deleteFrom('docker_uploads').where('id', '=', session.id).execute();
@@ -215,7 +315,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
         }
         const handle = await open(path, 'r');
         await handle.sync().finally(() => handle.close());
-        return { tmpPath: path, sha256, sha1: hashes.sha1.digest('hex'), sha512, size };
+        return { tmpPath: path, sha256, sha1, sha512, size };
       });
     },
 
