@@ -4,7 +4,7 @@ import type { RepositoryRow } from './manifest-folders.ts';
 import type { ParsedManifest } from './manifests.ts';
 import type { ImageRef } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
-import { findImageBlob, findManifestFile, holdBlobs } from './queries.ts';
+import { findManifestFile, holdBlobs, imageBlobsHeld } from './queries.ts';
 
 /**
  * Refuses a manifest naming what the image does not hold (`MANIFEST_BLOB_UNKNOWN`), checked
@@ -24,13 +24,19 @@ export async function checkReferences(
     tx,
     [...hexes.values()].filter((hex) => hex !== undefined),
   );
+  const blobsInImage = await imageBlobsHeld(
+    tx,
+    target.id,
+    ref.image,
+    parsed.blobs.map(({ digest }) => hexes.get(digest)).filter((hex) => hex !== undefined),
+  );
   const found = new Map<string, { hex: string; size: number }>();
   for (const descriptor of needed) {
     const hex = hexes.get(descriptor.digest);
     const inImage =
       hex &&
       (parsed.blobs.includes(descriptor)
-        ? await findImageBlob(tx, target.id, ref.image, hex)
+        ? blobsInImage.has(hex)
         : await findManifestFile(tx, target.id, ref.image, hex));
     if (!hex || !held.has(hex) || !inImage)
       throw new RegistryError(

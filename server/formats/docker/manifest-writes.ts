@@ -6,7 +6,7 @@ import type { AccessService } from '../../modules/access-control/service.ts';
 import type { ItemWalker } from '../../modules/access-control/subtree-walk.ts';
 import type { Tx } from '../../modules/artifacts/service.ts';
 import { writeProperties } from '../../modules/artifacts/properties.ts';
-import { placeFile } from '../../modules/artifacts/tree-writes.ts';
+import { placeFile, placeFiles } from '../../modules/artifacts/tree-writes.ts';
 import { emitEvents } from '../../modules/events/outbox.ts';
 import type { Filestore, StagedBlob } from '../../storage/filestore.ts';
 import type { BlobStore } from './blob-store.ts';
@@ -81,8 +81,17 @@ export function createManifestWrites(deps: {
       dockerProperties(ref.image, reference, digest, parsed),
       user,
     );
-    for (const { hex, size } of blobFiles.values())
-      await placeFile(tx, target.id, `${folder}/${blobFileName(hex)}`, { sha256: hex, size }, user);
+    // One statement for the config and every layer: a manifest names tens of them.
+    if (blobFiles.size > 0)
+      await placeFiles(
+        tx,
+        target.id,
+        [...blobFiles.values()].map(({ hex, size }) => ({
+          path: `${folder}/${blobFileName(hex)}`,
+          content: { sha256: hex, size },
+        })),
+        user,
+      );
     await dropUploadedFiles(tx, target.id, ref.image, [...blobFiles.keys()]);
     await upsertManifestRow(tx, {
       repository_id: target.id,

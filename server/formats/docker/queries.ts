@@ -34,6 +34,31 @@ export function findImageBlob(db: Executor, repositoryId: number, image: string,
     .executeTakeFirst();
 }
 
+/** Which of the blobs the image holds, as `findImageBlob` finds each, in one statement. */
+export async function imageBlobsHeld(
+  db: Executor,
+  repositoryId: number,
+  image: string,
+  hexes: string[],
+): Promise<Set<string>> {
+  const wanted = [...new Set(hexes)];
+  if (wanted.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('nodes')
+    .select('sha256')
+    .where('repository_id', '=', repositoryId)
+    .where('sha256', 'in', wanted)
+    .where('folder', '=', false)
+    .where('name', 'in', [...wanted.map(blobFileName), ...MANIFEST_FILE_NAMES])
+    // A blob's file holds the content its name says.
+    .where(
+      sql<boolean>`(name = ${blobFileName('')} || sha256 or name in (${sql.join(MANIFEST_FILE_NAMES)}))`,
+    )
+    .where(inImageFolders(image))
+    .execute();
+  return new Set(rows.map((row) => row.sha256!));
+}
+
 /** A manifest file of the image with that content. */
 export function findManifestFile(db: Executor, repositoryId: number, image: string, hex: string) {
   return db
