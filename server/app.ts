@@ -25,7 +25,7 @@ import { clusterStatusRoutes } from './modules/cluster/routes.ts';
 import { createClusterStatus } from './modules/cluster/service.ts';
 import { systemLogsRoutes } from './modules/system-logs/routes.ts';
 import { supportBundleRoutes } from './modules/support-bundles/routes.ts';
-import { createSupportBundles, type SupportBundles } from './modules/support-bundles/service.ts';
+import { supportBundlesOf, type SupportBundles } from './modules/support-bundles/service.ts';
 import { mfaRoutes } from './modules/mfa/routes.ts';
 import { projectConsoleRoutes, projectRoutes } from './modules/projects/routes.ts';
 import { profileRoutes } from './modules/users/profile-routes.ts';
@@ -252,11 +252,8 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     auditLog: createAuditLog(logDirOf(config), config.nodeId, config.logFiles),
   };
   // Support bundles (docs/support-bundles.md): what this node left unfinished has failed.
-  const supportBundles = createSupportBundles(
-    { db: services.db, config, logDir: logDirOf(config), version: services.version },
-    logger,
-  );
-  await supportBundles.failAbandoned();
+  const supportBundles = supportBundlesOf(services, config, logDirOf(config), logger);
+  await supportBundles.start();
   const { app, downloadFastPath, manifestFastPath } = await assembleHttp({
     config,
     logger,

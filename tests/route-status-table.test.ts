@@ -204,6 +204,23 @@ function engineRow(route: RouteEntry): number[] {
  * What a refusal must not change: every table but the bookkeeping of sign-ins, sessions,
  * jobs and download counts.
  */
+/**
+ * Support bundles a call started are written in the background, into the supportBundles
+ * repository's rows: waited for, so that they are never taken for what a later, refused
+ * request changed.
+ */
+async function supportBundlesSettled(): Promise<void> {
+  for (;;) {
+    const busy = await depot.db
+      .selectFrom('support_bundles')
+      .select('id')
+      .where('status', '=', 'in progress')
+      .executeTakeFirst();
+    if (!busy) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function databaseFingerprint(): Promise<string> {
   const tables = [
     'groups',
@@ -285,6 +302,7 @@ describe('the status table of every route', () => {
         const statuses: number[] = [];
         for (const caller of CALLERS) {
           const mutating = !['GET', 'HEAD'].includes(route.method);
+          if (mutating) await supportBundlesSettled();
           const before = mutating ? await databaseFingerprint() : '';
           const status = await call(route, caller);
           statuses.push(status);

@@ -116,9 +116,10 @@ describe('support bundles', () => {
       'configuration/depot-config.json',
       'configuration/settings.json',
       'configuration/repositories.json',
-      `logs/${SERVICE_LOG_FILE}`,
-      `logs/${AUDIT_LOG_FILE}`,
-      'diagnostics/report.json',
+      `logs/${depot.config.nodeId}/${SERVICE_LOG_FILE}`,
+      `logs/${depot.config.nodeId}/${AUDIT_LOG_FILE}`,
+      `diagnostics/${depot.config.nodeId}/report.json`,
+      `diagnostics/${depot.config.nodeId}/node.json`,
       'statistics/database.json',
       'statistics/filestore.json',
     ])
@@ -144,8 +145,30 @@ describe('support bundles', () => {
       expect(holding, `entries holding ${secret.slice(0, 12)}`).toEqual([]);
     }
 
+    expect(manifest.nodes).toEqual({ [depot.config.nodeId]: 'included' });
+
+    // Kept as an artifact of the supportBundles repository, counted in storage like any.
+    const item = await asAdmin('GET', `/artifactory/api/storage/supportBundles/${id}/${id}.zip`);
+    expect(item.statusCode, item.body).toBe(200);
+    expect(Number(item.json().size)).toBe(download.rawPayload.length);
+    const summary = (await asAdmin('GET', '/artifactory/api/storageinfo')).json();
+    const counted = summary.repositoriesSummaryList.find(
+      (repo: { repoKey: string }) => repo.repoKey === 'supportBundles',
+    );
+    expect(counted).toMatchObject({ filesCount: 1 });
+
+    // Every node's logs are in it: only a permission naming the repository reaches it.
+    const asDev = await depot.app.inject({
+      url: `/artifactory/supportBundles/${id}/${id}.zip`,
+      headers: { authorization: basic('dev', 'dev-pass-1') },
+    });
+    expect([403, 404]).toContain(asDev.statusCode);
+
     const deleted = await asAdmin('DELETE', `/ui/api/v1/ui/userSupport/deleteBundle/${id}`);
     expect(deleted.statusCode).toBe(200);
+    expect(
+      (await asAdmin('GET', `/artifactory/api/storage/supportBundles/${id}/${id}.zip`)).statusCode,
+    ).toBe(404);
     expect(
       (await asAdmin('GET', `/ui/api/v1/ui/userSupport/downloadBundle/${id}`)).statusCode,
     ).toBe(404);

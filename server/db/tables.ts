@@ -466,9 +466,12 @@ export interface DepotDatabase {
   retention_executions: RetentionExecutionsTable;
   retention_items: RetentionItemsTable;
   support_bundles: SupportBundlesTable;
+  support_bundle_parts: SupportBundlePartsTable;
 }
 
-/** A support bundle: its zip is `home/support-bundles/<id>.zip` (migration 0039). */
+/**
+ * A support bundle (migration 0039): its zip is the artifact `supportBundles/<id>/<id>.zip`.
+ */
 export interface SupportBundlesTable {
   id: string;
   name: string;
@@ -583,4 +586,21 @@ export interface RetentionItemsTable {
   archived_at: ColumnType<Date, Date | undefined, never>;
   restored_at: Date | null;
   cold_released: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+/**
+ * One node's part of a support bundle (migration 0046): asked by the node making the bundle,
+ * answered by the node named, whose files wait under the filestore's `_support/<bundle_id>/`.
+ */
+export interface SupportBundlePartsTable {
+  bundle_id: string;
+  node_id: string;
+  /** The first day of the logs wanted (YYYY-MM-DD). */
+  log_from: string;
+  /** requested, collecting, ready or failed. */
+  status: string;
+  /** The files written, as `{name, file}`: their name in the bundle and under `_support`. */
+  entries: ColumnType<Array<{ name: string; file: string }>, string | undefined, string>;
+  error: string | null;
+  requested_at: Generated<Date>;
 }

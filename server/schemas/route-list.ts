@@ -11,7 +11,7 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
 } from 'kysely';
-import { createSupportBundles } from '../modules/support-bundles/service.ts';
+import { supportBundlesOf } from '../modules/support-bundles/service.ts';
 import pino from 'pino';
 import { assembleHttp } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -57,10 +57,7 @@ export async function listServerRoutes(registry: SchemaRegistry): Promise<RouteE
     const backups = { stop: async () => {} } as unknown as Backups;
     const retention = { stop: async () => {} } as unknown as Retention;
     const logger = pino({ level: 'silent' });
-    const supportBundles = createSupportBundles(
-      { db: services.db, config, logDir: home, version: services.version },
-      logger,
-    );
+    const supportBundles = supportBundlesOf(services, config, home, logger);
     const { app } = await assembleHttp({
       config,
       logger,

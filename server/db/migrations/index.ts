@@ -31,6 +31,7 @@ import * as clusterNodes from './0032-cluster-nodes.ts';
 import * as generalConfigSupportBundles from './0039-general-config-support-bundles.ts';
 import * as retention from './0040-retention.ts';
 import * as blobSha512 from './0042-blob-sha512.ts';
+import * as supportBundleParts from './0046-ops7-support-bundle-parts.ts';
 import * as entityDocumentChanges from './0047-entity-document-changes.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
@@ -66,6 +67,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0039-general-config-support-bundles': generalConfigSupportBundles,
   '0040-retention': retention,
   '0042-blob-sha512': blobSha512,
+  '0046-ops7-support-bundle-parts': supportBundleParts,
   '0047-entity-document-changes': entityDocumentChanges,
 };
 

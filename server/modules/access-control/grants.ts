@@ -1,5 +1,6 @@
 import { compileAntPattern } from '../artifacts/ant-pattern.ts';
 import { TRASH_REPO_KEY } from '../trash/service.ts';
+import { isSupportBundlesKey } from '../support-bundles/bundle-repository.ts';
 import type { RepositoryConfig } from '../repositories/service.ts';
 import type { AccessDecider, NodeKind, RepoAction } from './decider.ts';
 import {
@@ -97,6 +98,8 @@ function coversRepository(grant: Grant, repo: Pick<RepositoryConfig, 'key' | 'rc
   const key = repo.key.toLowerCase();
   // What was deleted anywhere lands in the trash can: only a target naming it reaches it.
   if (key === TRASH_REPO_KEY) return grant.keys.has(key);
+  // Support bundles hold every node's logs: only a target naming their repository reaches it.
+  if (isSupportBundlesKey(key)) return grant.keys.has(key);
   if (grant.markers.has(ANY)) return true;
   if (repo.rclass === 'local' && grant.markers.has(ANY_LOCAL)) return true;
   if (repo.rclass === 'remote' && grant.markers.has(ANY_REMOTE)) return true;

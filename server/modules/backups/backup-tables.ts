@@ -58,7 +58,9 @@ export const NOT_BACKED_UP: Readonly<Record<string, string>> = {
   sign_in_locks: 'temporary locks of failed sign-ins',
   job_runs: 'the history of jobs of this instance',
   cluster_nodes: 'the nodes running now and their heartbeats: a restored Depot writes its own',
-  support_bundles: 'diagnostics of this instance; their zips are not in the backup',
+  support_bundles:
+    'diagnostics of this instance; their zips are backed up as files of the supportBundles repository',
+  support_bundle_parts: "nodes' answers to a bundle being made",
   remote_misses: 'a remote repository forgets what its upstream did not have',
   remote_upstream_state: 'a remote upstream is asked again',
   docker_uploads: 'uploads in progress are abandoned',

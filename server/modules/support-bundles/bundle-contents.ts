@@ -1,13 +1,10 @@
-import { createReadStream, statSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { arch, cpus, freemem, hostname, loadavg, platform, release, totalmem } from 'node:os';
-import { join } from 'node:path';
 import type { ZipFile } from 'yazl';
 import type { DepotConfig } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
-import { listLogFiles } from '../system-logs/log-reader.ts';
 import { blobTotals, configurationRows, databaseStats } from './queries.ts';
-import { redact, redactEnvironment, withoutEnvironmentValues } from './redact.ts';
+import { redact } from './redact.ts';
 
 export interface BundleRange {
   /** ISO dates (YYYY-MM-DD): the logs written from `from` to the end of `to`. */
@@ -18,7 +15,6 @@ export interface BundleRange {
 export interface BundleSources {
   db: Database;
   config: DepotConfig;
-  logDir: string;
   version: { version: string; revision?: string };
 }
 
@@ -73,45 +69,6 @@ const configuration: BundlePart = async (zip, { db, config }) => {
   ];
 };
 
-/** Each log file written to in the range (by its last write), whole, streamed from disk. */
-const logs: BundlePart = async (zip, { logDir }, range) => {
-  const from = Date.parse(`${range.from}T00:00:00Z`);
-  const added: string[] = [];
-  for (const name of listLogFiles(logDir)) {
-    const path = join(logDir, name);
-    let modified: number;
-    try {
-      modified = statSync(path).mtimeMs;
-    } catch {
-      continue; // a live log not written yet, or rotated away meanwhile
-    }
-    if (modified < from) continue;
-    zip.addReadStream(createReadStream(path), `logs/${name}`);
-    added.push(`logs/${name}`);
-  }
-  return added;
-};
-
-/**
- * Node's diagnostic report, with the environment's values hidden (DEPOT_* secrets): in its
- * environment section, and wherever else one shows (a worker's copy, a command line).
- */
-const diagnostics: BundlePart = async (zip) => {
-  const report = process.report.getReport() as unknown as Record<string, unknown>;
-  const safe = {
-    ...report,
-    environmentVariables: redactEnvironment(
-      (report.environmentVariables as Record<string, unknown> | undefined) ?? {},
-    ),
-    header: redact(report.header),
-  };
-  zip.addBuffer(
-    Buffer.from(withoutEnvironmentValues(json(safe).toString())),
-    'diagnostics/report.json',
-  );
-  return ['diagnostics/report.json'];
-};
-
 const statistics: BundlePart = async (zip, { db, config }) => {
   zip.addBuffer(json(await databaseStats(db)), 'statistics/database.json');
   zip.addBuffer(
@@ -121,12 +78,13 @@ const statistics: BundlePart = async (zip, { db, config }) => {
   return ['statistics/database.json', 'statistics/filestore.json'];
 };
 
-/** The parts in the order they are written; the manifest comes last. */
+/**
+ * The parts the node making a bundle writes once for the whole cluster, in order; each
+ * node's logs and diagnostic report follow (node-part.ts), and the manifest comes last.
+ */
 export const BUNDLE_PARTS: Array<[name: string, part: BundlePart]> = [
   ['system information', systemInfo],
   ['configuration', configuration],
-  ['logs', logs],
-  ['diagnostic report', diagnostics],
   ['database and filestore statistics', statistics],
 ];
 

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { SupportBundlePartsTable } from '../../db/tables.ts';
 
 export const BUNDLE_STATUS = { inProgress: 'in progress', success: 'success', failed: 'failed' };
 
@@ -84,3 +85,82 @@ export async function configurationRows(db: Database) {
     .execute();
   return { settings, repositories };
 }
+
+export type PartRow = Selectable<SupportBundlePartsTable>;
+
+/** The other nodes whose heartbeat is recent (service status's ONLINE: 3 beats at most missed). */
+export async function liveOtherNodes(db: Database, nodeId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('cluster_nodes')
+    .select('id')
+    .where('id', '<>', nodeId)
+    .where(sql<boolean>`now() - last_heartbeat <= make_interval(secs => heartbeat_seconds * 3)`)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export async function requestParts(
+  db: Database,
+  bundleId: string,
+  nodes: string[],
+  logFrom: string,
+) {
+  if (nodes.length === 0) return;
+  await db
+    .insertInto('support_bundle_parts')
+    .values(
+      nodes.map((node) => ({
+        bundle_id: bundleId,
+        node_id: node,
+        log_from: logFrom,
+        status: 'requested',
+      })),
+    )
+    .execute();
+}
+
+/** The requests waiting for this node, taken so that no other pass answers them twice. */
+export function claimRequestedParts(db: Database, nodeId: string) {
+  return (
+    db
+      .updateTable('support_bundle_parts')
+      .set({ status: 'collecting' })
+      .where('node_id', '=', nodeId)
+      .where('status', '=', 'requested')
+      // A bundle that failed meanwhile (its maker stopped) waits for nothing.
+      .where('bundle_id', 'in', (eb) =>
+        eb
+          .selectFrom('support_bundles')
+          .select('id')
+          .where('status', '=', BUNDLE_STATUS.inProgress),
+      )
+      .returningAll()
+      .execute()
+  );
+}
+
+export async function finishPart(
+  db: Database,
+  part: Pick<PartRow, 'bundle_id' | 'node_id'>,
+  answer: { status: string; entries?: Array<{ name: string; file: string }>; error?: string },
+) {
+  await db
+    .updateTable('support_bundle_parts')
+    .set({
+      status: answer.status,
+      entries: JSON.stringify(answer.entries ?? []),
+      error: answer.error ?? null,
+    })
+    .where('bundle_id', '=', part.bundle_id)
+    .where('node_id', '=', part.node_id)
+    .execute();
+}
+
+export const partsOf = (db: Database, bundleId: string) =>
+  db
+    .selectFrom('support_bundle_parts')
+    .selectAll()
+    .where('bundle_id', '=', bundleId)
+    .orderBy('node_id')
+    .execute();

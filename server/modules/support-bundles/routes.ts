@@ -108,7 +108,7 @@ export async function supportBundleRoutes(
     '/ui/api/v1/ui/userSupport/deleteBundle/:id',
     { config: admin },
     async (request) => {
-      await bundles.delete(request.params.id);
+      await bundles.delete(request.params.id, request.principal.name);
       return { info: 'Support bundle deleted' };
     },
   );

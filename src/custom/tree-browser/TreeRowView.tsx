@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react';
 import { TREE_LABELS as L } from './messages';
 import { TreeIcon } from './TreeIcon';
+import { canBeFavorite } from './settings';
 import type { TreeRow } from './rows';
 
 interface TreeRowViewProps {
@@ -60,7 +61,7 @@ export function TreeRowView({
       </span>
       <TreeIcon kind={kind} />
       <span className="tree-text">{node.text}</span>
-      {node.type === 'repository' && !node.trash && (
+      {canBeFavorite(node) && (
         <button
           type="button"
           className={`tree-favorite${favorite ? ' is-favorite' : ''}`}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, loadSettings, saveSettings, SETTINGS_KEYS } from './settings';
+import {
+  canBeFavorite,
+  DEFAULT_SETTINGS,
+  loadSettings,
+  saveSettings,
+  SETTINGS_KEYS,
+} from './settings';
 
 /** A real Storage-shaped map, so each test starts empty. */
 function memoryStorage(initial: Record<string, string> = {}): Storage {
@@ -52,5 +58,16 @@ describe("the tree's remembered settings (spec 02 §9, §8)", () => {
     };
     expect(() => saveSettings({ ...DEFAULT_SETTINGS, compacted: false }, full)).not.toThrow();
     expect(loadSettings(full)).toEqual(DEFAULT_SETTINGS);
+  });
+});
+
+describe('favorites', () => {
+  it('may be any repository but the trash can and the support bundles (spec 02 §4)', () => {
+    expect(canBeFavorite({ type: 'repository', repoKey: 'libs-local' })).toBe(true);
+    expect(canBeFavorite({ type: 'repository', repoKey: 'auto-trashcan', trash: true })).toBe(
+      false,
+    );
+    expect(canBeFavorite({ type: 'repository', repoKey: 'supportBundles' })).toBe(false);
+    expect(canBeFavorite({ type: 'folder', repoKey: 'libs-local' })).toBe(false);
   });
 });

@@ -29,6 +29,13 @@ export const DEFAULT_SETTINGS: TreeSettings = {
   favoritesOnly: false,
 };
 
+/** Spec 02 §3, §4: the support bundles' repository is left out of the favorites count. */
+export const SUPPORT_BUNDLES_REPO_KEY = 'supportBundles';
+
+/** Whether a tree row may be a favorite: a repository, neither the trash can nor bundles. */
+export const canBeFavorite = (node: { type: string; repoKey: string; trash?: boolean }) =>
+  node.type === 'repository' && !node.trash && node.repoKey !== SUPPORT_BUNDLES_REPO_KEY;
+
 const isStringList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
 

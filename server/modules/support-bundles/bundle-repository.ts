@@ -1,0 +1,31 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+
+/** Spec 02 §3: the repository that keeps support bundles, left out of the favorites count. */
+export const SUPPORT_BUNDLES_REPO_KEY = 'supportBundles';
+
+/** Whether a repository key names the support bundles' repository (keys compare without case). */
+export const isSupportBundlesKey = (key: string) =>
+  key.toLowerCase() === SUPPORT_BUNDLES_REPO_KEY.toLowerCase();
+
+/** Where a bundle's zip is kept in the repository. */
+export const bundlePath = (id: string) => `${id}/${id}.zip`;
+
+/** The support bundles' repository, made the first time a bundle is (as the trash can is). */
+export async function ensureBundleRepository(db: Database) {
+  await db
+    .insertInto('repositories')
+    .values({
+      key: SUPPORT_BUNDLES_REPO_KEY,
+      rclass: 'local',
+      package_type: 'generic',
+      description: 'Support bundles',
+      notes: '',
+      includes_pattern: '**/*',
+      excludes_pattern: '',
+      repo_layout_ref: 'simple-default',
+      config: '{}',
+    })
+    .onConflict((c) => c.expression(sql`lower(key)`).doNothing())
+    .execute();
+}
