@@ -11,4 +11,5 @@ export function startBuiltDepot(options: {
   env?: Record<string, string>;
   bundle?: string;
   waitSeconds?: number;
+  stderrFile?: string;
 }): Promise<ChildProcess>;

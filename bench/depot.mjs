@@ -1,6 +1,7 @@
 // The Depot the benchmarks measure: the built server (dist/server/main.mjs, as `npm start`
 // runs it), on loopback, started and waited for the same way by every benchmark.
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -24,7 +25,8 @@ export const SERVER_BUNDLE = 'dist/server/main.mjs';
 /**
  * Starts the built server on `port` with `home` (and `env`'s variables besides); answers the
  * child once it answers ping, within `waitSeconds` (a home seeded with a million items opens
- * slower than an empty one).
+ * slower than an empty one). `stderrFile` keeps what the child writes to stderr (a crash's
+ * stack), appended.
  */
 export async function startBuiltDepot({
   home,
@@ -33,7 +35,16 @@ export async function startBuiltDepot({
   env = {},
   bundle = SERVER_BUNDLE,
   waitSeconds = 120,
+  stderrFile,
 }) {
+  // A server already answering there (another benchmark's) would answer for this one: its
+  // requests would go to the wrong Depot and break when that one stops.
+  const taken = await fetch(`http://127.0.0.1:${port}/artifactory/api/system/ping`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${port} is answered by another server already`);
+  const stderr = stderrFile ? openSync(stderrFile, 'a') : 'ignore';
   const child = spawn(process.execPath, [...NODE_FLAGS, ...EXTRA_FLAGS, bundle], {
     cwd: ROOT,
     env: {
@@ -46,8 +57,9 @@ export async function startBuiltDepot({
       DEPOT_LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', stderr],
   });
+  if (typeof stderr === 'number') closeSync(stderr);
   // Up to 2 minutes by default: a machine shared by several benchmarks starts slowly.
   for (let i = 0; i < waitSeconds * 10; i++) {
     const answer = await fetch(`http://127.0.0.1:${port}/artifactory/api/system/ping`).catch(

@@ -9,7 +9,15 @@
 //   peak RSS growth of the Depot child during each job (polled from /proc)   goal < 100 MB
 // BENCH_ITEMS, BENCH_BYTES and BENCH_RUNS (default 3) scale it down for a quick look.
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { ftruncateSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -26,12 +34,14 @@ const FOLDERS = Math.max(1, Math.ceil(ITEMS / 1000));
 const REPO = 'lifecycle-local';
 const ADMIN = 'bench-admin-1';
 const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
-const PORT = 18000 + (process.pid % 1000);
+// Not derived from the pid: other benchmarks' ranges overlap (startBuiltDepot refuses a taken port).
+const PORT = 20000 + Math.floor(Math.random() * 20000);
 const GOALS = { tarRatio: 1.5, incrementalShare: 0.05, previewSeconds: 2, rssMb: 100 };
 
 const work = mkdtempSync(join(tmpdir(), 'depot-bench-lifecycle-'));
 const home = join(work, 'home');
 const backups = join(work, 'backups');
+const stderrFile = join(work, 'depot-stderr.log');
 const base = `http://127.0.0.1:${PORT}`;
 let depot: ChildProcess | undefined;
 
@@ -47,7 +57,10 @@ async function measured(job: () => Promise<unknown>) {
   const pid = depot!.pid!;
   const before = rssOf(pid);
   let peak = before;
-  const poll = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
+  const poll = setInterval(() => {
+    // A child that exited has no /proc entry: the job's own call then says what happened.
+    if (depot?.exitCode === null) peak = Math.max(peak, rssOf(pid));
+  }, 20);
   const started = performance.now();
   try {
     await job();
@@ -62,10 +75,24 @@ async function call(method: string, path: string, body?: unknown) {
     method,
     headers: { authorization: AUTH, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((error: Error) => {
+    throw new Error(
+      `${method} ${path} failed: ${error.message} (${String(error.cause)}); ${childState()}`,
+    );
   });
   const text = await answer.text();
   if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
   return answer.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+}
+
+/** Whether the Depot child still runs, and the end of what it wrote to stderr. */
+function childState() {
+  const state =
+    depot?.exitCode === null
+      ? 'the Depot still runs'
+      : `the Depot exited (${depot?.exitCode ?? depot?.signalCode})`;
+  const stderr = existsSync(stderrFile) ? readFileSync(stderrFile, 'utf8').slice(-2000) : '';
+  return stderr ? `${state}; its stderr ends:\n${stderr}` : state;
 }
 
 const start = async () =>
@@ -75,6 +102,7 @@ const start = async () =>
     adminPassword: ADMIN,
     env: { DEPOT_BACKUP_DIRS: backups },
     waitSeconds: 600,
+    stderrFile,
   }));
 
 async function stop() {

@@ -1,4 +1,4 @@
-// stamp: 3742cbc55d55e5e3
+// stamp: 6272edb8763bbeca
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -70,6 +70,8 @@ export interface ListColumn {
   link?: boolean;
   width?: number;
   format?: 'date' | 'count' | 'text';
+  /** A feature's cell (src/screens/listCells.ts) that shows the row's column itself, e.g. a live state the list's rows do not hold. */
+  cell?: string;
 }
 
 export interface FormDescriptor {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LIST_CELL_NAMES, listCellRegistry } from './listCells';
 import { SCREEN_COMPONENT_NAMES, screenRegistry } from './registry';
 import { shippedScreens } from './testing';
 
@@ -28,6 +29,16 @@ describe('the screen registry', () => {
     expect([...new Set(named)].sort()).toEqual(SCREEN_COMPONENT_NAMES);
   });
 
+  it('has the cell of every list column that names one, and no cell no column names', () => {
+    const named = shippedScreens.flatMap((screen) =>
+      ((screen as { list?: { columns: { cell?: string }[] } }).list?.columns ?? []).flatMap(
+        (column) => (column.cell ? [column.cell] : []),
+      ),
+    );
+    for (const name of named) expect(listCellRegistry.has(name), name).toBe(true);
+    expect([...new Set(named)].sort()).toEqual(LIST_CELL_NAMES);
+  });
+
   it('is the only way features enter: the shell, the engine and the route entry import none', () => {
     const generic = [
       ...sourceFiles(join(SRC, 'shell')),
@@ -36,7 +47,9 @@ describe('the screen registry', () => {
     ];
     const offending = generic.flatMap((file) =>
       importsOf(file)
-        .filter((module) => module.includes('/custom/') || /\/screens\/registry/.test(module))
+        .filter(
+          (module) => module.includes('/custom/') || /\/screens\/(registry|listCells)/.test(module),
+        )
         .map((module) => `${relative(SRC, file)} imports ${module}`),
     );
     expect(offending).toEqual([]);

@@ -99,9 +99,10 @@ export async function writeBackup(
         const bytesTotal = request.excludeContent ? 0 : taken.blobBytes;
         if (request.precalculate && !request.excludeContent) {
           onProgress({ phase: 'space', blobsDone: 0, blobsTotal: total, bytesDone: 0, bytesTotal });
-          const needed = request.createArchive
-            ? taken.blobBytes
-            : await bytesToCopy(metadataFile, blobsDir);
+          // Only an incremental backup's shared directory can hold some of them already.
+          const needed = request.incremental
+            ? await bytesToCopy(metadataFile, blobsDir)
+            : taken.blobBytes;
           await checkSpace(request.dir, needed);
         }
         const progress = (done: number, bytesDone: number) =>
@@ -131,7 +132,8 @@ export async function writeBackup(
           return;
         }
         if (request.excludeContent) return;
-        copied = await copyBlobs(metadataFile, deps.filestore, blobsDir, progress, stopping);
+        const target = { blobsDir, fresh: !request.incremental };
+        copied = await copyBlobs(metadataFile, deps.filestore, target, progress, stopping);
       },
     );
     const bytes = request.excludeContent ? 0 : snapshot.blobBytes;

@@ -105,7 +105,8 @@ async function dumpTable(
       const { rows } = await sql<{
         row: string;
       }>`fetch ${sql.raw(String(PAGE))} from ${cursor}`.execute(tx);
-      for (const { row } of rows) await write(`${prefix}${row}}\n`);
+      // One write a page: a write (and its await) a row cost more than reading the row.
+      if (rows.length > 0) await write(rows.map(({ row }) => `${prefix}${row}}\n`).join(''));
       count += rows.length;
       if (rows.length < PAGE) return count;
     }

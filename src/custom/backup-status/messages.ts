@@ -1,4 +1,4 @@
-import type { BackupProgress, BackupRun } from './api';
+import type { BackupProgress, BackupRun, BackupStatus } from './api';
 import { formatSize } from '../storage-summary/format';
 
 /** The backup status panel's words (the spec names the Run Now action only: docs/backup.md). */
@@ -13,6 +13,7 @@ export const BACKUP_STATUS_LABELS = {
   nextRun: 'Next Run',
   newest: 'Newest Backup',
   never: 'This backup has not run yet.',
+  neverRun: 'Not run yet',
   noBackup: 'None yet',
   notScheduled: 'Not scheduled',
   restoreTitle: 'Restore Backup',
@@ -51,4 +52,18 @@ export function runText(run: BackupRun, at: (iso: string) => string): string {
   const when = at(run.finishedAt ?? run.startedAt);
   const trigger = run.trigger === 'manual' ? ' (run now)' : '';
   return `${OUTCOMES[run.outcome]} at ${when}${trigger}`;
+}
+
+/** How far a running backup is, in % of its bytes (of its binaries when they weigh nothing). */
+export function progressPercent(progress: BackupProgress): number {
+  if (progress.bytesTotal > 0) return Math.floor((100 * progress.bytesDone) / progress.bytesTotal);
+  if (progress.blobsTotal > 0) return Math.floor((100 * progress.blobsDone) / progress.blobsTotal);
+  return 0;
+}
+
+/** The Backups list's state: running, or the last run's outcome and when, or never run. */
+export function runStateText(status: BackupStatus): string {
+  if (status.running) return OUTCOMES.running;
+  if (!status.lastRun) return BACKUP_STATUS_LABELS.neverRun;
+  return runText(status.lastRun, (iso) => new Date(iso).toLocaleString());
 }

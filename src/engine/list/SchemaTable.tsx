@@ -27,6 +27,7 @@ import {
   SEARCH_LABEL,
 } from '../messages';
 import { columnDefs } from './columnDefs';
+import { useListCellRegistry } from './listCells';
 import './table.css';
 
 // Only what the list uses; ValidationModule explains grid misconfiguration in development.
@@ -81,7 +82,8 @@ export default function SchemaTable({
   // Rows a search or filter left: at none, the grid says so and the paging panel, which would
   // read "0 to 0 of 0, Page 0 of 0", is hidden.
   const [shown, setShown] = useState(rows.length);
-  const columns = useMemo(() => columnDefs(descriptor), [descriptor]);
+  const cells = useListCellRegistry();
+  const columns = useMemo(() => columnDefs(descriptor, cells), [descriptor, cells]);
   const { list, key } = descriptor;
   const pageSize = list.pageSize ?? DEFAULT_PAGE_SIZE;
   const pageSizes = useMemo(

@@ -6,6 +6,7 @@ import type { ScreenDescriptor } from '../../api/descriptor';
 import type { Row } from '../../api/resource';
 import { columnDefs } from './columnDefs';
 import { LinkCell } from './LinkCell';
+import { createListCellRegistry, FeatureCell } from './listCells';
 
 const users = usersDescriptor as unknown as ScreenDescriptor;
 const groups = groupsDescriptor as unknown as ScreenDescriptor;
@@ -85,5 +86,30 @@ describe('columnDefs', () => {
     );
     const quick = byField(defs, 'admin').getQuickFilterText as (p: { data: Row }) => string;
     expect(quick({ data: { admin: true } })).toBe('Yes');
+  });
+});
+
+describe('a column a feature cell shows', () => {
+  const StateCell = () => null;
+  const cells = createListCellRegistry({ 'backup-state': StateCell });
+  const descriptor = {
+    ...users,
+    list: {
+      ...users.list,
+      columns: [{ field: 'runState', header: 'Last Run', cell: 'backup-state' }],
+    },
+  } as ScreenDescriptor;
+
+  it('renders the registered cell, and neither sorts nor filters what the rows do not hold', () => {
+    const [def] = columnDefs(descriptor, cells);
+    expect(def.cellRenderer).toBe(FeatureCell);
+    expect(def.cellRendererParams).toEqual({ cell: StateCell });
+    expect([def.sortable, def.filter]).toEqual([false, false]);
+  });
+
+  it('fails loudly when the console has no such cell', () => {
+    expect(() => columnDefs(descriptor, createListCellRegistry({}))).toThrow(
+      'No list cell named "backup-state" is registered',
+    );
   });
 });

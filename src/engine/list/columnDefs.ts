@@ -4,6 +4,7 @@ import type { Row } from '../../api/resource';
 import { editPathOf } from '../screenPaths';
 import { formatCount, formatDate, formatValue } from './cellFormat';
 import { LinkCell, type LinkCellParams } from './LinkCell';
+import { FeatureCell, type ListCellRegistry } from './listCells';
 
 /** Columns without a width share the rest of the row; none gets narrower than this. */
 const MIN_COLUMN_WIDTH = 100;
@@ -17,10 +18,12 @@ function displayText(column: ListColumn, value: unknown): string {
 /**
  * Turns a descriptor's list columns into AG Grid column definitions: every column sortable
  * and filterable as text, dates and counts formatted, arrays joined, the `link` column a
- * link to the edit page. Filter and quick search see the text the user sees.
+ * link to the edit page, a `cell` column the feature's cell. Filter and quick search see the
+ * text the user sees.
  */
 export function columnDefs(
   descriptor: Pick<ScreenDescriptor, 'list' | 'route' | 'key'>,
+  cells?: ListCellRegistry,
 ): ColDef<Row>[] {
   return descriptor.list.columns.map((column) => {
     const text = (row: Row | undefined) => displayText(column, row?.[column.field]);
@@ -44,6 +47,14 @@ export function columnDefs(
       def.valueGetter = ({ data }) => formatCount(data?.[column.field]);
     } else {
       def.valueFormatter = ({ value }) => displayText(column, value);
+    }
+
+    if (column.cell && cells) {
+      // The cell shows what the row does not hold: nothing to sort or filter by.
+      def.cellRenderer = FeatureCell;
+      def.cellRendererParams = { cell: cells.get(column.cell) };
+      def.sortable = false;
+      def.filter = false;
     }
 
     if (column.link) {
