@@ -25,6 +25,7 @@ import * as signInLocks from './0024-sign-in-locks.ts';
 import * as entityDocuments from './0025-entity-documents.ts';
 import * as docker from './0026-docker.ts';
 import * as webhooks from './0027-webhooks.ts';
+import * as webhooksFillfactor from './0044-webhooks-fillfactor.ts';
 import * as builds from './0028-builds.ts';
 import * as npmStars from './0030-npm-stars.ts';
 import * as clusterNodes from './0032-cluster-nodes.ts';
@@ -66,6 +67,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0039-general-config-support-bundles': generalConfigSupportBundles,
   '0040-retention': retention,
   '0042-blob-sha512': blobSha512,
+  '0044-webhooks-fillfactor': webhooksFillfactor,
   '0047-entity-document-changes': entityDocumentChanges,
 };
 
