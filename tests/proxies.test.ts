@@ -355,6 +355,110 @@ describe('connections through a proxy', () => {
   });
 });
 
+describe('a webhook delivery the proxy does not pass on', () => {
+  type Try = { outcome: string; status: number | null; error: string | null };
+  type Delivery = { id: string; state: string; tries: Try[] };
+  const historyOf = async (key: string) =>
+    (
+      (await api('GET', `/ui/api/v1/ui/webhooks/${key}/deliveries`)).json() as {
+        deliveries: Delivery[];
+      }
+    ).deliveries;
+  /** A port nothing listens on: a proxy that is down. */
+  const closedPort = async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  };
+
+  /**
+   * Deploys through a subscription whose proxy is `broken`, waits for two failed attempts
+   * (the first and its retry), checks that the receiver never saw them, then lets `fix`
+   * mend the proxy and waits for the same delivery to arrive.
+   */
+  async function refusedThenRetried(
+    name: string,
+    broken: Record<string, unknown>,
+    fix: Record<string, unknown>,
+  ) {
+    const key = `hook-via-${name}`;
+    const saved = await saveProxy({ key: name, host: '127.0.0.1', ...broken });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const created = await api(
+      'POST',
+      '/event/api/v1/subscriptions',
+      subscription(key, `${receiver.url}/${key}`, name),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    try {
+      await deployFile(depot, 'hooked-local', `refused/${name}.txt`, 'x');
+      await until(
+        async () => ((await historyOf(key))[0]?.tries.length ?? 0) >= 2,
+        'a retry',
+        30_000,
+      );
+      const [waiting] = await historyOf(key);
+      expect(waiting!.state).toBe('pending');
+      expect(receiver.requests.filter((r) => r.path === `/hook/${key}`)).toEqual([]);
+      const fixed = await saveProxy({ key: name, host: '127.0.0.1', ...fix }, 'PUT');
+      expect(fixed.statusCode, fixed.body).toBe(200);
+      await until(
+        async () => (await historyOf(key))[0]?.state === 'delivered',
+        'the delivery',
+        30_000,
+      );
+      const [delivered] = await historyOf(key);
+      const arrived = receiver.requests.filter((r) => r.path === `/hook/${key}`);
+      expect(arrived.map((r) => r.headers['x-depot-delivery'])).toEqual([delivered!.id]);
+      expect(delivered!.tries.at(-1)).toMatchObject({ outcome: 'delivered', status: 200 });
+      return delivered!.tries.slice(0, -1);
+    } finally {
+      await api('DELETE', `/event/api/v1/subscriptions/${key}`);
+      await api('POST', '/ui/api/v1/ui/proxies/delete', { keys: [name] });
+    }
+  }
+
+  it("is retried while the proxy refuses Depot's credentials (407), the refusal in the history", async () => {
+    const credentials = { port: proxy.port, username: PROXY_USER };
+    const before = proxy.seen.length;
+    const refused = await refusedThenRetried(
+      'refusing',
+      { ...credentials, password: 'not-the-password' },
+      { ...credentials, password: PROXY_PASSWORD },
+    );
+    const target = `127.0.0.1:${receiver.port}`;
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    for (const attempt of refused)
+      expect(attempt).toEqual({
+        ...attempt,
+        outcome: 'retry',
+        status: null,
+        error: `Proxy 'refusing' refused the request to ${target} (407: proxy authentication required)`,
+      });
+    // Every attempt reached the proxy (the refused ones and the one it passed on); the
+    // receiver got only the last (checked above).
+    const asked = proxy.seen
+      .slice(before)
+      .filter((seen) => seen.target.endsWith('/hook-via-refusing'));
+    expect(asked).toHaveLength(refused.length + 1);
+  });
+
+  it('is retried while the proxy is down, then delivered through it once it is up', async () => {
+    const refused = await refusedThenRetried(
+      'down',
+      { port: await closedPort() },
+      { port: proxy.port, username: PROXY_USER, password: PROXY_PASSWORD },
+    );
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    for (const attempt of refused) {
+      expect(attempt).toMatchObject({ outcome: 'retry', status: null });
+      expect(attempt.error).toMatch(/^Proxy 'down' could not be reached: .*ECONNREFUSED/);
+    }
+  });
+});
+
 describe('a proxy that authenticates with NTLM', () => {
   const saveNtlmProxy = (password: string, method: 'POST' | 'PUT' = 'POST') =>
     saveProxy(

@@ -31,8 +31,9 @@ import * as clusterNodes from './0032-cluster-nodes.ts';
 import * as generalConfigSupportBundles from './0039-general-config-support-bundles.ts';
 import * as retention from './0040-retention.ts';
 import * as blobSha512 from './0042-blob-sha512.ts';
-import * as supportBundleParts from './0046-ops7-support-bundle-parts.ts';
 import * as entityDocumentChanges from './0047-entity-document-changes.ts';
+import * as webhooksFillfactor from './0048-webhooks-fillfactor.ts';
+import * as supportBundleParts from './0049-support-bundle-parts.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -67,8 +68,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0039-general-config-support-bundles': generalConfigSupportBundles,
   '0040-retention': retention,
   '0042-blob-sha512': blobSha512,
-  '0046-ops7-support-bundle-parts': supportBundleParts,
   '0047-entity-document-changes': entityDocumentChanges,
+  '0048-webhooks-fillfactor': webhooksFillfactor,
+  '0049-support-bundle-parts': supportBundleParts,
 };
 
 /**

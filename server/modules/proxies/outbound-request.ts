@@ -118,6 +118,20 @@ export function proxyRefusal(url: URL, proxy: OutboundProxy | undefined, status:
 }
 
 /**
+ * An error on a plain http request through a proxy: Depot's connection is with the proxy
+ * alone (a target the proxy cannot reach is its 502 answer), so a refused or broken
+ * connection is the proxy's, and is reported as such rather than as the target's.
+ */
+export function proxyConnectionFailure(
+  url: URL,
+  proxy: OutboundProxy | undefined,
+  error: Error,
+): ProxyFailure | undefined {
+  if (!proxy || url.protocol !== 'http:' || error instanceof ProxyFailure) return undefined;
+  return new ProxyFailure(M.unreachable(proxy.key, error.message));
+}
+
+/**
  * Opens a request to `url` and hands it to `wire` at once (before any of its events): a
  * direct one whose every resolved address passes the upstream guard, or one through the
  * proxy, after the target's addresses passed the same guard: plain http as an absolute-URI

@@ -1,6 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { openOutboundRequest, ProxyFailure, proxyRefusal } from '../proxies/outbound-request.ts';
+import {
+  openOutboundRequest,
+  proxyConnectionFailure,
+  ProxyFailure,
+  proxyRefusal,
+} from '../proxies/outbound-request.ts';
 import type { OutboundProxy } from '../proxies/service.ts';
 import { BlockedAddress, isAllowedAddress } from './upstream-guard.ts';
 import { isUpstreamScheme } from './upstream-url.ts';
@@ -54,8 +59,9 @@ function send(
       if (error instanceof UpstreamFailure) return reject(error);
       if (error instanceof BlockedAddress)
         return reject(new UpstreamFailure(error.message, 'blocked'));
-      if (error instanceof ProxyFailure)
-        return reject(new UpstreamFailure(error.message, proxyFailureKind(error)));
+      const failure = proxyConnectionFailure(url, options.proxy, error) ?? error;
+      if (failure instanceof ProxyFailure)
+        return reject(new UpstreamFailure(failure.message, proxyFailureKind(failure)));
       reject(
         new UpstreamFailure(`${url.host} could not be reached: ${error.message}`, 'unreachable'),
       );

@@ -8,7 +8,11 @@ export interface ClaimedDelivery {
   subscription_key: string;
   domain: string;
   event_type: string;
-  payload: Record<string, unknown>;
+  /**
+   * The body as stored, sent as it is: read as text, it is neither parsed into objects by
+   * the database driver nor serialised again for each attempt.
+   */
+  payload: string;
   /** As claimed, this claim counted: the token that proves the claim is still this node's. */
   attempts: number;
   first_failed_at: Date | null;
@@ -118,7 +122,7 @@ export async function claimRuns(db: Database, options: ClaimOptions): Promise<Cl
       set lease_until = now() + ${options.leaseMs} * interval '1 millisecond',
         attempts = attempts + 1
       where id = any(${claimable}::bigint[])
-      returning id, delivery_id, subscription_key, domain, event_type, payload, attempts,
+      returning id, delivery_id, subscription_key, domain, event_type, payload::text as payload, attempts,
         first_failed_at`.execute(tx);
     return claimed
       .map((row) => ({ ...row, id: String(row.id) }))

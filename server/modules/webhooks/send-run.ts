@@ -33,7 +33,7 @@ async function attempt(
   proxy: () => Promise<OutboundProxy | undefined>,
   context: RunContext,
 ): Promise<AttemptRecord> {
-  const body = JSON.stringify(claimed.payload);
+  const body = claimed.payload;
   const attemptedAt = new Date();
   const result = await sendWebhook(subscription.url, {
     body,

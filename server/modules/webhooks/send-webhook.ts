@@ -1,6 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { openOutboundRequest, ProxyFailure, proxyRefusal } from '../proxies/outbound-request.ts';
+import {
+  openOutboundRequest,
+  proxyConnectionFailure,
+  ProxyFailure,
+  proxyRefusal,
+} from '../proxies/outbound-request.ts';
 import { UnknownProxy, type OutboundProxy } from '../proxies/service.ts';
 import { BlockedAddress, isAllowedAddress } from '../remote/upstream-guard.ts';
 import { isUpstreamScheme } from '../remote/upstream-url.ts';
@@ -79,6 +84,8 @@ function postOnce(url: URL, options: HopOptions, elapsed: () => number): Promise
   return new Promise((resolve) => {
     const failed = (error: Error) => {
       if (error instanceof BlockedAddress) return resolve(fail('blocked', error.message));
+      const proxyFailed = proxyConnectionFailure(url, options.proxy, error);
+      if (proxyFailed) return resolve(fail('unreachable', proxyFailed.message));
       if (error instanceof ProxyFailure)
         return resolve(fail(error.timedOut ? 'timeout' : 'unreachable', error.message));
       resolve(fail('unreachable', `${url.host} could not be reached: ${error.message}`));
