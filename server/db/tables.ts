@@ -589,7 +589,7 @@ export interface RetentionItemsTable {
 }
 
 /**
- * One node's part of a support bundle (migration 0046): asked by the node making the bundle,
+ * One node's part of a support bundle (migration 0049): asked by the node making the bundle,
  * answered by the node named, whose files wait under the filestore's `_support/<bundle_id>/`.
  */
 export interface SupportBundlePartsTable {
