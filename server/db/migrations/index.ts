@@ -26,6 +26,7 @@ import * as entityDocuments from './0025-entity-documents.ts';
 import * as docker from './0026-docker.ts';
 import * as webhooks from './0027-webhooks.ts';
 import * as builds from './0028-builds.ts';
+import * as buildsLatest from './0045-builds-latest.ts';
 import * as npmStars from './0030-npm-stars.ts';
 import * as clusterNodes from './0032-cluster-nodes.ts';
 import * as generalConfigSupportBundles from './0039-general-config-support-bundles.ts';
@@ -66,6 +67,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0039-general-config-support-bundles': generalConfigSupportBundles,
   '0040-retention': retention,
   '0042-blob-sha512': blobSha512,
+  '0045-builds-latest': buildsLatest,
   '0047-entity-document-changes': entityDocumentChanges,
 };
 
