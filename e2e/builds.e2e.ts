@@ -5,6 +5,7 @@ import { BUILD_LABELS as B, BUILD_TITLES } from '../src/custom/builds/messages.t
 import { NOT_FOUND_TEXT } from '../src/shell/messages.ts';
 import { SEARCH_LABELS } from '../src/custom/search/messages.ts';
 import { buildInfo } from '../tests/helpers/build-info.ts';
+import buildsScreen from '../schemas/screens/builds.screen.json';
 import { chooseOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
@@ -122,18 +123,28 @@ describe("a jar's Builds tab", () => {
 
 describe('the builds pages', () => {
   const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+  // The list and the versions are the engine's grids (the descriptor's `lists`).
+  const grid = (name: string) => page.getByRole('region', { name, exact: true });
+  const rows = (name: string) => grid(name).locator('.ag-row');
+  const VERSIONS = buildsScreen.lists.versions;
+  // The grid loads with its page (AG Grid is a chunk of its own): as long as a locator waits.
+  const soon = { timeout: 10_000 };
 
   it('lists builds, searches by name, and opens a build with a slash in its name', async () => {
     await page.goto(depot.ui('/builds'));
-    const list = page.getByRole('table', { name: BUILD_TITLES.list });
-    await expect.poll(() => list.getByRole('row').count()).toBe(4);
+    const list = rows(BUILD_TITLES.list);
+    await expect.poll(() => list.count(), soon).toBe(3);
+    // Newest first: the pipeline's builds started in March, before the others.
+    expect(await grid(BUILD_TITLES.list).locator('.ag-row[row-index="2"]').textContent()).toContain(
+      PIPELINE,
+    );
     await page.getByLabel(B.search).fill('pipe');
     await page.getByRole('button', { name: B.searchButton, exact: true }).click();
-    await expect.poll(() => list.getByRole('row').count()).toBe(2);
-    await list.getByRole('link', { name: PIPELINE }).click();
-    const versions = page.getByRole('table', { name: BUILD_TITLES.versions });
-    await expect.poll(() => versions.getByRole('row').count()).toBe(3);
-    expect(await versions.getByRole('row').nth(1).textContent()).toContain('2');
+    await expect.poll(() => list.count(), soon).toBe(1);
+    await grid(BUILD_TITLES.list).getByRole('link', { name: PIPELINE }).click();
+    const versions = grid(BUILD_TITLES.versions);
+    await expect.poll(() => versions.locator('.ag-row').count(), soon).toBe(2);
+    expect(await versions.locator('.ag-row[row-index="0"]').textContent()).toContain('2');
     await versions.getByRole('link', { name: '2', exact: true }).click();
     await page.waitForURL(
       (url) => url.pathname === `/ui/builds/acme%2Fpipeline/2/${started(2).getTime()}`,
@@ -200,15 +211,19 @@ describe('the builds pages', () => {
       (url) => url.pathname === `/ui/builds/acme%2Fpipeline/1/${started(1).getTime()}`,
     );
     await page.getByRole('link', { name: PIPELINE, exact: true }).click();
-    const versions = page.getByRole('table', { name: BUILD_TITLES.versions });
-    await expect.poll(() => versions.getByRole('row').count()).toBe(3);
-    await page.getByLabel('Select build 1').check();
-    await page.getByRole('button', { name: B.deleteSelected }).click();
-    await page
-      .getByRole('alertdialog', { name: B.deleteTitle })
-      .getByRole('button', { name: B.confirmDelete })
-      .click();
-    await expect.poll(() => versions.getByRole('row').count()).toBe(2);
+    const versions = grid(BUILD_TITLES.versions);
+    await expect.poll(() => versions.locator('.ag-row').count(), soon).toBe(2);
+    const one = versions.locator('.ag-row', {
+      has: page.getByRole('link', { name: '1', exact: true }),
+    });
+    await one.locator('input[type=checkbox]').first().check();
+    await versions.getByRole('button', { name: VERSIONS.deleteLabel }).click();
+    const confirm = page.getByRole('alertdialog', { name: VERSIONS.deleteConfirm.title });
+    expect(await confirm.textContent()).toContain(
+      VERSIONS.deleteConfirm.text.replace('{count}', '1'),
+    );
+    await confirm.getByRole('button', { name: B.confirmDelete }).click();
+    await expect.poll(() => versions.locator('.ag-row').count(), soon).toBe(1);
     const numbers = await asScript('GET', `/artifactory/api/build/${encodeURIComponent(PIPELINE)}`);
     expect((await numbers.json()).buildsNumbers).toEqual([
       { uri: '/2', started: started(2).toISOString().replace('Z', '+0000') },
@@ -220,15 +235,16 @@ describe('the builds pages', () => {
     await page.getByRole('searchbox', { name: SEARCH_LABELS.toolbarSearch }).fill('acme-s');
     await page.getByRole('searchbox', { name: SEARCH_LABELS.toolbarSearch }).press('Enter');
     await page.waitForURL((url) => url.pathname === '/ui/builds' && url.search === '?name=acme-s');
-    const list = page.getByRole('table', { name: BUILD_TITLES.list });
-    // The page before's table can still be there for a moment: wait for the list's own row.
-    await expect.poll(() => list.getByRole('row').nth(1).textContent()).toContain('acme-service');
-    expect(await list.getByRole('row').count()).toBe(2);
+    const list = rows(BUILD_TITLES.list);
+    // The page before's rows can still be there for a moment: wait for the list's own row.
+    await expect.poll(() => list.first().textContent(), soon).toContain('acme-service');
+    expect(await list.count()).toBe(1);
   });
 
   it('sends a build the caller cannot fetch to the 404 page', async () => {
     await page.goto(depot.ui('/builds/no-such-build'));
-    await expect.poll(() => page.getByText(NOT_FOUND_TEXT).count()).toBe(1);
+    await page.getByText(NOT_FOUND_TEXT).waitFor();
+    expect(await page.getByText(NOT_FOUND_TEXT).count()).toBe(1);
     expect(pageErrors).toEqual([]);
   });
 });

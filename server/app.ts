@@ -436,6 +436,7 @@ export async function assembleHttp({
     services,
     filestore,
     bundleDeploys: createBundleDeploys(services, config.archiveDeploy),
+    buildInfoMaxMb: config.buildInfoMaxMb,
   });
   await app.register(artifactActionsRoutes, { services });
   await app.register(archiveDownloadRoutes, {

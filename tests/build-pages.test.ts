@@ -356,13 +356,38 @@ describe('permissions and delete', () => {
     expect(one.statusCode, one.body).toBe(200);
     const left = (await call('GET', `/ui/builds/history/${encodeURIComponent('team/lib')}`)).json();
     expect(left.history.map((v: { buildNumber: string }) => v.buildNumber)).toEqual(['1']);
+    // The list's row for the name is its latest build left (migration 0050's latest_builds).
+    const latest = (await search({ name: 'team/lib' })).json();
+    expect(latest.versions.map((v: { build_number: string }) => v.build_number)).toEqual(['1']);
     const all = await call('POST', '/ui/builds/deleteAllBuilds', {
       buildsCoordinates: [{ buildName: 'team/lib' }],
     });
     expect(all.statusCode, all.body).toBe(200);
     const gone = await call('GET', `/ui/builds/history/${encodeURIComponent('team/lib')}`);
     expect(gone.statusCode).toBe(404);
+    expect((await search({ name: 'team/lib' })).json().versions).toEqual([]);
     const bad = await call('POST', '/ui/builds/buildsDelete', { buildsCoordinates: [] });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('lists a name by its build before when the latest build file is deleted from the tree', async () => {
+    for (const day of [20, 21])
+      await upload(
+        buildInfo({ name: 'tree-gone', number: String(day), started: t(day), modules: [] }),
+      );
+    const file = `/artifactory/artifactory-build-info/tree-gone/21-${t(21).getTime()}.json`;
+    const removed = await depot.app.inject({ method: 'DELETE', url: file, headers: adminAuth() });
+    expect(removed.statusCode, removed.body).toBe(204);
+    const listed = (await search({ name: 'tree-gone' })).json();
+    expect(listed.versions).toEqual([
+      expect.objectContaining({ build_name: 'tree-gone', build_number: '20' }),
+    ]);
+    const folder = await depot.app.inject({
+      method: 'DELETE',
+      url: '/artifactory/artifactory-build-info/tree-gone',
+      headers: adminAuth(),
+    });
+    expect(folder.statusCode, folder.body).toBe(204);
+    expect((await search({ name: 'tree-gone' })).json().versions).toEqual([]);
   });
 });

@@ -235,6 +235,9 @@ const PLANTED: { path: string; content: unknown; expected: [string, string][] }[
         },
         other: { entity: 'no-such-entity', fields: ['name'] },
       },
+      lists: {
+        versions: { columns: [{ field: 'number', header: 'Number', link: true }] },
+      },
     },
     expected: [
       [
@@ -252,6 +255,11 @@ const PLANTED: { path: string; content: unknown; expected: [string, string][] }[
       [
         'schemas/screens/planted-dialog.screen.json#/dialogs/other/entity',
         "'no-such-entity' names no entity schema",
+      ],
+      ['schemas/screens/planted-dialog.screen.json#/lists/versions', "needs a 'key'"],
+      [
+        'schemas/screens/planted-dialog.screen.json#/lists/versions/columns/0/link',
+        "expected 'linkTo'",
       ],
     ],
   },

@@ -1,8 +1,48 @@
-// stamp: 6272edb8763bbeca
+// stamp: 983a8144611102b2
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
 export type Permission = 'admin' | 'user' | 'anonymous' | 'manager' | 'projectAdmin';
+
+export interface ListDescriptor {
+  columns: ListColumn[];
+  /** The field that names a row; the screen's `key` when left out. Each of `lists` needs one. */
+  key?: string;
+  /** The grid's accessible name; the screen's title when left out. */
+  label?: string;
+  pageSize?: number;
+  /** false: every row given shows at once, for a page that fetches more itself (Load more). */
+  pagination?: boolean;
+  /** The bulk delete button's label; `Delete` when left out. */
+  deleteLabel?: string;
+  quickSearch?: boolean;
+  newLabel?: string;
+  /** What the list says while it has no rows at all: a title and a line on how to make the first. */
+  emptyState?: {
+    title: string;
+    text: string;
+  };
+  deleteConfirm?: {
+    title: string;
+    text: string;
+  };
+}
+
+export interface ListColumn {
+  field: string;
+  header: string;
+  link?: boolean;
+  /** The cell links to this console page, each `{field}` filled from the row and URL-encoded (`/builds/{build_name}`); `link` goes to the edit page instead. */
+  linkTo?: string;
+  width?: number;
+  /** date: a time (ISO text, or milliseconds since the epoch); count: the length of a list; url: an http(s) address, a link that opens in a new tab. */
+  format?: ListColumnFormat;
+  /** A feature's cell (src/screens/listCells.ts) that shows the row's column itself, e.g. a live state the list's rows do not hold. */
+  cell?: string;
+}
+
+/** date: a time (ISO text, or milliseconds since the epoch); count: the length of a list; url: an http(s) address, a link that opens in a new tab. */
+export type ListColumnFormat = 'date' | 'count' | 'text' | 'url';
 
 export interface ScreenPage {
   path: string;
@@ -47,32 +87,6 @@ export interface ApiCall {
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-export interface ListDescriptor {
-  columns: ListColumn[];
-  pageSize?: number;
-  quickSearch?: boolean;
-  newLabel?: string;
-  /** What the list says while it has no rows at all: a title and a line on how to make the first. */
-  emptyState?: {
-    title: string;
-    text: string;
-  };
-  deleteConfirm?: {
-    title: string;
-    text: string;
-  };
-}
-
-export interface ListColumn {
-  field: string;
-  header: string;
-  link?: boolean;
-  width?: number;
-  format?: 'date' | 'count' | 'text';
-  /** A feature's cell (src/screens/listCells.ts) that shows the row's column itself, e.g. a live state the list's rows do not hold. */
-  cell?: string;
-}
 
 export interface FormDescriptor {
   newTitle?: string;
@@ -175,6 +189,8 @@ export interface ScreenDescriptorFields {
       uiSchema?: Record<string, unknown>;
     }
   >;
+  /** Grids a bespoke screen shows, by name (`versions`): the engine's grid draws `columns` of the rows the screen's component fetches, with their links, selection, delete confirmation and empty state. */
+  lists?: Record<string, ListDescriptor>;
   /** More paths a bespoke screen (or a settings document's form, or a list's new form: `view` new) serves beside its route, in react-router syntax (`:param`, a trailing `*`). */
   pages?: ScreenPage[];
   /** Where a visitor who is not signed in goes instead of the login page. */

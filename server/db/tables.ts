@@ -456,6 +456,7 @@ export interface DepotDatabase {
   archive_entries: ArchiveEntriesTable;
   npm_stars: NpmStarsTable;
   builds: BuildsTable;
+  latest_builds: LatestBuildsTable;
   build_files: BuildFilesTable;
   build_promotions: BuildPromotionsTable;
   event_outbox: EventOutboxTable;
@@ -521,6 +522,22 @@ export interface BuildsTable {
   document: ColumnType<Record<string, unknown>, string, string>;
   created_at: ColumnType<Date, never, never>;
   created_by: string;
+}
+
+/**
+ * Each build-info repository's names with the columns of their newest build (migration 0050),
+ * kept by a trigger on `builds`: the builds list reads one row a name.
+ */
+export interface LatestBuildsTable {
+  repository_key: string;
+  name: string;
+  id: number;
+  node_id: number;
+  project_key: string | null;
+  number: string;
+  started: string;
+  started_at: Date;
+  path: string;
 }
 
 /** A module's artifact or dependency, by checksum: how items find their builds. */

@@ -198,6 +198,7 @@ export function checkDescriptor(
   });
   if (context.routes) checkCalls(screen, context.routes, report);
   checkDialogs(screen, entities, context, report);
+  checkLists(screen, report);
   // A bespoke screen without an entity is its component's alone.
   if (isEntityScreen(screen)) checkEntityScreen(screen, entities, context, report);
   return problems;
@@ -235,6 +236,24 @@ function checkDialogs(
           `names '${key}', which is not one of the dialog's fields (${list(dialog.fields)})`,
         );
     checkWidgets(dialog.uiSchema, `${at}/uiSchema`, context, report);
+  }
+}
+
+/**
+ * A bespoke screen's grids: each names the field that keys its rows, and its links go to a
+ * page of their own (`linkTo`), since such a row has no edit page for `link` to open.
+ */
+function checkLists(screen: ScreenDescriptor, report: Report) {
+  for (const [id, grid] of Object.entries(screen.lists ?? {})) {
+    const at = below('/lists', id);
+    if (!grid.key) report(at, "needs a 'key', the field that names a row");
+    grid.columns.forEach((column, index) => {
+      if (column.link)
+        report(
+          `${at}/columns/${index}/link`,
+          "a grid of 'lists' has no edit page to link to; expected 'linkTo' with the page's path",
+        );
+    });
   }
 }
 

@@ -19,6 +19,7 @@ export type {
   FormSection,
   HttpMethod,
   ListColumn,
+  ListDescriptor,
   MenuEntry,
   Permission,
   ProjectMenuEntry,

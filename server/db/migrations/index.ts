@@ -34,6 +34,7 @@ import * as blobSha512 from './0042-blob-sha512.ts';
 import * as entityDocumentChanges from './0047-entity-document-changes.ts';
 import * as webhooksFillfactor from './0048-webhooks-fillfactor.ts';
 import * as supportBundleParts from './0049-support-bundle-parts.ts';
+import * as buildsLatest from './0050-builds-latest.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -71,6 +72,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0047-entity-document-changes': entityDocumentChanges,
   '0048-webhooks-fillfactor': webhooksFillfactor,
   '0049-support-bundle-parts': supportBundleParts,
+  '0050-builds-latest': buildsLatest,
 };
 
 /**

@@ -8,6 +8,10 @@ import { createDownloadHandler } from './download-handler.ts';
 import { MAVEN_TYPES } from '../../formats/maven/layout.ts';
 import { noSuchApi } from '../../http/unknown-api.ts';
 import { consoleUploadBody } from './console-upload-limit.ts';
+import { BUILD_INFO_PACKAGE_TYPE } from '../backups/backup-tables.ts';
+import { DEFAULT_BUILD_REPOSITORY, buildRepositoryOf } from '../builds/build-info.ts';
+import { BUILD_MESSAGES } from '../builds/messages.ts';
+import { placeOf } from '../builds/build-store.ts';
 
 type ArtifactRequest = FastifyRequest<{ Params: { repoKey: string; '*'?: string } }>;
 /** The body's size when the client declared it; 0 when unknown (chunked) or a checksum deploy. */
@@ -48,7 +52,13 @@ export async function artifactsRoutes(
     services,
     filestore,
     bundleDeploys,
-  }: { services: Services; filestore: Filestore; bundleDeploys: BundleDeploys },
+    buildInfoMaxMb,
+  }: {
+    services: Services;
+    filestore: Filestore;
+    bundleDeploys: BundleDeploys;
+    buildInfoMaxMb: number;
+  },
 ) {
   const { artifacts } = services;
   const downloadHandler = createDownloadHandler({ services, filestore });
@@ -82,6 +92,8 @@ export async function artifactsRoutes(
       request.log.warn(message),
     );
     const target = await artifacts.deployTarget(request.params.repoKey);
+    if (target.package_type === BUILD_INFO_PACKAGE_TYPE)
+      return deployBuildInfo(request, reply, target.key);
     const access = await services.access.require(request.principal, 'deploy', target.key, path);
     const body = await consoleUploadBody(request, declaredLength(request), services.generalConfig);
     // Maven's own metadata and checksum files are answered, not stored (docs/maven.md).
@@ -142,6 +154,36 @@ export async function artifactsRoutes(
       originalChecksums: Object.fromEntries(Object.entries(expected).filter(([, value]) => value)),
       uri: `${base}/api/storage/${repo.key}/${path}`,
     });
+  }
+
+  /**
+   * A file deployed to a build-info repository is a build, as in Artifactory: the document is
+   * checked and stored as `PUT /api/build` stores it, at `{name}/{number}-{started}.json`
+   * whatever the URL's path, judged by the build permissions. A file that is no build-info
+   * document is refused, so the repository never holds a file that is not a build.
+   */
+  async function deployBuildInfo(request: ArtifactRequest, reply: FastifyReply, repoKey: string) {
+    const limit = buildInfoMaxMb * 1024 * 1024;
+    const text = await readText(request.raw, limit).catch(() => {
+      throw new BadRequest(BUILD_MESSAGES.tooLarge(buildInfoMaxMb));
+    });
+    let document: unknown;
+    try {
+      document = JSON.parse(text);
+    } catch {
+      throw new BadRequest(BUILD_MESSAGES.notBuildInfo);
+    }
+    const info = services.builds.validate(document);
+    const project =
+      repoKey === DEFAULT_BUILD_REPOSITORY ? undefined : repoKey.replace(/-build-info$/, '');
+    if (buildRepositoryOf(project) !== repoKey) throw new BadRequest(BUILD_MESSAGES.notBuildInfo);
+    await services.builds.upload(request.principal, info, project);
+    const place = placeOf(info, project);
+    request.log.info(
+      { repository: repoKey, path: place.path, by: request.principal.name },
+      'build deployed',
+    );
+    return reply.status(201).send({ repo: repoKey, path: `/${place.path}` });
   }
 
   async function remove(request: ArtifactRequest, reply: FastifyReply) {

@@ -14,6 +14,8 @@ export const BUILD_MESSAGES = {
   badStarted: (started: string) =>
     `started must be a time such as 2026-01-31T12:00:00.000+0000, not '${started}'`,
   tooLarge: (limitMb: number) => `The build-info document is larger than ${limitMb} MB`,
+  /** A file deployed to a build-info repository that is no JSON document (docs/builds.md). */
+  notBuildInfo: 'A build-info repository holds build-info JSON documents only',
   noBuild: (name: string) => `No build was found for build name: ${name}`,
   noBuildNumber: (name: string, number: string) =>
     `No build was found for build name: ${name}, build number: ${number}`,

@@ -226,9 +226,16 @@ export interface LatestBuildsFilter {
   names?: string[];
 }
 
-function narrowed(db: Database, filter: LatestBuildsFilter) {
+/**
+ * The builds the filter keeps, from `builds`, or from `latest_builds` (each name's newest,
+ * under the same column names) for `latest`.
+ */
+function narrowed(db: Database, filter: LatestBuildsFilter, latest = false) {
   const { project } = filter;
-  return selectBuilds(db)
+  const from = latest
+    ? db.selectFrom('latest_builds as builds').select(BUILD_COLUMNS)
+    : selectBuilds(db);
+  return from
     .$if(project !== undefined && 'key' in project, (q) =>
       q.where('builds.project_key', '=', (project as { key: string }).key),
     )
@@ -255,8 +262,17 @@ function narrowed(db: Database, filter: LatestBuildsFilter) {
 /**
  * Each name's latest build in each build-info repository among those the filter keeps: one
  * row a name, so the builds list reads as many rows as it has names, not every build.
+ * (With `names`, the second look for names whose latest build the caller may not read,
+ * `buildsFiltered` is used instead.)
  */
 export const latestBuildPerName = (db: Database, filter: LatestBuildsFilter) =>
+  filter.before === undefined && filter.after === undefined
+    ? // Without a window each name's latest build is the one the trigger keeps (migration 0050).
+      narrowed(db, filter, true).execute()
+    : latestInWindow(db, filter);
+
+/** Each name's latest build within a window: sorted out of the builds themselves. */
+const latestInWindow = (db: Database, filter: LatestBuildsFilter) =>
   narrowed(db, filter)
     .distinctOn(['builds.repository_key', 'builds.name'])
     .orderBy('builds.repository_key')

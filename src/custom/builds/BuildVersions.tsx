@@ -1,8 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
-import { formatDate } from '../../engine/list/cellFormat';
+import { errorMessage } from '../../api/errorMessage';
+import type { Row } from '../../api/resource';
+import { ListGrid } from '../../engine/list/ListGrid';
+import { useScreenList } from '../../engine/list/useScreenList';
 import { NOT_FOUND_PATH } from '../../shell/messages';
 import type { BuildVersion } from './api';
 import {
@@ -11,62 +14,67 @@ import {
   BUILD_TITLES,
   BUILDS_PATH,
   buildPath,
+  SCREEN_ID,
 } from './messages';
 import {
   $deleteFailed,
+  $deleting,
   $versions,
   $versionsFailed,
   $versionsOf,
   deleteAllFx,
   deleteAllRequested,
   deleteRequested,
+  rowKey,
   versionsOpened,
 } from './model';
 
-const keyOf = (version: BuildVersion) => `${version.buildNumber}@${version.time}`;
+/** A versions row: the version keyed by its number and start (one number may run twice). */
+const versionRow = (version: BuildVersion): Row => ({
+  ...version,
+  id: `${version.buildNumber}@${version.time}`,
+});
 
-/** A build's versions: number, time, status, CI link; delete some or all. */
+/**
+ * A build's versions, drawn by the engine's grid (the descriptor's `lists.versions`): number
+ * (a link to the build), time, status, CI link; Delete Selected and Delete All Builds, each
+ * confirmed.
+ */
 export function BuildVersions({ name }: { name: string }) {
-  const [versions, versionsOf, failed, deleteFailed] = useUnit([
+  const [versions, versionsOf, failed, deleteFailed, deleting] = useUnit([
     $versions,
     $versionsOf,
     $versionsFailed,
     $deleteFailed,
+    $deleting,
   ]);
   const [open, remove, removeAll] = useUnit([versionsOpened, deleteRequested, deleteAllRequested]);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [confirm, setConfirm] = useState<'some' | 'all' | null>(null);
+  const { list, error } = useScreenList(SCREEN_ID, 'versions');
+  const [confirmAll, setConfirmAll] = useState(false);
   const [allGone, setAllGone] = useState(false);
   useEffect(() => {
-    setSelected(new Set());
     open({ name });
   }, [name, open]);
   useEffect(() => deleteAllFx.done.watch(() => setAllGone(true)), []);
+  const shown = useMemo(
+    () => (versionsOf === name ? versions.map(versionRow) : []),
+    [versions, versionsOf, name],
+  );
   if (allGone) return <Navigate to={BUILDS_PATH} replace />;
   // A builds fetch failure goes to the 404 page (spec 02 §2).
   if (failed) return <Navigate to={NOT_FOUND_PATH} replace />;
-  const shown = versionsOf === name ? versions : [];
-  const toggle = (key: string) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(key)) next.delete(key);
-      else next.add(key);
-      return next;
-    });
-  const chosen = shown.filter((version) => selected.has(keyOf(version)));
-  const confirmed = () => {
-    if (confirm === 'all') removeAll({ name, projectKey: shown[0]?.projectKey });
-    else
-      remove(
-        chosen.map((v) => ({
-          name,
-          number: v.buildNumber,
-          startTime: String(v.time),
-          projectKey: v.projectKey,
-        })),
-      );
-    setSelected(new Set());
-    setConfirm(null);
+  const deleteRows = (rows: Row[]) =>
+    remove(
+      (rows as unknown as BuildVersion[]).map((version) => ({
+        name,
+        number: version.buildNumber,
+        startTime: String(version.time),
+        projectKey: version.projectKey,
+      })),
+    );
+  const deleteAll = () => {
+    removeAll({ name, projectKey: versions[0]?.projectKey });
+    setConfirmAll(false);
   };
   return (
     <section className="builds-page">
@@ -80,71 +88,35 @@ export function BuildVersions({ name }: { name: string }) {
         <button
           type="button"
           className="btn btn-danger"
-          disabled={chosen.length === 0}
-          onClick={() => setConfirm('some')}
-        >
-          {L.deleteSelected}
-        </button>
-        <button
-          type="button"
-          className="btn btn-danger"
-          disabled={shown.length === 0}
-          onClick={() => setConfirm('all')}
+          disabled={shown.length === 0 || deleting}
+          onClick={() => setConfirmAll(true)}
         >
           {L.deleteAll}
         </button>
       </div>
       {deleteFailed && <p role="alert">{`${M.deleteFailed}: ${deleteFailed}`}</p>}
-      <table className="builds-table" aria-label={BUILD_TITLES.versions}>
-        <thead>
-          <tr>
-            <th scope="col">
-              <span className="visually-hidden">Select</span>
-            </th>
-            <th scope="col">{L.number}</th>
-            <th scope="col">{L.time}</th>
-            <th scope="col">{L.status}</th>
-            <th scope="col">{L.ciLink}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((version) => (
-            <tr key={keyOf(version)}>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`Select build ${version.buildNumber}`}
-                  checked={selected.has(keyOf(version))}
-                  onChange={() => toggle(keyOf(version))}
-                />
-              </td>
-              <td>
-                <Link to={buildPath(name, version.buildNumber, version.time)}>
-                  {version.buildNumber}
-                </Link>
-              </td>
-              <td>{formatDate(new Date(version.time).toISOString())}</td>
-              <td>{version.status}</td>
-              <td>
-                {/^https?:\/\//i.test(version.ciUrl) && (
-                  <a href={version.ciUrl} target="_blank" rel="noreferrer noopener">
-                    {L.openCi}
-                  </a>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {confirm && (
+      {error && <p role="alert">{errorMessage(error, M.loadFailed)}</p>}
+      {list && (
+        <ListGrid
+          list={list}
+          label={list.label ?? BUILD_TITLES.versions}
+          keyOf={rowKey}
+          rows={shown}
+          loaded={versionsOf === name}
+          loading={versionsOf !== name}
+          busy={deleting}
+          onDelete={deleteRows}
+        />
+      )}
+      {confirmAll && (
         <ConfirmDialog
           title={L.deleteTitle}
-          text={confirm === 'all' ? L.deleteAllText(name) : L.deleteText(chosen.length)}
+          text={L.deleteAllText(name)}
           confirmLabel={L.confirmDelete}
           cancelLabel={L.cancel}
           danger
-          onConfirm={confirmed}
-          onCancel={() => setConfirm(null)}
+          onConfirm={deleteAll}
+          onCancel={() => setConfirmAll(false)}
         />
       )}
     </section>

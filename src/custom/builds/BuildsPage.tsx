@@ -1,7 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { useUnit } from 'effector-react';
-import { formatDate } from '../../engine/list/cellFormat';
+import { errorMessage } from '../../api/errorMessage';
+import type { Row } from '../../api/resource';
+import { TextField } from '../../design/components/TextField';
+import { ListGrid } from '../../engine/list/ListGrid';
+import { useScreenList } from '../../engine/list/useScreenList';
+import type { BuildSummary } from './api';
 import { BuildDetails } from './BuildDetails';
 import { BuildVersions, NumberWithoutStart } from './BuildVersions';
 import {
@@ -10,9 +15,18 @@ import {
   BUILD_TITLES,
   BUILDS_NEW_PATH,
   BUILDS_PATH,
-  buildPath,
+  SCREEN_ID,
 } from './messages';
-import { $builds, $hasMore, $listFailed, $listLoading, listOpened, moreRequested } from './model';
+import {
+  $builds,
+  $hasMore,
+  $listFailed,
+  $listLoading,
+  $listLoaded,
+  listOpened,
+  moreRequested,
+  rowKey,
+} from './model';
 import './builds.css';
 
 /**
@@ -44,15 +58,27 @@ export default function BuildsPage() {
   return <BuildsList />;
 }
 
+/** A list row: the build's summary keyed by its repository and name (two projects may share a name). */
+const summaryRow = (build: BuildSummary): Row => ({
+  ...build,
+  id: `${build.build_repo}/${build.build_name}`,
+});
+
+/**
+ * Every build name the caller may read, newest first, 50 at a time, drawn by the engine's
+ * grid (the descriptor's `lists.builds`). The search is the server's (`?name=`, which the
+ * toolbar's Builds scope sends too), so it finds names beyond the rows loaded.
+ */
 function BuildsList() {
-  const [builds, hasMore, failed, loading] = useUnit([
+  const [builds, hasMore, failed, loading, loaded] = useUnit([
     $builds,
     $hasMore,
     $listFailed,
     $listLoading,
+    $listLoaded,
   ]);
   const [opened, more] = useUnit([listOpened, moreRequested]);
-  // `?name=` is the term: the toolbar's Builds scope sends it, a search here keeps it.
+  const { list, error } = useScreenList(SCREEN_ID, 'builds');
   const [query, setQuery] = useSearchParams();
   const term = query.get('name') ?? '';
   const [text, setText] = useState(term);
@@ -60,6 +86,7 @@ function BuildsList() {
     setText(term);
     opened(term);
   }, [term, opened]);
+  const rows = useMemo(() => builds.map(summaryRow), [builds]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setQuery(text.trim() ? { name: text.trim() } : {});
@@ -68,37 +95,31 @@ function BuildsList() {
     <section className="builds-page" aria-busy={loading}>
       <h1>{BUILD_TITLES.list}</h1>
       <form role="search" className="builds-search" onSubmit={submit}>
-        <label>
-          {L.search}
-          <input type="search" value={text} onChange={(e) => setText(e.target.value)} />
-        </label>
+        <TextField
+          type="search"
+          label={L.search}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
         <button type="submit" className="btn">
           {L.searchButton}
         </button>
       </form>
       {failed && <p role="alert">{M.loadFailed}</p>}
-      {!loading && !failed && builds.length === 0 && <p role="status">{M.none}</p>}
-      {builds.length > 0 && (
-        <table className="builds-table" aria-label={BUILD_TITLES.list}>
-          <thead>
-            <tr>
-              <th scope="col">{L.name}</th>
-              <th scope="col">{L.lastBuildTime}</th>
-              <th scope="col">{L.project}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {builds.map((build) => (
-              <tr key={`${build.build_repo}/${build.build_name}`}>
-                <td>
-                  <Link to={buildPath(build.build_name)}>{build.build_name}</Link>
-                </td>
-                <td>{formatDate(new Date(build.build_time).toISOString())}</td>
-                <td>{build.project_key}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {error && <p role="alert">{errorMessage(error, M.loadFailed)}</p>}
+      {list && !failed && (
+        <ListGrid
+          list={list}
+          label={list.label ?? BUILD_TITLES.list}
+          keyOf={rowKey}
+          rows={rows}
+          // A search that found nothing keeps the grid, which says so; no build at all is
+          // the list's empty state.
+          loaded={loaded && !loading}
+          emptyState={term ? undefined : list.emptyState}
+          loading={loading}
+          busy={false}
+        />
       )}
       {hasMore && (
         <button type="button" className="btn" onClick={() => more()} disabled={loading}>

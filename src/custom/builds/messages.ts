@@ -8,6 +8,9 @@ export { BUILDS_PATH, buildPath };
 /** The spec's route name for the same pages (spec 01 §2): redirected to BUILDS_PATH. */
 export const BUILDS_NEW_PATH = '/builds-new';
 
+/** The builds screen's descriptor (schemas/screens/builds.screen.json): its dialogs and lists. */
+export const SCREEN_ID = 'builds';
+
 export const BUILD_TITLES = {
   list: 'Builds',
   versions: 'Builds Versions',
@@ -28,19 +31,16 @@ export const BUILD_TABS = [
 export const ADMIN_BUILD_TABS: readonly string[] = ['permissions'];
 export type BuildTabId = (typeof BUILD_TABS)[number]['id'];
 
+/**
+ * The builds list's and the versions' columns, Delete Selected and its confirmation are the
+ * descriptor's (schemas/screens/builds.screen.json, `lists`), which the engine's grid draws.
+ */
 export const BUILD_LABELS = {
   search: 'Search builds by name',
   searchButton: 'Search',
-  name: 'Build Name',
-  lastBuildTime: 'Last Build Time',
-  project: 'Project',
-  number: 'Build Number',
   time: 'Time',
   status: 'Status',
-  ciLink: 'CI Server',
-  openCi: 'Open',
   loadMore: 'Load more',
-  deleteSelected: 'Delete Selected',
   deleteAll: 'Delete All Builds',
   deleteVersion: 'Delete',
   promote: 'Promote',
@@ -100,7 +100,6 @@ export const BUILD_LABELS = {
 };
 
 export const BUILD_MESSAGES = {
-  none: 'No builds found',
   noModules: 'This build published no modules.',
   noProperties: 'No properties.',
   noIssues: 'This build lists no issues.',

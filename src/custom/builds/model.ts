@@ -1,5 +1,6 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { errorMessage } from '../../api/errorMessage';
+import type { Row } from '../../api/resource';
 import { $contextProjectKey } from '../../shell/project/model';
 import { buildsApi, type BuildAt, type BuildSummary, type BuildVersion } from './api';
 
@@ -34,6 +35,13 @@ export const $listFailed = createStore(false)
   .on(searchFx.fail, () => true)
   .on(searchFx.done, () => false);
 export const $listLoading = searchFx.pending;
+/** The list's first page has arrived: only then does no row mean no build. */
+export const $listLoaded = createStore(false)
+  .on(listOpened, () => false)
+  .on(searchFx.done, () => true);
+
+/** The key the builds grids give a row (`key` of the descriptor's `lists`). */
+export const rowKey = (row: Row) => String(row.id);
 
 const $query = combine($term, $contextProjectKey, (name, projectKey) => ({
   name,
@@ -83,6 +91,9 @@ export const deleteFx = createEffect((builds: BuildAt[]) => buildsApi.deleteBuil
 export const deleteAllFx = createEffect((at: { name: string; projectKey?: string }) =>
   buildsApi.deleteAll(at.name, at.projectKey),
 );
+export const $deleting = createStore(false)
+  .on([deleteFx, deleteAllFx], () => true)
+  .on([deleteFx.finally, deleteAllFx.finally], () => false);
 export const $deleteFailed = createStore<string | null>(null)
   // The server's words, or the console's for no answer: never a library's error text.
   .on([deleteFx.failData, deleteAllFx.failData], (_, error) => errorMessage(error))

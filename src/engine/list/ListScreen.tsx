@@ -1,10 +1,11 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import type { ScreenDescriptor } from '../../api/descriptor';
-import { newPath } from '../screenPaths';
-import { emptyStateDefault, LOADING_LABEL, NEW_LABEL_DEFAULT } from '../messages';
-import { EmptyState } from '../../design/components/EmptyState';
+import { editPathOf, newPath } from '../screenPaths';
+import type { Row } from '../../api/resource';
+import { emptyStateDefault, NEW_LABEL_DEFAULT } from '../messages';
+import { ListGrid } from './ListGrid';
 import {
   $busy,
   $loaded,
@@ -15,9 +16,6 @@ import {
   listOpened,
   rowActionConfirmed,
 } from './model';
-
-/** AG Grid is the largest dependency; it loads with the first list, never with login. */
-const SchemaTable = lazy(() => import('./SchemaTable'));
 
 /** A descriptor's list page: title, "New ..." and the table. */
 export function ListScreen({ descriptor }: { descriptor: ScreenDescriptor }) {
@@ -36,6 +34,8 @@ export function ListScreen({ descriptor }: { descriptor: ScreenDescriptor }) {
     return () => closed();
   }, [descriptor, opened, closed]);
 
+  const keyOf = useCallback((row: Row) => String(row[descriptor.key]), [descriptor]);
+  const editPath = useCallback((row: Row) => editPathOf(descriptor, row), [descriptor]);
   const newLabel = descriptor.list.newLabel ?? NEW_LABEL_DEFAULT;
   const empty = descriptor.list.emptyState ?? emptyStateDefault(descriptor.title, newLabel);
   return (
@@ -46,20 +46,20 @@ export function ListScreen({ descriptor }: { descriptor: ScreenDescriptor }) {
           {newLabel}
         </Link>
       </header>
-      {loaded && rows.length === 0 ? (
-        <EmptyState title={empty.title} text={empty.text} />
-      ) : (
-        <Suspense fallback={<p role="status">{LOADING_LABEL}</p>}>
-          <SchemaTable
-            descriptor={descriptor}
-            rows={rows}
-            loading={loading}
-            busy={busy}
-            onDelete={onDelete}
-            onRowAction={(action, row) => onRowAction({ action, row })}
-          />
-        </Suspense>
-      )}
+      <ListGrid
+        list={descriptor.list}
+        label={descriptor.list.label ?? descriptor.title}
+        keyOf={keyOf}
+        editPath={editPath}
+        rows={rows}
+        loaded={loaded}
+        emptyState={empty}
+        loading={loading}
+        busy={busy}
+        onDelete={(chosen) => onDelete(chosen.map(keyOf))}
+        rowActions={descriptor.rowActions}
+        onRowAction={(action, row) => onRowAction({ action, row })}
+      />
     </section>
   );
 }

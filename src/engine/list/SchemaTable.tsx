@@ -12,12 +12,11 @@ import {
   type CellKeyDownEvent,
   type RowSelectionOptions,
 } from 'ag-grid-community';
-import type { RowAction, ScreenDescriptor } from '../../api/descriptor';
+import type { ListDescriptor, RowAction } from '../../api/descriptor';
 import type { Row } from '../../api/resource';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { depotGridLocaleText, depotGridTheme } from '../../design/agGridTheme';
 import { fillTemplate } from '../template';
-import { editPathOf } from '../screenPaths';
 import {
   ACTIONS_LABEL,
   CANCEL_LABEL,
@@ -26,7 +25,7 @@ import {
   DELETE_LABEL,
   SEARCH_LABEL,
 } from '../messages';
-import { columnDefs } from './columnDefs';
+import { columnDefs, linkOf } from './columnDefs';
 import { useListCellRegistry } from './listCells';
 import './table.css';
 
@@ -50,13 +49,22 @@ const rowSelection: RowSelectionOptions<Row> = {
   enableClickSelection: false,
 };
 
-interface SchemaTableProps {
-  descriptor: ScreenDescriptor;
+export interface SchemaTableProps {
+  /** The descriptor's list block: columns, paging, search, delete wording. */
+  list: ListDescriptor;
+  /** The grid's accessible name: the list's `label`, else the screen's title. */
+  label: string;
+  /** The key of a row, which names it to the grid (and to a delete). */
+  keyOf: (row: Row) => string;
+  /** The row's edit page, for `link` columns; lists without one use `linkTo`. */
+  editPath?: (row: Row) => string;
   rows: Row[];
   loading: boolean;
   busy: boolean;
-  onDelete: (keys: string[]) => void;
-  onRowAction: (action: RowAction, row: Row) => void;
+  /** Delete the confirmed rows; without it the list offers no Delete. */
+  onDelete?: (rows: Row[]) => void;
+  rowActions?: RowAction[];
+  onRowAction?: (action: RowAction, row: Row) => void;
 }
 
 type Pending = { kind: 'delete'; rows: Row[] } | { kind: 'action'; action: RowAction; row: Row };
@@ -65,14 +73,18 @@ type Pending = { kind: 'delete'; rows: Row[] } | { kind: 'action'; action: RowAc
  * The generic list: sortable, filterable columns, a quick search, pagination, checkbox
  * selection with a bulk Delete, and the descriptor's row actions for the one selected row.
  * Actions sit above the grid, so the keyboard path is: Space selects a row, Tab reaches
- * the buttons.
+ * the buttons. An engine screen's list and a bespoke screen's `lists` are both drawn by it.
  */
 export default function SchemaTable({
-  descriptor,
+  list,
+  label,
+  keyOf,
+  editPath,
   rows,
   loading,
   busy,
   onDelete,
+  rowActions = [],
   onRowAction,
 }: SchemaTableProps) {
   const navigate = useNavigate();
@@ -83,69 +95,82 @@ export default function SchemaTable({
   // read "0 to 0 of 0, Page 0 of 0", is hidden.
   const [shown, setShown] = useState(rows.length);
   const cells = useListCellRegistry();
-  const columns = useMemo(() => columnDefs(descriptor, cells), [descriptor, cells]);
-  const { list, key } = descriptor;
+  const columns = useMemo(() => columnDefs(list, editPath, cells), [list, editPath, cells]);
   const pageSize = list.pageSize ?? DEFAULT_PAGE_SIZE;
+  const paged = list.pagination !== false;
   const pageSizes = useMemo(
     () => [...new Set([pageSize, 25, 50, 100])].sort((a, b) => a - b),
     [pageSize],
   );
-  const keyOf = (row: Row) => String(row[key]);
+  const selectable = onDelete !== undefined || rowActions.length > 0;
 
   const startAction = (action: RowAction) => {
     const row = selected[0];
     if (action.confirm) setPending({ kind: 'action', action, row });
-    else onRowAction(action, row);
+    else onRowAction?.(action, row);
   };
   const confirm = () => {
-    if (pending?.kind === 'delete') onDelete(pending.rows.map(keyOf));
-    if (pending?.kind === 'action') onRowAction(pending.action, pending.row);
+    if (pending?.kind === 'delete') onDelete?.(pending.rows);
+    if (pending?.kind === 'action') onRowAction?.(pending.action, pending.row);
     setPending(null);
   };
-  // Enter on the link column opens the entity, as a click on the link would.
+  // Enter on a link column opens its page, as a click on the link would.
   const onCellKeyDown = (event: CellKeyDownEvent<Row>) => {
     const key = (event.event as KeyboardEvent | null | undefined)?.key;
     const column = list.columns.find((c) => c.field === event.colDef.field);
-    if (key === 'Enter' && column?.link && event.data) navigate(editPathOf(descriptor, event.data));
+    const to = column && event.data ? linkOf(column, editPath)?.(event.data) : undefined;
+    if (key === 'Enter' && to) navigate(to);
   };
 
   const deleteText = list.deleteConfirm ?? DELETE_CONFIRM_DEFAULT;
+  const deleteLabel = list.deleteLabel ?? DELETE_LABEL;
+  const hasToolbar = list.quickSearch !== false || selectable;
   return (
-    <div className={shown === 0 ? 'schema-table schema-table-no-matches' : 'schema-table'}>
-      <div className="table-toolbar">
-        {list.quickSearch !== false && (
-          <label className="table-search">
-            <span>{SEARCH_LABEL}</span>
-            <input
-              className="input"
-              type="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-            />
-          </label>
-        )}
-        <div className="table-actions" role="group" aria-label={ACTIONS_LABEL}>
-          {(descriptor.rowActions ?? []).map((action) => (
-            <button
-              key={action.id}
-              type="button"
-              className="btn"
-              disabled={busy || selected.length !== 1}
-              onClick={() => startAction(action)}
-            >
-              {action.label}
-            </button>
-          ))}
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={busy || selected.length === 0}
-            onClick={() => setPending({ kind: 'delete', rows: selected })}
-          >
-            {DELETE_LABEL}
-          </button>
+    <div
+      className={shown === 0 ? 'schema-table schema-table-no-matches' : 'schema-table'}
+      role="region"
+      aria-label={label}
+    >
+      {hasToolbar && (
+        <div className="table-toolbar">
+          {list.quickSearch !== false && (
+            <label className="table-search">
+              <span>{SEARCH_LABEL}</span>
+              <input
+                className="input"
+                type="search"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
+            </label>
+          )}
+          {selectable && (
+            <div className="table-actions" role="group" aria-label={ACTIONS_LABEL}>
+              {rowActions.map((action) => (
+                <button
+                  key={action.id}
+                  type="button"
+                  className="btn"
+                  disabled={busy || selected.length !== 1}
+                  onClick={() => startAction(action)}
+                >
+                  {action.label}
+                </button>
+              ))}
+              {onDelete && (
+                <button
+                  type="button"
+                  className="btn btn-danger"
+                  disabled={busy || selected.length === 0}
+                  onClick={() => setPending({ kind: 'delete', rows: selected })}
+                >
+                  {deleteLabel}
+                </button>
+              )}
+            </div>
+          )}
         </div>
-      </div>
+      )}
       <AgGridReact<Row>
         theme={depotGridTheme}
         localeText={depotGridLocaleText}
@@ -154,14 +179,16 @@ export default function SchemaTable({
         getRowId={({ data }) => keyOf(data)}
         loading={loading}
         quickFilterText={search}
-        pagination
+        pagination={paged}
         paginationPageSize={pageSize}
         paginationPageSizeSelector={pageSizes}
-        rowSelection={rowSelection}
+        rowSelection={selectable ? rowSelection : undefined}
         domLayout="autoHeight"
         onSelectionChanged={(event) => setSelected(event.api.getSelectedRows())}
         onCellKeyDown={onCellKeyDown}
         onPaginationChanged={(event) => setShown(event.api.paginationGetRowCount())}
+        // New rows, a search or a filter: a list without pages has no pagination event.
+        onModelUpdated={(event) => setShown(event.api.paginationGetRowCount())}
       />
       {pending && (
         <ConfirmDialog

@@ -5,8 +5,9 @@ import groupsDescriptor from '../../../schemas/screens/groups.screen.json';
 import type { ScreenDescriptor } from '../../api/descriptor';
 import type { Row } from '../../api/resource';
 import { columnDefs } from './columnDefs';
-import { LinkCell } from './LinkCell';
+import { LinkCell, WebLinkCell } from './LinkCell';
 import { createListCellRegistry, FeatureCell } from './listCells';
+import { editPathOf } from '../screenPaths';
 
 const users = usersDescriptor as unknown as ScreenDescriptor;
 const groups = groupsDescriptor as unknown as ScreenDescriptor;
@@ -22,7 +23,7 @@ const filterText = (def: ColDef<Row>, data: Row) =>
   (def.filterValueGetter as (p: { data: Row }) => string)({ data });
 
 describe('columnDefs', () => {
-  const defs = columnDefs(users);
+  const defs = columnDefs(users.list, (row) => editPathOf(users, row));
 
   it('has one column per descriptor column, in order, with its header', () => {
     expect(defs.map((d) => [d.field, d.headerName])).toEqual([
@@ -53,7 +54,7 @@ describe('columnDefs', () => {
   it('renders the link column as a link to the URL-encoded edit route', () => {
     const name = byField(defs, 'name');
     expect(name.cellRenderer).toBe(LinkCell);
-    expect(name.cellRendererParams.editPath({ name: 'jo doe/1' })).toBe(
+    expect(name.cellRendererParams.to({ name: 'jo doe/1' })).toBe(
       '/admin/management/users/jo%20doe%2F1/edit',
     );
     expect(byField(defs, 'email').cellRenderer).toBeUndefined();
@@ -74,7 +75,7 @@ describe('columnDefs', () => {
   });
 
   it('counts arrays for count columns, so they sort as numbers', () => {
-    const users = byField(columnDefs(groups), 'usersInGroup');
+    const users = byField(columnDefs(groups.list), 'usersInGroup');
     const getter = users.valueGetter as (p: Partial<ValueGetterParams<Row>>) => number;
     expect(getter({ data: { usersInGroup: ['a', 'b', 'c'] } })).toBe(3);
     expect(getter({ data: {} })).toBe(0);
@@ -101,15 +102,47 @@ describe('a column a feature cell shows', () => {
   } as ScreenDescriptor;
 
   it('renders the registered cell, and neither sorts nor filters what the rows do not hold', () => {
-    const [def] = columnDefs(descriptor, cells);
+    const [def] = columnDefs(descriptor.list, undefined, cells);
     expect(def.cellRenderer).toBe(FeatureCell);
     expect(def.cellRendererParams).toEqual({ cell: StateCell });
     expect([def.sortable, def.filter]).toEqual([false, false]);
   });
 
   it('fails loudly when the console has no such cell', () => {
-    expect(() => columnDefs(descriptor, createListCellRegistry({}))).toThrow(
+    expect(() => columnDefs(descriptor.list, undefined, createListCellRegistry({}))).toThrow(
       'No list cell named "backup-state" is registered',
     );
+  });
+});
+
+describe("columnDefs of a bespoke screen's list", () => {
+  const defs = columnDefs({
+    key: 'id',
+    columns: [
+      {
+        field: 'buildNumber',
+        header: 'Build Number',
+        linkTo: '/builds/{buildName}/{buildNumber}/{time}',
+      },
+      { field: 'time', header: 'Time', format: 'date' },
+      { field: 'ciUrl', header: 'CI Server', format: 'url' },
+    ],
+  });
+
+  it('links a linkTo column to its page, each value URL-encoded, and to none when one is missing', () => {
+    const to = byField(defs, 'buildNumber').cellRendererParams.to;
+    expect(to({ buildName: 'team/app', buildNumber: '7', time: 1767268800000 })).toBe(
+      '/builds/team%2Fapp/7/1767268800000',
+    );
+    expect(to({ buildName: 'team/app', buildNumber: '7' })).toBeUndefined();
+  });
+
+  it('formats a time given in milliseconds', () => {
+    const millis = new Date(2026, 0, 31, 12, 5).getTime();
+    expect(format(byField(defs, 'time'), millis)).toBe('2026-01-31 12:05');
+  });
+
+  it('draws a url column as a web link', () => {
+    expect(byField(defs, 'ciUrl').cellRenderer).toBe(WebLinkCell);
   });
 });

@@ -1,9 +1,8 @@
 import type { ColDef } from 'ag-grid-community';
-import type { ListColumn, ScreenDescriptor } from '../../api/descriptor';
-import type { Row } from '../../api/resource';
-import { editPathOf } from '../screenPaths';
+import type { ListColumn, ListDescriptor } from '../../api/descriptor';
+import { fillPath, type Row } from '../../api/resource';
 import { formatCount, formatDate, formatValue } from './cellFormat';
-import { LinkCell, type LinkCellParams } from './LinkCell';
+import { LinkCell, WebLinkCell, type LinkCellParams } from './LinkCell';
 import { FeatureCell, type ListCellRegistry } from './listCells';
 
 /** Columns without a width share the rest of the row; none gets narrower than this. */
@@ -16,16 +15,37 @@ function displayText(column: ListColumn, value: unknown): string {
 }
 
 /**
- * Turns a descriptor's list columns into AG Grid column definitions: every column sortable
- * and filterable as text, dates and counts formatted, arrays joined, the `link` column a
- * link to the edit page, a `cell` column the feature's cell. Filter and quick search see the
- * text the user sees.
+ * Where a column's cells link: `linkTo` filled from the row (no link when the row lacks a
+ * value the path names), `link` to the row's edit page, else nowhere.
+ */
+export function linkOf(
+  column: ListColumn,
+  editPath?: (row: Row) => string,
+): ((row: Row) => string | undefined) | undefined {
+  const { linkTo } = column;
+  if (linkTo)
+    return (row) => {
+      try {
+        return fillPath(linkTo, row);
+      } catch {
+        return undefined;
+      }
+    };
+  return column.link ? editPath : undefined;
+}
+
+/**
+ * Turns a list's columns into AG Grid column definitions: every column sortable and
+ * filterable as text, dates and counts formatted, arrays joined, link columns links (to the
+ * edit page, `editPath`, or their `linkTo` page), `url` columns web links, a `cell` column
+ * the feature's cell (from `cells`). Filter and quick search see the text the user sees.
  */
 export function columnDefs(
-  descriptor: Pick<ScreenDescriptor, 'list' | 'route' | 'key'>,
+  list: ListDescriptor,
+  editPath?: (row: Row) => string,
   cells?: ListCellRegistry,
 ): ColDef<Row>[] {
-  return descriptor.list.columns.map((column) => {
+  return list.columns.map((column) => {
     const text = (row: Row | undefined) => displayText(column, row?.[column.field]);
     const def: ColDef<Row> = {
       colId: column.field,
@@ -57,11 +77,12 @@ export function columnDefs(
       def.filter = false;
     }
 
-    if (column.link) {
+    const to = linkOf(column, editPath);
+    if (to) {
       def.cellRenderer = LinkCell;
-      def.cellRendererParams = {
-        editPath: (row: Row) => editPathOf(descriptor, row),
-      } satisfies Partial<LinkCellParams>;
+      def.cellRendererParams = { to } satisfies Partial<LinkCellParams>;
+    } else if (column.format === 'url') {
+      def.cellRenderer = WebLinkCell;
     }
     return def;
   });
