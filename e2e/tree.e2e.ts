@@ -11,7 +11,7 @@ import {
 import { DEPLOY_LABELS } from '../src/custom/tree-browser/deploy/messages.ts';
 import { PROPERTY_SET_MESSAGES } from '../server/modules/property-sets/messages.ts';
 import { craftZip, untar, unzip } from '../tests/helpers/archives.ts';
-import { chooseOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { chooseOption, chosenOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { seededFileName, seedTree } from './seed-tree.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
@@ -511,10 +511,10 @@ describe('the artifact browser', () => {
 
     await page.goto(depot.ui('/repos/tree/Properties/docs-local/readme.txt'));
     const form = page.getByRole('form', { name: TAB_LABELS.properties.fromSet });
-    await form.getByLabel(TAB_LABELS.properties.setProperty).selectOption('release.stage');
-    const choice = form.getByLabel(TAB_LABELS.properties.value, { exact: true });
-    expect(await choice.inputValue()).toBe('dev'); // the default value comes chosen
-    await choice.selectOption('prod');
+    await chooseOption(form, TAB_LABELS.properties.setProperty, 'release.stage');
+    // the default value comes chosen
+    expect(await chosenOption(form, TAB_LABELS.properties.value)).toBe('dev');
+    await chooseOption(form, TAB_LABELS.properties.value, 'prod');
     await form.getByRole('button', { name: TAB_LABELS.properties.add }).click();
     await page.getByRole('cell', { name: 'release.stage', exact: true }).waitFor();
     const stored = await fetch(
