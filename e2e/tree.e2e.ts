@@ -390,8 +390,13 @@ describe('the artifact browser', () => {
     await expectActive('app-1.0.jar', `${APP}.jar`);
     const declaration = page.getByRole('region', { name: TAB_LABELS.dependencyDeclaration });
     await declaration.getByText('<artifactId>app</artifactId>').waitFor();
-    await declaration.getByRole('tab', { name: 'Gradle' }).click();
+    // the build tools are a named tab list (React Aria Tabs): the arrow key moves to Gradle
+    const tools = declaration.getByRole('tablist', { name: TAB_LABELS.buildTool });
+    await tools.getByRole('tab', { name: 'Maven' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await declaration.getByRole('tabpanel', { name: 'Gradle' }).waitFor();
     await declaration.getByText("implementation 'org.acme:app:1.0'").waitFor();
+    await page.getByRole('tablist', { name: TREE_LABELS.details }).waitFor();
     await tab('Pom View').click();
     await page.waitForURL((url) => url.pathname === `/ui/repos/tree/PomView/${APP}.jar`);
     await page.locator('.tree-code', { hasText: '<groupId>org.acme</groupId>' }).waitFor();
