@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   isSingleDocument,
@@ -13,6 +13,7 @@ import { editPath } from '../src/engine/screenPaths.ts';
 import { emptyStateDefault, NEW_LABEL_DEFAULT } from '../src/engine/messages.ts';
 import { depotGridLocaleText } from '../src/design/agGridTheme.ts';
 import { badValuePasses, fieldMessagesFor, knownFieldMessages } from './bad-values.ts';
+import { consoleCatalogue } from './console-words.ts';
 import { launchBrowser, openFreshPage, signIn } from './browser.ts';
 import { basicAuth, startDepot, type E2eDepot } from './server.ts';
 
@@ -42,6 +43,7 @@ const RAW_VALIDATOR_TEXT = [
 const registry = loadSchemaRegistry();
 const screens = [...registry.screens.values()].sort((a, b) => a.id.localeCompare(b.id));
 const isKnownFieldMessage = knownFieldMessages(registry);
+const isCatalogueWord = consoleCatalogue();
 
 let depot: E2eDepot;
 let browser: Browser;
@@ -202,7 +204,73 @@ async function bespokeScreen(current: Page, screen: ScreenDescriptor) {
     if (path === screen.route && isSingleDocument(screen))
       await current.getByRole('button', { name: 'Save' }).waitFor();
     await expectRendered(current, `${screen.id} at ${path}`);
+    await expectBespokeFormsWorded(current, `${screen.id} at ${path}`);
   }
+}
+
+/**
+ * Bad values for a bespoke form's text boxes, by the kind of box: far too long, then
+ * against any name pattern, address or number rule. What a person may break them with.
+ */
+const BESPOKE_PASSES: Record<string, string>[] = [
+  { text: 'x'.repeat(3000), email: 'x'.repeat(3000), url: 'x'.repeat(3000), number: '1.5' },
+  { text: 'Bad value /*?<>|', email: 'not-an-email', url: 'not a url', number: '-1' },
+];
+/** What a bespoke form says about values: under a field, in an alert, in a toast (its text, not its × button). */
+const SAID = '.field-error, [role=alert]:not(.notification), .error-text, .notification p';
+
+/** Forms that are not about a value to save: the toolbar's search, a page's filter. */
+const NOT_A_VALUE_FORM = ':not([role=search])';
+
+/**
+ * Each form a bespoke page shows (text boxes and a submit button), walked with each pass of
+ * bad values on a freshly loaded page: every text it then shows about them is one of the known
+ * validation words or the console's and server's own catalogue (e2e/console-words.ts), never a
+ * validator's or a parser's text.
+ */
+async function expectBespokeFormsWorded(current: Page, what: string) {
+  const url = current.url();
+  const forms = await current.locator(`main form${NOT_A_VALUE_FORM}`).count();
+  for (let index = 0; index < forms; index += 1) {
+    for (const values of BESPOKE_PASSES) {
+      await current.goto(url);
+      await current.waitForLoadState('networkidle');
+      const form = current.locator(`main form${NOT_A_VALUE_FORM}`).nth(index);
+      if (!(await form.isVisible())) continue;
+      const submit = form.locator('button[type=submit]:visible:enabled').first();
+      if ((await submit.count()) === 0) continue;
+      if ((await fillBadValues(form, values)) === 0) continue;
+      // a submit that is refused on the spot or by the server; it may also open a confirmation
+      if (!(await submit.isEnabled())) continue;
+      await submit.click();
+      await current.waitForLoadState('networkidle');
+      await current.waitForTimeout(300);
+      const said = (await current.locator(SAID).allInnerTexts())
+        .flatMap((text) => text.split('\n'))
+        .map((text) => text.trim())
+        .filter(Boolean);
+      const unknown = said.filter((text) => !isKnownFieldMessage(text) && !isCatalogueWord(text));
+      expect(unknown, `${what}, form ${index + 1} with ${JSON.stringify(values)}`).toEqual([]);
+      await expectRendered(current, `${what}, form ${index + 1} with bad values`);
+    }
+  }
+  if (forms > 0) await current.goto(url);
+}
+
+/** Fills each visible, editable text box of the form with its kind's bad value. */
+async function fillBadValues(form: Locator, values: Record<string, string>): Promise<number> {
+  const boxes = form.locator(
+    'input:is([type=text], [type=email], [type=url], [type=number], :not([type])):visible, textarea:visible',
+  );
+  let filled = 0;
+  for (const box of await boxes.all()) {
+    if (!(await box.isEditable())) continue;
+    if ((await box.getAttribute('role')) === 'combobox') continue; // a picker, not a value
+    const type = (await box.getAttribute('type')) ?? 'text';
+    await box.fill(values[type] ?? values.text);
+    filled += 1;
+  }
+  return filled;
 }
 
 const kindOf = (screen: ScreenDescriptor) => {

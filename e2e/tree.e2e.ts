@@ -11,7 +11,7 @@ import {
 import { DEPLOY_LABELS } from '../src/custom/tree-browser/deploy/messages.ts';
 import { PROPERTY_SET_MESSAGES } from '../server/modules/property-sets/messages.ts';
 import { craftZip, untar, unzip } from '../tests/helpers/archives.ts';
-import { chooseOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
+import { chooseOption, chosenOption, launchBrowser, signIn, watchPageErrors } from './browser.ts';
 import { seededFileName, seedTree } from './seed-tree.ts';
 import { startDepot, type E2eDepot } from './server.ts';
 
@@ -390,8 +390,13 @@ describe('the artifact browser', () => {
     await expectActive('app-1.0.jar', `${APP}.jar`);
     const declaration = page.getByRole('region', { name: TAB_LABELS.dependencyDeclaration });
     await declaration.getByText('<artifactId>app</artifactId>').waitFor();
-    await declaration.getByRole('tab', { name: 'Gradle' }).click();
+    // the build tools are a named tab list (React Aria Tabs): the arrow key moves to Gradle
+    const tools = declaration.getByRole('tablist', { name: TAB_LABELS.buildTool });
+    await tools.getByRole('tab', { name: 'Maven' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await declaration.getByRole('tabpanel', { name: 'Gradle' }).waitFor();
     await declaration.getByText("implementation 'org.acme:app:1.0'").waitFor();
+    await page.getByRole('tablist', { name: TREE_LABELS.details }).waitFor();
     await tab('Pom View').click();
     await page.waitForURL((url) => url.pathname === `/ui/repos/tree/PomView/${APP}.jar`);
     await page.locator('.tree-code', { hasText: '<groupId>org.acme</groupId>' }).waitFor();
@@ -511,10 +516,10 @@ describe('the artifact browser', () => {
 
     await page.goto(depot.ui('/repos/tree/Properties/docs-local/readme.txt'));
     const form = page.getByRole('form', { name: TAB_LABELS.properties.fromSet });
-    await form.getByLabel(TAB_LABELS.properties.setProperty).selectOption('release.stage');
-    const choice = form.getByLabel(TAB_LABELS.properties.value, { exact: true });
-    expect(await choice.inputValue()).toBe('dev'); // the default value comes chosen
-    await choice.selectOption('prod');
+    await chooseOption(form, TAB_LABELS.properties.setProperty, 'release.stage');
+    // the default value comes chosen
+    expect(await chosenOption(form, TAB_LABELS.properties.value)).toBe('dev');
+    await chooseOption(form, TAB_LABELS.properties.value, 'prod');
     await form.getByRole('button', { name: TAB_LABELS.properties.add }).click();
     await page.getByRole('cell', { name: 'release.stage', exact: true }).waitFor();
     const stored = await fetch(

@@ -102,7 +102,7 @@ export async function permissionTargetConsoleRoutes(
     async (request) => {
       const target = await access.create(request.body);
       request.log.info({ permissionTarget: target.name, by: request.principal.name }, 'created');
-      return { info: `Permission target '${target.name}' was created successfully`, target };
+      return { info: M.created(target.name), target };
     },
   );
 
@@ -118,7 +118,7 @@ export async function permissionTargetConsoleRoutes(
       const managerCheck = principal.admin ? undefined : await managerChangeCheck(principal, name);
       const { target } = await access.put(proposed, managerCheck);
       request.log.info({ permissionTarget: target.name, by: request.principal.name }, 'saved');
-      return { info: `Permission target '${target.name}' was updated successfully`, target };
+      return { info: M.updated(target.name), target };
     },
   );
 

@@ -6,6 +6,8 @@ export const ACCESS_MESSAGES = {
   nameDiffers: (body: string, path: string) =>
     `The name in the body ('${body}') differs from the path ('${path}')`,
   deletedMany: (count: number) => `${count} permission target(s) deleted`,
+  created: (name: string) => `Permission target '${name}' was created successfully`,
+  updated: (name: string) => `Permission target '${name}' was updated successfully`,
   removed: (name: string) => `Permission Target '${name}' has been removed successfully.`,
   unknownRepository: (key: string) => `Repository '${key}' could not be found.`,
   virtualRepository: (key: string) =>

@@ -1,7 +1,7 @@
 /** Project messages; quoted ones are spec 03 §5 and §8 verbatim. */
 export const PROJECT_MESSAGES = {
   keyStart: 'Project key must start with a lowercase character',
-  keyChars: 'Project key must be 3 to 10 lowercase letters and digits',
+  keyChars: 'A project key has 3 to 10 lowercase letters and digits, starting with a letter',
   nameRequired: 'You must fill in this field',
   tooLong: 'The value is too long',
   limitReached:

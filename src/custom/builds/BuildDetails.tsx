@@ -4,7 +4,7 @@ import { useUnit } from 'effector-react';
 import { ConfirmDialog } from '../../design/components/ConfirmDialog';
 import { NOT_FOUND_PATH } from '../../shell/messages';
 import { $currentUser } from '../../shell/session/model';
-import { TabButtons } from '../../components/TabButtons';
+import { TabBar } from '../../design/components/TabBar';
 import { useKeyedData } from '../../components/useKeyedData';
 import { buildsApi, type BuildAt } from './api';
 import { BuildTab } from './BuildTabs';
@@ -58,16 +58,17 @@ export function BuildDetails({ build, tab }: { build: BuildAt; tab: string }) {
         </button>
       </div>
       {deleteFailed && <p role="alert">{`${M.deleteFailed}: ${deleteFailed}`}</p>}
-      <TabButtons
+      <TabBar
+        label={L.tabs}
         names={tabs.map((t) => t.id)}
         selected={current}
         labelOf={(id) => BUILD_TABS.find((t) => t.id === id)?.label ?? id}
         onSelect={(id) => navigate(buildPath(build.name, build.number, build.startTime, id))}
-        className="tree-tabs"
-      />
-      <div role="tabpanel" className="builds-tab-panel" aria-label={L.tabs}>
-        {general.data && <BuildTab tab={current} build={build} general={general.data} />}
-      </div>
+      >
+        <div className="builds-tab-panel">
+          {general.data && <BuildTab tab={current} build={build} general={general.data} />}
+        </div>
+      </TabBar>
       {promoting && <PromoteDialog build={build} onClose={() => setPromoting(false)} />}
       {confirmDelete && (
         <ConfirmDialog

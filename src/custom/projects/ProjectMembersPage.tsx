@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useUnit } from 'effector-react';
 import type { MemberKind, ProjectMember } from '../../api/projects';
 import { ConfirmRemoval } from './ConfirmRemoval';
+import { TabBar } from '../../design/components/TabBar';
 import { TextField } from '../../design/components/TextField';
 import { $members, $roles, $settingsError, memberRemoved, memberSaved } from './model';
 import { ProjectSettingsPage } from './ProjectSettingsPage';
@@ -12,6 +13,7 @@ const KINDS: Array<{ kind: MemberKind; label: string }> = [
   { kind: 'users', label: L.users },
   { kind: 'groups', label: L.groups },
 ];
+const labelOfKind = (kind: MemberKind) => KINDS.find((tab) => tab.kind === kind)?.label ?? kind;
 
 /** Project Settings > Members: users and groups of the project, each with roles. */
 export default function ProjectMembersPage() {
@@ -30,24 +32,16 @@ function Members() {
   const rows = members[kind];
   return (
     <>
-      <div role="tablist" className="project-tabs">
-        {KINDS.map((tab) => (
-          <button
-            key={tab.kind}
-            type="button"
-            role="tab"
-            aria-selected={kind === tab.kind}
-            className={kind === tab.kind ? 'tab tab-active' : 'tab'}
-            onClick={() => {
-              setKind(tab.kind);
-              setEditing(null);
-            }}
-          >
-            {tab.label} ({members[tab.kind].length})
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel">
+      <TabBar
+        label={L.members}
+        names={KINDS.map((tab) => tab.kind)}
+        selected={kind}
+        labelOf={(name) => `${labelOfKind(name)} (${members[name].length})`}
+        onSelect={(name) => {
+          setKind(name);
+          setEditing(null);
+        }}
+      >
         <MemberForm kind={kind} editing={editing} onDone={() => setEditing(null)} />
         {rows.length === 0 ? (
           <p role="status">{L.noMembers}</p>
@@ -89,7 +83,7 @@ function Members() {
             </tbody>
           </table>
         )}
-      </div>
+      </TabBar>
       <ConfirmRemoval
         subject={removing}
         title={L.remove}

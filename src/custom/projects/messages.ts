@@ -71,7 +71,7 @@ export const PROJECT_LABELS = {
     `You cannot create a new project. The number of projects that can be created reached the limit (${limit}). To create a new project, contact your Administrator.`,
   required: 'You must fill in this field',
   keyStart: 'Project key must start with a lowercase character',
-  keyChars: 'Project key must be 3 to 10 lowercase letters and digits',
+  keyChars: 'A project key has 3 to 10 lowercase letters and digits, starting with a letter',
   tooLong: 'The value is too long',
   rolesRequired: 'Choose at least one role',
 } as const;

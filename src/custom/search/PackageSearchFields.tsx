@@ -1,5 +1,6 @@
-import { useEffect, useId } from 'react';
+import { useEffect } from 'react';
 import { useUnit } from 'effector-react';
+import { Select } from '../../design/components/Select';
 import { packageTypeOf } from './api';
 import { PACKAGE_TYPE_LABELS, SEARCH_LABELS as L } from './messages';
 import { $packageTypes, packageSearchShown } from './packageTypesModel';
@@ -19,35 +20,30 @@ export function PackageSearchFields({
   onChange: (patch: Partial<SearchParams>) => void;
 }) {
   const [types, shown] = useUnit([$packageTypes, packageSearchShown]);
-  const typeId = useId();
   useEffect(() => shown(), [shown]);
   const chosen = packageTypeOf(draft);
   const fields = types.find((type) => type.id === chosen)?.fields ?? [];
   return (
     <>
-      <label className="search-field" htmlFor={typeId}>
-        <span>{L.packageType}</span>
-        <select
-          id={typeId}
-          value={chosen}
-          // Another type has other fields: only the name carries over.
-          onChange={(event) =>
-            onChange({
-              pkg: event.target.value,
-              artifact: undefined,
-              version: undefined,
-              classifier: undefined,
-              scope: undefined,
-            })
-          }
-        >
-          {(types.length > 0 ? types : [{ id: chosen }]).map((type) => (
-            <option key={type.id} value={type.id}>
-              {PACKAGE_TYPE_LABELS[type.id] ?? type.id}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Select
+        label={L.packageType}
+        className="search-field"
+        options={(types.length > 0 ? types : [{ id: chosen }]).map((type) => ({
+          value: type.id,
+          label: PACKAGE_TYPE_LABELS[type.id] ?? type.id,
+        }))}
+        value={chosen}
+        // Another type has other fields: only the name carries over.
+        onChange={(pkg) =>
+          onChange({
+            pkg,
+            artifact: undefined,
+            version: undefined,
+            classifier: undefined,
+            scope: undefined,
+          })
+        }
+      />
       {fields
         .filter((field) => field.uiSearchKey !== 'repo')
         .map((field) => {

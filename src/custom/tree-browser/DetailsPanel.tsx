@@ -22,7 +22,7 @@ import { DEFAULT_TAB, TREE_LABELS as L } from './messages';
 import type { TreeRow } from './rows';
 import { actionClicked } from './actions-model';
 import { NodeActionsBar } from './NodeActions';
-import { TabButtons } from '../../components/TabButtons';
+import { TabBar } from '../../design/components/TabBar';
 import { DependencyDeclaration } from './tabs/DependencyDeclaration';
 import { EffectivePermissionsTable } from '../../components/EffectivePermissionsTable';
 import { FileViewTab } from './tabs/FileViewTab';
@@ -55,22 +55,24 @@ export function DetailsPanel({ row, tab, onTab }: DetailsPanelProps) {
     <section className="tree-details card" aria-label={L.details} aria-busy={loading}>
       <h2 className="tree-details-title">{row.node.text}</h2>
       {current && <NodeActionsBar node={row.node} actions={current.offer.actions} />}
-      <TabButtons
+      {/* Until the node's tabs are in, a deep link's tab is not among them: General shows. */}
+      <TabBar
+        label={L.details}
         names={tabs}
-        selected={tab}
+        selected={tabs.includes(tab) ? tab : tabs[0]}
         labelOf={(name) => L.tabs[name] ?? name}
         onSelect={onTab}
-        className="tree-tabs"
-      />
-      <div role="tabpanel" className="tree-tab-panel">
-        {error && (
-          <p role="alert" className="error-text">
-            {error}
-          </p>
-        )}
-        {!current && !error && <p role="status">{L.loading}</p>}
-        {current && <TabContent tab={tab} node={row.node} general={current.general} />}
-      </div>
+      >
+        <div className="tree-tab-panel">
+          {error && (
+            <p role="alert" className="error-text">
+              {error}
+            </p>
+          )}
+          {!current && !error && <p role="status">{L.loading}</p>}
+          {current && <TabContent tab={tab} node={row.node} general={current.general} />}
+        </div>
+      </TabBar>
     </section>
   );
 }

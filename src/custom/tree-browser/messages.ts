@@ -162,6 +162,7 @@ export const ACTION_LABELS = {
 export const TAB_LABELS = {
   dependencyDeclaration: 'Dependency Declaration',
   declarationFailed: 'No dependency declaration for this file',
+  buildTool: 'Build Tool',
   buildTools: { maven: 'Maven', gradle: 'Gradle', ivy: 'Ivy', sbt: 'SBT', npm: 'npm' },
   properties: {
     name: 'Name',

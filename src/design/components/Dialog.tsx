@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import './dialog.css';
 
 interface DialogProps {
@@ -15,8 +16,10 @@ interface DialogProps {
 }
 
 /**
- * A modal dialog: focus moves into it and returns where it was, Escape closes it, Tab stays
- * inside. Not <dialog>.showModal(), which jsdom lacks, so that tests can render it.
+ * A modal dialog (React Aria's ModalOverlay, Modal and Dialog): named by its title, focus
+ * kept inside and returned where it was, Escape closes it, the page behind is hidden from
+ * assistive technology. A click on the backdrop does not close it: a form half filled in
+ * is not lost to a stray click.
  */
 export function Dialog({
   title,
@@ -27,53 +30,41 @@ export function Dialog({
   role = 'dialog',
   size = 'normal',
 }: DialogProps) {
-  const titleId = useId();
-  const panel = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    panel.current?.querySelector<HTMLElement>('.dialog-actions button, .dialog-actions a')?.focus();
-    return () => previous?.focus?.();
-  }, []);
-
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== 'Tab' || !panel.current) return;
-    const focusable = panel.current.querySelectorAll<HTMLElement>(
-      'button, a[href], input, select, textarea',
-    );
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  };
-
   return (
-    <div className="dialog-backdrop">
-      <div
-        ref={panel}
-        className={size === 'wide' ? 'dialog dialog-wide' : 'dialog'}
-        role={role}
-        aria-modal="true"
-        aria-labelledby={titleId}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={titleId} className="dialog-title">
-          {title}
-        </h2>
-        {subtitle && <p className="dialog-subtitle">{subtitle}</p>}
-        <div className="dialog-body">{children}</div>
-        <div className="dialog-actions">{actions}</div>
-      </div>
+    <ModalOverlay
+      className="dialog-backdrop"
+      isOpen
+      isDismissable={false}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      <Modal className={size === 'wide' ? 'dialog dialog-wide' : 'dialog'}>
+        <AriaDialog role={role} className="dialog-content">
+          <Heading slot="title" level={2} className="dialog-title">
+            {title}
+          </Heading>
+          {subtitle && <p className="dialog-subtitle">{subtitle}</p>}
+          <div className="dialog-body">{children}</div>
+          <DialogActions>{actions}</DialogActions>
+        </AriaDialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
+
+/**
+ * The dialog's buttons; the first takes the focus as the dialog opens. Its effect runs before
+ * the Dialog's own, which then leaves the focus where it is instead of on the dialog itself.
+ */
+function DialogActions({ children }: { children: ReactNode }) {
+  const row = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    row.current?.querySelector<HTMLElement>('button, a[href]')?.focus();
+  }, []);
+  return (
+    <div ref={row} className="dialog-actions">
+      {children}
     </div>
   );
 }

@@ -4,7 +4,14 @@ import userEvent from '@testing-library/user-event';
 /** The trigger of the component library's Select labelled `label` (its name is "<value> <label>"). */
 export function selectTrigger(label: string): HTMLElement {
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return screen.getByRole('button', { name: new RegExp(`(^|\\s)${escaped}$`) });
+  const name = new RegExp(`(^|\\s)${escaped}$`);
+  // a listbox trigger only: a button named "Add Property" is not the Select "Property"
+  const triggers = screen
+    .getAllByRole('button', { name })
+    .filter((button) => button.getAttribute('aria-haspopup') === 'listbox');
+  if (triggers.length !== 1)
+    throw new Error(`${triggers.length} Selects labelled "${label}", expected one`);
+  return triggers[0];
 }
 
 /** Opens the Select labelled `label` and clicks the option named `option`, as a person does. */

@@ -1,4 +1,5 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { Button, Dialog, DialogTrigger, Popover } from 'react-aria-components';
 import { Link, useNavigate } from 'react-router-dom';
 import { useUnit } from 'effector-react';
 import { $theme, themeToggled } from '../../design/theme/model';
@@ -9,8 +10,10 @@ import { buildUserMenuLinks } from './menu';
 
 /**
  * The toolbar's user menu: who is signed in, the theme switch, a link to each screen whose
- * descriptor asks for one (Edit Profile), Logout. A disclosure (button + panel) rather than
- * an ARIA menu: every entry is reachable with Tab, and Escape or a click outside closes it.
+ * descriptor asks for one (Edit Profile), Logout. A button opening a non-modal dialog in a
+ * popover (React Aria's DialogTrigger) rather than an ARIA menu, since a switch sits among
+ * the entries: every entry is reachable with Tab, Escape or a click outside closes it and
+ * the focus returns to the button.
  */
 export function UserMenu() {
   const [user, anonymous, theme, toggleTheme] = useUnit([
@@ -25,18 +28,7 @@ export function UserMenu() {
     [screens, user, anonAccessEnabled],
   );
   const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const root = useRef<HTMLDivElement>(null);
   const navigate = useNavigate();
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    return () => document.removeEventListener('pointerdown', onPointer);
-  }, [open]);
 
   if (anonymous) {
     return (
@@ -46,46 +38,40 @@ export function UserMenu() {
     );
   }
   return (
-    <div
-      className="user-menu"
-      ref={root}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && open) {
-          setOpen(false);
-          root.current?.querySelector('button')?.focus();
-        }
-      }}
-    >
-      <button
-        type="button"
-        className="btn"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => setOpen(!open)}
-      >
+    <DialogTrigger isOpen={open} onOpenChange={setOpen}>
+      <Button className="btn">
         <span className="visually-hidden">{LABELS.userMenu}: </span>
         {user?.name}
-      </button>
-      <div id={panelId} className="user-menu-panel" hidden={!open}>
-        {user?.email && <p className="user-menu-email">{user.email}</p>}
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={theme === 'dark'}
-            onChange={() => toggleTheme()}
-          />
-          <span>{LABELS.darkTheme}</span>
-        </label>
-        {links.map((link) => (
-          <Link key={link.route} className="btn" to={link.route} onClick={() => setOpen(false)}>
-            {link.label}
-          </Link>
-        ))}
-        <button type="button" className="btn" onClick={() => navigate(LOGOUT_PATH)}>
-          {LABELS.logout}
-        </button>
-      </div>
-    </div>
+      </Button>
+      <Popover className="user-menu-panel" placement="bottom end" offset={4}>
+        <Dialog className="user-menu-content" aria-label={LABELS.userMenu}>
+          {user?.email && <p className="user-menu-email">{user.email}</p>}
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              role="switch"
+              checked={theme === 'dark'}
+              onChange={() => toggleTheme()}
+            />
+            <span>{LABELS.darkTheme}</span>
+          </label>
+          {links.map((link) => (
+            <Link key={link.route} className="btn" to={link.route} onClick={() => setOpen(false)}>
+              {link.label}
+            </Link>
+          ))}
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              setOpen(false);
+              navigate(LOGOUT_PATH);
+            }}
+          >
+            {LABELS.logout}
+          </button>
+        </Dialog>
+      </Popover>
+    </DialogTrigger>
   );
 }

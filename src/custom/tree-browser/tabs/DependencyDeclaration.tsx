@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { treeTabsApi, type BuildTool, type TreeNode } from '../../../api/treeBrowser';
 import { TAB_LABELS as T } from '../messages';
-import { TabButtons } from '../../../components/TabButtons';
+import { TabBar } from '../../../design/components/TabBar';
 import { useKeyedData } from '../../../components/useKeyedData';
 import { ScrollableCode } from '../../../components/ScrollableCode';
 
@@ -30,18 +30,19 @@ export function DependencyDeclaration({ node }: { node: TreeNode }) {
   return (
     <section aria-label={T.dependencyDeclaration} className="tree-declaration">
       <h3>{T.dependencyDeclaration}</h3>
-      <TabButtons
+      <TabBar
+        label={T.buildTool}
         names={tools}
         selected={tool}
         labelOf={(name) => T.buildTools[name]}
         onSelect={setTool}
-        className="tree-subtabs"
-      />
-      {/* a path the tool cannot read simply has no snippet */}
-      {data && (
-        <ScrollableCode label={T.dependencyDeclaration}>{data.dependencyData}</ScrollableCode>
-      )}
-      {error && <p className="hint">{error}</p>}
+      >
+        {/* a path the tool cannot read simply has no snippet */}
+        {data && (
+          <ScrollableCode label={T.dependencyDeclaration}>{data.dependencyData}</ScrollableCode>
+        )}
+        {error && <p className="hint">{error}</p>}
+      </TabBar>
     </section>
   );
 }

@@ -1,5 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { ArtifactProperty, PropertySet } from '../../../api/treeBrowser';
+import { MultiComboBox } from '../../../design/components/MultiComboBox';
+import { Select } from '../../../design/components/Select';
 import { TAB_LABELS } from '../messages';
 import { valuesOf } from './PropertiesTab';
 
@@ -37,7 +39,6 @@ export function PropertySetForm({
   const chosen = properties.find((p) => p.key === key);
   const [values, setValues] = useState<string[]>(chosen?.defaults ?? []);
   const [text, setText] = useState('');
-  const id = useId();
   if (!chosen) return null;
 
   const pick = (next: string) => {
@@ -48,43 +49,40 @@ export function PropertySetForm({
     event.preventDefault();
     onSave({ name: chosen.key, value: chosen.type === 'ANY_VALUE' ? valuesOf(text) : values });
   };
-  // Labels point at their selects by id: a label around a select would take the chosen
-  // option into its name.
   return (
     <form className="tree-property-form" onSubmit={submit} aria-label={T.fromSet}>
       <div className="tree-form-field">
-        <label htmlFor={`${id}-key`}>{T.setProperty}</label>
-        <select id={`${id}-key`} value={key} onChange={(event) => pick(event.target.value)}>
-          {properties.map((p) => (
-            <option key={p.key} value={p.key}>
-              {p.key}
-            </option>
-          ))}
-        </select>
+        <Select
+          label={T.setProperty}
+          options={properties.map((p) => ({ value: p.key, label: p.key }))}
+          value={key}
+          onChange={pick}
+        />
       </div>
-      {chosen.type === 'ANY_VALUE' ? (
+      {chosen.type === 'ANY_VALUE' && (
         <label>
           {T.values}
           <textarea rows={2} value={text} onChange={(event) => setText(event.target.value)} />
         </label>
-      ) : (
+      )}
+      {chosen.type === 'SINGLE_SELECT' && (
         <div className="tree-form-field">
-          <label htmlFor={`${id}-value`}>{T.value}</label>
-          <select
-            id={`${id}-value`}
-            multiple={chosen.type === 'MULTI_SELECT'}
-            value={chosen.type === 'MULTI_SELECT' ? values : (values[0] ?? '')}
-            onChange={(event) =>
-              setValues([...event.target.selectedOptions].map((option) => option.value))
-            }
-          >
-            {chosen.type === 'SINGLE_SELECT' && <option value="" />}
-            {chosen.choices.map((choice) => (
-              <option key={choice} value={choice}>
-                {choice}
-              </option>
-            ))}
-          </select>
+          <Select
+            label={T.value}
+            options={chosen.choices.map((choice) => ({ value: choice, label: choice }))}
+            value={values[0] ?? null}
+            onChange={(choice) => setValues([choice])}
+          />
+        </div>
+      )}
+      {chosen.type === 'MULTI_SELECT' && (
+        <div className="tree-form-field">
+          <MultiComboBox
+            label={T.value}
+            choices={chosen.choices}
+            values={values}
+            onChange={setValues}
+          />
         </div>
       )}
       <div className="tree-form-buttons">
