@@ -182,7 +182,7 @@ describe('a backup’s runs on the Backups screen', () => {
       JSON.stringify({ key: 'e2e-nightly', cronExp: '0 0 2 * * ?' }),
       'application/json',
     );
-    await page.goto(depot.ui('/admin/artifactory/services/backups/e2e-nightly/edit'));
+    await page.goto(depot.ui('/admin/artifactory/services/backups/edit/e2e-nightly'));
     const panel = page.getByRole('region', { name: BACKUP_STATUS_LABELS.title });
     await panel.getByText(BACKUP_STATUS_LABELS.never).waitFor();
     await panel.getByRole('button', { name: BACKUP_STATUS_LABELS.runNow }).click();

@@ -89,6 +89,9 @@ describe('the first run', () => {
     );
     const plan = page.getByRole('table', { name: Q.preview });
     await plan.getByRole('cell', { name: 'team-npm-virtual' }).waitFor();
+    // Quick setup repositories belong to no project: the spec's Default Project.
+    const virtualRow = plan.getByRole('row').filter({ hasText: 'team-npm-virtual' });
+    await virtualRow.getByRole('cell', { name: Q.defaultProject }).waitFor();
     await page.getByRole('button', { name: Q.create, exact: true }).click();
 
     await page

@@ -1,4 +1,4 @@
-// stamp: 983a8144611102b2
+// stamp: a5bf2eac4d851439
 // Generated from schemas/meta/screen.meta.schema.json by `npm run schemas:types`: do not edit.
 // The server (server/schemas/registry.ts) and the console (src/api/descriptor.ts) both use it.
 
@@ -93,6 +93,12 @@ export interface FormDescriptor {
   editTitle?: string;
   /** What a save says where the spec words it ('Policy saved successfully'); `{key}` is the item's key. "{Entity} '{key}' created/updated" when left out. */
   savedMessage?: string;
+  /** What the edit page says when the item cannot be read and the answer gives no message of its own, where the spec words it ('Error while fetch policy. Please check Artifactory logs.'); the generic error message when left out. */
+  loadFailedMessage?: string;
+  /** What a failed save says when the answer gives no message of its own, where the spec words it ('Error while save policy. Please check Artifactory logs.'); the generic error message when left out. */
+  saveFailedMessage?: string;
+  /** What the form says when a field's choices cannot be read, where the spec words it ('Error while fetch repositories list. Please check Artifactory logs.'); nothing is said when left out (the field offers no choice). */
+  choicesFailedMessage?: string;
   fields: string[];
   requiredOnCreate?: string[];
   /** Query parameters that focus a field when the form opens with them set (`{ "focusOnBaseUrl": "baseUrl" }`: `?focusOnBaseUrl=true`). */

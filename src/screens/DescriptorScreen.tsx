@@ -8,14 +8,17 @@ import { ScreenGuard } from '../shell/guards/ScreenGuard';
 import { RequireAccess } from '../shell/guards/RequireAccess';
 import { FullPageLoading } from '../shell/layout/AppRoot';
 import { ADMIN_AREA_PATH, NOT_FOUND_PATH } from '../shell/messages';
+import { ServiceUnavailablePage } from '../shell/pages/ServiceUnavailablePage';
+import { unavailableFeatureAt } from '../shell/unavailableServices';
 
 /** The engine's pages load on demand: the login route never downloads rjsf or AG Grid. */
 const ScreenPage = lazy(() => import('../engine/ScreenPage'));
 
 /**
  * The route entry of every screen, bespoke or generic: the descriptors the server lists say
- * which paths exist, who may open them and what they show; anything else is a 404, but for
- * the admin area, which is for admins whether or not a screen exists at the path.
+ * which paths exist, who may open them and what they show; a path of a companion service
+ * Depot does not run says so; anything else is a 404, but for the admin area, which is for
+ * admins whether or not a screen exists at the path.
  */
 export function DescriptorScreen() {
   const [screens, status] = useUnit([$screens, $screensStatus]);
@@ -66,7 +69,12 @@ function EngineScreen() {
 
 function UnknownPath() {
   const { pathname } = useLocation();
-  const notFound = <Navigate to={NOT_FOUND_PATH} replace />;
-  if (!pathname.startsWith(`${ADMIN_AREA_PATH}/`)) return notFound;
-  return <RequireAccess permission="admin">{notFound}</RequireAccess>;
+  const unavailable = unavailableFeatureAt(pathname);
+  const page = unavailable ? (
+    <ServiceUnavailablePage feature={unavailable} />
+  ) : (
+    <Navigate to={NOT_FOUND_PATH} replace />
+  );
+  if (!pathname.startsWith(`${ADMIN_AREA_PATH}/`)) return page;
+  return <RequireAccess permission="admin">{page}</RequireAccess>;
 }

@@ -10,6 +10,13 @@ export const EMAIL_NOT_SENT = "Email wasn't sent";
 export const RESET_PASSWORD_FAILED = 'Failed to reset the password';
 export const NOT_FOUND_TEXT = 'The object you were looking for could not be found.';
 
+/** A page of a companion service Depot does not run (./unavailableServices.ts). */
+export const SERVICE_UNAVAILABLE_TEXTS = {
+  title: (feature: string) => `${feature} is not available`,
+  text: (feature: string, service: string) =>
+    `${feature} needs the ${service} service, which this Depot does not run.`,
+} as const;
+
 export const ERROR_DIALOG = {
   header: 'Oops!',
   subheader: 'Something went wrong',
@@ -125,5 +132,6 @@ export const PAGE_TITLES = {
   notFound: 'Page Not Found',
   notAcceptable: 'Not Acceptable',
   serverError: 'Error',
+  notAuthorized: 'Not Authorized',
   adminMenu: 'Administration',
 } as const;

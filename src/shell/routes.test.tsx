@@ -164,6 +164,35 @@ describe('routes and guards', () => {
     expect(screen.getByText('The object you were looking for could not be found.')).toBeTruthy();
   });
 
+  it('names the missing service on a path of one Depot does not run', async () => {
+    const { router } = await start('/bundles/source', jo);
+    await screen.findByRole('heading', { level: 1, name: 'Release Bundles is not available' });
+    expect(screen.getByText(/needs the Distribution service/)).toBeTruthy();
+    expect(pathOf(router)).toBe('/bundles/source');
+  });
+
+  it("keeps a missing service's admin path for admins, and 404 for a path only starting alike", async () => {
+    // An admin path of a missing service is still the admin area's: a user is sent home.
+    const user = await start('/admin/mission_control/replications', jo);
+    await screen.findByText(NOT_AUTHORIZED_MESSAGE);
+    expect(pathOf(user.router)).toBe(USER_HOME_PATH);
+    cleanup();
+    await start('/admin/mission_control/replications', admin);
+    await screen.findByRole('heading', {
+      name: 'Platform Deployments and Federation is not available',
+    });
+    cleanup();
+    // A prefix matches whole segments only.
+    const near = await start('/bundlesque', admin);
+    await waitFor(() => expect(pathOf(near.router)).toBe('/404'));
+  });
+
+  it('shows the not-authorized system page at /authorization', async () => {
+    await start('/authorization', jo);
+    expect(await screen.findByText(NOT_AUTHORIZED_MESSAGE)).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('Not Authorized - depot-1'));
+  });
+
   it('lands an admin from / in the quick setup while it is offered, else on the topology', async () => {
     const offered = await start('/', admin, [
       [fetchOnboardingFx, async () => ({ quickSetup: 'pending', offerQuickSetup: true })],

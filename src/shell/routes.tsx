@@ -19,6 +19,7 @@ import { AdminMenuPage } from './pages/AdminMenuPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { NotAcceptablePage } from './pages/NotAcceptablePage';
 import { ServerErrorPage } from './pages/ServerErrorPage';
+import { NotAuthorizedPage } from './pages/NotAuthorizedPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
 import { ADMIN_ROOT_TARGET, LOGIN_PATH, PAGE_TITLES } from './messages';
 
@@ -72,6 +73,11 @@ export const routes: RouteObject[] = [
         handle: title(PAGE_TITLES.notAcceptable),
       },
       { path: '500', element: <ServerErrorPage />, handle: title(PAGE_TITLES.serverError) },
+      {
+        path: 'authorization',
+        element: <NotAuthorizedPage />,
+        handle: title(PAGE_TITLES.notAuthorized),
+      },
       {
         element: <ShellLayout />,
         children: [

@@ -138,6 +138,7 @@ function NameRepositories() {
             <tr>
               <th scope="col">{L.key}</th>
               <th scope="col">{L.kind}</th>
+              <th scope="col">{L.project}</th>
             </tr>
           </thead>
           <tbody>
@@ -145,6 +146,7 @@ function NameRepositories() {
               <tr key={repo.key}>
                 <td>{repo.key}</td>
                 <td>{repo.rclass}</td>
+                <td>{L.defaultProject}</td>
               </tr>
             ))}
           </tbody>
@@ -176,7 +178,7 @@ function Created() {
             <Link to={`/admin/repositories/${repo.rclass}/${encodeURIComponent(repo.key)}/edit`}>
               {repo.key}
             </Link>{' '}
-            ({repo.rclass})
+            ({repo.rclass}, {L.defaultProject})
           </li>
         ))}
       </ul>

@@ -15,6 +15,13 @@ export const QUICK_SETUP_LABELS = {
   preview: 'Repositories to create',
   key: 'Repository key',
   kind: 'Type',
+  project: 'Project',
+  /**
+   * Spec 03 §3's default project name. Depot stores no default project: the repositories the
+   * quick setup creates belong to no project (instance-wide, seen in the "All" context), which
+   * is what the spec's default project is (docs/onboarding.md).
+   */
+  defaultProject: 'Default Project',
   skip: 'Skip',
   next: 'Next',
   back: 'Back',

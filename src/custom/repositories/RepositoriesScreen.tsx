@@ -3,6 +3,8 @@ import { Navigate, useLocation, useParams } from 'react-router-dom';
 import { REPO_KINDS, type RepoKind } from '../../api/repositories';
 import type { ScreenComponentProps } from '../../engine/registry';
 import { NOT_FOUND_PATH } from '../../shell/messages';
+import { ServiceUnavailablePage } from '../../shell/pages/ServiceUnavailablePage';
+import { unavailableFeatureAt } from '../../shell/unavailableServices';
 import { listPath } from './messages';
 
 /** AG Grid and the form load only when an admin opens the repositories. */
@@ -15,8 +17,9 @@ const kindOf = (value: string | undefined): RepoKind | undefined =>
 /**
  * The repositories screen (spec 03 §2): the list of a kind, its new form, a repository's
  * edit form. The kind comes from `:repoType`, or is the last segment of the screen's own
- * route (`/admin/repositories/local`); `/admin/repositories` goes to the local list and an
- * unknown kind is a 404.
+ * route (`/admin/repositories/local`); `/admin/repositories` goes to the local list; a kind
+ * of the spec's that needs a service Depot does not run (federated, distribution) says so;
+ * any other kind is a 404.
  */
 export default function RepositoriesScreen({ view }: ScreenComponentProps) {
   const { repoType, repoKey } = useParams();
@@ -24,7 +27,11 @@ export default function RepositoriesScreen({ view }: ScreenComponentProps) {
   if (repoType === undefined && pathname.replace(/\/$/, '').endsWith('/repositories'))
     return <Navigate to={listPath('local')} replace />;
   const kind = kindOf(repoType ?? pathname.split('/').at(-1));
-  if (!kind) return <Navigate to={NOT_FOUND_PATH} replace />;
+  if (!kind) {
+    const unavailable = unavailableFeatureAt(pathname);
+    if (unavailable) return <ServiceUnavailablePage feature={unavailable} />;
+    return <Navigate to={NOT_FOUND_PATH} replace />;
+  }
   if (view === 'list') return <RepositoriesListPage kind={kind} />;
   // A new key remounts: one repository's form never shows another's state.
   return <RepositoryFormPage key={`${kind}:${repoKey ?? ''}`} kind={kind} repoKey={repoKey} />;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { availableScopes, DEPOT_SCOPE_CONDITIONS, type ScopeConditions } from './scopes';
+import { toolbarSearchTarget } from './toolbarTargets';
 
 const none = { distribution: false, scanning: false, pipelines: false };
 const full: ScopeConditions = {
@@ -47,5 +48,20 @@ describe("the toolbar's search scopes (spec 01 §2 availability)", () => {
       'securityCompliance',
       'pipelines',
     ]);
+  });
+});
+
+describe("where the toolbar's search goes", () => {
+  it('opens each scope Depot serves with the text, and nothing for an empty text', () => {
+    expect(toolbarSearchTarget('packages', 'lodash', false)?.to).toBe('/packages?name=lodash');
+    expect(toolbarSearchTarget('builds', 'app', false)?.to).toBe('/builds?name=app');
+    const artifacts = toolbarSearchTarget('artifacts', 'lodash', false);
+    expect(artifacts?.to).toMatch(/^\/artifactSearchResults\?/);
+    expect(artifacts?.artifactSearch).toMatchObject({ name: 'lodash', searchType: 'quick' });
+    expect(toolbarSearchTarget('archive', 'lodash', true)?.to).toMatch(
+      /^\/artifactoryRetention\/search\?aql=/,
+    );
+    expect(toolbarSearchTarget('packages', '  ', false)).toBeUndefined();
+    expect(toolbarSearchTarget('pipelines', 'lodash', true)).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 /** Set Me Up's texts; the unlock messages are spec 03 §8 verbatim. */
 export const SET_ME_UP_MESSAGES = {
   wrongPassword: 'The password is incorrect, try again',
-  noApiKey: 'Please create an API key',
+  // Edit Profile has Generate API Key too; the button beside this message makes one here.
+  noApiKey: 'Please create an API key (Edit Profile -> Generate API key)',
   /** When the server's answer says nothing (spec 03 §8: "otherwise ... 'An error occurred'"). */
   failed: 'An error occurred',
   noMatchingRepos: 'There is no repository you may use with this tool.',

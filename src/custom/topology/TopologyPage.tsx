@@ -12,6 +12,7 @@ import {
   deploymentStatus,
   pageMounted,
   partStatus,
+  statusMessage,
   type TopologyStatus,
 } from './model';
 import { HOME_DEPLOYMENT_ID, TOPOLOGY_LABELS as L } from './messages';
@@ -55,6 +56,7 @@ export default function TopologyPage() {
       <p className="topology-summary">
         {nodes ? L.summary(name, status, online, nodes.length) : L.loading}
       </p>
+      {statusMessage(status) && <p className="field-help">{statusMessage(status)}</p>}
       <div className="topology-map">
         <section className="topology-deployment" aria-labelledby="deployment-title">
           <h2 id="deployment-title">

@@ -6,6 +6,8 @@ export const TOPOLOGY_LABELS = {
   notInList:
     'The Platform Deployment is not available in the list. Hence loading the Home Platform Deployment',
   unitsFailed: 'Unable to fetch the list of units',
+  /** Spec 03 §3 Platform deployment: the PARTIAL status's message. */
+  someOffline: 'Some services are offline',
   storageFailed: 'Unable to fetch Storage data',
   deployment: 'Platform deployment',
   home: 'Home',

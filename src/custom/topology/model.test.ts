@@ -9,6 +9,7 @@ import {
   fetchStorageFx,
   pageMounted,
   partStatus,
+  statusMessage,
 } from './model';
 
 const node = (id: string, status: string, health: Record<string, string> = {}) =>
@@ -20,6 +21,8 @@ describe('the topology', () => {
     expect(deploymentStatus([node('a', 'ONLINE'), node('b', 'ONLINE')])).toBe('ONLINE');
     expect(deploymentStatus([node('a', 'ONLINE'), node('b', 'OFFLINE')])).toBe('PARTIAL');
     expect(deploymentStatus([node('a', 'OFFLINE')])).toBe('OFFLINE');
+    expect(statusMessage('PARTIAL')).toBe('Some services are offline');
+    expect(statusMessage('ONLINE')).toBeUndefined();
   });
 
   it('gives the database and filestore what the online nodes measured', () => {

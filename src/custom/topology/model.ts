@@ -41,6 +41,11 @@ export function deploymentStatus(nodes: ClusterNode[] | null): TopologyStatus {
   return online > 0 ? 'PARTIAL' : 'OFFLINE';
 }
 
+/** What a status says beside its badge: PARTIAL's message (spec 03 §3), else nothing. */
+export function statusMessage(status: TopologyStatus): string | undefined {
+  return status === 'PARTIAL' ? L.someOffline : undefined;
+}
+
 /** A part (database, filestore) as the online nodes measured it: the worst of them. */
 export function partStatus(nodes: ClusterNode[] | null, part: string): TopologyStatus {
   const measured = (nodes ?? [])

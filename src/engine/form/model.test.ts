@@ -101,6 +101,36 @@ describe('form model', () => {
     expect(texts(scope)).toEqual(['success: Policy saved successfully']);
   });
 
+  it("says a failed read, save or choice list in the descriptor's words when the answer has none", async () => {
+    const bare = (method: string) =>
+      new ApiError({ message: 'status 400', status: 400, method, url: '/x', body: '' });
+    const { scope } = setup([
+      [loadEntityFx, () => Promise.reject(bare('GET'))],
+      [saveFx, () => Promise.reject(bare('PUT'))],
+      [loadChoicesFx, () => Promise.reject(bare('GET'))],
+    ]);
+    const descriptor = {
+      ...groupsDescriptor,
+      form: {
+        ...groupsDescriptor.form,
+        options: { users: { path: '/ui/users', valueKey: 'name' } },
+        loadFailedMessage: 'Error while fetch policy. Please check Artifactory logs.',
+        saveFailedMessage: 'Error while save policy. Please check Artifactory logs.',
+        choicesFailedMessage: 'Error while fetch repositories list. Please check Artifactory logs.',
+      },
+    };
+    await allSettled(formOpened, { scope, params: { descriptor, mode: 'edit', key: 'devs' } });
+    expect(scope.getState($loadError)).toBe(
+      'Error while fetch policy. Please check Artifactory logs.',
+    );
+    await allSettled(formSubmitted, { scope, params: { name: 'devs' } });
+    expect(texts(scope).sort()).toEqual([
+      'error: Error while fetch policy. Please check Artifactory logs.',
+      'error: Error while fetch repositories list. Please check Artifactory logs.',
+      'error: Error while save policy. Please check Artifactory logs.',
+    ]);
+  });
+
   it('puts a conflict naming a field on that field, until the field is edited', async () => {
     const conflict = new ApiError({
       message: 'status 409',

@@ -167,9 +167,10 @@ sample({
   target: $serverErrorState,
 });
 
-const toErrorNotification = (error: unknown) => ({
+/** A failure in the server's words, else the descriptor's (`fallback`), else the generic one. */
+const toErrorNotification = (error: unknown, fallback?: string) => ({
   kind: 'error' as const,
-  text: errorMessage(error, DEFAULT_ERROR_MESSAGE),
+  text: errorMessage(error, fallback ?? DEFAULT_ERROR_MESSAGE),
 });
 
 // when saving fails otherwise, show the parsed message (server failures get the error dialog)
@@ -177,7 +178,8 @@ sample({
   clock: saveFx.fail,
   filter: ({ params, error }) =>
     !isServerFailure(error) && Object.keys(fieldErrorsOf(error, params.target)).length === 0,
-  fn: ({ error }) => toErrorNotification(error),
+  fn: ({ params, error }) =>
+    toErrorNotification(error, params.target.descriptor.form.saveFailedMessage),
   target: notificationShown,
 });
 
@@ -185,7 +187,9 @@ const isNotFound = (error: unknown) => error instanceof ApiError && error.status
 
 /** Why the edited entity could not be loaded, in the server's words; the page shows it. */
 export const $loadError = createStore<string | null>(null)
-  .on(loadEntityFx.failData, (_, error) => errorMessage(error, DEFAULT_ERROR_MESSAGE))
+  .on(loadEntityFx.fail, (_, { params, error }) =>
+    errorMessage(error, params.descriptor.form.loadFailedMessage ?? DEFAULT_ERROR_MESSAGE),
+  )
   .reset(formOpened, formClosed);
 
 // when the entity is not there (an unknown name, deleted meanwhile), the spec's 404 page
@@ -199,9 +203,17 @@ sample({
 
 // when it cannot be loaded otherwise, show why (server failures get the error dialog)
 sample({
-  clock: loadEntityFx.failData,
-  filter: (error) => !isServerFailure(error) && !isNotFound(error),
-  fn: toErrorNotification,
+  clock: loadEntityFx.fail,
+  filter: ({ error }) => !isServerFailure(error) && !isNotFound(error),
+  fn: ({ params, error }) => toErrorNotification(error, params.descriptor.form.loadFailedMessage),
+  target: notificationShown,
+});
+
+// when a field's choices cannot be read, say so where the descriptor words it
+sample({
+  clock: loadChoicesFx.fail,
+  filter: ({ params }) => params.form.choicesFailedMessage !== undefined,
+  fn: ({ params }) => ({ kind: 'error' as const, text: params.form.choicesFailedMessage ?? '' }),
   target: notificationShown,
 });
 
