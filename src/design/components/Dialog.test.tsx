@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Dialog } from './Dialog';
@@ -64,7 +64,8 @@ describe('the design dialog (React Aria Modal and Dialog)', () => {
     await userEvent.keyboard('{Escape}');
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement).toBe(opener); // the focus returns where it was
+    // React Aria gives the focus back on the next animation frame, after the dialog unmounts.
+    await waitFor(() => expect(document.activeElement).toBe(opener));
   }, 30000);
 
   it('asks a yes/no question as an alert dialog; Escape cancels', async () => {
