@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { ensureInternalRepository } from '../repositories/internal-repository.ts';
 
 /** Spec 02 §3: the repository that keeps support bundles, left out of the favorites count. */
 export const SUPPORT_BUNDLES_REPO_KEY = 'supportBundles';
@@ -13,19 +13,5 @@ export const bundlePath = (id: string) => `${id}/${id}.zip`;
 
 /** The support bundles' repository, made the first time a bundle is (as the trash can is). */
 export async function ensureBundleRepository(db: Database) {
-  await db
-    .insertInto('repositories')
-    .values({
-      key: SUPPORT_BUNDLES_REPO_KEY,
-      rclass: 'local',
-      package_type: 'generic',
-      description: 'Support bundles',
-      notes: '',
-      includes_pattern: '**/*',
-      excludes_pattern: '',
-      repo_layout_ref: 'simple-default',
-      config: '{}',
-    })
-    .onConflict((c) => c.expression(sql`lower(key)`).doNothing())
-    .execute();
+  await ensureInternalRepository(db, SUPPORT_BUNDLES_REPO_KEY, 'Support bundles');
 }

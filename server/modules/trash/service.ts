@@ -17,6 +17,7 @@ import type { ArtifactsService } from '../artifacts/service.ts';
 import type { GeneralConfigService } from '../general-config/service.ts';
 
 import { TRASH_REPO_KEY } from './trash-key.ts';
+import { ensureInternalRepository } from '../repositories/internal-repository.ts';
 
 export { TRASH_REPO_KEY };
 
@@ -43,21 +44,7 @@ export function createTrashService(
 
   /** The trash repository, created the first time something is deleted. */
   async function trashRepository() {
-    await db
-      .insertInto('repositories')
-      .values({
-        key: TRASH_REPO_KEY,
-        rclass: 'local',
-        package_type: 'generic',
-        description: 'Trash Can',
-        notes: '',
-        includes_pattern: '**/*',
-        excludes_pattern: '',
-        repo_layout_ref: 'simple-default',
-        config: '{}',
-      })
-      .onConflict((c) => c.expression(sql`lower(key)`).doNothing())
-      .execute();
+    await ensureInternalRepository(db, TRASH_REPO_KEY, 'Trash Can');
     return artifacts.repository(TRASH_REPO_KEY);
   }
 
