@@ -9,6 +9,7 @@ import { nodePartFiles } from './node-part.ts';
 import {
   claimRequestedParts,
   finishPart,
+  hasRequestedParts,
   liveOtherNodes,
   partsOf,
   requestParts,
@@ -71,6 +72,7 @@ export function createPartExchange(options: ExchangeOptions) {
   }
 
   async function answerRequests() {
+    if (!(await hasRequestedParts(db, nodeId))) return;
     for (const part of await claimRequestedParts(db, nodeId)) {
       try {
         await finishPart(db, part, { status: PART_STATUS.ready, entries: await writePart(part) });

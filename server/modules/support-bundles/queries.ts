@@ -121,6 +121,22 @@ export async function requestParts(
 }
 
 /** The requests waiting for this node, taken so that no other pass answers them twice. */
+/**
+ * Whether another node asks this one for a part. Read before claiming: the claim is a write
+ * to the table whose changes wake the exchange, so claiming on every wake would wake it again
+ * at once, for ever.
+ */
+export async function hasRequestedParts(db: Database, nodeId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('support_bundle_parts')
+    .select('bundle_id')
+    .where('node_id', '=', nodeId)
+    .where('status', '=', 'requested')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function claimRequestedParts(db: Database, nodeId: string) {
   return (
     db
