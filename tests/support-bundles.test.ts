@@ -194,4 +194,15 @@ describe('support bundles', () => {
     expect(started.statusCode).toBe(202);
     expect(await finished(started.json().id)).toMatchObject({ status: 'success' });
   });
+
+  it('leaves the database alone while no node asks for a part', async () => {
+    // The exchange wakes on writes to the parts' table, and claiming a part is one: it must
+    // not claim on every wake, or an idle node writes to its database without end.
+    let writes = 0;
+    depot.services.tableChanges.onChange(['support_bundle_parts'], () => {
+      writes += 1;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(writes).toBe(0);
+  });
 });
