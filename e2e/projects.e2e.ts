@@ -86,7 +86,7 @@ describe('projects in the console', () => {
     await sidebar().getByRole('link', { name: L.members }).click();
     await page.waitForURL(/\/ui\/admin\/projects\/members$/);
     await page.getByText(L.noMembers).waitFor();
-    await page.getByLabel(new RegExp(`^${L.users}`)).fill('pia');
+    await page.getByRole('textbox', { name: new RegExp(`^${L.users}`) }).fill('pia');
     await page.getByRole('checkbox', { name: 'Project Admin' }).check();
     await page.getByRole('button', { name: L.addMember }).click();
     await page.getByText(L.memberSaved('pia')).waitFor();

@@ -1,6 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import {
   ACTION_LABELS,
@@ -550,36 +552,43 @@ describe('the artifact browser', () => {
     const dialog = page.getByRole('dialog');
     expect(await dialog.getByLabel(DEPLOY_LABELS.targetFolder).inputValue()).toBe('guides/intro');
     await dialog.getByLabel(DEPLOY_LABELS.targetFolder).fill('uploads');
-    const big = Buffer.alloc(24 * 1024 * 1024, 7); // keeps the queue busy long enough
-    await dialog.getByLabel(DEPLOY_LABELS.files).setInputFiles([
-      { name: 'one.bin', mimeType: 'application/octet-stream', buffer: big },
-      { name: 'two.txt', mimeType: 'text/plain', buffer: Buffer.from('two') },
-      { name: 'three.txt', mimeType: 'text/plain', buffer: Buffer.from('three') },
-    ]);
-    await dialog.getByLabel(DEPLOY_LABELS.properties).fill('team=blue');
-    await dialog.getByRole('button', { name: DEPLOY_LABELS.deploy }).click();
-    const panel = page.getByRole('complementary', { name: DEPLOY_LABELS.panel });
-    await panel.getByRole('button', { name: DEPLOY_LABELS.cancelFile('two.txt') }).click();
-    // Each row's bar, status and cancel button sit side by side, none over another.
-    const overlaps = await panel.locator('li').evaluateAll((rows) =>
-      rows.flatMap((row) => {
-        const boxes = [...row.children]
-          .filter((child) => !child.classList.contains('error-text'))
-          .map((child) => child.getBoundingClientRect());
-        return boxes.slice(1).filter((box, i) => box.left < boxes[i]!.right - 0.5).length;
-      }),
-    );
-    expect(overlaps.every((count) => count === 0)).toBe(true);
-    await page.getByText(DEPLOY_LABELS.deployed(2)).waitFor({ timeout: 60_000 });
-    await expect.poll(() => panel.count()).toBe(0);
-    await expectActive('uploads', 'docs-local/uploads');
-    expect(await statusOf('/artifactory/docs-local/uploads/one.bin')).toBe(200);
-    expect(await statusOf('/artifactory/docs-local/uploads/two.txt')).toBe(404);
-    const three = await fetch(
-      `${depot.baseUrl}/artifactory/api/storage/docs-local/uploads/three.txt?properties`,
-      { headers: { authorization } },
-    );
-    expect((await three.json()).properties).toEqual({ team: ['blue'] });
+    // Files on disk, not buffers: Chromium takes a buffer through the page at about a second
+    // a MiB, a file by its path at once. The page reads them as it uploads: kept to the end.
+    const files = mkdtempSync(join(tmpdir(), 'depot-e2e-deploy-'));
+    try {
+      writeFileSync(join(files, 'one.bin'), Buffer.alloc(24 * 1024 * 1024, 7)); // keeps the queue busy
+      writeFileSync(join(files, 'two.txt'), 'two');
+      writeFileSync(join(files, 'three.txt'), 'three');
+      await dialog
+        .getByLabel(DEPLOY_LABELS.files)
+        .setInputFiles(['one.bin', 'two.txt', 'three.txt'].map((name) => join(files, name)));
+      await dialog.getByLabel(DEPLOY_LABELS.properties).fill('team=blue');
+      await dialog.getByRole('button', { name: DEPLOY_LABELS.deploy }).click();
+      const panel = page.getByRole('complementary', { name: DEPLOY_LABELS.panel });
+      await panel.getByRole('button', { name: DEPLOY_LABELS.cancelFile('two.txt') }).click();
+      // Each row's bar, status and cancel button sit side by side, none over another.
+      const overlaps = await panel.locator('li').evaluateAll((rows) =>
+        rows.flatMap((row) => {
+          const boxes = [...row.children]
+            .filter((child) => !child.classList.contains('error-text'))
+            .map((child) => child.getBoundingClientRect());
+          return boxes.slice(1).filter((box, i) => box.left < boxes[i]!.right - 0.5).length;
+        }),
+      );
+      expect(overlaps.every((count) => count === 0)).toBe(true);
+      await page.getByText(DEPLOY_LABELS.deployed(2)).waitFor({ timeout: 60_000 });
+      await expect.poll(() => panel.count()).toBe(0);
+      await expectActive('uploads', 'docs-local/uploads');
+      expect(await statusOf('/artifactory/docs-local/uploads/one.bin')).toBe(200);
+      expect(await statusOf('/artifactory/docs-local/uploads/two.txt')).toBe(404);
+      const three = await fetch(
+        `${depot.baseUrl}/artifactory/api/storage/docs-local/uploads/three.txt?properties`,
+        { headers: { authorization } },
+      );
+      expect((await three.json()).properties).toEqual({ team: ['blue'] });
+    } finally {
+      rmSync(files, { recursive: true, force: true });
+    }
   });
 
   it('deploys a zip as a bundle, extracted into the folder', async () => {
