@@ -8,8 +8,11 @@ import { createDownloadHandler } from './download-handler.ts';
 import { MAVEN_TYPES } from '../../formats/maven/layout.ts';
 import { noSuchApi } from '../../http/unknown-api.ts';
 import { consoleUploadBody } from './console-upload-limit.ts';
-import { BUILD_INFO_PACKAGE_TYPE } from '../backups/backup-tables.ts';
-import { DEFAULT_BUILD_REPOSITORY, buildRepositoryOf } from '../builds/build-info.ts';
+import {
+  BUILD_INFO_PACKAGE_TYPE,
+  DEFAULT_BUILD_REPOSITORY,
+  buildRepositoryOf,
+} from '../builds/build-info.ts';
 import { BUILD_MESSAGES } from '../builds/messages.ts';
 import { placeOf } from '../builds/build-store.ts';
 

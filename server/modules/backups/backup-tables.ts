@@ -79,6 +79,3 @@ export const NOT_BACKED_UP: Readonly<Record<string, string>> = {
 
 /** Emptied before a restore though not restored: their rows name users that go. */
 export const CLEARED_ON_RESTORE = ['sessions', 'user_tokens', 'sign_in_locks'] as const;
-
-/** The build-info package type: its repositories hold the builds a backup may exclude. */
-export const BUILD_INFO_PACKAGE_TYPE = 'buildinfo';

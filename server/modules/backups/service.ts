@@ -8,7 +8,7 @@ import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { humanBytes } from '../maintenance/human-bytes.ts';
 import { allowedBackupPath } from './backup-paths.ts';
-import { BUILD_INFO_PACKAGE_TYPE } from './backup-tables.ts';
+import { BUILD_INFO_PACKAGE_TYPE } from '../builds/build-info.ts';
 import {
   writeBackup,
   type BackupDeps,

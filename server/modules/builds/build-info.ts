@@ -109,6 +109,9 @@ export function startedAt(started: string): Date {
 export const buildFilePath = (name: string, number: string, started: Date) =>
   `${name}/${number}-${started.getTime()}.json`;
 
+/** The package type of the repositories that hold build-info documents. */
+export const BUILD_INFO_PACKAGE_TYPE = 'buildinfo';
+
 /** The build-info repository of a project, or the default one. */
 export const DEFAULT_BUILD_REPOSITORY = 'artifactory-build-info';
 export const buildRepositoryOf = (projectKey: string | undefined) =>

@@ -4,6 +4,7 @@ import { Conflict } from '../../errors.ts';
 import type { ArtifactsService, IndexHook } from '../artifacts/service.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import {
+  BUILD_INFO_PACKAGE_TYPE,
   buildFilePath,
   buildRepositoryOf,
   startedAt,
@@ -85,7 +86,7 @@ export function createBuildStore(deps: {
         {
           key,
           rclass: 'local',
-          packageType: 'buildinfo',
+          packageType: BUILD_INFO_PACKAGE_TYPE,
           description: 'Build-info files published by CI servers',
           ...(projectKey ? { projectKey } : {}),
         } as Parameters<RepositoriesService['create']>[0],
