@@ -40,6 +40,9 @@ const SHIPPED = [
   '0040-retention',
   '0042-blob-sha512',
   '0047-entity-document-changes',
+  '0048-webhooks-fillfactor',
+  '0049-support-bundle-parts',
+  '0050-builds-latest',
 ];
 
 describe('the migrations', () => {
