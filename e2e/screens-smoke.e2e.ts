@@ -216,8 +216,8 @@ const BESPOKE_PASSES: Record<string, string>[] = [
   { text: 'x'.repeat(3000), email: 'x'.repeat(3000), url: 'x'.repeat(3000), number: '1.5' },
   { text: 'Bad value /*?<>|', email: 'not-an-email', url: 'not a url', number: '-1' },
 ];
-/** What a bespoke form says about values: under a field, in an alert, in a toast (its text, not its × button). */
-const SAID = '.field-error, [role=alert]:not(.notification), .error-text, .notification p';
+/** What a bespoke form says about values: under a field, in an alert, in a toast (its text, not its × button: the toast's text is its own alert or status). */
+const SAID = '.field-error, [role=alert], .error-text, .notification p';
 
 /** Forms that are not about a value to save: the toolbar's search, a page's filter. */
 const NOT_A_VALUE_FORM = ':not([role=search])';
