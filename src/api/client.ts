@@ -1,5 +1,6 @@
 import ky, { HTTPError, type KyInstance, type Options } from 'ky';
 import { ApiError } from './ApiError';
+import { requestFailedMessage } from './messages';
 import { CSRF_COOKIE, CSRF_HEADER, needsCsrfToken, readCookie } from './csrf';
 import {
   CONSOLE_USER_HEADER,
@@ -82,7 +83,7 @@ async function toApiError(error: unknown, method: string, url: string): Promise<
   if (error instanceof HTTPError) {
     const body = await readBody(error.response);
     return new ApiError({
-      message: error.message,
+      message: requestFailedMessage(error.response.status),
       status: error.response.status,
       body,
       method,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import ky from 'ky';
 import { ApiError } from './ApiError';
+import { errorMessage } from './errorMessage';
 import { createResourceClient, fetchChoices, fillPath, runRowAction } from './resource';
 import type { ResourceApi } from './descriptor';
 import { http } from './client';
@@ -94,6 +95,15 @@ describe('createResourceClient', () => {
     expect((error as ApiError).fieldErrors).toEqual([
       { field: 'name', message: "User 'jo' already exists" },
     ]);
+  });
+
+  it('words an error answer with no message plainly, naming the status', async () => {
+    const { client } = recordingClient(() => new Response(null, { status: 502 }));
+    const error = await createResourceClient(usersApi, 'name', client)
+      .list()
+      .catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(502);
+    expect(errorMessage(error)).toBe('The request failed (the server answered 502)');
   });
 
   it('reports a network failure as an ApiError without response', async () => {

@@ -23,5 +23,7 @@ export const DEPLOY_LABELS = {
     success: 'Done',
     fail: 'Failed',
   },
+  /** An upload the server refused without saying why: plain words, not its HTTP status text. */
+  uploadFailed: (status: number) => `The upload failed (the server answered ${status})`,
   deployed: (count: number) => (count === 1 ? 'Deployed 1 file' : `Deployed ${count} files`),
 };

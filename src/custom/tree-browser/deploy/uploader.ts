@@ -1,5 +1,7 @@
 import { createSHA1, createSHA256 } from 'hash-wasm';
 import { CSRF_COOKIE, CSRF_HEADER, readCookie } from '../../../api/csrf';
+import { NO_RESPONSE_MESSAGE } from '../../../api/messages';
+import { DEPLOY_LABELS } from './messages';
 
 /** Bytes read from the file per hashing step: big enough to be fast, small enough to yield. */
 const HASH_CHUNK = 4 * 1024 * 1024;
@@ -54,7 +56,8 @@ export function deployUrl(
 
 /**
  * PUTs a file with XMLHttpRequest, the one browser API that reports upload progress.
- * Resolves with the server's JSON answer; rejects with its message, or UploadCancelled.
+ * Resolves with the server's JSON answer; rejects with its message (plain words naming the
+ * status when it gave none), or UploadCancelled.
  */
 export function putFile(
   url: string,
@@ -76,9 +79,9 @@ export function putFile(
     request.onload = () => {
       const body = parseJson(request.responseText);
       if (request.status >= 200 && request.status < 300) resolve(body);
-      else reject(new Error(serverMessage(body) ?? `${request.status} ${request.statusText}`));
+      else reject(new Error(serverMessage(body) ?? DEPLOY_LABELS.uploadFailed(request.status)));
     };
-    request.onerror = () => reject(new Error('No response received from server'));
+    request.onerror = () => reject(new Error(NO_RESPONSE_MESSAGE));
     request.onabort = () => reject(new UploadCancelled());
     signal.addEventListener('abort', () => request.abort(), { once: true });
     request.send(file);
