@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_MESSAGES } from '../server/modules/access-control/messages.ts';
+import { insertPermissionTarget } from '../server/modules/access-control/queries.ts';
+import { ILLEGAL_NAME_MESSAGE } from '../server/schemas/validation-wording.ts';
 import {
   adminAuth,
   basic,
@@ -220,6 +222,64 @@ describe('permission targets over the v2 REST API', () => {
     expect((await rest('GET', BASE, undefined, DEV)).statusCode).toBe(403);
     expect((await rest('PUT', `${BASE}/mine`, target, DEV)).statusCode).toBe(403);
     expect((await rest('GET', BASE, undefined, {})).statusCode).toBe(401);
+  });
+});
+
+describe("a permission target's name (spec 01 §5: no / \\ : | ? < > * or quote)", () => {
+  const UI = '/ui/api/v1';
+  const BAD = 'Bad value /*?<>|';
+
+  it('refuses a new one holding those characters, over REST and from the console, and keeps nothing', async () => {
+    const fromConsole = await rest('POST', `${UI}/access/permissions`, { name: BAD, ...target });
+    expect(fromConsole.statusCode).toBe(400);
+    expect(fromConsole.json().errors[0]).toMatchObject({
+      message: ILLEGAL_NAME_MESSAGE,
+      field: 'name',
+    });
+    for (const name of ['a:b', 'a*b', 'a|b', 'a<b>', 'a"b', 'a\\b', 'a?b', 'a/b']) {
+      const url = `${BASE}/${encodeURIComponent(name)}`;
+      for (const method of ['POST', 'PUT']) {
+        const response = await rest(method, url, target);
+        expect(response.statusCode, `${method} ${name}: ${response.body}`).toBe(400);
+        expect(response.json().errors[0].message).toBe(ILLEGAL_NAME_MESSAGE);
+      }
+    }
+    const names = (await rest('GET', BASE)).json().map((t: { name: string }) => t.name);
+    expect(names.filter((name: string) => /[/\\:|?<>*"]/.test(name))).toEqual([]);
+    // Spaces, dots, dashes, @ and underscores stay allowed (Artifactory's own "Any Remote").
+    const fine = await rest('PUT', `${BASE}/${encodeURIComponent('Team A_1.x-@ci')}`, target);
+    expect(fine.statusCode, fine.body).toBe(201);
+    expect(
+      (await rest('DELETE', `${BASE}/${encodeURIComponent('Team A_1.x-@ci')}`)).statusCode,
+    ).toBe(200);
+  });
+
+  it('still opens, saves and deletes one stored before the rule', async () => {
+    // As a restore of an older Depot's backup writes it: straight to the table.
+    await insertPermissionTarget(depot.db, {
+      name: 'legacy:one',
+      repo: { ...target.repo, 'exclude-patterns': [] },
+    });
+    const opened = await rest(
+      'GET',
+      `${UI}/access/permissions/${encodeURIComponent('legacy:one')}`,
+    );
+    expect(opened.statusCode, opened.body).toBe(200);
+    const saved = await rest(
+      'PUT',
+      `${UI}/access/permissions/${encodeURIComponent('legacy:one')}`,
+      {
+        name: 'legacy:one',
+        repo: { ...target.repo, 'include-patterns': ['com/**'] },
+      },
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
+    const overRest = await rest('PUT', `${BASE}/${encodeURIComponent('legacy:one')}`, target);
+    expect(overRest.statusCode, overRest.body).toBe(200);
+    const deleted = await rest('POST', `${UI}/access/permissions/delete`, {
+      names: ['legacy:one'],
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
   });
 });
 

@@ -2,7 +2,7 @@ import { createReadCache } from '../../cache/read-cache.ts';
 import type { Database } from '../../db/database.ts';
 import type { TableChanges } from '../../db/table-changes.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { Conflict, NotFound } from '../../errors.ts';
+import { BadRequest, Conflict, NotFound } from '../../errors.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import type { SecurityConfigService } from '../security-config/service.ts';
@@ -34,6 +34,7 @@ import {
   replacePermissionTarget,
 } from './queries.ts';
 import { checkTarget, type TargetChecks } from './validation.ts';
+import { targetNameError } from './target-name.ts';
 import { manages, type Grantee } from './managers.ts';
 import { denied } from './refusals.ts';
 import { createItemWalker, type ItemWalker } from './subtree-walk.ts';
@@ -41,6 +42,12 @@ import { createItemWalker, type ItemWalker } from './subtree-walk.ts';
 export { denied };
 
 const ANONYMOUS_USER = 'anonymous';
+
+/** A new target's name must fit in its URL (target-name.ts): 400 on the name field if not. */
+function refuseIllegalName(name: string): void {
+  const error = targetNameError(name);
+  if (error) throw new BadRequest(error, 'name');
+}
 
 /** `denied`, knowing from the decider whether the caller may at least read the node. */
 function refusal(
@@ -237,6 +244,7 @@ export function createAccessService(deps: {
 
     async create(target: PermissionTarget): Promise<PermissionTarget> {
       const checked = await checkTarget(target, deps.checks);
+      refuseIllegalName(checked.name);
       try {
         await insertPermissionTarget(db, checked);
       } catch (error) {
@@ -254,6 +262,9 @@ export function createAccessService(deps: {
       beforeWrite?: (checked: PermissionTarget) => void,
     ): Promise<{ created: boolean; target: PermissionTarget }> {
       const checked = await checkTarget(target, deps.checks);
+      // A name stored before the rule (a restored backup, an older Depot) may still be saved.
+      if (!(await allTargets()).some((stored) => stored.name === checked.name))
+        refuseIllegalName(checked.name);
       beforeWrite?.(checked);
       const created = await replacePermissionTarget(db, checked);
       return { created, target: checked };

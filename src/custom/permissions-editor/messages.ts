@@ -10,6 +10,8 @@ export const editPermissionPath = (name: string) =>
 export const PERMISSION_MESSAGES = {
   nameEmpty: 'Name can not be empty',
   nameExists: 'Permission target name already exists',
+  /** A new target's name holding / \ : | ? < > * or a quote (server/modules/access-control/target-name.ts). */
+  illegalCharacters: 'Name contains illegal characters',
 };
 
 /** The list's page size (spec 01 §8: permission list page size 50). */

@@ -24,6 +24,7 @@ import {
   type ResourceForm,
 } from './editor';
 import { PERMISSION_MESSAGES } from './messages';
+import { targetNameError } from '../../../server/modules/access-control/target-name.ts';
 
 // ---- the list -------------------------------------------------------------------------
 
@@ -187,13 +188,25 @@ export const $resourceViews = combine(
 );
 export const $stagedResources = $staged.map((staged) => RESOURCES.filter((r) => staged[r]));
 
+/**
+ * What the name field says before anything is sent (spec 01 §5): an empty name; a new
+ * target's name with characters its URL cannot hold, as the server refuses them (a target
+ * stored before that rule keeps its name and can still be saved).
+ */
+function nameProblem(name: string, creating: boolean): string | undefined {
+  if (name.trim() === '') return PERMISSION_MESSAGES.nameEmpty;
+  return creating && targetNameError(name) ? PERMISSION_MESSAGES.illegalCharacters : undefined;
+}
+const isNameMessage = (text: string) =>
+  text === PERMISSION_MESSAGES.nameExists ||
+  text === PERMISSION_MESSAGES.nameEmpty ||
+  text === PERMISSION_MESSAGES.illegalCharacters;
+
 export const $nameError = createStore<string | null>(null)
   .reset([editorOpened, nameChanged])
   .on(saveFx.failData, (_, error) => {
     const text = errorMessage(error);
-    return text === PERMISSION_MESSAGES.nameExists || text === PERMISSION_MESSAGES.nameEmpty
-      ? text
-      : null;
+    return isNameMessage(text) ? text : null;
   });
 /** Principals the confirmation names, while it is open. */
 export const $confirming = createStore<string[] | null>(null)
@@ -215,11 +228,14 @@ const attempt = sample({
 });
 sample({
   clock: attempt,
-  filter: ({ form }) => form.name.trim() === '',
-  fn: () => PERMISSION_MESSAGES.nameEmpty,
+  filter: ({ form, creating }) => nameProblem(form.name, creating) !== undefined,
+  fn: ({ form, creating }) => nameProblem(form.name, creating)!,
   target: $nameError,
 });
-const named = sample({ clock: attempt, filter: ({ form }) => form.name.trim() !== '' });
+const named = sample({
+  clock: attempt,
+  filter: ({ form, creating }) => nameProblem(form.name, creating) === undefined,
+});
 sample({
   clock: named,
   filter: ({ form }) => principalsWithoutPermissions(form).length > 0,
@@ -245,10 +261,7 @@ sample({
 });
 sample({
   clock: saveFx.failData,
-  filter: (error) => {
-    const text = errorMessage(error);
-    return text !== PERMISSION_MESSAGES.nameExists && text !== PERMISSION_MESSAGES.nameEmpty;
-  },
+  filter: (error) => !isNameMessage(errorMessage(error)),
   fn: (error) => ({ kind: 'error' as const, text: errorMessage(error) }),
   target: notificationShown,
 });
