@@ -41,6 +41,8 @@ export class Filestore {
   /** Temp files of uploads and restores; what this node left is emptied at start (sweepTemp). */
   readonly tmpDir: string;
   private readonly smallBlobs = new SmallBlobCache(SMALL_BLOB_BYTES, SMALL_BLOB_CACHE_BYTES);
+  /** Staged files `commit` renamed into place: `discard` has nothing left to remove. */
+  private readonly placed = new WeakSet<StagedBlob>();
   /** The start of this node's upload temp files' names (`<nodeId>~`). */
   private readonly tempPrefix: string;
 
@@ -129,7 +131,7 @@ export class Filestore {
 
   /**
    * Renames a staged file into place, always: if garbage collection removed an identical
-   * blob a moment ago, this puts it back. Call it after the blob's row is locked.
+   * blob a moment ago, this puts it back. Call it after the blob's row is claimed.
    */
   async commit(staged: StagedBlob): Promise<void> {
     const dir = join(this.root, staged.sha256.slice(0, 2), staged.sha256.slice(2, 4));
@@ -140,11 +142,13 @@ export class Filestore {
       mkdirSync(dir, { recursive: true });
       await rename(staged.tmpPath, this.pathOf(staged.sha256));
     });
+    this.placed.add(staged);
     await fsyncFile(dir); // the rename itself must survive a power cut
   }
 
+  /** Removes a staged file not put in place (one that was is left alone: no call to unlink). */
   async discard(staged: StagedBlob | undefined): Promise<void> {
-    if (staged) await unlink(staged.tmpPath).catch(() => undefined);
+    if (staged && !this.placed.has(staged)) await unlink(staged.tmpPath).catch(() => undefined);
   }
 
   read(sha256: string, range?: { start: number; end: number }): Readable {

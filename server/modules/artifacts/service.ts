@@ -151,11 +151,17 @@ export function createArtifactsService(
   }
 
   /**
-   * Records a file in one transaction: claim the blob row (which holds garbage collection off
-   * it), write the rows that refer to it, and put a staged file in place last, so that a
-   * refused path leaves no file behind. A staged blob's row is claimed once before, in a
-   * commit of its own: a crash between the rename and the commit leaves a row nothing refers
-   * to, which garbage collection removes, file and all, after its grace period.
+   * Records a file: a staged blob's row is claimed in a commit of its own (which keeps
+   * garbage collection off it for its grace period) and the blob put in place (renamed and
+   * fsynced in its folder), then one transaction claims the row again (its lock holds
+   * collection off until commit) and writes the rows that refer to it. The filestore's work
+   * stays outside the transaction, as an exploded archive's does (staged-tree.ts): on the
+   * embedded database a transaction holds the one session everybody shares, and a folder's
+   * fsync inside it made every other deploy wait some 5-60 ms for each one (docs/webhooks.md,
+   * "Deploy rate"). The path and the project's quota are checked before the blob is put in
+   * place; a refusal by the transaction (only a concurrent write makes one) or a crash before
+   * its commit leaves a blob nothing refers to, which garbage collection removes, file and
+   * all, after its grace period.
    */
   async function storeFile(
     repo: Pick<RepositoryRow, 'id' | 'key' | 'config'>,
@@ -164,21 +170,21 @@ export function createArtifactsService(
     staged?: StagedBlob,
     index?: IndexHook,
   ) {
-    // A retried transaction finds the file already in place: it is renamed once.
-    let inPlace = false;
+    const incoming = [{ path: record.path, size: blob.size, sha256: blob.sha256 }];
     try {
-      if (staged) await preclaimBlobs(db, [staged]);
+      if (staged) {
+        // A deploy past its project's quota keeps no blob; the transaction decides again.
+        await assertProjectRoom(db, repo, incoming);
+        await preclaimBlobs(db, [staged]);
+        await filestore.commit(staged);
+      }
       return await retryTransaction(() =>
         db.transaction().execute(async (tx) => {
-          await assertProjectRoom(tx, repo, [
-            { path: record.path, size: blob.size, sha256: blob.sha256 },
-          ]);
+          await assertProjectRoom(tx, repo, incoming);
           await claimBlob(tx, blob);
           if (!staged && !(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
           const node = await recordFile(tx, repo, record, blob);
           await index?.(tx, { id: Number(node.id), repositoryId: repo.id });
-          if (staged && !inPlace) await filestore.commit(staged);
-          inPlace = true;
           return node;
         }),
       );
