@@ -19,12 +19,12 @@ describe('a blob written but never referenced', () => {
   it('is collected by the normal garbage collection after its grace period', async () => {
     const content = 'content whose recording never commits';
     const { filestore } = depot.services;
-    const commit = filestore.commit.bind(filestore);
-    // The process dies right after the blob's rename, before the row's commit: the
-    // transaction is rolled back, as a crash rolls it back.
-    filestore.commit = async (staged: StagedBlob) => {
-      await commit(staged);
-      throw new Error('killed between the rename and the commit');
+    const place = filestore.place.bind(filestore);
+    // The process dies right after the blob is put in place, before the row's commit: the
+    // recording transaction never commits, as after a crash.
+    filestore.place = async (staged: StagedBlob) => {
+      await place(staged);
+      throw new Error('killed between putting the blob in place and the commit');
     };
     try {
       await depot.app.inject({
@@ -34,7 +34,7 @@ describe('a blob written but never referenced', () => {
         payload: content,
       });
     } finally {
-      filestore.commit = commit;
+      filestore.place = place;
     }
     const onDisk = () => existsSync(filestore.pathOf(sha256(content)));
     expect(onDisk()).toBe(true);
@@ -51,5 +51,42 @@ describe('a blob written but never referenced', () => {
     const report = await depot.services.garbageCollector.collect(0);
     expect(report).toEqual({ binaries: 1, bytes: content.length });
     expect(onDisk()).toBe(false);
+  });
+});
+
+describe('a blob collected while its deploy records it', () => {
+  it('is put back from the staged file, and the deploy keeps its content', async () => {
+    const content = 'content collected between its placing and its recording';
+    const { filestore, garbageCollector } = depot.services;
+    const place = filestore.place.bind(filestore);
+    let collected = 0;
+    // A collection with no grace period runs right after the blob is put in place, before
+    // the recording transaction claims its row: it removes the blob, file and row.
+    filestore.place = async (staged: StagedBlob) => {
+      await place(staged);
+      if (collected === 0) collected = (await garbageCollector.collect(0)).binaries;
+    };
+    try {
+      const deploy = await depot.app.inject({
+        method: 'PUT',
+        url: '/artifactory/gen/raced/kept.bin',
+        headers: adminAuth(),
+        payload: content,
+      });
+      expect(deploy.statusCode).toBe(201);
+    } finally {
+      filestore.place = place;
+    }
+    expect(collected).toBe(1);
+    expect(existsSync(filestore.pathOf(sha256(content)))).toBe(true);
+    const download = await depot.app.inject({
+      method: 'GET',
+      url: '/artifactory/gen/raced/kept.bin',
+      headers: adminAuth(),
+    });
+    expect(download.body).toBe(content);
+    // Referred to now: a collection leaves it alone.
+    await garbageCollector.collect(0);
+    expect(existsSync(filestore.pathOf(sha256(content)))).toBe(true);
   });
 });

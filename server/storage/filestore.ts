@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Conflict, InsufficientStorage } from '../errors.ts';
@@ -41,6 +41,8 @@ export class Filestore {
   /** Temp files of uploads and restores; what this node left is emptied at start (sweepTemp). */
   readonly tmpDir: string;
   private readonly smallBlobs = new SmallBlobCache(SMALL_BLOB_BYTES, SMALL_BLOB_CACHE_BYTES);
+  /** Staged files `commit` renamed into place: `discard` has nothing left to remove. */
+  private readonly placed = new WeakSet<StagedBlob>();
   /** The start of this node's upload temp files' names (`<nodeId>~`). */
   private readonly tempPrefix: string;
 
@@ -129,7 +131,7 @@ export class Filestore {
 
   /**
    * Renames a staged file into place, always: if garbage collection removed an identical
-   * blob a moment ago, this puts it back. Call it after the blob's row is locked.
+   * blob a moment ago, this puts it back. Call it after the blob's row is claimed.
    */
   async commit(staged: StagedBlob): Promise<void> {
     const dir = join(this.root, staged.sha256.slice(0, 2), staged.sha256.slice(2, 4));
@@ -140,11 +142,35 @@ export class Filestore {
       mkdirSync(dir, { recursive: true });
       await rename(staged.tmpPath, this.pathOf(staged.sha256));
     });
+    this.placed.add(staged);
     await fsyncFile(dir); // the rename itself must survive a power cut
   }
 
+  /**
+   * Puts a staged file in place as `commit` does, but as a second name of it (a hard link):
+   * the staged file stays until `discard`, so the blob can be put back from it if garbage
+   * collection removes it before the row that keeps it is committed (`storeFile` in
+   * artifacts/service.ts). A blob already there is left as it is (the same content).
+   */
+  async place(staged: StagedBlob): Promise<void> {
+    const dir = join(this.root, staged.sha256.slice(0, 2), staged.sha256.slice(2, 4));
+    mkdirSync(dir, { recursive: true });
+    const linked = () =>
+      link(staged.tmpPath, this.pathOf(staged.sha256)).catch((error) => {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      });
+    await linked().catch(async (error) => {
+      // Pruning may have removed the shard directory, empty, between mkdir and link.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(dir, { recursive: true });
+      await linked();
+    });
+    await fsyncFile(dir); // the new name must survive a power cut
+  }
+
+  /** Removes a staged file not put in place (one that was is left alone: no call to unlink). */
   async discard(staged: StagedBlob | undefined): Promise<void> {
-    if (staged) await unlink(staged.tmpPath).catch(() => undefined);
+    if (staged && !this.placed.has(staged)) await unlink(staged.tmpPath).catch(() => undefined);
   }
 
   read(sha256: string, range?: { start: number; end: number }): Readable {

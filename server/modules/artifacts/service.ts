@@ -151,11 +151,19 @@ export function createArtifactsService(
   }
 
   /**
-   * Records a file in one transaction: claim the blob row (which holds garbage collection off
-   * it), write the rows that refer to it, and put a staged file in place last, so that a
-   * refused path leaves no file behind. A staged blob's row is claimed once before, in a
-   * commit of its own: a crash between the rename and the commit leaves a row nothing refers
-   * to, which garbage collection removes, file and all, after its grace period.
+   * Records a file: a staged blob's row is claimed in a commit of its own (which keeps
+   * garbage collection off it for its grace period) and the blob put in place (linked and
+   * fsynced in its folder), then one transaction claims the row again (its lock holds
+   * collection off until commit) and writes the rows that refer to it. The filestore's work
+   * stays outside the transaction, as an exploded archive's does (staged-tree.ts): on the
+   * embedded database a transaction holds the one session everybody shares, and a folder's
+   * fsync inside it made every other deploy wait some 5-60 ms for each one (docs/webhooks.md,
+   * "Deploy rate"). The path and the project's quota are checked before the blob is put in
+   * place; a refusal by the transaction (only a concurrent write makes one) or a crash before
+   * its commit leaves a blob nothing refers to, which garbage collection removes, file and
+   * all, after its grace period. A collection with a grace period shorter than the deploy
+   * (0 in tests) may remove the blob before the transaction claims its row: the claim then
+   * makes the row anew, and the blob is put back from the staged file, still there.
    */
   async function storeFile(
     repo: Pick<RepositoryRow, 'id' | 'key' | 'config'>,
@@ -164,21 +172,22 @@ export function createArtifactsService(
     staged?: StagedBlob,
     index?: IndexHook,
   ) {
-    // A retried transaction finds the file already in place: it is renamed once.
-    let inPlace = false;
+    const incoming = [{ path: record.path, size: blob.size, sha256: blob.sha256 }];
     try {
-      if (staged) await preclaimBlobs(db, [staged]);
+      if (staged) {
+        // A deploy past its project's quota keeps no blob; the transaction decides again.
+        await assertProjectRoom(db, repo, incoming);
+        await preclaimBlobs(db, [staged]);
+        await filestore.place(staged);
+      }
       return await retryTransaction(() =>
         db.transaction().execute(async (tx) => {
-          await assertProjectRoom(tx, repo, [
-            { path: record.path, size: blob.size, sha256: blob.sha256 },
-          ]);
-          await claimBlob(tx, blob);
+          await assertProjectRoom(tx, repo, incoming);
+          const collected = await claimBlob(tx, blob);
+          if (staged && collected) await filestore.place(staged);
           if (!staged && !(await filestore.has(blob.sha256))) throw checksumUnknown(blob.sha256);
           const node = await recordFile(tx, repo, record, blob);
           await index?.(tx, { id: Number(node.id), repositoryId: repo.id });
-          if (staged && !inPlace) await filestore.commit(staged);
-          inPlace = true;
           return node;
         }),
       );
@@ -487,9 +496,13 @@ async function assertPathFree(db: Database | Tx, repositoryId: number, path: str
 const checksumUnknown = (checksum: string) =>
   new NotFound(`Checksum deploy failed: no stored content has checksum ${checksum}`);
 
-/** Inserts or touches a blob's row; the row lock keeps garbage collection away until commit. */
-async function claimBlob(tx: Tx, blob: StoredBlob) {
-  await tx
+/**
+ * Inserts or touches a blob's row; the row lock keeps garbage collection away until commit.
+ * Answers whether the row had to be made: for a blob whose row was claimed before, that
+ * means garbage collection removed it, and its file, in between.
+ */
+async function claimBlob(tx: Tx, blob: StoredBlob): Promise<boolean> {
+  const row = await tx
     .insertInto('blobs')
     .values({
       sha256: blob.sha256,
@@ -505,7 +518,10 @@ async function claimBlob(tx: Tx, blob: StoredBlob) {
         touched_at: sql`now()`,
       }),
     )
-    .execute();
+    // A row this statement inserted has no xmax; one it updated has its own.
+    .returning(sql<boolean>`xmax = 0`.as('inserted'))
+    .executeTakeFirstOrThrow();
+  return row.inserted;
 }
 
 /**
