@@ -3,7 +3,9 @@
 // built server: scripts/prepare-start.mjs runs first):
 // 1. skopeo pushing an image (BENCH_LAYERS layers, default 8, of BENCH_LAYER_MB MiB, default
 //    2; the issue's 1 GiB image is BENCH_LAYER_MB=128; an OCI layout made here) to a new
-//    image name: Depot (through its token flow) against the registry (goal <= 1.2);
+//    image name: Depot (through its token flow) against the registry (goal <= 1.2). Each
+//    push is of fresh random layers, made before its clock starts: skopeo remembers where it
+//    pushed a blob and would mount the same layers again instead of uploading them;
 // 2. skopeo pulling it into a new OCI layout (goal <= 1.2);
 // 3. 10 skopeo pulls of the same image at once (goal <= 1.2);
 // 4. manifest HEAD requests per second, 10 at a time (the call every pull starts with),
@@ -42,9 +44,12 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
 const sha = (data) => createHash('sha256').update(data).digest('hex');
 
-/** An OCI image layout of random layers: nothing to build, nothing fetched. */
-function makeLayout() {
-  const dir = join(work, 'image');
+/**
+ * An OCI image layout of fresh random layers (content no registry has seen): nothing to
+ * build, nothing fetched. Answers its skopeo address and its directory.
+ */
+function makeLayout(name) {
+  const dir = join(work, name);
   mkdirSync(join(dir, 'blobs', 'sha256'), { recursive: true });
   const blob = (content, mediaType) => {
     const hex = sha(content);
@@ -70,8 +75,10 @@ function makeLayout() {
       manifests: [{ ...entry, annotations: { 'org.opencontainers.image.ref.name': 'bench' } }],
     }),
   );
-  return `oci:${dir}:bench`;
+  return { source: `oci:${dir}:bench`, dir };
 }
+
+const remove = (dir) => rmSync(dir, { recursive: true, force: true });
 
 const skopeo = (...args) =>
   run('skopeo', args, {
@@ -92,25 +99,26 @@ async function startDepot() {
   return base;
 }
 
-/** Median seconds of a push, then of a pull, of the image to and from `prefix`. */
+/**
+ * Median seconds of a push of fresh layers, then of a pull, of the image to and from
+ * `prefix`. What each run wrote here (its layout, what it pulled) goes after it.
+ */
 async function pushPull(name, prefix, creds) {
   const push = [];
   const pull = [];
   const tls = ['--src-tls-verify=false', '--dest-tls-verify=false'];
   for (let i = 0; i < RUNS; i++) {
     const target = `docker://${prefix}/bench-${i}:1`;
+    const layout = makeLayout(`${name}-image-${i}`);
     let start = process.hrtime.bigint();
-    await skopeo('copy', ...tls, ...creds('--dest-creds'), source, target);
+    await skopeo('copy', ...tls, ...creds('--dest-creds'), layout.source, target);
     push.push(seconds(start));
+    remove(layout.dir);
+    const pulled = join(work, `${name}-${i}`);
     start = process.hrtime.bigint();
-    await skopeo(
-      'copy',
-      ...tls,
-      ...creds('--src-creds'),
-      target,
-      `oci:${join(work, `${name}-${i}`)}:x`,
-    );
+    await skopeo('copy', ...tls, ...creds('--src-creds'), target, `oci:${pulled}:x`);
     pull.push(seconds(start));
+    remove(pulled);
   }
   return { push: median(push), pull: median(pull) };
 }
@@ -119,19 +127,23 @@ async function pushPull(name, prefix, creds) {
 async function concurrentPulls(name, image, creds) {
   const rounds = [];
   for (let i = 0; i < RUNS; i++) {
+    const into = Array.from({ length: CONCURRENT_PULLS }, (_, j) =>
+      join(work, `${name}-many-${i}-${j}`),
+    );
     const start = process.hrtime.bigint();
     await Promise.all(
-      Array.from({ length: CONCURRENT_PULLS }, (_, j) =>
+      into.map((dir) =>
         skopeo(
           'copy',
           '--src-tls-verify=false',
           ...creds('--src-creds'),
           `docker://${image}`,
-          `oci:${join(work, `${name}-many-${i}-${j}`)}:x`,
+          `oci:${dir}:x`,
         ),
       ),
     );
     rounds.push(seconds(start));
+    into.forEach(remove);
   }
   return median(rounds);
 }
@@ -160,12 +172,14 @@ async function countingUpstream(target) {
 
 /** 10 pulls at once through a remote of the registry: the upstream's GETs of each blob. */
 async function pullsThroughRemote(depot, peer) {
+  const layout = makeLayout('proxied-image');
   await skopeo(
     'copy',
     '--dest-tls-verify=false',
-    source,
+    layout.source,
     `docker://${peer.host}/library/proxied:1`,
   );
+  remove(layout.dir);
   const upstream = await countingUpstream(peer.base);
   const call = async (method, path, body) => {
     const answer = await fetch(`${depot}${path}`, {
@@ -214,11 +228,8 @@ async function headsPerSecond(url, headers) {
   return HEADS / seconds(start);
 }
 
-let source;
-
 async function main() {
   execFileSync(process.execPath, ['scripts/prepare-start.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  source = makeLayout();
   registry = await startDistributionRegistry();
   const peer = registry;
   const depot = await startDepot();
