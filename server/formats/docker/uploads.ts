@@ -76,34 +76,45 @@ const newRunningHash = (): RunningHash => ({
 
 /**
  * Appends a body to a file, handing each chunk to `take` first (which may refuse it by
- * throwing), in batches of one `writev` each. A body that breaks off (a dropped connection)
- * keeps what arrived: the batch in hand is written before its error goes on.
+ * throwing), in batches of one `writev` each, written while the next batch arrives (one
+ * write in flight at most, so at most two batches are held). A body that breaks off (a
+ * dropped connection) keeps what arrived: the batch in hand is written before its error
+ * goes on.
  */
 async function appendBatched(body: Readable, path: string, take: (chunk: Buffer) => void) {
   const file = await open(path, 'a');
   let batch: Buffer[] = [];
   let batchBytes = 0;
+  let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
+    await writing; // in order: appends land where the previous batch ended
     if (batchBytes === 0) return;
     const [buffers, length] = [batch, batchBytes];
     batch = [];
     batchBytes = 0;
-    await writeAll(file, buffers, length);
+    writing = writeAll(file, buffers, length);
+    // Awaited by the next flush or at the end; until then a failure must not go unhandled.
+    writing.catch(() => undefined);
   };
   try {
-    try {
-      for await (const chunk of body.iterator({ destroyOnReturn: false })) {
-        take(chunk as Buffer);
-        batch.push(chunk as Buffer);
-        batchBytes += (chunk as Buffer).length;
-        if (batchBytes >= WRITE_BATCH) await flush();
-      }
-    } catch (error) {
-      if (!(error instanceof RegistryError)) await flush();
-      throw error;
+    for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+      take(chunk as Buffer);
+      batch.push(chunk as Buffer);
+      batchBytes += (chunk as Buffer).length;
+      if (batchBytes >= WRITE_BATCH) await flush();
     }
     await flush();
+    await writing;
+  } catch (error) {
+    // A refused chunk is cut off by the caller: only what broke off is kept.
+    if (!(error instanceof RegistryError)) {
+      await flush();
+      await writing;
+    }
+    throw error;
   } finally {
+    // A FileHandle is closed once no write is in flight on it.
+    await writing.catch(() => undefined);
     await file.close();
   }
 }
