@@ -3,11 +3,14 @@
 // built server: scripts/prepare-start.mjs runs first):
 // 1. skopeo pushing an image (BENCH_LAYERS layers, default 8, of BENCH_LAYER_MB MiB, default
 //    2; the issue's 1 GiB image is BENCH_LAYER_MB=128; an OCI layout made here) to a new
-//    image name: Depot (through its token flow) against the registry (goal <= 1.2);
+//    image name: Depot (through its token flow) against the registry (goal <= 1.2). Each
+//    push is of fresh random layers, made before its clock starts: skopeo remembers where it
+//    pushed a blob and would mount the same layers again instead of uploading them;
 // 2. skopeo pulling it into a new OCI layout (goal <= 1.2);
 // 3. 10 skopeo pulls of the same image at once (goal <= 1.2);
 // 4. manifest HEAD requests per second, 10 at a time (the call every pull starts with),
-//    Depot with a registry token against the registry anonymous (goal >= 1.0);
+//    Depot with a registry token against the registry anonymous, each after 500 untimed
+//    (goal >= 1.0);
 // 5. 10 pulls at once through a remote repository proxying the registry (behind a counting
 //    proxy): how many times the upstream was asked for each layer (goal: once).
 // BENCH_RUNS (default 5) sets the timed runs of 1 to 3. Prints medians and ratios.
@@ -28,6 +31,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LAYERS = Number(process.env.BENCH_LAYERS ?? 8);
 const LAYER_MB = Number(process.env.BENCH_LAYER_MB ?? 2);
 const HEADS = 2000;
+const HEAD_WARMUP = 500;
 const HEAD_CONCURRENCY = 10;
 const CONCURRENT_PULLS = 10;
 const ADMIN = 'bench-admin-1';
@@ -42,9 +46,12 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
 const sha = (data) => createHash('sha256').update(data).digest('hex');
 
-/** An OCI image layout of random layers: nothing to build, nothing fetched. */
-function makeLayout() {
-  const dir = join(work, 'image');
+/**
+ * An OCI image layout of fresh random layers (content no registry has seen): nothing to
+ * build, nothing fetched. Answers its skopeo address and its directory.
+ */
+function makeLayout(name) {
+  const dir = join(work, name);
   mkdirSync(join(dir, 'blobs', 'sha256'), { recursive: true });
   const blob = (content, mediaType) => {
     const hex = sha(content);
@@ -70,8 +77,10 @@ function makeLayout() {
       manifests: [{ ...entry, annotations: { 'org.opencontainers.image.ref.name': 'bench' } }],
     }),
   );
-  return `oci:${dir}:bench`;
+  return { source: `oci:${dir}:bench`, dir };
 }
+
+const remove = (dir) => rmSync(dir, { recursive: true, force: true });
 
 const skopeo = (...args) =>
   run('skopeo', args, {
@@ -92,25 +101,26 @@ async function startDepot() {
   return base;
 }
 
-/** Median seconds of a push, then of a pull, of the image to and from `prefix`. */
+/**
+ * Median seconds of a push of fresh layers, then of a pull, of the image to and from
+ * `prefix`. What each run wrote here (its layout, what it pulled) goes after it.
+ */
 async function pushPull(name, prefix, creds) {
   const push = [];
   const pull = [];
   const tls = ['--src-tls-verify=false', '--dest-tls-verify=false'];
   for (let i = 0; i < RUNS; i++) {
     const target = `docker://${prefix}/bench-${i}:1`;
+    const layout = makeLayout(`${name}-image-${i}`);
     let start = process.hrtime.bigint();
-    await skopeo('copy', ...tls, ...creds('--dest-creds'), source, target);
+    await skopeo('copy', ...tls, ...creds('--dest-creds'), layout.source, target);
     push.push(seconds(start));
+    remove(layout.dir);
+    const pulled = join(work, `${name}-${i}`);
     start = process.hrtime.bigint();
-    await skopeo(
-      'copy',
-      ...tls,
-      ...creds('--src-creds'),
-      target,
-      `oci:${join(work, `${name}-${i}`)}:x`,
-    );
+    await skopeo('copy', ...tls, ...creds('--src-creds'), target, `oci:${pulled}:x`);
     pull.push(seconds(start));
+    remove(pulled);
   }
   return { push: median(push), pull: median(pull) };
 }
@@ -119,19 +129,23 @@ async function pushPull(name, prefix, creds) {
 async function concurrentPulls(name, image, creds) {
   const rounds = [];
   for (let i = 0; i < RUNS; i++) {
+    const into = Array.from({ length: CONCURRENT_PULLS }, (_, j) =>
+      join(work, `${name}-many-${i}-${j}`),
+    );
     const start = process.hrtime.bigint();
     await Promise.all(
-      Array.from({ length: CONCURRENT_PULLS }, (_, j) =>
+      into.map((dir) =>
         skopeo(
           'copy',
           '--src-tls-verify=false',
           ...creds('--src-creds'),
           `docker://${image}`,
-          `oci:${join(work, `${name}-many-${i}-${j}`)}:x`,
+          `oci:${dir}:x`,
         ),
       ),
     );
     rounds.push(seconds(start));
+    into.forEach(remove);
   }
   return median(rounds);
 }
@@ -160,12 +174,14 @@ async function countingUpstream(target) {
 
 /** 10 pulls at once through a remote of the registry: the upstream's GETs of each blob. */
 async function pullsThroughRemote(depot, peer) {
+  const layout = makeLayout('proxied-image');
   await skopeo(
     'copy',
     '--dest-tls-verify=false',
-    source,
+    layout.source,
     `docker://${peer.host}/library/proxied:1`,
   );
+  remove(layout.dir);
   const upstream = await countingUpstream(peer.base);
   const call = async (method, path, body) => {
     const answer = await fetch(`${depot}${path}`, {
@@ -197,9 +213,19 @@ async function pullsThroughRemote(depot, peer) {
   return { seconds: seconds(start), gets: [...upstream.blobGets.values()] };
 }
 
-/** Manifest HEADs per second, HEAD_CONCURRENCY at a time. */
+/**
+ * Manifest HEADs per second, HEAD_CONCURRENCY at a time, after HEAD_WARMUP untimed ones (on
+ * both sides): the first few hundred measure the JIT compiling Depot's answer and the
+ * client opening its connections, not a pull's steady state.
+ */
 async function headsPerSecond(url, headers) {
-  let left = HEADS;
+  await timedHeads(url, headers, HEAD_WARMUP);
+  return HEADS / (await timedHeads(url, headers, HEADS));
+}
+
+/** Seconds for `count` manifest HEADs, HEAD_CONCURRENCY at a time. */
+async function timedHeads(url, headers, count) {
+  let left = count;
   const worker = async () => {
     while (left-- > 0) {
       const answer = await fetch(url, {
@@ -211,14 +237,11 @@ async function headsPerSecond(url, headers) {
   };
   const start = process.hrtime.bigint();
   await Promise.all(Array.from({ length: HEAD_CONCURRENCY }, worker));
-  return HEADS / seconds(start);
+  return seconds(start);
 }
-
-let source;
 
 async function main() {
   execFileSync(process.execPath, ['scripts/prepare-start.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  source = makeLayout();
   registry = await startDistributionRegistry();
   const peer = registry;
   const depot = await startDepot();

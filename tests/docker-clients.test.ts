@@ -216,6 +216,27 @@ describe('podman, skopeo and buildah against a local Docker repository', () => {
     expect(JSON.parse(tags).Tags).toEqual(['copied']);
   });
 
+  it('refuses a Docker schema 1 manifest skopeo pushes, naming why, and keeps no tag', async () => {
+    const pushed = skopeo(
+      'copy',
+      '--format',
+      'v2s1',
+      '--src-tls-verify=false',
+      '--dest-tls-verify=false',
+      '--src-creds',
+      CREDS,
+      '--dest-creds',
+      CREDS,
+      remote('docker-local/app:1.0'),
+      remote('docker-copies/app:schema1'),
+    );
+    await expect(pushed).rejects.toThrow(/Docker schema 1 manifests are not accepted/);
+    const head = await depot.request('/v2/docker-copies/app/manifests/schema1', {
+      method: 'HEAD',
+    });
+    expect(head.status).toBe(404);
+  });
+
   it('buildah pushes a multi-architecture index that skopeo copies whole', async () => {
     await buildImage('app-amd64', 'amd64', 'hello from amd\n');
     await buildImage('app-arm64', 'arm64', 'hello from arm\n');

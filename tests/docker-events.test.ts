@@ -167,6 +167,45 @@ describe('docker events', () => {
     });
   });
 
+  it('names the platform of an image whose config is named by a sha512 digest', async () => {
+    const name = 'dev-docker/long';
+    const sha512Of = (data: string) => `sha512:${createHash('sha512').update(data).digest('hex')}`;
+    const config = JSON.stringify({
+      architecture: 's390x',
+      os: 'linux',
+      rootfs: { type: 'layers' },
+    });
+    const layer = 'a layer of an image whose config is named by sha512';
+    const pushed = await depot.app.inject({
+      method: 'POST',
+      url: `/v2/${name}/blobs/uploads/?digest=${sha512Of(config)}`,
+      headers: { ...adminAuth(), 'content-type': 'application/octet-stream' },
+      payload: config,
+    });
+    expect(pushed.statusCode, pushed.body).toBe(201);
+    await pushBlob(name, layer);
+    const manifest = JSON.stringify({
+      schemaVersion: 2,
+      mediaType: OCI_MANIFEST,
+      config: {
+        mediaType: 'application/vnd.oci.image.config.v1+json',
+        digest: sha512Of(config),
+        size: Buffer.byteLength(config),
+      },
+      layers: [descriptor('application/vnd.oci.image.layer.v1.tar', layer)],
+    });
+    const stored = await putManifest(name, '5.1', manifest, OCI_MANIFEST);
+    expect(stored.statusCode, stored.body).toBe(201);
+    const mine = () =>
+      docker('pushed').filter((r) => (r.json.data as { image_name: string }).image_name === 'long');
+    await until(() => mine().length === 1, 'the pushed event of the sha512 image');
+    expect(mine()[0]!.json.data).toMatchObject({
+      path: 'long/5.1/manifest.json',
+      tag: '5.1',
+      platforms: [{ architecture: 's390x', os: 'linux' }],
+    });
+  });
+
   it('emits nothing for a push that is refused', async () => {
     const before = await depot.db
       .selectFrom('event_outbox')

@@ -757,6 +757,30 @@ describe('tags, catalog, deletes and referrers', () => {
     expect(await errorCode(gone)).toBe('MANIFEST_UNKNOWN');
   });
 
+  it('deletes a pushed blob no manifest holds, with Delete, and refuses one a manifest names', async () => {
+    const loose = 'a layer no manifest names';
+    await pushBlob('docker-local/blobby', loose);
+    const at = `/v2/docker-local/blobby/blobs/${digestOf(loose)}`;
+    const noDelete = await depot.request(at, { method: 'DELETE', headers: as('pusher') });
+    expect([noDelete.status, await errorCode(noDelete)]).toEqual([403, 'DENIED']);
+    expect((await depot.request(at)).status).toBe(200);
+    const deleted = await depot.request(at, { method: 'DELETE' });
+    expect(deleted.status, await deleted.text()).toBe(202);
+    expect(await errorCode(await depot.request(at))).toBe('BLOB_UNKNOWN');
+    const again = await depot.request(at, { method: 'DELETE' });
+    expect([again.status, await errorCode(again)]).toEqual([404, 'BLOB_UNKNOWN']);
+
+    const { digest } = await pushImage('docker-local/blobby', 'v1', '{"b":1}', ['b-layer']);
+    const layerAt = `/v2/docker-local/blobby/blobs/${digestOf('b-layer')}`;
+    const held = await depot.request(layerAt, { method: 'DELETE' });
+    expect(held.status).toBe(405);
+    const { errors } = (await held.json()) as { errors: { code: string; message: string }[] };
+    expect(errors[0]).toMatchObject({ code: 'UNSUPPORTED' });
+    expect(errors[0]!.message).toContain('blobby/v1');
+    expect((await depot.request(layerAt)).status).toBe(200);
+    expect((await depot.request(`/v2/docker-local/blobby/manifests/${digest}`)).status).toBe(200);
+  });
+
   it('tells whether a tag exists only to a caller who may read the image', async () => {
     await pushImage('docker-secret/hidden', 'v1', '{"h":1}', ['h-layer']);
     const statusOf = async (tag: string) => {

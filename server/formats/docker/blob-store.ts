@@ -2,13 +2,13 @@ import { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
 import { retryTransaction } from '../../db/transaction-retry.ts';
 import { Conflict } from '../../errors.ts';
-import type { ArtifactsService } from '../../modules/artifacts/service.ts';
-import { placeFile } from '../../modules/artifacts/tree-writes.ts';
+import type { ArtifactsService, IndexHook } from '../../modules/artifacts/service.ts';
+import { holdForRemoval, placeFile } from '../../modules/artifacts/tree-writes.ts';
 import type { Filestore, StagedBlob } from '../../storage/filestore.ts';
 import { contentHex } from './digests.ts';
 import { parseDigest, type ImageRef } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
-import { blobFileName, findImageBlob, holdBlobs } from './queries.ts';
+import { blobFileName, findImageBlob, holdBlobs, imageBlobPaths } from './queries.ts';
 import type { RegistryAccessRules, RegistryCaller } from './registry-access.ts';
 import type { PullContext, RemoteBlob, RemoteImages } from './remote-images.ts';
 import type { UploadArea, UploadSession } from './uploads.ts';
@@ -54,8 +54,17 @@ export function createBlobStore(deps: {
     return target;
   }
 
-  /** Records a verified blob in the image's upload folder. */
-  async function record(target: RepositoryRow, image: string, staged: StagedBlob, user: string) {
+  /**
+   * Records a verified blob in the image's upload folder; `alsoInTransaction` runs in the
+   * transaction that does (a completed upload's row goes there).
+   */
+  async function record(
+    target: RepositoryRow,
+    image: string,
+    staged: StagedBlob,
+    user: string,
+    alsoInTransaction?: IndexHook,
+  ) {
     await artifacts.deploy({
       repoKey: target.key,
       path: uploadPath(image, staged.sha256),
@@ -65,6 +74,8 @@ export function createBlobStore(deps: {
       byChecksum: false,
       properties: {},
       user,
+      // An `_uploads` file is indexed by no format: nothing else to run there.
+      index: alsoInTransaction,
     });
   }
 
@@ -126,26 +137,73 @@ export function createBlobStore(deps: {
       return uploads.start(target.id, ref.image);
     },
 
-    async findUpload(ref: ImageRef, id: string, caller: RegistryCaller): Promise<UploadSession> {
+    /** An upload of the image in progress, and the repository it lands in. */
+    async findUpload(ref: ImageRef, id: string, caller: RegistryCaller) {
       const target = await pushTarget(ref, caller);
-      return uploads.find(id, target.id, ref.image);
+      return { target, session: await uploads.find(id, target.id, ref.image) };
     },
 
-    /** Ends an upload: the last bytes, the digest checked, the blob recorded. */
+    /**
+     * Ends an upload found by `findUpload` (whose last bytes are appended): the digest
+     * checked, the blob recorded and the upload's row removed in one transaction.
+     */
     async completeUpload(
+      upload: { target: RepositoryRow; session: UploadSession },
       ref: ImageRef,
-      session: UploadSession,
       digest: string,
       caller: RegistryCaller,
     ) {
       const expected = parseDigest(digest);
-      const target = await pushTarget(ref, caller);
+      const { target, session } = upload;
       const staged = await uploads.complete(session, expected);
       try {
-        await record(target, ref.image, staged, caller.principal.name);
+        await record(target, ref.image, staged, caller.principal.name, (tx) =>
+          uploads.forget(tx, session),
+        );
       } finally {
         await filestore.discard(staged);
       }
+    },
+
+    /**
+     * `DELETE` of a blob (docs/docker.md, "Deleting a blob"): removes the image's record of a
+     * pushed blob no manifest holds yet (its `_uploads` file), for a caller with Delete there;
+     * garbage collection then frees the bytes. A blob a manifest of the image names is
+     * refused (`405 UNSUPPORTED`, naming the folder): deleting it would break that image, so
+     * the manifest goes first and takes its blobs with it.
+     */
+    async delete(ref: ImageRef, digest: string, caller: RegistryCaller) {
+      parseDigest(digest);
+      const repo = await rules.dockerRepository(ref.repoKey);
+      // Deletes act where pushes land, as a manifest's do.
+      const target = await artifacts.deployTarget(repo.key).catch((error: Error) => {
+        throw new RegistryError('DENIED', error.message);
+      });
+      // Whether the image holds the blob is told only to a caller who may read it.
+      await rules.authorize(caller, ref, 'pull', target.key);
+      const hex = await contentHex(db, digest);
+      const unknown = () =>
+        new RegistryError('BLOB_UNKNOWN', `Blob ${digest} is unknown to ${ref.name}`, { digest });
+      if (!hex) throw unknown();
+      const pushed = uploadPath(ref.image, hex);
+      await rules.authorize(caller, ref, 'delete', target.key, pushed);
+      await retryTransaction(() =>
+        db.transaction().execute(async (tx) => {
+          // Held first, so that a manifest naming the blob cannot take it meanwhile.
+          await holdForRemoval(tx, target.id, pushed);
+          const paths = await imageBlobPaths(tx, target.id, ref.image, hex);
+          const inUse = paths.find((path) => path !== pushed);
+          if (inUse)
+            throw new RegistryError(
+              'UNSUPPORTED',
+              `Blob ${digest} is part of the manifest in ${inUse}: delete the manifests that ` +
+                'name it, and garbage collection frees the blob',
+              { digest },
+            );
+          if (!paths.includes(pushed)) throw unknown();
+          await artifacts.deleteTree(target, pushed, caller.principal.name, tx);
+        }),
+      );
     },
 
     /**

@@ -1,8 +1,10 @@
+import type { Database } from '../../db/database.ts';
 import type { Tx } from '../../modules/artifacts/service.ts';
 import type { OutboxEvent } from '../../modules/events/outbox.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import { parseManifest, type ParsedManifest } from './manifests.ts';
-import { isTag, sha256Hex } from './names.ts';
+import { contentHex } from './digests.ts';
+import { isTag } from './names.ts';
 import { findTagManifest } from './queries.ts';
 
 /** A platform as JFrog's docker events list them. */
@@ -32,13 +34,16 @@ function platformOf(value: unknown): Platform | undefined {
 
 /**
  * The platforms a manifest is for: an index's entries' `platform`, or an image's config's
- * `architecture` and `os`. An artifact (a signature, an SBOM) is for none. Reading them never
- * fails a push: a config that cannot be read counts as no platform.
+ * `architecture` and `os`, the config found by its digest, `sha256:` or `sha512:` (through
+ * `db`, which knows the content stored under a SHA-512). An artifact (a signature, an SBOM)
+ * is for none. Reading them never fails a push: a config that cannot be read counts as no
+ * platform.
  */
 export async function platformsOf(
   bytes: Buffer,
   parsed: ParsedManifest,
   filestore: Filestore,
+  db: Database | Tx,
 ): Promise<Platform[]> {
   try {
     if (parsed.kind === 'index') {
@@ -48,7 +53,9 @@ export async function platformsOf(
     const config = parsed.blobs[0];
     if (!config || !IMAGE_CONFIG_TYPES.has(config.mediaType) || !filestore.isSmall(config.size))
       return [];
-    const content = await filestore.readSmall(sha256Hex(config.digest));
+    const hex = await contentHex(db, config.digest);
+    if (!hex) return [];
+    const content = await filestore.readSmall(hex);
     const platform = platformOf(JSON.parse(content.toString('utf8')));
     return platform ? [platform] : [];
   } catch {
@@ -112,7 +119,7 @@ export async function tagDeletedEvents(
     const file = await findTagManifest(tx, target.id, image, tag);
     if (!file?.sha256) continue;
     const bytes = await filestore.readSmall(file.sha256);
-    const platforms = await platformsOf(bytes, parseManifest(bytes, undefined), filestore);
+    const platforms = await platformsOf(bytes, parseManifest(bytes, undefined), filestore, tx);
     events.push(tagEvent('deleted', { repoKey: target.key, image, tag }, file, platforms, user));
   }
   return events;

@@ -2,7 +2,7 @@ import { BadRequest, NotFound } from '../../errors.ts';
 import { locateNode, type LocatedNode } from '../../modules/tree-browser/locate-node.ts';
 import type { Services } from '../../services.ts';
 import { MANIFEST_FILE_NAMES, parseManifest } from './manifests.ts';
-import { sha256Hex } from './names.ts';
+import { contentHex } from './digests.ts';
 
 /** One layer of an image, with the command that made it when its config's history says. */
 export interface ImageLayer {
@@ -74,7 +74,7 @@ function labelsOf(config: ImageConfig | undefined): Record<string, string> {
 
 /** The DockerV2Info view of a tag folder or its manifest file. */
 export function createDockerImageView(services: Services) {
-  const { artifacts, filestore } = services;
+  const { artifacts, filestore, db } = services;
 
   /** The manifest file a node is, or the one its folder holds. */
   async function manifestNode(located: LocatedNode): Promise<LocatedNode | undefined> {
@@ -93,13 +93,16 @@ export function createDockerImageView(services: Services) {
     return undefined;
   }
 
-  /** A small blob's JSON, or undefined when it is not stored here (a remote not yet cached). */
+  /**
+   * A small blob's JSON (by a `sha256:` or `sha512:` digest), or undefined when it is not
+   * stored here (a remote not yet cached).
+   */
   async function readConfig(digest: string, size: number): Promise<ImageConfig | undefined> {
     if (!filestore.isSmall(size)) return undefined;
     try {
-      const parsed: unknown = JSON.parse(
-        (await filestore.readSmall(sha256Hex(digest))).toString('utf8'),
-      );
+      const hex = await contentHex(db, digest);
+      if (!hex) return undefined;
+      const parsed: unknown = JSON.parse((await filestore.readSmall(hex)).toString('utf8'));
       return typeof parsed === 'object' && parsed !== null ? (parsed as ImageConfig) : undefined;
     } catch {
       return undefined;

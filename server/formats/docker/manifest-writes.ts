@@ -156,7 +156,7 @@ export function createManifestWrites(deps: {
       // What the folder held goes: the caller needs Delete on each of it (a tag's old image).
       const walker = await access.walker(caller.principal);
       const user = caller.principal.name;
-      const platforms = isTag(reference) ? await platformsOf(bytes, parsed, filestore) : [];
+      const platforms = isTag(reference) ? await platformsOf(bytes, parsed, filestore, db) : [];
       const staged = await filestore.stage(
         Readable.from([bytes]),
         digest.startsWith('sha512:') ? { sha512: parseDigest(digest).hex } : {},

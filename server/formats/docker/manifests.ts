@@ -8,6 +8,12 @@ export const MEDIA_TYPES = {
   ociIndex: 'application/vnd.oci.image.index.v1+json',
 } as const;
 
+/** Docker's schema 1 (signed and unsigned): refused, see `refuseSchema1`. */
+const SCHEMA1_TYPES: ReadonlySet<string> = new Set([
+  'application/vnd.docker.distribution.manifest.v1+prettyjws',
+  'application/vnd.docker.distribution.manifest.v1+json',
+]);
+
 const IMAGE_TYPES: ReadonlySet<string> = new Set([
   MEDIA_TYPES.dockerManifest,
   MEDIA_TYPES.ociManifest,
@@ -58,6 +64,18 @@ function descriptors(value: unknown, where: string): Descriptor[] {
 }
 
 /**
+ * Docker schema 1 manifests are refused (docs/docker.md, "Schema 1"): Docker deprecated them
+ * in 2017 and its registries no longer take them, their digest is not that of the bytes sent
+ * (the signatures are left out) and clients sign them with a key made for the one push, so the
+ * signature proves nothing. Every client that writes one also writes schema 2 or OCI.
+ */
+const schema1Refused = () =>
+  invalid(
+    'Docker schema 1 manifests are not accepted: push the image as a Docker schema 2 or OCI ' +
+      'manifest (skopeo copy --format v2s2 or --format oci; docker and podman do by default)',
+  );
+
+/**
  * Reads a manifest as pushed: Docker schema 2 manifests and manifest lists, OCI image
  * manifests and indexes, with any artifact type. The media type is the one the client
  * sent as Content-Type; one written in the document must agree with it.
@@ -77,6 +95,7 @@ export function parseManifest(bytes: Buffer, contentType: string | undefined): P
     throw invalid(`The manifest says it is ${declared} but was sent as ${sent}`);
   const mediaType =
     declared ?? sent ?? (doc.manifests ? MEDIA_TYPES.ociIndex : MEDIA_TYPES.ociManifest);
+  if (doc.schemaVersion === 1 || SCHEMA1_TYPES.has(mediaType)) throw schema1Refused();
   if (doc.schemaVersion !== 2) throw invalid('Only schemaVersion 2 manifests are supported');
   const subject = doc.subject === undefined ? undefined : descriptor(doc.subject, 'subject');
   const annotations = doc.annotations as Record<string, string> | undefined;

@@ -142,7 +142,7 @@ export function createDockerPromotion(deps: {
     await copyIndexEntries(c, bytes);
     const copied = await copyFolder(c, from, to, targetTag);
     if (move) await removeFolder(c, c.source, from);
-    const platforms = await platformsOf(bytes, parseManifest(bytes, undefined), filestore);
+    const platforms = await platformsOf(bytes, parseManifest(bytes, undefined), filestore, c.tx);
     await indexDockerTag(c.tx, {
       repositoryId: c.target.id,
       image: c.image,

@@ -34,6 +34,26 @@ export function findImageBlob(db: Executor, repositoryId: number, image: string,
     .executeTakeFirst();
 }
 
+/** The paths of the image's files holding a blob (`<image>/<folder>/sha256__<hex>`). */
+export async function imageBlobPaths(
+  db: Executor,
+  repositoryId: number,
+  image: string,
+  hex: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('nodes')
+    .select('path')
+    .where('repository_id', '=', repositoryId)
+    .where('sha256', '=', hex)
+    .where('folder', '=', false)
+    .where('name', '=', blobFileName(hex))
+    .where(inImageFolders(image))
+    .orderBy('path')
+    .execute();
+  return rows.map((row) => row.path);
+}
+
 /** Which of the blobs the image holds, as `findImageBlob` finds each, in one statement. */
 export async function imageBlobsHeld(
   db: Executor,

@@ -61,6 +61,11 @@ async function readManifestBody(request: FastifyRequest): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** Whether a request comes with a body: a length above 0, or chunks. */
+const hasBody = (request: FastifyRequest) =>
+  request.headers['transfer-encoding'] !== undefined ||
+  Number(request.headers['content-length'] ?? 0) > 0;
+
 /** Where an upload continues, and how much of it has arrived. */
 function uploadAnswer(
   reply: FastifyReply,
@@ -143,11 +148,10 @@ async function answer(
     case 'manifest':
       return manifestRequest(registry, request, reply, ref, path.reference, caller);
     case 'blob': {
-      if (method === 'DELETE')
-        throw unsupported(
-          method,
-          'Blobs go with the manifests that hold them: delete the manifest',
-        );
+      if (method === 'DELETE') {
+        await registry.blobs.delete(ref, path.digest, caller);
+        return registryHeaders(reply).status(202).header('Content-Length', '0').send();
+      }
       if (method !== 'GET' && method !== 'HEAD') throw unsupported(method);
       const blob = await registry.blobs.locate(ref, path.digest, caller, pullContext(request));
       if (blob.kind === 'streaming')
@@ -271,7 +275,8 @@ async function uploadRequest(
     const session = await blobs.startUpload(ref, caller);
     return uploadAnswer(reply, prefix, ref, session.id, 0).status(202).send();
   }
-  const session = await blobs.findUpload(ref, uploadId, caller);
+  const upload = await blobs.findUpload(ref, uploadId, caller);
+  const { session } = upload;
   switch (request.method) {
     case 'GET':
       return uploadAnswer(reply, prefix, ref, session.id, session.size).status(204).send();
@@ -287,8 +292,9 @@ async function uploadRequest(
     case 'PUT': {
       if (!digest)
         throw new RegistryError('DIGEST_INVALID', 'Completing an upload needs its digest');
-      await registry.uploads.append(session, request.raw);
-      await blobs.completeUpload(ref, session, digest, caller);
+      // Clients end most uploads with an empty PUT: nothing to append then.
+      if (hasBody(request)) await registry.uploads.append(session, request.raw);
+      await blobs.completeUpload(upload, ref, digest, caller);
       return blobCreated(reply, prefix, ref, digest);
     }
     case 'DELETE':

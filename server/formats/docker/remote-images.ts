@@ -86,7 +86,7 @@ export function createRemoteImages(deps: {
     const bytes = await filestore.readSmall(node.sha256!);
     const parsed = parseManifest(bytes, undefined);
     const digest = `sha256:${node.sha256}`;
-    const platforms = isTag(reference) ? await platformsOf(bytes, parsed, filestore) : [];
+    const platforms = isTag(reference) ? await platformsOf(bytes, parsed, filestore, db) : [];
     await retryTransaction(() =>
       db.transaction().execute(async (tx) => {
         await writeProperties(

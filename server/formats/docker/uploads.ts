@@ -4,6 +4,7 @@ import { mkdir, open, readdir, stat, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
+import type { Tx } from '../../modules/artifacts/service.ts';
 import { writeAll, type StagedBlob } from '../../storage/filestore.ts';
 import type { DigestAlgorithm } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
@@ -23,6 +24,8 @@ export interface UploadSession {
   image: string;
   /** Bytes received so far. */
   size: number;
+  /** When its row last recorded a write (the expiry counts from there). */
+  touchedAt: number;
 }
 
 /** Appended bodies are written in batches of this size: one write per batch, not per chunk. */
@@ -73,34 +76,45 @@ const newRunningHash = (): RunningHash => ({
 
 /**
  * Appends a body to a file, handing each chunk to `take` first (which may refuse it by
- * throwing), in batches of one `writev` each. A body that breaks off (a dropped connection)
- * keeps what arrived: the batch in hand is written before its error goes on.
+ * throwing), in batches of one `writev` each, written while the next batch arrives (one
+ * write in flight at most, so at most two batches are held). A body that breaks off (a
+ * dropped connection) keeps what arrived: the batch in hand is written before its error
+ * goes on.
  */
 async function appendBatched(body: Readable, path: string, take: (chunk: Buffer) => void) {
   const file = await open(path, 'a');
   let batch: Buffer[] = [];
   let batchBytes = 0;
+  let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
+    await writing; // in order: appends land where the previous batch ended
     if (batchBytes === 0) return;
     const [buffers, length] = [batch, batchBytes];
     batch = [];
     batchBytes = 0;
-    await writeAll(file, buffers, length);
+    writing = writeAll(file, buffers, length);
+    // Awaited by the next flush or at the end; until then a failure must not go unhandled.
+    writing.catch(() => undefined);
   };
   try {
-    try {
-      for await (const chunk of body.iterator({ destroyOnReturn: false })) {
-        take(chunk as Buffer);
-        batch.push(chunk as Buffer);
-        batchBytes += (chunk as Buffer).length;
-        if (batchBytes >= WRITE_BATCH) await flush();
-      }
-    } catch (error) {
-      if (!(error instanceof RegistryError)) await flush();
-      throw error;
+    for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+      take(chunk as Buffer);
+      batch.push(chunk as Buffer);
+      batchBytes += (chunk as Buffer).length;
+      if (batchBytes >= WRITE_BATCH) await flush();
     }
     await flush();
+    await writing;
+  } catch (error) {
+    // A refused chunk is cut off by the caller: only what broke off is kept.
+    if (!(error instanceof RegistryError)) {
+      await flush();
+      await writing;
+    }
+    throw error;
   } finally {
+    // A FileHandle is closed once no write is in flight on it.
+    await writing.catch(() => undefined);
     await file.close();
   }
 }
@@ -121,6 +135,19 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
   const writers = new Map<string, Promise<unknown>>();
   const runningHashes = new Map<string, RunningHash>();
   let lastSweep = 0;
+  // A write is recorded in the upload's row at most this often (a hundredth of the expiry, a
+  // minute at most): a chunked push's PATCHes do not each cost a write of the row.
+  const touchIntervalMs = Math.min(60_000, limits.expirySeconds * 10);
+
+  async function touch(session: UploadSession) {
+    if (Date.now() - session.touchedAt < touchIntervalMs) return;
+    await db
+      .updateTable('docker_uploads')
+      .set({ updated_at: new Date() })
+      .where('id', '=', session.id)
+      .execute();
+    session.touchedAt = Date.now();
+  }
 
   async function serialized<T>(id: string, work: () => Promise<T>): Promise<T> {
     const before = writers.get(id) ?? Promise.resolve();
@@ -184,7 +211,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
       () => undefined,
     );
     if (size === undefined) throw unknownUpload(id);
-    return { id, repositoryId, image, size };
+    return { id, repositoryId, image, size, touchedAt: row.updated_at.getTime() };
   }
 
   /**
@@ -228,11 +255,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
         }
         throw error;
       } finally {
-        await db
-          .updateTable('docker_uploads')
-          .set({ updated_at: new Date() })
-          .where('id', '=', session.id)
-          .execute();
+        await touch(session);
         // Kept only while it covers exactly what the file holds (a refused chunk was cut off).
         const size = await stat(path).then(
           (info) => info.size,
@@ -284,7 +307,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
         .insertInto('docker_uploads')
         .values({ id, repository_id: repositoryId, image })
         .execute();
-      return { id, repositoryId, image, size: 0 };
+      return { id, repositoryId, image, size: 0, touchedAt: Date.now() };
     },
 
     find,
@@ -293,7 +316,8 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
     /**
      * The upload as a staged blob once it is whole: hashed as it arrived (or from its file),
      * checked against the digest (sha256 or sha512). A mismatch removes the upload
-     * (DIGEST_INVALID, nothing kept).
+     * (DIGEST_INVALID, nothing kept). A match leaves its row to `forget`, in the transaction
+     * that records the blob: the file is the filestore's to rename or discard from here on.
      */
     async complete(
       session: UploadSession,
@@ -303,9 +327,8 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
         const path = fileOf(session.id);
         const { size, sha256, sha1, sha512 } = await checksumsOf(session.id, expected.algorithm);
         const actual = expected.algorithm === 'sha512' ? sha512! : sha256;
-        // The row goes now: the file is the filestore's to rename or discard from here on.
-        await db.deleteFrom('docker_uploads').where('id', '=', session.id).execute();
         if (actual !== expected.hex) {
+          await db.deleteFrom('docker_uploads').where('id', '=', session.id).execute();
           await unlink(path).catch(() => undefined);
           const { algorithm } = expected;
           throw new RegistryError(
@@ -317,6 +340,11 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
         await handle.sync().finally(() => handle.close());
         return { tmpPath: path, sha256, sha1, sha512, size };
       });
+    },
+
+    /** Removes a completed upload's row, in the transaction that records its blob. */
+    async forget(tx: Tx, session: UploadSession) {
+      await tx.deleteFrom('docker_uploads').where('id', '=', session.id).execute();
     },
 
     cancel: (session: UploadSession) => serialized(session.id, () => remove(session.id)),
