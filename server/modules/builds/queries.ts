@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Tx } from '../artifacts/service.ts';
 import type { BuildFilesTable } from '../../db/tables.ts';
@@ -283,13 +282,3 @@ const latestInWindow = (db: Database, filter: LatestBuildsFilter) =>
 /** Every build the filter keeps, newest first. */
 export const buildsFiltered = (db: Database, filter: LatestBuildsFilter) =>
   narrowed(db, filter).orderBy('builds.started_at', 'desc').execute();
-
-/** Only the build's `properties`: a diff compares them without reading whole documents. */
-export async function buildProperties(db: Database, id: number) {
-  const row = await db
-    .selectFrom('builds')
-    .select(sql<Record<string, unknown> | null>`document->'properties'`.as('properties'))
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  return row.properties;
-}

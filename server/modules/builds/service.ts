@@ -14,8 +14,6 @@ import { BUILD_MESSAGES as M } from './messages.ts';
 import {
   allBuilds,
   buildDocument,
-  buildFiles,
-  buildProperties,
   buildsNamed,
   projectExists,
   promotionsOf,
@@ -96,19 +94,9 @@ export function createBuildsService(deps: {
     return statuses.length > 0 ? { ...document, statuses } : document;
   }
 
-  async function diffRows(current: BuildRow, previous: BuildRow) {
-    // The properties alone, not the documents: a build of thousands of files is megabytes.
-    const [currentFiles, previousFiles, currentProperties, previousProperties] = await Promise.all([
-      buildFiles(db, current.id),
-      buildFiles(db, previous.id),
-      buildProperties(db, current.id),
-      buildProperties(db, previous.id),
-    ]);
-    return diffBuilds(
-      { files: currentFiles, properties: propertiesOf(currentProperties) },
-      { files: previousFiles, properties: propertiesOf(previousProperties) },
-    );
-  }
+  /** Compared as rows, one query per kind: neither document is read (docs/builds.md, "Scale"). */
+  const diffRows = (current: BuildRow, previous: BuildRow) =>
+    diffBuilds(db, current.id, previous.id);
 
   return {
     store,
@@ -278,12 +266,6 @@ export function createBuildsService(deps: {
       }
     },
   };
-}
-
-function propertiesOf(properties: unknown): Record<string, string> {
-  return properties && typeof properties === 'object' && !Array.isArray(properties)
-    ? (properties as Record<string, string>)
-    : {};
 }
 
 export type BuildsService = ReturnType<typeof createBuildsService>;
