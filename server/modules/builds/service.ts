@@ -12,9 +12,9 @@ import { createBuildStore, placeOf } from './build-store.ts';
 import { diffBuilds } from './diff.ts';
 import { BUILD_MESSAGES as M } from './messages.ts';
 import {
-  allBuilds,
   buildDocument,
   buildsNamed,
+  latestBuildPerName,
   projectExists,
   promotionsOf,
   type BuildRow,
@@ -135,15 +135,11 @@ export function createBuildsService(deps: {
     async names(principal: Principal, projectKey?: string) {
       const decider = await access.forBuilds(principal);
       const repositoryKey = await repositoryOf(projectKey);
-      const latest = new Map<string, BuildRow>();
-      for (const row of await allBuilds(db))
-        if (
-          row.repository_key === repositoryKey &&
-          !latest.has(row.name) &&
-          decider.can('read', judged(row))
-        )
-          latest.set(row.name, row);
-      return [...latest.values()];
+      const latest = await latestBuildPerName(db, {
+        buildRepo: repositoryKey,
+        readable: decider.readFilter,
+      });
+      return latest.sort((a, b) => b.started_at.getTime() - a.started_at.getTime());
     },
 
     /** The names whose builds a target's patterns cover (the permissions editor's preview). */
