@@ -168,7 +168,13 @@ async function race(
  * administrator, reading every build and the libraries by a permission target.
  */
 async function seedDepot({ services, db }: Awaited<ReturnType<typeof buildApp>>) {
-  const admin: Principal = { name: 'admin', admin: true, anonymous: false, via: 'basic', userId: 1 };
+  const admin: Principal = {
+    name: 'admin',
+    admin: true,
+    anonymous: false,
+    via: 'basic',
+    userId: 1,
+  };
   for (const [number, changed] of [
     ['1', false],
     ['2', true],
