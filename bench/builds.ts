@@ -10,8 +10,11 @@
 // nodes, `builds`, `build_files`), with generate_series; the two compared builds are uploaded
 // through the builds service. PGlite by default; BENCH_DATABASE_URL=postgres://... runs on
 // PostgreSQL (a scratch database is created there and dropped). BENCH_BUILDS, BENCH_MODULES
-// and BENCH_RUNS scale it down for a quick look.
-import { mkdtempSync, rmSync } from 'node:fs';
+// and BENCH_RUNS scale it down for a quick look. Seeding the full size takes minutes:
+// BENCH_KEEP=<dir> (PGlite only) keeps the Depot's home in that directory and, when it already
+// holds a seeded Depot, times that one again (migrations added since run on it first). The
+// directory is yours to remove.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -159,10 +162,45 @@ async function race(
   return [summary(0), summary(1)];
 }
 
+/**
+ * The Depot the calls are timed on: the two compared builds uploaded through the service
+ * (which also creates the build-info repository), the bulk builds seeded, and a user who is no
+ * administrator, reading every build and the libraries by a permission target.
+ */
+async function seedDepot({ services, db }: Awaited<ReturnType<typeof buildApp>>) {
+  const admin: Principal = {
+    name: 'admin',
+    admin: true,
+    anonymous: false,
+    via: 'basic',
+    userId: 1,
+  };
+  for (const [number, changed] of [
+    ['1', false],
+    ['2', true],
+  ] as const)
+    await services.builds.upload(admin, diffBuild(number, changed) as never);
+  await services.repositories.create({
+    key: LIBS,
+    rclass: 'local',
+    packageType: 'generic',
+  } as never);
+  const buildRepo = await services.artifacts.repository(BUILD_REPO);
+  const libs = await services.artifacts.repository(LIBS);
+  await seed(db, buildRepo.id, libs.id);
+  await services.users.create({
+    name: 'reader',
+    email: 'r@example.com',
+    password: 'reader-pass-1',
+  } as never);
+}
+
 const report = (name: string, goal: number, [depot, plain]: [Timed, Timed]) =>
   reportAgainstSql(name, goal, depot, plain);
 
-const home = mkdtempSync(join(tmpdir(), 'depot-bench-builds-'));
+const kept = process.env.BENCH_DATABASE_URL ? undefined : process.env.BENCH_KEEP;
+if (kept) mkdirSync(kept, { recursive: true });
+const home = kept ?? mkdtempSync(join(tmpdir(), 'depot-bench-builds-'));
 const scratch = process.env.BENCH_DATABASE_URL
   ? await createScratchDatabase(process.env.BENCH_DATABASE_URL)
   : undefined;
@@ -184,27 +222,15 @@ try {
     via: 'basic',
     userId: 1,
   };
-  // The two compared builds go through the upload, which also creates the build-info repository.
-  for (const [number, changed] of [
-    ['1', false],
-    ['2', true],
-  ] as const)
-    await services.builds.upload(admin, diffBuild(number, changed) as never);
-  await services.repositories.create({
-    key: LIBS,
-    rclass: 'local',
-    packageType: 'generic',
-  } as never);
-  const buildRepo = await services.artifacts.repository(BUILD_REPO);
+  const seeded = await db
+    .selectFrom('builds')
+    .select('id')
+    .where('created_by', '=', 'seed')
+    .limit(1)
+    .executeTakeFirst();
+  if (seeded) console.log(`timing the Depot seeded earlier in ${home}`);
+  else await seedDepot(depot);
   const libs = await services.artifacts.repository(LIBS);
-  await seed(db, buildRepo.id, libs.id);
-
-  // A user who is no administrator, reading every build and the libraries by a permission target.
-  await services.users.create({
-    name: 'reader',
-    email: 'r@example.com',
-    password: 'reader-pass-1',
-  } as never);
   const auth = `Basic ${Buffer.from('admin:bench-builds-pass-1').toString('base64')}`;
   const grant = await app.inject({
     method: 'PUT',
@@ -306,5 +332,6 @@ try {
 } finally {
   await depot.app.close();
   await scratch?.drop();
-  rmSync(home, { recursive: true, force: true });
+  if (kept) console.log(`kept the seeded Depot in ${kept} (BENCH_KEEP)`);
+  else rmSync(home, { recursive: true, force: true });
 }

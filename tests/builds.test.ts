@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_MESSAGES as M } from '../server/modules/builds/messages.ts';
-import { buildInfo, startedAt, type FileSpec } from './helpers/build-info.ts';
+import { buildInfo, checksumsOf, startedAt, type FileSpec } from './helpers/build-info.ts';
 import {
   adminAuth,
   basic,
@@ -272,6 +272,69 @@ describe('diff', () => {
     expect(names(diff.properties.updated)).toEqual(['buildInfo.env.BRANCH']);
     expect(names(diff.properties.new)).toEqual(['buildInfo.env.NEW']);
     expect(names(diff.properties.removed)).toEqual(['buildInfo.env.GONE']);
+  });
+  it('answers each entry whole, in the document order, a repeated listing by its last checksums', async () => {
+    const file = (name: string, content: string, module: string) => ({
+      name,
+      type: 'jar',
+      ...checksumsOf(content),
+      module,
+    });
+    const older = buildInfo({
+      name: 'acme-diff-rows',
+      number: '1',
+      started: new Date('2026-03-02T10:00:00Z'),
+      properties: { 'x.b': '1', 'x.a': '2' },
+      modules: [
+        {
+          id: 'm1',
+          artifacts: [
+            { name: 'b.jar', content: 'b1' },
+            { name: 'a.jar', content: 'a' },
+            { name: 'dup.jar', content: 'd1' },
+            { name: 'old.jar', content: 'o' },
+          ],
+        },
+        { id: 'm2', artifacts: [{ name: 'a.jar', content: 'a' }] },
+      ],
+    });
+    const newer = buildInfo({
+      name: 'acme-diff-rows',
+      number: '2',
+      started: new Date('2026-03-03T10:00:00Z'),
+      properties: { 'x.a': '3', 'x.c': '4' },
+      modules: [
+        {
+          id: 'm1',
+          artifacts: [
+            { name: 'z.jar', content: 'z' },
+            { name: 'a.jar', content: 'a' },
+            { name: 'b.jar', content: 'b2' },
+            { name: 'dup.jar', content: 'd1' },
+            { name: 'dup.jar', content: 'd2' },
+          ],
+        },
+        { id: 'm2', artifacts: [{ name: 'a.jar', content: 'a' }] },
+      ],
+    });
+    // A checksum one side leaves out decides nothing.
+    delete (newer.modules[1].artifacts[0] as { sha256?: string }).sha256;
+    expect((await upload(older)).statusCode).toBe(204);
+    expect((await upload(newer)).statusCode).toBe(204);
+    const diff = (await get(`${API}/acme-diff-rows/2?diff=1`)).json();
+    expect(diff.artifacts).toEqual({
+      new: [file('z.jar', 'z', 'm1')],
+      updated: [file('b.jar', 'b2', 'm1'), file('dup.jar', 'd2', 'm1')],
+      unchanged: [file('a.jar', 'a', 'm1'), { ...file('a.jar', 'a', 'm2'), sha256: null }],
+      removed: [file('old.jar', 'o', 'm1')],
+    });
+    expect(diff.dependencies).toEqual({ new: [], updated: [], unchanged: [], removed: [] });
+    expect(diff.properties).toEqual({
+      new: [{ name: 'x.c', value: '4' }],
+      updated: [{ name: 'x.a', value: '3' }],
+      unchanged: [{ name: 'buildInfo.env.JAVA_HOME', value: '/opt/java' }],
+      removed: [{ name: 'x.b', value: '1' }],
+    });
   });
 });
 

@@ -458,6 +458,7 @@ export interface DepotDatabase {
   builds: BuildsTable;
   latest_builds: LatestBuildsTable;
   build_files: BuildFilesTable;
+  build_properties: BuildPropertiesTable;
   build_promotions: BuildPromotionsTable;
   event_outbox: EventOutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -551,6 +552,14 @@ export interface BuildFilesTable {
   sha1: string | null;
   sha256: string | null;
   md5: string | null;
+}
+
+/** A build's properties flattened, in the document's order (migration 0054, kept by a trigger). */
+export interface BuildPropertiesTable {
+  build_id: number;
+  position: number;
+  key: string;
+  value: string;
 }
 
 /** One promotion of a build: the release history. */

@@ -35,6 +35,7 @@ import * as entityDocumentChanges from './0047-entity-document-changes.ts';
 import * as webhooksFillfactor from './0048-webhooks-fillfactor.ts';
 import * as supportBundleParts from './0049-support-bundle-parts.ts';
 import * as buildsLatest from './0050-builds-latest.ts';
+import * as buildsRows from './0054-builds-rows.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -73,6 +74,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0048-webhooks-fillfactor': webhooksFillfactor,
   '0049-support-bundle-parts': supportBundleParts,
   '0050-builds-latest': buildsLatest,
+  '0054-builds-rows': buildsRows,
 };
 
 /**

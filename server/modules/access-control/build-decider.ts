@@ -1,4 +1,4 @@
-import { compileAntPattern } from '../artifacts/ant-pattern.ts';
+import { antPatternPosix, compileAntPattern } from '../artifacts/ant-pattern.ts';
 import type { RepoAction } from './decider.ts';
 import { sectionActions, type Grantee } from './grants.ts';
 import type { PermissionTarget } from './permission-target.ts';
@@ -20,16 +20,44 @@ export interface JudgedBuild {
 export interface BuildDecider {
   readonly admin: boolean;
   can(action: RepoAction, build: JudgedBuild): boolean;
+  /** `can('read', ...)` as a filter the database applies; `all` for an administrator. */
+  readonly readFilter: BuildReadFilter | 'all';
 }
 
-export const ADMIN_BUILDS: BuildDecider = { admin: true, can: () => true };
-export const NO_BUILDS: BuildDecider = { admin: false, can: () => false };
+/**
+ * Who may read which builds, for SQL (the builds list, docs/builds.md "Scale"): a build is
+ * readable when one grant names its repository (lower-cased), one include and no exclude
+ * matches its path (PostgreSQL expressions of the Ant patterns). `byName` when every pattern
+ * judges a build by its name alone (`**`, `{name}/**`, a folder `x/`), so that each name's
+ * latest build speaks for all the builds of the name.
+ */
+export interface BuildReadFilter {
+  grants: { repositories: string[]; includes: string[]; excludes: string[] }[];
+  byName: boolean;
+}
+
+export const ADMIN_BUILDS: BuildDecider = { admin: true, can: () => true, readFilter: 'all' };
+export const NO_BUILDS: BuildDecider = {
+  admin: false,
+  can: () => false,
+  readFilter: { grants: [], byName: true },
+};
+
+/**
+ * Whether a pattern's answer is the same for every build of a name. A build's path is
+ * `{name}/{file}` with no `/` in the file, so a pattern ending in `/**` or `/` matches when a
+ * part of the path before one of its slashes, a part of the name, matches what comes before.
+ */
+const judgesByName = (pattern: string) =>
+  pattern === '**' || pattern.endsWith('/**') || pattern.endsWith('/');
 
 interface BuildGrant {
   repositories: Set<string>;
   includes: RegExp[];
   excludes: RegExp[];
   actions: Set<RepoAction>;
+  /** The patterns as the section gives them. */
+  patterns: { includes: string[]; excludes: string[] };
 }
 
 function buildGrantsFor(targets: readonly PermissionTarget[], grantee: Grantee): BuildGrant[] {
@@ -38,13 +66,16 @@ function buildGrantsFor(targets: readonly PermissionTarget[], grantee: Grantee):
     if (!section) return [];
     const actions = sectionActions(section, grantee);
     if (actions.size === 0) return [];
-    const includes = section['include-patterns'].filter(Boolean);
+    const given = section['include-patterns'].filter(Boolean);
+    const includes = given.length > 0 ? given : ['**'];
+    const excludes = section['exclude-patterns'].filter(Boolean);
     return [
       {
         repositories: new Set(section.repositories.map((key) => key.toLowerCase())),
-        includes: (includes.length > 0 ? includes : ['**']).map(compileAntPattern),
-        excludes: section['exclude-patterns'].filter(Boolean).map(compileAntPattern),
+        includes: includes.map(compileAntPattern),
+        excludes: excludes.map(compileAntPattern),
         actions,
+        patterns: { includes, excludes },
       },
     ];
   });
@@ -65,8 +96,19 @@ export function buildDeciderFrom(
   grantee: Grantee,
 ): BuildDecider {
   const grants = buildGrantsFor(targets, grantee);
+  const reading = grants.filter((grant) => grant.actions.has('read'));
   return {
     admin: false,
+    readFilter: {
+      grants: reading.map((grant) => ({
+        repositories: [...grant.repositories],
+        includes: grant.patterns.includes.map(antPatternPosix),
+        excludes: grant.patterns.excludes.map(antPatternPosix),
+      })),
+      byName: reading.every((grant) =>
+        [...grant.patterns.includes, ...grant.patterns.excludes].every(judgesByName),
+      ),
+    },
     can(action, build) {
       const key = build.repositoryKey.toLowerCase();
       return grants.some(

@@ -86,10 +86,19 @@ export function createAccessService(deps: {
   const memberships = createReadCache<number, string[]>({ ttlMs: 60_000, maxEntries: 10_000 });
   // Principals with the same name and groups decide alike: build each decider once.
   const deciders = createReadCache<string, AccessDecider>({ ttlMs: 60_000, maxEntries: 10_000 });
+  // And their build deciders: a builds list or an item's Builds tab asks on every call.
+  const buildDeciders = createReadCache<string, BuildDecider>({
+    ttlMs: 60_000,
+    maxEntries: 10_000,
+  });
+  const clearDeciders = () => {
+    deciders.clear();
+    buildDeciders.clear();
+  };
   const clearAll = () => {
     targets.clear();
     repositories.clear();
-    deciders.clear();
+    clearDeciders();
   };
   changes.onChange(
     ['permission_targets', 'repositories', 'projects', 'project_members', 'project_roles'],
@@ -97,7 +106,7 @@ export function createAccessService(deps: {
   );
   changes.onChange(['users', 'groups', 'user_groups'], () => {
     memberships.clear();
-    deciders.clear();
+    clearDeciders();
   });
 
   const allTargets = () => targets.get('all', () => listPermissionTargets(db));
@@ -147,13 +156,15 @@ export function createAccessService(deps: {
     if (principal.anonymous && !(await deps.securityConfig.get()).anonAccessEnabled)
       return NO_BUILDS;
     const who = await grantee(principal);
-    const [naming, memberships, repos] = await Promise.all([
-      permissionTargetsNaming(db, who.name, who.groups),
-      projectMembershipsOf(db, who.name, who.groups),
-      repositories.get('all', () => deps.repositories.list()),
-    ]);
-    const projects = projectBuildTargets(projectTargets(memberships, repos));
-    return buildDeciderFrom([...naming, ...projects], who);
+    return buildDeciders.get(deciderKey(who.name, who.groups), async () => {
+      const [naming, memberships, repos] = await Promise.all([
+        permissionTargetsNaming(db, who.name, who.groups),
+        projectMembershipsOf(db, who.name, who.groups),
+        repositories.get('all', () => deps.repositories.list()),
+      ]);
+      const projects = projectBuildTargets(projectTargets(memberships, repos));
+      return buildDeciderFrom([...naming, ...projects], who);
+    });
   }
 
   /**

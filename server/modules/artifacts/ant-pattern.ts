@@ -12,12 +12,24 @@ export function compileAntPatterns(list: string): RegExp[] {
 }
 
 export function compileAntPattern(pattern: string): RegExp {
+  return new RegExp(antPatternSource(pattern, '.'));
+}
+
+/**
+ * The same pattern as a PostgreSQL regular expression (`path ~ ...`), for filters the
+ * database applies. `.` there matches a line break, which JavaScript's does not: any
+ * character but a line break is spelled out, so both decide alike.
+ */
+export const antPatternPosix = (pattern: string) => antPatternSource(pattern, '[^\\n]');
+
+/** The anchored expression of an Ant pattern, `anyChar` standing for any one character. */
+function antPatternSource(pattern: string, anyChar: string): string {
   let source = '';
   for (let i = 0; i < pattern.length; i++) {
     const char = pattern[i];
     if (char === '*' && pattern[i + 1] === '*') {
       const slashFollows = pattern[i + 2] === '/';
-      source += slashFollows ? '(?:.*/)?' : '.*';
+      source += slashFollows ? `(?:${anyChar}*/)?` : `${anyChar}*`;
       i += slashFollows ? 2 : 1;
     } else if (char === '*') {
       source += '[^/]*';
@@ -28,8 +40,8 @@ export function compileAntPattern(pattern: string): RegExp {
     }
   }
   // A pattern naming a folder covers everything below it, as in Ant.
-  if (pattern.endsWith('/')) source += '.*';
-  return new RegExp(`^${source}$`);
+  if (pattern.endsWith('/')) source += `${anyChar}*`;
+  return `^${source}$`;
 }
 
 export function matchesAny(patterns: RegExp[], path: string): boolean {

@@ -63,6 +63,8 @@ export const NOT_BACKED_UP: Readonly<Record<string, string>> = {
   support_bundle_parts: "nodes' answers to a bundle being made",
   latest_builds:
     "each build name's newest build, rebuilt by a trigger as the restore inserts the builds",
+  build_properties:
+    "each build's properties flattened, rebuilt by a trigger as the restore inserts the builds",
   remote_misses: 'a remote repository forgets what its upstream did not have',
   remote_upstream_state: 'a remote upstream is asked again',
   docker_uploads: 'uploads in progress are abandoned',

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts';
 import type { Principal } from '../../http/permissions.ts';
 import type { AccessService } from '../access-control/service.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
-import { buildsHolding, fileChecksums } from './queries.ts';
+import { buildsHolding } from './queries.ts';
 
 /** One build an item's Builds tab lists. */
 export interface ItemBuild {
@@ -34,11 +34,12 @@ export async function artifactBuilds(
 ): Promise<ArtifactBuilds> {
   await deps.access.require(principal, 'read', repoKey, path);
   const repo = await deps.artifacts.repository(repoKey);
-  const file = await fileChecksums(deps.db, repo.id, path);
-  if (!file?.sha256) return { producedBy: [], usedBy: [] };
-  const decider = await deps.access.forBuilds(principal);
-  const rows = (await buildsHolding(deps.db, { sha1: file.sha1, sha256: file.sha256 })).filter(
-    (row) => decider.can('read', { repositoryKey: row.repository_key, path: row.path }),
+  const [decider, holding] = await Promise.all([
+    deps.access.forBuilds(principal),
+    buildsHolding(deps.db, repo.id, path),
+  ]);
+  const rows = holding.filter((row) =>
+    decider.can('read', { repositoryKey: row.repository_key, path: row.path }),
   );
   const entry = (row: (typeof rows)[number]): ItemBuild => ({
     name: row.name,

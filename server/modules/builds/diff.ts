@@ -1,84 +1,120 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '../../db/database.ts';
 import type { BuildFile } from './queries.ts';
 
-interface Side {
-  files: BuildFile[];
-  properties: Record<string, string>;
+type Change = 'new' | 'updated' | 'unchanged' | 'removed';
+
+/** A module's artifact or dependency as the diff answers it. */
+export interface DiffEntry {
+  name: string;
+  type: string | null;
+  sha1: string | null;
+  sha256: string | null;
+  md5: string | null;
+  module: string;
 }
 
-type Entry = {
-  name: string;
-  type?: string | null;
-  sha1?: string | null;
-  sha256?: string | null;
-  md5?: string | null;
-  module: string;
-};
-
 /** One category's changes, in Artifactory's diff shape. */
-interface Changes<T> {
+export interface Changes<T> {
   new: T[];
   updated: T[];
   unchanged: T[];
   removed: T[];
 }
 
-const sameContent = (a: Entry, b: Entry) =>
-  (a.sha256 && b.sha256 ? a.sha256 === b.sha256 : true) &&
-  (a.sha1 && b.sha1 ? a.sha1 === b.sha1 : true) &&
-  (a.md5 && b.md5 ? a.md5 === b.md5 : true);
-
-function compare<T extends { name: string }>(
-  current: Map<string, T>,
-  previous: Map<string, T>,
-  same: (a: T, b: T) => boolean,
-): Changes<T> {
+/** Sorts rows, already in the order they are answered, into their categories. */
+function grouped<T>(rows: { change: Change }[], entry: (row: never) => T): Changes<T> {
   const changes: Changes<T> = { new: [], updated: [], unchanged: [], removed: [] };
-  for (const [key, entry] of current) {
-    const before = previous.get(key);
-    if (!before) changes.new.push(entry);
-    else if (same(entry, before)) changes.unchanged.push(entry);
-    else changes.updated.push(entry);
-  }
-  for (const [key, entry] of previous) if (!current.has(key)) changes.removed.push(entry);
+  for (const row of rows) changes[row.change].push(entry(row as never));
   return changes;
 }
 
-const entriesOf = (files: BuildFile[], kind: BuildFile['kind']) =>
-  new Map(
-    files
-      .filter((file) => file.kind === kind)
-      .map((file) => [
-        `${file.module_id}\u0000${file.name}`,
-        {
-          name: file.name,
-          type: file.type,
-          sha1: file.sha1,
-          sha256: file.sha256,
-          md5: file.md5,
-          module: file.module_id,
-        },
-      ]),
+/**
+ * The side a row of the full join answers with: the current build's entry, or the previous
+ * build's for one it no longer has.
+ */
+const side = (column: string) =>
+  sql.raw(`case when here.module_id is null then there.${column} else here.${column} end`);
+
+/**
+ * One build's files of one kind, one row per module and name: where a module lists a name
+ * twice, the last listing's checksums at the first listing's place (as a map keyed by module
+ * and name reads them). `at` is the place: rows are in the order they were written, their
+ * documents' order.
+ */
+const filesOf = (buildId: number, kind: BuildFile['kind']) => sql`
+  select distinct on (module_id, name) module_id, name, type, sha1, sha256, md5,
+         min(ctid) over (partition by module_id, name) as at
+  from build_files where build_id = ${buildId} and kind = ${kind}
+  order by module_id, name, ctid desc`;
+
+/** A checksum both sides give that differs; one side's missing checksum decides nothing. */
+const sameChecksum = (column: string): RawBuilder<unknown> =>
+  sql.raw(
+    `(here.${column} is null or there.${column} is null or here.${column} = there.${column})`,
   );
 
 /**
- * What changed from `previous` to `current` (GET /api/build/{name}/{number}?diff=): artifacts
- * and dependencies matched by module and name (a dependency's name is its id), changed when
- * their checksums differ; properties by key, changed when their values differ.
+ * Artifacts or dependencies compared in one query: the two builds' rows fully joined on
+ * module and name (a dependency's name is its id), changed when a checksum both give differs.
  */
-export function diffBuilds(current: Side, previous: Side) {
-  const properties = (side: Side) =>
-    new Map(Object.entries(side.properties).map(([key, value]) => [key, { name: key, value }]));
-  return {
-    artifacts: compare(
-      entriesOf(current.files, 'artifact'),
-      entriesOf(previous.files, 'artifact'),
-      sameContent,
-    ),
-    dependencies: compare(
-      entriesOf(current.files, 'dependency'),
-      entriesOf(previous.files, 'dependency'),
-      sameContent,
-    ),
-    properties: compare(properties(current), properties(previous), (a, b) => a.value === b.value),
-  };
+async function fileChanges(
+  db: Database,
+  currentId: number,
+  previousId: number,
+  kind: BuildFile['kind'],
+) {
+  const { rows } = await sql<DiffEntry & { change: Change }>`
+    with here as (${filesOf(currentId, kind)}), there as (${filesOf(previousId, kind)})
+    select case when there.module_id is null then 'new'
+                when here.module_id is null then 'removed'
+                when ${sameChecksum('sha256')} and ${sameChecksum('sha1')} and ${sameChecksum('md5')}
+                  then 'unchanged'
+                else 'updated' end as change,
+           ${side('name')} as name, ${side('type')} as type, ${side('sha1')} as sha1,
+           ${side('sha256')} as sha256, ${side('md5')} as md5, ${side('module_id')} as module
+    from here full join there on here.module_id = there.module_id and here.name = there.name
+    order by coalesce(here.at, there.at)`.execute(db);
+  return grouped(rows, (row: DiffEntry) => ({
+    name: row.name,
+    type: row.type,
+    sha1: row.sha1,
+    sha256: row.sha256,
+    md5: row.md5,
+    module: row.module,
+  }));
+}
+
+/** Properties compared by key out of their flattened rows (`build_properties`, 0054). */
+async function propertyChanges(db: Database, currentId: number, previousId: number) {
+  const { rows } = await sql<{ change: Change; name: string; value: string }>`
+    with here as (select key, value, position from build_properties where build_id = ${currentId}),
+         there as (select key, value, position from build_properties where build_id = ${previousId})
+    select case when there.key is null then 'new'
+                when here.key is null then 'removed'
+                when here.value = there.value then 'unchanged'
+                else 'updated' end as change,
+           coalesce(here.key, there.key) as name,
+           case when here.key is null then there.value else here.value end as value
+    from here full join there on here.key = there.key
+    order by here.position nulls last, there.position`.execute(db);
+  return grouped(rows, (row: { name: string; value: string }) => ({
+    name: row.name,
+    value: row.value,
+  }));
+}
+
+/**
+ * What changed from the previous build to the current one (GET /api/build/{name}/{number}?diff=):
+ * artifacts and dependencies matched by module and name, changed when their checksums differ;
+ * properties by key, changed when their values differ. Each kind is one query over rows, so
+ * neither build's document is read.
+ */
+export async function diffBuilds(db: Database, currentId: number, previousId: number) {
+  const [artifacts, dependencies, properties] = await Promise.all([
+    fileChanges(db, currentId, previousId, 'artifact'),
+    fileChanges(db, currentId, previousId, 'dependency'),
+    propertyChanges(db, currentId, previousId),
+  ]);
+  return { artifacts, dependencies, properties };
 }

@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Tx } from '../artifacts/service.ts';
-import type { BuildFilesTable } from '../../db/tables.ts';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { BuildFilesTable, BuildsTable } from '../../db/tables.ts';
+import type { BuildReadFilter } from '../access-control/build-decider.ts';
 
 /** A build's row without its document: what lists and permissions need. */
 export const BUILD_COLUMNS = [
@@ -78,10 +79,6 @@ export type BuildRow = Awaited<
 export const buildsNamed = (db: Database | Tx, name: string) =>
   selectBuilds(db).where('builds.name', '=', name).orderBy('builds.started_at', 'desc').execute();
 
-/** Every build, newest first (callers filter by permission, then group by name). */
-export const allBuilds = (db: Database) =>
-  selectBuilds(db).orderBy('builds.started_at', 'desc').execute();
-
 export async function buildDocument(db: Database, id: number) {
   const row = await db
     .selectFrom('builds')
@@ -98,16 +95,27 @@ export const buildFiles = (db: Database, buildId: number) =>
     .where('build_id', '=', buildId)
     .execute();
 
-/** The builds whose modules list some content as an artifact or a dependency. */
-export function buildsHolding(db: Database, checksum: { sha1?: string | null; sha256: string }) {
+/**
+ * The builds whose modules list a stored file's content as an artifact or a dependency, by
+ * SHA-256 or SHA-1, in one query: the file's checksums, then one range scan of each checksum
+ * index (which carries the module file's columns, migration 0054) and each build's row by its
+ * key. No rows for a folder or a path holding nothing.
+ */
+export function buildsHolding(db: Database, repositoryId: number, path: string) {
+  const file = db
+    .selectFrom('nodes')
+    .innerJoin('blobs', 'blobs.sha256', 'nodes.sha256')
+    .where('nodes.repository_id', '=', repositoryId)
+    .where('nodes.path', '=', path)
+    .where('nodes.folder', '=', false);
   return db
     .selectFrom('build_files')
     .innerJoin('builds', 'builds.id', 'build_files.build_id')
     .select([...BUILD_COLUMNS, 'build_files.kind', 'build_files.module_id', 'build_files.scopes'])
     .where((eb) =>
       eb.or([
-        eb('build_files.sha256', '=', checksum.sha256),
-        ...(checksum.sha1 ? [eb('build_files.sha1', '=', checksum.sha1)] : []),
+        eb('build_files.sha256', '=', file.select('nodes.sha256')),
+        eb('build_files.sha1', '=', file.select('blobs.sha1')),
       ]),
     )
     .orderBy('builds.started_at', 'desc')
@@ -192,17 +200,6 @@ export const insertPromotion = (
   },
 ) => db.insertInto('build_promotions').values(promotion).execute();
 
-/** The file row of a stored item: how the Builds tab finds its content. */
-export const fileChecksums = (db: Database, repositoryId: number, path: string) =>
-  db
-    .selectFrom('nodes')
-    .innerJoin('blobs', 'blobs.sha256', 'nodes.sha256')
-    .select(['nodes.sha256', 'blobs.sha1'])
-    .where('nodes.repository_id', '=', repositoryId)
-    .where('nodes.path', '=', path)
-    .where('nodes.folder', '=', false)
-    .executeTakeFirst();
-
 /** Whether a project of this key exists (a build call's `?project=`). */
 export async function projectExists(db: Database, key: string): Promise<boolean> {
   const row = await db
@@ -222,8 +219,25 @@ export interface LatestBuildsFilter {
   buildRepo?: string;
   before?: number;
   after?: number;
-  /** Only these names (the second look for names whose latest build the caller may not read). */
-  names?: string[];
+  /** The builds the caller may read (build-decider.ts), or `all`. */
+  readable: BuildReadFilter | 'all';
+}
+
+type Builds = ExpressionBuilder<{ builds: BuildsTable }, 'builds'>;
+
+/** The caller's build read permission as a condition on a build's repository and path. */
+function readableBy(eb: Builds, filter: BuildReadFilter) {
+  const grants = filter.grants.filter((grant) => grant.repositories.length > 0);
+  if (grants.length === 0) return sql<boolean>`false`;
+  return eb.or(
+    grants.map((grant) =>
+      eb.and([
+        eb(eb.fn('lower', ['builds.repository_key']), 'in', grant.repositories),
+        eb.or(grant.includes.map((pattern) => eb('builds.path', '~', pattern))),
+        ...grant.excludes.map((pattern) => eb('builds.path', '!~', pattern)),
+      ]),
+    ),
+  );
 }
 
 /**
@@ -231,7 +245,7 @@ export interface LatestBuildsFilter {
  * under the same column names) for `latest`.
  */
 function narrowed(db: Database, filter: LatestBuildsFilter, latest = false) {
-  const { project } = filter;
+  const { project, readable } = filter;
   const from = latest
     ? db.selectFrom('latest_builds as builds').select(BUILD_COLUMNS)
     : selectBuilds(db);
@@ -256,40 +270,63 @@ function narrowed(db: Database, filter: LatestBuildsFilter, latest = false) {
     .$if(filter.after !== undefined, (q) =>
       q.where('builds.started_at', '>', new Date(filter.after!)),
     )
-    .$if(filter.names !== undefined, (q) => q.where('builds.name', 'in', filter.names!));
+    .$if(readable !== 'all', (q) =>
+      q.where((eb) => readableBy(eb as unknown as Builds, readable as BuildReadFilter)),
+    );
 }
 
 /**
- * Each name's latest build in each build-info repository among those the filter keeps: one
- * row a name, so the builds list reads as many rows as it has names, not every build.
- * (With `names`, the second look for names whose latest build the caller may not read,
- * `buildsFiltered` is used instead.)
+ * Each name's latest readable build in each build-info repository among those the filter
+ * keeps: one row a name. Without a window, and where the caller's permissions judge builds by
+ * name alone, it is the row the trigger keeps in `latest_builds` (migration 0050); otherwise
+ * the builds are filtered first and each name's newest one kept (`distinct on`), so that a
+ * name whose latest build the caller may not read is shown by its latest one they may.
  */
-export const latestBuildPerName = (db: Database, filter: LatestBuildsFilter) =>
-  filter.before === undefined && filter.after === undefined
-    ? // Without a window each name's latest build is the one the trigger keeps (migration 0050).
-      narrowed(db, filter, true).execute()
-    : latestInWindow(db, filter);
-
-/** Each name's latest build within a window: sorted out of the builds themselves. */
-const latestInWindow = (db: Database, filter: LatestBuildsFilter) =>
-  narrowed(db, filter)
+function latestPerName(db: Database, filter: LatestBuildsFilter) {
+  const { readable } = filter;
+  if (
+    filter.before === undefined &&
+    filter.after === undefined &&
+    (readable === 'all' || readable.byName)
+  )
+    return narrowed(db, filter, true);
+  return narrowed(db, filter)
     .distinctOn(['builds.repository_key', 'builds.name'])
     .orderBy('builds.repository_key')
     .orderBy('builds.name')
     .orderBy('builds.started_at', 'desc')
+    .orderBy('builds.id', 'desc');
+}
+
+/** Every name's latest readable build (the list sorted by name or number sorts them itself). */
+export const latestBuildPerName = (db: Database, filter: LatestBuildsFilter) =>
+  latestPerName(db, filter).execute();
+
+/**
+ * A page of the names' latest readable builds by start, newest first unless `ascending`, and
+ * how many there are: the builds list's first page reads its 50 rows, not every name's.
+ */
+export async function latestBuildsPage(
+  db: Database,
+  filter: LatestBuildsFilter,
+  page: { offset: number; limit: number; ascending: boolean },
+) {
+  const direction = page.ascending ? 'asc' : 'desc';
+  const rows = await db
+    .selectFrom(latestPerName(db, filter).as('builds'))
+    .selectAll()
+    .select(sql<string>`count(*) over ()`.as('total'))
+    .orderBy('builds.started_at', direction)
+    .orderBy('builds.id', 'desc')
+    .offset(page.offset)
+    .limit(page.limit)
     .execute();
-
-/** Every build the filter keeps, newest first. */
-export const buildsFiltered = (db: Database, filter: LatestBuildsFilter) =>
-  narrowed(db, filter).orderBy('builds.started_at', 'desc').execute();
-
-/** Only the build's `properties`: a diff compares them without reading whole documents. */
-export async function buildProperties(db: Database, id: number) {
-  const row = await db
-    .selectFrom('builds')
-    .select(sql<Record<string, unknown> | null>`document->'properties'`.as('properties'))
-    .where('id', '=', id)
+  if (rows.length > 0) return { rows, total: Number(rows[0].total) };
+  if (page.offset === 0) return { rows, total: 0 };
+  // A page past the end: the count still answers.
+  const { count } = await db
+    .selectFrom(latestPerName(db, filter).as('builds'))
+    .select(sql<string>`count(*)`.as('count'))
     .executeTakeFirstOrThrow();
-  return row.properties;
+  return { rows, total: Number(count) };
 }

@@ -12,11 +12,9 @@ import { createBuildStore, placeOf } from './build-store.ts';
 import { diffBuilds } from './diff.ts';
 import { BUILD_MESSAGES as M } from './messages.ts';
 import {
-  allBuilds,
   buildDocument,
-  buildFiles,
-  buildProperties,
   buildsNamed,
+  latestBuildPerName,
   projectExists,
   promotionsOf,
   type BuildRow,
@@ -96,19 +94,9 @@ export function createBuildsService(deps: {
     return statuses.length > 0 ? { ...document, statuses } : document;
   }
 
-  async function diffRows(current: BuildRow, previous: BuildRow) {
-    // The properties alone, not the documents: a build of thousands of files is megabytes.
-    const [currentFiles, previousFiles, currentProperties, previousProperties] = await Promise.all([
-      buildFiles(db, current.id),
-      buildFiles(db, previous.id),
-      buildProperties(db, current.id),
-      buildProperties(db, previous.id),
-    ]);
-    return diffBuilds(
-      { files: currentFiles, properties: propertiesOf(currentProperties) },
-      { files: previousFiles, properties: propertiesOf(previousProperties) },
-    );
-  }
+  /** Compared as rows, one query per kind: neither document is read (docs/builds.md, "Scale"). */
+  const diffRows = (current: BuildRow, previous: BuildRow) =>
+    diffBuilds(db, current.id, previous.id);
 
   return {
     store,
@@ -147,15 +135,11 @@ export function createBuildsService(deps: {
     async names(principal: Principal, projectKey?: string) {
       const decider = await access.forBuilds(principal);
       const repositoryKey = await repositoryOf(projectKey);
-      const latest = new Map<string, BuildRow>();
-      for (const row of await allBuilds(db))
-        if (
-          row.repository_key === repositoryKey &&
-          !latest.has(row.name) &&
-          decider.can('read', judged(row))
-        )
-          latest.set(row.name, row);
-      return [...latest.values()];
+      const latest = await latestBuildPerName(db, {
+        buildRepo: repositoryKey,
+        readable: decider.readFilter,
+      });
+      return latest.sort((a, b) => b.started_at.getTime() - a.started_at.getTime());
     },
 
     /** The names whose builds a target's patterns cover (the permissions editor's preview). */
@@ -278,12 +262,6 @@ export function createBuildsService(deps: {
       }
     },
   };
-}
-
-function propertiesOf(properties: unknown): Record<string, string> {
-  return properties && typeof properties === 'object' && !Array.isArray(properties)
-    ? (properties as Record<string, string>)
-    : {};
 }
 
 export type BuildsService = ReturnType<typeof createBuildsService>;

@@ -5,8 +5,8 @@ import type { BuildInfo, BuildModule } from './build-info.ts';
 import { DEFAULT_BUILD_REPOSITORY } from './build-info.ts';
 import {
   buildDocument,
-  buildsFiltered,
   latestBuildPerName,
+  latestBuildsPage,
   promotionsOf,
   storedFilesWith,
   type BuildRow,
@@ -44,6 +44,10 @@ function nameLike(term: string | undefined) {
     .replace(/\*/g, '%')}%`;
 }
 const millis = (row: BuildRow) => row.started_at.getTime();
+const pageOf = (rows: BuildRow[], page: { offset: number; limit: number }) => ({
+  rows: rows.slice(page.offset, page.offset + page.limit),
+  total: rows.length,
+});
 
 /** What the console's build pages show (spec 02 §7 "Builds" calls; docs/builds.md, "Console"). */
 export function createBuildViews(deps: {
@@ -104,31 +108,20 @@ export function createBuildViews(deps: {
         buildRepo: filter.buildRepo,
         before: filter.before,
         after: filter.after,
+        readable: decider.readFilter,
       };
-      const readable = (row: BuildRow) =>
-        decider.can('read', { repositoryKey: row.repository_key, path: row.path });
-      // Each name's latest build within the window; where the caller may not read that one,
-      // its latest readable one stands for the name, found in one more look at those names.
-      const latest = await latestBuildPerName(db, narrowing);
-      const kept = latest.filter(readable);
-      const hidden = latest.filter((row) => !readable(row));
-      if (hidden.length > 0) {
-        const seen = new Set<string>();
-        const older = await buildsFiltered(db, {
-          ...narrowing,
-          names: [...new Set(hidden.map((row) => row.name))],
-        });
-        const hiddenKeys = new Set(hidden.map((row) => `${row.repository_key}\u0000${row.name}`));
-        for (const row of older) {
-          const key = `${row.repository_key}\u0000${row.name}`;
-          if (!hiddenKeys.has(key) || seen.has(key) || !readable(row)) continue;
-          seen.add(key);
-          kept.push(row);
-        }
-      }
-      const rows = orderBuilds(kept, filter);
+      // By start (the default), the database sorts and pages; by name or number, the names'
+      // rows are sorted here, digits compared as numbers (build-search.ts).
+      const { rows, total } =
+        (filter.orderBy ?? 'build_time') === 'build_time'
+          ? await latestBuildsPage(db, narrowing, {
+              offset: query.offset,
+              limit: query.limit,
+              ascending: filter.direction === 'asc',
+            })
+          : pageOf(orderBuilds(await latestBuildPerName(db, narrowing), filter), query);
       return {
-        versions: rows.slice(query.offset, query.offset + query.limit).map((row) => ({
+        versions: rows.map((row) => ({
           build_name: row.name,
           build_number: row.number,
           build_time: millis(row),
@@ -136,8 +129,8 @@ export function createBuildViews(deps: {
           build_repo: row.repository_key,
           project_key: row.project_key ?? UNASSIGNED,
         })),
-        total: rows.length,
-        hasMore: query.offset + query.limit < rows.length,
+        total,
+        hasMore: query.offset + query.limit < total,
       };
     },
 
