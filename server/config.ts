@@ -157,6 +157,11 @@ export interface DepotConfig {
   /** How often this node writes its heartbeat (DEPOT_HEARTBEAT_SECONDS, 10; docs/service-status.md). */
   heartbeatSeconds: number;
   /**
+   * How long the node making a support bundle waits for the other live nodes' parts before it
+   * goes without them (DEPOT_SUPPORT_BUNDLE_PART_WAIT_SECONDS, 60; docs/support-bundles.md).
+   */
+  supportBundlePartWaitSeconds: number;
+  /**
    * The service, request and audit logs under `home/logs` (docs/logs.md): each is rotated when
    * it reaches DEPOT_LOG_MAX_FILE_KB (25600, 25 MiB), and DEPOT_LOG_MAX_FILES (10) rotated
    * files of each are kept beside the live one. The console's log viewer reads them again
@@ -254,6 +259,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     },
     nodeId: nodeId(env.DEPOT_NODE_ID),
     heartbeatSeconds: positiveInteger(env, 'DEPOT_HEARTBEAT_SECONDS', 10),
+    supportBundlePartWaitSeconds: positiveInteger(
+      env,
+      'DEPOT_SUPPORT_BUNDLE_PART_WAIT_SECONDS',
+      60,
+    ),
     logFiles: {
       maxFileBytes: positiveInteger(env, 'DEPOT_LOG_MAX_FILE_KB', 25600) * 1024,
       maxRotatedFiles: wholeNumber(env, 'DEPOT_LOG_MAX_FILES', 10),

@@ -126,7 +126,7 @@ export function createServices(
   const watches = createWatchesService(db, artifacts);
   const treeBrowser = createTreeBrowserService(db, repositories, artifacts, watches);
   const signInLocks = createSignInLocks({ db, securityConfig, changes });
-  const users = createUsersService(db, securityConfig, signInLocks);
+  const users = createUsersService(db, securityConfig, signInLocks, changes);
   const auth = createAuthService(db, securityConfig, signInLocks, changes);
   const mail = createMailService(entities.single('mail-settings'));
   const groups = createGroupsService(db);

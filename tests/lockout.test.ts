@@ -149,6 +149,24 @@ describe('a lock', () => {
     expect((await depot.services.users.get('victim')).locked).toBe(false);
   });
 
+  it('shows in the users list while it lasts, and not once its time is up', async () => {
+    const address = '198.51.100.70';
+    const listed = async () => {
+      const users = await depot.app.inject({ url: '/ui/api/v1/ui/users', headers: adminAuth() });
+      return users.json().find((u: { name: string }) => u.name === 'victim');
+    };
+    expect((await listed()).locked).toBe(false);
+    for (let i = 0; i < 5; i++) await login('victim', `list-${i}`, address);
+    expect((await listed()).locked).toBe(true);
+    // Its time runs out with no write anybody hears of (the list is kept between requests).
+    await sql`update sign_in_locks set locked_until = now() - interval '1 second'
+      where account = 'victim' and address = ${address}`.execute(
+      depot.services.db.withoutPlugins(),
+    );
+    expect((await listed()).locked).toBe(false);
+    await letLockRunOut('victim', address);
+  });
+
   it('is not set at all while the lock policy is off', async () => {
     await depot.services.securityConfig.update({ userLockPolicy: { enabled: false } });
     try {

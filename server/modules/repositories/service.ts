@@ -229,6 +229,14 @@ export function createRepositoriesService(
   // Every artifact request reads its repository: keep rows briefly, drop them on any write.
   const rows = createReadCache<string, Row | undefined>({ ttlMs: 5000, maxEntries: 10000 });
   changes?.onChange(['repositories'], rows.clear);
+  // Every search, tree root and repository list reads them all: the same, in one entry.
+  const allRows = createReadCache<'all', readonly Row[]>({ ttlMs: 5000, maxEntries: 1 });
+  changes?.onChange(['repositories'], allRows.clear);
+
+  async function listRows(): Promise<readonly Row[]> {
+    const load = async () => deepFreeze(await selectRepositories(db).orderBy('key').execute());
+    return changes ? allRows.get('all', load) : load();
+  }
 
   async function findRow(key: string) {
     if (!changes) return selectRepositories(db).where(byKey(key)).executeTakeFirst();
@@ -365,11 +373,11 @@ export function createRepositoriesService(
     peekRow,
 
     async list(filter: { rclass?: RepositoryClass; packageType?: string } = {}) {
-      let query = selectRepositories(db).orderBy('key');
-      if (filter.rclass) query = query.where('rclass', '=', filter.rclass);
-      if (filter.packageType)
-        query = query.where('package_type', '=', filter.packageType.toLowerCase());
-      return (await query.execute()).map(toRepositoryConfig);
+      const packageType = filter.packageType?.toLowerCase();
+      return (await listRows())
+        .filter((row) => !filter.rclass || row.rclass === filter.rclass)
+        .filter((row) => !packageType || row.package_type === packageType)
+        .map(toRepositoryConfig);
     },
 
     async get(key: string): Promise<RepositoryConfig> {

@@ -17,7 +17,7 @@ import {
 } from './queries.ts';
 
 /** How long the maker of a bundle waits for the other nodes' parts before going without. */
-export const PART_ANSWER_TIMEOUT_MS = 60_000;
+const PART_ANSWER_TIMEOUT_MS = 60_000;
 // A change notification can be lost while the listener reconnects: look again this often.
 const RECHECK_MS = 1000;
 
@@ -36,6 +36,7 @@ interface ExchangeOptions {
   nodeId: string;
   logDir: string;
   logger: Logger;
+  /** DEPOT_SUPPORT_BUNDLE_PART_WAIT_SECONDS; 60 s when absent. */
   answerTimeoutMs?: number;
 }
 

@@ -31,12 +31,7 @@ import {
   SUPPORT_BUNDLES_REPO_KEY,
 } from './bundle-repository.ts';
 import { nodePartFiles } from './node-part.ts';
-import {
-  createPartExchange,
-  PART_ANSWER_TIMEOUT_MS,
-  PART_STATUS,
-  type PartExchange,
-} from './part-exchange.ts';
+import { createPartExchange, PART_STATUS, type PartExchange } from './part-exchange.ts';
 
 export interface BundleRequest {
   name?: string;
@@ -74,11 +69,11 @@ export interface BundleStore {
 }
 
 /** What the manifest says of each node's part. */
-function nodeOutcome(part: PartRow | undefined) {
+function nodeOutcome(part: PartRow | undefined, waitSeconds: number) {
   if (!part) return 'included';
   if (part.status === PART_STATUS.ready) return 'included';
   if (part.status === PART_STATUS.failed) return `failed: ${part.error ?? 'unknown error'}`;
-  return `did not answer within ${Math.round(PART_ANSWER_TIMEOUT_MS / 1000)} s`;
+  return `did not answer within ${waitSeconds} s`;
 }
 
 /**
@@ -141,7 +136,10 @@ export function createSupportBundles(
       nodes: Object.fromEntries(
         [config.nodeId, ...asked].map((node) => [
           node,
-          nodeOutcome(node === config.nodeId ? undefined : byNode.get(node)),
+          nodeOutcome(
+            node === config.nodeId ? undefined : byNode.get(node),
+            config.supportBundlePartWaitSeconds,
+          ),
         ]),
       ),
       logRange: range,
@@ -269,6 +267,7 @@ export function supportBundlesOf(
     nodeId: config.nodeId,
     logDir,
     logger,
+    answerTimeoutMs: config.supportBundlePartWaitSeconds * 1000,
   });
   return createSupportBundles(
     { db, config, logDir, version: services.version },

@@ -238,7 +238,8 @@ export function createTreeBrowserService(
   async function assertFolder(sources: RepositoryRow[], repoKey: string, path: string) {
     let file = false;
     for (const source of sources) {
-      const node = await artifacts.findNode(source.id, path);
+      // Read only to answer: the download path's short-lived copy serves (a write clears it).
+      const node = await artifacts.findNodeForDownload(source.id, path);
       if (node?.folder) return;
       file ||= node !== undefined;
     }

@@ -8,6 +8,8 @@ import type { Principal } from '../../http/permissions.ts';
 import { requirePasswordSignIn } from '../auth/password-sign-in.ts';
 import type { SignInLocks } from '../auth/sign-in-locks.ts';
 import * as q from './queries.ts';
+import { createReadCache } from '../../cache/read-cache.ts';
+import type { TableChanges } from '../../db/table-changes.ts';
 
 /** A user as the console and the REST API show it; the password never leaves the server. */
 export interface UserView {
@@ -53,7 +55,7 @@ export function toUserView(row: q.UserRow): UserView {
     profileUpdatable: row.profile_updatable,
     disableUIAccess: row.disable_ui_access,
     internalPasswordDisabled: row.internal_password_disabled,
-    groups: row.group_names ?? [],
+    groups: [...(row.group_names ?? [])], // a copy: the listed rows are cached
     realm: row.realm,
     lastLoggedIn: row.last_logged_in ? new Date(row.last_logged_in).toISOString() : null,
     locked: Boolean(row.locked),
@@ -68,7 +70,21 @@ export function createUsersService(
   db: Database,
   securityConfig: SecurityConfigService,
   locks: SignInLocks,
+  changes?: TableChanges,
 ) {
+  // The users list, asked by scripts and the console again and again, kept until a user,
+  // group, membership or sign-in lock changes (5 s at most, for a cluster's lost notice).
+  // Not while a user is locked: the lock ends with time, with no write to announce it.
+  const listCache = createReadCache<'all', q.UserRow[]>({ ttlMs: 5000, maxEntries: 1 });
+  changes?.onChange(['users', 'groups', 'user_groups', 'sign_in_locks'], listCache.clear);
+
+  async function listRows(): Promise<q.UserRow[]> {
+    if (!changes) return q.listUsers(db);
+    const rows = await listCache.get('all', () => q.listUsers(db));
+    if (rows.some((row) => row.locked)) listCache.clear();
+    return rows;
+  }
+
   const policy = async () => (await securityConfig.get()).passwordPolicy;
 
   async function resolveGroupIds(tx: Parameters<typeof q.findGroupIds>[0], names: string[]) {
@@ -89,7 +105,7 @@ export function createUsersService(
 
   return {
     async list(): Promise<UserView[]> {
-      return (await q.listUsers(db)).map(toUserView);
+      return (await listRows()).map(toUserView);
     },
 
     async get(name: string): Promise<UserView> {
