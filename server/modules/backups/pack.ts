@@ -52,9 +52,11 @@ class BatchedFile {
   async flush() {
     if (this.pendingBytes === 0) return;
     const buffers = this.pending;
+    const bytes = this.pendingBytes;
     this.pending = [];
     this.pendingBytes = 0;
-    await this.handle.writev(buffers);
+    const { bytesWritten } = await this.handle.writev(buffers);
+    if (bytesWritten !== bytes) throw new Error(`wrote ${bytesWritten} of ${bytes} bytes`);
   }
 }
 
