@@ -1,10 +1,24 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKED_UP_TABLES, NOT_BACKED_UP } from '../server/modules/backups/backup-tables.ts';
+import { indexEntries, type IndexEntry } from '../server/modules/backups/pack.ts';
 import { packTarball, publishDocument } from './helpers/npm-cli.ts';
 import { mountSmallDisk } from './helpers/small-disk.ts';
 import { startSmtpServer } from './helpers/smtp.ts';
@@ -49,7 +63,15 @@ async function restoreInto(path: string, target?: TestDepot) {
   return { target, response };
 }
 
-async function exportSystem(exportPath: string, extra: object = {}) {
+interface Manifest {
+  blobs: { count: number; copied: number };
+  snapshotAt: string;
+  packs?: string[];
+  packsDir?: string;
+}
+
+/** A system export's streamed answer, its lines: the last says how it ended. */
+async function exportAnswer(exportPath: string, extra: object = {}) {
   const response = await source.app.inject({
     method: 'POST',
     url: '/artifactory/api/export/system',
@@ -57,10 +79,28 @@ async function exportSystem(exportPath: string, extra: object = {}) {
     payload: { exportPath, includeMetadata: true, ...extra },
   });
   expect(response.statusCode, response.body).toBe(200);
-  return response.json() as {
-    path: string;
-    manifest: { blobs: { count: number; copied: number }; snapshotAt: string };
-  };
+  expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+  return response.body.trimEnd().split('\n');
+}
+
+async function exportSystem(exportPath: string, extra: object = {}) {
+  const last = await exportAnswer(exportPath, extra);
+  const summary = last.at(-2)!;
+  const path = /^Export finished successfully: (.+)$/.exec(last.at(-1)!)?.[1];
+  expect(path, last.join('\n')).toBeDefined();
+  const manifest = path!.endsWith('.zip')
+    ? undefined
+    : (JSON.parse(readFileSync(join(path!, 'manifest.json'), 'utf8')) as Manifest);
+  return { path: path!, manifest: manifest!, summary };
+}
+
+/** The index entries of a directory's packs (a backup's own, or a directory's shared ones). */
+async function packEntries(packsDir: string) {
+  const entries: IndexEntry[] = [];
+  for (const name of readdirSync(packsDir).filter((file) => file.endsWith('.idx')))
+    for await (const entry of indexEntries(join(packsDir, name), name.slice(0, -4)))
+      entries.push(entry);
+  return entries;
 }
 
 /** Waits (with a deadline) for a configured backup's run to end; answers its status. */
@@ -167,7 +207,15 @@ describe('backup and restore', () => {
       .where('nodes.path', '=', 'org/acme/app/1.0/app-1.0.jar')
       .execute();
     const sha = row.sha256!;
-    writeFileSync(join(backup.path, 'blobs', sha.slice(0, 2), sha), 'jar bytez');
+    // One byte of that blob, in the middle of the backup's one pack, is changed.
+    const entries = await packEntries(join(backup.path, 'packs'));
+    expect(entries.length).toBe(backup.manifest.blobs.count);
+    const entry = entries.find((candidate) => candidate.sha256 === sha)!;
+    const packFile = join(backup.path, 'packs', `${entry.pack}.pack`);
+    const pack = readFileSync(packFile);
+    expect(pack.subarray(entry.offset, entry.offset + entry.length).toString()).toBe('jar bytes');
+    pack.write('z', entry.offset + entry.length - 1);
+    writeFileSync(packFile, pack);
     const { target, response } = await restoreInto(backup.path);
     expect(existsSync(join(backup.path, 'security'))).toBe(false);
     expect(response.statusCode).toBe(409);
@@ -240,16 +288,34 @@ describe('backup and restore', () => {
 
   it('copies only new blobs into an incremental backup', async () => {
     const first = await exportSystem('incremental', { incremental: true });
-    const blobsDir = join(allowed, 'incremental', 'blobs');
-    const count = () =>
-      readdirSync(blobsDir, { recursive: true }).filter((name) => String(name).length > 64).length;
-    expect(first.manifest.blobs.copied).toBe(count());
+    const packsDir = join(allowed, 'incremental', 'packs');
+    const count = async () => (await packEntries(packsDir)).length;
+    expect(first.manifest.blobs.copied).toBe(await count());
+    expect(first.manifest.packs).toEqual([first.path.split('/').at(-1)]);
     for (let n = 0; n < 3; n += 1) await deployFile(source, 'files', `more/${n}.txt`, `more ${n}`);
     await deployFile(source, 'files', 'more/again.txt', 'generic 1'); // content it has already
-    const before = count();
+    const before = await count();
     const second = await exportSystem('incremental', { incremental: true });
     expect(second.manifest.blobs.copied).toBe(3);
-    expect(count()).toBe(before + 3);
+    expect(await count()).toBe(before + 3);
+    // The second needs the first's pack and its own, which holds exactly the 3 new blobs.
+    const secondName = second.path.split('/').at(-1)!;
+    expect(second.manifest).toMatchObject({
+      packsDir: '../packs',
+      packs: [first.path.split('/').at(-1), secondName],
+    });
+    const own = (await packEntries(packsDir)).filter((entry) => entry.pack === secondName);
+    expect(own.map((entry) => entry.sha256).sort()).toEqual(
+      (
+        await source.db
+          .selectFrom('nodes')
+          .select('sha256')
+          .where('path', 'in', ['more/0.txt', 'more/1.txt', 'more/2.txt'])
+          .execute()
+      )
+        .map((row) => row.sha256)
+        .sort(),
+    );
 
     const { target, response } = await restoreInto(second.path);
     expect(response.statusCode, response.body).toBe(200);
@@ -271,7 +337,8 @@ describe('backup and restore', () => {
     const expected = await items(source);
     expect(backup.path).toMatch(/\/zipped\/backup-\d{8}\.\d{6}\.zip$/);
     expect(readdirSync(join(allowed, 'zipped'))).toEqual([backup.path.split('/').at(-1)]);
-    expect(backup.manifest.blobs.copied).toBe(backup.manifest.blobs.count);
+    const [, binaries, written] = /and (\d+) binaries \((\d+) written/.exec(backup.summary)!;
+    expect(written).toBe(binaries);
 
     // The directory of backups names the zip as its newest.
     const { target, response } = await restoreInto('zipped');
@@ -323,15 +390,9 @@ describe('a backup that does not fit', () => {
     await deployFile(source, 'files', 'big.bin', Buffer.alloc(768 * 1024, 0x42));
     disk.fill(256 * 1024);
     try {
-      const refused = await source.app.inject({
-        method: 'POST',
-        url: '/artifactory/api/export/system',
-        headers: adminAuth(),
-        payload: { exportPath: target },
-      });
-      expect(refused.statusCode).toBe(507);
-      expect(refused.json().errors[0].message).toMatch(
-        /^Not enough free space for the backup: it needs .+, the target has .+ free$/,
+      // The answer started before the space was known: its last line says why it failed.
+      expect((await exportAnswer(target)).at(-1)).toMatch(
+        /^Export failed: Not enough free space for the backup: it needs .+, the target has .+ free$/,
       );
     } finally {
       disk.empty();
@@ -659,3 +720,180 @@ describe('repository export and import', () => {
     expect((await exportRepos({ exportPath: 'mine' }, dev)).statusCode).toBe(403);
   });
 });
+
+describe('packs', () => {
+  const ui = '/ui/api/v1/ui/backup';
+
+  /** Rewrites a packed backup as version 1 wrote it: a file per blob, no packs. */
+  async function asVersion1(backupPath: string) {
+    const packsDir = join(backupPath, 'packs');
+    for (const entry of await packEntries(packsDir)) {
+      const pack = readFileSync(join(packsDir, `${entry.pack}.pack`));
+      const dir = join(backupPath, 'blobs', entry.sha256.slice(0, 2));
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        join(dir, entry.sha256),
+        pack.subarray(entry.offset, entry.offset + entry.length),
+      );
+    }
+    rmSync(packsDir, { recursive: true });
+    const manifestPath = join(backupPath, 'manifest.json');
+    const {
+      packs: _packs,
+      packsDir: _dir,
+      ...rest
+    } = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+    writeFileSync(manifestPath, JSON.stringify({ ...rest, formatVersion: 1, blobsDir: 'blobs' }));
+  }
+
+  it('still restores a backup of the first format (a file per blob)', async () => {
+    const backup = await exportSystem('version-1');
+    const expected = await items(source);
+    await asVersion1(backup.path);
+    expect(existsSync(join(backup.path, 'packs'))).toBe(false);
+    const { target, response } = await restoreInto(backup.path);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await items(target)).toEqual(expected);
+    const item = '/artifactory/libs/org/acme/app/1.0/app-1.0.jar';
+    expect((await target.app.inject({ url: item, headers: adminAuth() })).body).toBe('jar bytes');
+  }, 60_000);
+
+  it('removes expired incremental backups but keeps every pack a kept one needs', async () => {
+    const created = await source.app.inject({
+      method: 'POST',
+      url: ui,
+      headers: adminAuth(),
+      payload: { key: 'chain', cronExp: '0 0 4 * * ?', incremental: true },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const dir = join(allowed, 'chain');
+    let previous: string | undefined;
+    const run = async () => {
+      const started = await source.app.inject({
+        method: 'POST',
+        url: `${ui}/chain/runnow`,
+        headers: adminAuth(),
+      });
+      expect(started.statusCode, started.body).toBe(200);
+      const { lastRun } = await lastRunOf('chain', previous);
+      expect(lastRun?.outcome, lastRun?.info).toBe('success');
+      previous = lastRun!.startedAt;
+      return { info: lastRun!.info, name: backupsIn().at(-1)! };
+    };
+    const backupsIn = () =>
+      readdirSync(dir)
+        .filter((name) => name.startsWith('backup-'))
+        .sort();
+    const manifestOf = (name: string) =>
+      JSON.parse(readFileSync(join(dir, name, 'manifest.json'), 'utf8')) as Manifest & {
+        finishedAt: string;
+      };
+    const age = (name: string) =>
+      writeFileSync(
+        join(dir, name, 'manifest.json'),
+        JSON.stringify({
+          ...manifestOf(name),
+          finishedAt: new Date(Date.now() - 169 * 3600 * 1000).toISOString(),
+        }),
+      );
+    const packFiles = () => readdirSync(join(dir, 'packs')).sort();
+    const filesOf = (...packs: string[]) => packs.flatMap((p) => [`${p}.idx`, `${p}.pack`]).sort();
+
+    const a = (await run()).name;
+    await deployFile(source, 'files', 'chain/x.txt', 'chain x');
+    const b = (await run()).name;
+    expect(manifestOf(b).packs).toEqual([a, b]);
+    expect(manifestOf(b).blobs.copied).toBe(1);
+
+    age(a);
+    const c = await run();
+    expect(c.info).toContain('removed 1 expired backups');
+    expect(backupsIn()).toEqual([b, c.name]);
+    expect(manifestOf(c.name)).toMatchObject({ packs: [a, b], blobs: { copied: 0 } });
+    expect(packFiles()).toEqual(filesOf(a, b)); // a's backup went, its pack is still needed
+
+    // x leaves the snapshot (no trash to keep it): the next backup needs a's pack only.
+    await source.services.trash.updateConfig({ enabled: false });
+    const deleted = await source.app.inject({
+      method: 'DELETE',
+      url: '/artifactory/files/chain/x.txt',
+      headers: adminAuth(),
+    });
+    expect(deleted.statusCode).toBe(204);
+    age(b);
+    age(c.name);
+    const d = await run();
+    expect(d.info).toContain('removed 2 expired backups');
+    expect(backupsIn()).toEqual([d.name]);
+    expect(manifestOf(d.name).packs).toEqual([a]);
+    expect(packFiles()).toEqual(filesOf(a));
+
+    const expected = await items(source);
+    const { target, response } = await restoreInto(join(dir, d.name));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await items(target)).toEqual(expected);
+  }, 90_000);
+
+  it('answers the export at once and tells its progress while it works', async () => {
+    await deployFile(source, 'files', 'slow/fifo.bin', 'fifo content');
+    const [{ sha256 }] = await source.db
+      .selectFrom('nodes')
+      .select('sha256')
+      .where('path', '=', 'slow/fifo.bin')
+      .execute();
+    // The blob's file becomes a pipe: the export waits on it until the test writes it.
+    const blobPath = source.services.filestore.pathOf(sha256!);
+    rmSync(blobPath);
+    execFileSync('mkfifo', [blobPath]);
+    const address = await source.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const response = await fetch(`${address}/artifactory/api/export/system`, {
+        method: 'POST',
+        headers: { ...adminAuth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ exportPath: 'streamed' }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while (!text.includes('Checking the free space')) {
+        const { value, done } = await reader.read();
+        expect(done, text).toBe(false);
+        text += value;
+      }
+      expect(text).toMatch(/^Exporting the system to 'streamed'\nReading the metadata/);
+      // Headers and lines came while the export could not end: no backup is complete yet.
+      expect(readdirSync(join(allowed, 'streamed')).filter((n) => !n.startsWith('.'))).toEqual([]);
+      await feedPipe(blobPath, 'fifo content');
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      const lines = text.trimEnd().split('\n');
+      expect(lines.at(-2)).toMatch(/^Exported \d+ items and \d+ binaries \(\d+ written, .+\) in /);
+      const written = /^Export finished successfully: (.+)$/.exec(lines.at(-1)!)?.[1];
+      expect(written, text).toBeDefined();
+      expect(existsSync(join(written!, 'manifest.json'))).toBe(true);
+    } finally {
+      rmSync(blobPath, { force: true });
+      writeFileSync(blobPath, 'fifo content');
+    }
+  }, 60_000);
+});
+
+/** Writes `content` into a named pipe once its reader has opened it (never blocking). */
+async function feedPipe(path: string, content: string) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      const fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      writeSync(fd, content);
+      closeSync(fd);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

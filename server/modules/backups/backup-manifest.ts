@@ -6,7 +6,9 @@ import { BadRequest } from '../../errors.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
 
 export const BACKUP_FORMAT = 'depot-backup';
-export const BACKUP_FORMAT_VERSION = 1;
+/** Version 2 keeps binaries in packs; version 1 (a file per blob) is still read. */
+export const BACKUP_FORMAT_VERSION = 2;
+const READABLE_VERSIONS = [1, 2];
 
 /** What `manifest.json` says about the backup beside it (docs/backup.md, "Format"). */
 export interface BackupManifest {
@@ -19,8 +21,12 @@ export interface BackupManifest {
   snapshotAt: string;
   finishedAt: string;
   incremental: boolean;
-  /** Where the blobs are, relative to the backup's own directory. */
-  blobsDir: string;
+  /** Version 1: where the blob files are, relative to the backup's own directory. */
+  blobsDir?: string;
+  /** Version 2: where the packs are, relative to the backup's directory (`packs`, `../packs`). */
+  packsDir?: string;
+  /** Version 2: the packs holding this backup's blobs (names without `.pack`). */
+  packs?: string[];
   contentIncluded: boolean;
   propertiesIncluded: boolean;
   buildsIncluded: boolean;
@@ -52,7 +58,7 @@ export async function readManifest(dir: string, shownPath: string): Promise<Back
   } catch {
     throw new BadRequest(BACKUP_MESSAGES.unreadable(shownPath), 'importPath');
   }
-  if (manifest.format !== BACKUP_FORMAT || manifest.formatVersion !== BACKUP_FORMAT_VERSION)
+  if (manifest.format !== BACKUP_FORMAT || !READABLE_VERSIONS.includes(manifest.formatVersion))
     throw new BadRequest(BACKUP_MESSAGES.unreadable(shownPath), 'importPath');
   if (JSON.stringify(manifest.schema) !== JSON.stringify(schemaVersion()))
     throw new BadRequest(BACKUP_MESSAGES.otherSchema, 'importPath');

@@ -13,7 +13,7 @@ import {
   schemaVersion,
   type BackupManifest,
 } from './backup-manifest.ts';
-import { bytesToCopy, copyBlobs } from './blob-copy.ts';
+import { bytesToPack, packBlobs } from './pack-backup.ts';
 import { dumpMetadata, type DumpResult } from './metadata-dump.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
 import { ZIP_SUFFIX, writeZipBackup } from './zip-backup.ts';
@@ -29,7 +29,7 @@ export interface RepositoryRow {
 export interface BackupRequest {
   /** An allowed directory: the backup becomes `dir/backup-<time>/`. */
   dir: string;
-  /** Blobs go to `dir/blobs`, shared with earlier backups there: only new ones are copied. */
+  /** Blobs go to a pack in `dir/packs`, shared with earlier backups there: only new ones. */
   incremental: boolean;
   /** One zip file, `dir/backup-<time>.zip`, instead of a directory; always a full backup. */
   createArchive: boolean;
@@ -82,11 +82,11 @@ export async function writeBackup(
   const name = await freeName(request.dir, started);
   const temp = join(request.dir, `.${name}.${randomBytes(4).toString('hex')}.partial`);
   await mkdir(temp);
-  const blobsDir = request.incremental ? join(request.dir, 'blobs') : join(temp, 'blobs');
+  const packsDir = request.incremental ? join(request.dir, 'packs') : join(temp, 'packs');
   const metadataFile = join(temp, 'metadata.jsonl');
   const zipTemp = join(temp, `${name}${ZIP_SUFFIX}`);
   try {
-    let copied = { copied: 0, copiedBytes: 0 };
+    let copied = { copied: 0, copiedBytes: 0, packs: [] as string[] };
     let zipManifest: BackupManifest | undefined;
     const snapshot = await heldSnapshot(
       deps,
@@ -99,9 +99,9 @@ export async function writeBackup(
         const bytesTotal = request.excludeContent ? 0 : taken.blobBytes;
         if (request.precalculate && !request.excludeContent) {
           onProgress({ phase: 'space', blobsDone: 0, blobsTotal: total, bytesDone: 0, bytesTotal });
-          // Only an incremental backup's shared directory can hold some of them already.
+          // Only an incremental backup's shared packs can hold some of them already.
           const needed = request.incremental
-            ? await bytesToCopy(metadataFile, blobsDir)
+            ? await bytesToPack(metadataFile, packsDir)
             : taken.blobBytes;
           await checkSpace(request.dir, needed);
         }
@@ -115,7 +115,8 @@ export async function writeBackup(
           });
         if (request.createArchive) {
           // A zip holds every blob it names: its copy counts are known before it is written.
-          if (!request.excludeContent) copied = { copied: total, copiedBytes: taken.blobBytes };
+          if (!request.excludeContent)
+            copied = { copied: total, copiedBytes: taken.blobBytes, packs: [] };
           const manifest = manifestOf(deps, request, taken, copied);
           await writeZipBackup(
             {
@@ -132,8 +133,8 @@ export async function writeBackup(
           return;
         }
         if (request.excludeContent) return;
-        const target = { blobsDir, fresh: !request.incremental };
-        copied = await copyBlobs(metadataFile, deps.filestore, target, progress, stopping);
+        const target = { packsDir, name, fresh: !request.incremental };
+        copied = await packBlobs(metadataFile, deps.filestore, target, progress, stopping);
       },
     );
     const bytes = request.excludeContent ? 0 : snapshot.blobBytes;
@@ -238,7 +239,7 @@ function manifestOf(
   deps: BackupDeps,
   request: BackupRequest,
   snapshot: Snapshot,
-  copied: { copied: number; copiedBytes: number },
+  copied: { copied: number; copiedBytes: number; packs: string[] },
 ): BackupManifest {
   return {
     format: BACKUP_FORMAT,
@@ -248,7 +249,9 @@ function manifestOf(
     snapshotAt: snapshot.snapshotAt,
     finishedAt: new Date().toISOString(),
     incremental: request.incremental,
-    blobsDir: request.incremental ? '../blobs' : 'blobs',
+    ...(request.createArchive
+      ? { blobsDir: 'blobs' }
+      : { packsDir: request.incremental ? '../packs' : 'packs', packs: copied.packs }),
     contentIncluded: !request.excludeContent,
     propertiesIncluded: request.includeProperties,
     buildsIncluded: !request.excludeBuilds,

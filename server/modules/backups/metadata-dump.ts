@@ -96,9 +96,12 @@ async function dumpTable(
   // made each page scan (and sort) the rest of the table and evaluate the scope again, so
   // a million rows took quadratic time.
   const cursor = sql.id(`backup_${spec.table}`);
+  // Blobs in SHA-256 order (bytewise, as JavaScript compares): a backup's packs and the
+  // merge against earlier packs' sorted indexes read this list in that order.
+  const order = spec.table === 'blobs' ? sql`order by t.sha256 collate "C"` : sql``;
   await sql`declare ${cursor} no scroll cursor for
     select to_jsonb(t)::text as row from ${sql.table(spec.table)} t
-    where ${scopeCondition(spec, selection)}`.execute(tx);
+    where ${scopeCondition(spec, selection)} ${order}`.execute(tx);
   let count = 0;
   try {
     for (;;) {

@@ -8,8 +8,9 @@ import { Conflict } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import { masterKeyId, readManifest, type BackupManifest } from './backup-manifest.ts';
 import { BACKED_UP_TABLES, CLEARED_ON_RESTORE } from './backup-tables.ts';
-import { backupBlobPath } from './blob-copy.ts';
+import { backupBlobPath } from './blob-files.ts';
 import { blobRows, metadataLines } from './metadata-lines.ts';
+import { packedBlobOpener } from './pack-backup.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
 
 /** Rows inserted per statement. */
@@ -46,9 +47,10 @@ export async function restoreBackup(
   const manifest = await readManifest(dir, shownPath);
   await requireEmpty(deps.db);
   const metadataFile = resolve(dir, 'metadata.jsonl');
-  const blobsDir = resolve(dir, manifest.blobsDir);
-  const open = openBlob ?? (async (sha256) => createReadStream(backupBlobPath(blobsDir, sha256)));
-  const blobs = await installBlobs(deps.filestore, metadataFile, open);
+  const opener = openBlob ? { openBlob, close: async () => undefined } : blobOpener(dir, manifest);
+  const blobs = await installBlobs(deps.filestore, metadataFile, opener.openBlob).finally(
+    opener.close,
+  );
   if (blobs.bad.size > 0) {
     const items = await itemsUsing(metadataFile, blobs.bad);
     throw new Conflict(
@@ -75,6 +77,18 @@ export async function restoreBackup(
 
 /** Opens a blob of the backup by its SHA-256 (a file of a directory, or an entry of a zip). */
 export type BlobOpener = (sha256: string) => Promise<Readable>;
+
+/** A directory backup's blobs: in its packs (version 2), or a file each (version 1). */
+function blobOpener(dir: string, manifest: BackupManifest) {
+  if (manifest.packs && manifest.packsDir)
+    return packedBlobOpener(resolve(dir, manifest.packsDir), manifest.packs);
+  const blobsDir = resolve(dir, manifest.blobsDir ?? 'blobs');
+  return {
+    openBlob: async (sha256: string): Promise<Readable> =>
+      createReadStream(backupBlobPath(blobsDir, sha256)),
+    close: async () => undefined,
+  };
+}
 
 /** Refuses (409) a Depot that has repositories: a backup restores into an empty one only. */
 export async function requireEmpty(db: Database) {

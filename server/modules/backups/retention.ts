@@ -1,8 +1,12 @@
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { INDEX_SUFFIX, PACK_SUFFIX } from './pack.ts';
+import { packsIn } from './pack-backup.ts';
 
 // A backup directory, or a zip backup (`.zip`).
 const BACKUP_NAME = /^backup-\d{8}\.\d{6}(-\d+)?(\.zip)?$/;
+/** Incremental backups' packs, shared by the backups of one directory. */
+const SHARED_PACKS = 'packs';
 
 /** When a backup finished: its manifest says so; a zip's is inside it, so its file's time. */
 function finishedAt(path: string): Promise<number> {
@@ -20,7 +24,8 @@ function finishedAt(path: string): Promise<number> {
 /**
  * Removes the backups in `dir` that finished more than `hours` ago, never `keep` (the one just
  * written): so a failing schedule never removes the last good backup. 0 hours keeps them all.
- * Answers how many went.
+ * Then the shared packs no remaining backup names go (a kept incremental backup needs every
+ * pack its manifest lists, however old). Answers how many backups went.
  */
 export async function removeExpiredBackups(dir: string, hours: number, keep: string) {
   if (hours <= 0) return 0;
@@ -32,6 +37,39 @@ export async function removeExpiredBackups(dir: string, hours: number, keep: str
     const finished = await finishedAt(path);
     if (Number.isNaN(finished) || finished >= cutoff) continue;
     await rm(path, { recursive: true, force: true });
+    removed += 1;
+  }
+  if (removed > 0) await removeUnusedPacks(dir);
+  return removed;
+}
+
+/**
+ * Removes the shared packs (`dir/packs`) that no backup in `dir` lists. A backup whose
+ * manifest cannot be read keeps every pack: what it needs is unknown. A pack being written
+ * has a temp name (`.backup-….pack`) and is never touched.
+ */
+export async function removeUnusedPacks(dir: string): Promise<number> {
+  const needed = new Set<string>();
+  for (const name of await readdir(dir)) {
+    if (!BACKUP_NAME.test(name) || name.endsWith('.zip')) continue;
+    try {
+      const manifest = JSON.parse(await readFile(join(dir, name, 'manifest.json'), 'utf8')) as {
+        packsDir?: string;
+        packs?: string[];
+      };
+      if (manifest.packsDir === `../${SHARED_PACKS}`)
+        for (const pack of manifest.packs ?? []) needed.add(pack);
+    } catch {
+      return 0;
+    }
+  }
+  const packsDir = join(dir, SHARED_PACKS);
+  let removed = 0;
+  for (const pack of await packsIn(packsDir)) {
+    if (needed.has(pack)) continue;
+    // The index first: without it the pack is not complete and nobody merges against it.
+    await unlink(join(packsDir, `${pack}${INDEX_SUFFIX}`));
+    await unlink(join(packsDir, `${pack}${PACK_SUFFIX}`)).catch(() => undefined);
     removed += 1;
   }
   return removed;

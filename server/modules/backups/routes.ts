@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Conflict } from '../../errors.ts';
 import { backupJobName, type Backups } from './backup-jobs.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
+import { streamedExport } from './export-stream.ts';
 import type { RestoreReport } from './restore.ts';
 import type { SystemExport } from './service.ts';
 
@@ -110,13 +111,19 @@ export async function systemExportRoutes(app: FastifyInstance, { backups }: { ba
   app.post<{ Body: SystemExport }>(
     '/artifactory/api/export/system',
     { config: admin, schema: { body: exportBody } },
-    async (request) => {
-      const { manifest, path: written } = await backups.backups.exportSystem(request.body);
-      return {
-        info: `Exported ${manifest.blobs.count} binaries and ${manifest.counts.nodes ?? 0} items`,
-        path: written,
-        manifest,
-      };
+    async (request, reply) => {
+      // Checked before the answer starts: a bad path or option is still a 400.
+      const exportRequest = backups.backups.exportRequest(request.body);
+      const body = streamedExport(
+        request.body.exportPath,
+        (onProgress) => backups.backups.exportSystem(exportRequest, onProgress),
+        request.log,
+      );
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-accel-buffering', 'no') // a proxy passes each line on as it comes
+        .send(body);
     },
   );
 

@@ -127,9 +127,7 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
           (step) => progress.set(key, step),
           stopping,
         );
-        const removed = backup.incremental
-          ? 0
-          : await removeExpiredBackups(dir, backup.retentionPeriodHours, written.path);
+        const removed = await removeExpiredBackups(dir, backup.retentionPeriodHours, written.path);
         const { blobs } = written.manifest;
         return {
           info:
@@ -147,13 +145,15 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
       }
     },
 
-    /** `POST /artifactory/api/export/system`: a full backup into an allowed path. */
-    async exportSystem(body: SystemExport) {
+    /**
+     * `POST /artifactory/api/export/system`, checked: the backup it asks for, or 400 (a path
+     * outside the allowed directories, a zip asked to be incremental). Nothing is written yet.
+     */
+    exportRequest(body: SystemExport): BackupRequest {
       if (body.createArchive && body.incremental)
         throw new BadRequest(BACKUP_MESSAGES.zipIsFull, 'createArchive');
-      const dir = allowedBackupPath(body.exportPath, config.backupDirs, 'exportPath');
-      return writeBackup(deps, {
-        dir,
+      return {
+        dir: allowedBackupPath(body.exportPath, config.backupDirs, 'exportPath'),
         incremental: body.incremental ?? false,
         createArchive: body.createArchive ?? false,
         excludeContent: body.excludeContent ?? false,
@@ -162,7 +162,12 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
         includeMasterKey: false,
         precalculate: true,
         chooseRepositories: (repositories) => repositories.map((repo) => repo.id),
-      });
+      };
+    },
+
+    /** Writes the backup `exportRequest` checked, telling its progress. */
+    exportSystem(request: BackupRequest, onProgress?: (progress: BackupProgress) => void) {
+      return writeBackup(deps, request, onProgress);
     },
 
     /** The backup form's directory picker: the allowed directories, or one's subdirectories. */

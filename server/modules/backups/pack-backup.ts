@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Filestore } from '../../storage/filestore.ts';
+import { blobRows, type BlobRow } from './metadata-lines.ts';
+import {
+  indexCursor,
+  INDEX_SUFFIX,
+  mergedIndexes,
+  PACK_SUFFIX,
+  packReader,
+  writePack,
+} from './pack.ts';
+
+/** Where a backup's packs go: its own `packs/` (full) or its directory's shared one. */
+export interface PackTarget {
+  packsDir: string;
+  /** The new pack's name: the backup's own (`backup-20261127.080000`). */
+  name: string;
+  /** A full backup's new directory: no earlier pack to merge against. */
+  fresh: boolean;
+}
+
+export interface PackedBlobs {
+  copied: number;
+  copiedBytes: number;
+  /** Every pack holding a blob of this backup, its own new one included. */
+  packs: string[];
+}
+
+/** The complete packs in a directory: those whose index is in place (written last). */
+export async function packsIn(packsDir: string): Promise<string[]> {
+  const names = await readdir(packsDir).catch(() => [] as string[]);
+  return names
+    .filter((name) => name.endsWith(INDEX_SUFFIX) && !name.startsWith('.'))
+    .map((name) => name.slice(0, -INDEX_SUFFIX.length))
+    .sort();
+}
+
+const indexesOf = (packsDir: string, packs: string[]) =>
+  packs.map((pack) => ({ pack, path: join(packsDir, `${pack}${INDEX_SUFFIX}`) }));
+
+/**
+ * The blobs of a backup's metadata (sorted by SHA-256) that no pack in `packs` holds, found
+ * by one merge of both sorted lists; `found` hears of each blob a pack has, and which pack.
+ */
+async function* blobsNotInPacks(
+  metadataFile: string,
+  packsDir: string,
+  packs: string[],
+  found: (blob: BlobRow, pack: string) => void,
+): AsyncGenerator<BlobRow> {
+  const cursor = indexCursor(mergedIndexes(indexesOf(packsDir, packs)));
+  try {
+    for await (const blob of blobRows(metadataFile)) {
+      const entry = packs.length > 0 ? await cursor.find(blob.sha256) : undefined;
+      if (entry) found(blob, entry.pack);
+      else yield blob;
+    }
+  } finally {
+    await cursor.close();
+  }
+}
+
+/** The bytes an incremental backup still has to write: its blobs no earlier pack holds. */
+export async function bytesToPack(metadataFile: string, packsDir: string): Promise<number> {
+  let bytes = 0;
+  const packs = await packsIn(packsDir);
+  for await (const blob of blobsNotInPacks(metadataFile, packsDir, packs, () => undefined))
+    bytes += blob.size;
+  return bytes;
+}
+
+/**
+ * Writes the blobs the metadata names that no earlier pack in the target holds into one new
+ * pack (under a temp name, renamed when whole: the pack first, then its index, so an index
+ * never names a pack that is not there). Answers what it wrote and the packs the backup needs.
+ */
+export async function packBlobs(
+  metadataFile: string,
+  filestore: Filestore,
+  target: PackTarget,
+  progress: (done: number, bytes: number) => void,
+  stopping?: AbortSignal,
+): Promise<PackedBlobs> {
+  await mkdir(target.packsDir, { recursive: true });
+  const earlier = target.fresh ? [] : await packsIn(target.packsDir);
+  const used = new Set<string>();
+  let done = 0;
+  let bytes = 0;
+  const step = (blob: BlobRow) => progress((done += 1), (bytes += blob.size));
+  const found = (blob: BlobRow, pack: string) => {
+    used.add(pack);
+    step(blob);
+  };
+  const temp = join(target.packsDir, `.${target.name}.${randomBytes(4).toString('hex')}`);
+  const paths = { pack: `${temp}${PACK_SUFFIX}`, index: `${temp}${INDEX_SUFFIX}` };
+  try {
+    const written = await writePack(
+      paths.pack,
+      paths.index,
+      blobsNotInPacks(metadataFile, target.packsDir, earlier, found),
+      (sha256) => filestore.pathOf(sha256),
+      step,
+      stopping,
+    );
+    if (written.count > 0 || target.fresh) {
+      await rename(paths.pack, join(target.packsDir, `${target.name}${PACK_SUFFIX}`));
+      await rename(paths.index, join(target.packsDir, `${target.name}${INDEX_SUFFIX}`));
+      used.add(target.name);
+    } else await removeTemp(paths);
+    return { copied: written.count, copiedBytes: written.bytes, packs: [...used].sort() };
+  } catch (error) {
+    await removeTemp(paths);
+    throw error;
+  }
+}
+
+const removeTemp = (paths: { pack: string; index: string }) =>
+  Promise.all([
+    unlink(paths.pack).catch(() => undefined),
+    unlink(paths.index).catch(() => undefined),
+  ]);
+
+/**
+ * Opens a packed backup's blobs for a restore, asked for in SHA-256 order (the metadata's
+ * order): one merge of the packs' indexes, no look-up per blob. A blob no pack holds is an
+ * error, which the restore reports as a mismatch of the items using it.
+ */
+export function packedBlobOpener(packsDir: string, packs: string[]) {
+  const cursor = indexCursor(mergedIndexes(indexesOf(packsDir, packs)));
+  const reader = packReader((pack) => join(packsDir, `${pack}${PACK_SUFFIX}`));
+  return {
+    async openBlob(sha256: string) {
+      const entry = await cursor.find(sha256);
+      if (!entry) throw new Error(`blob ${sha256} is in none of the backup's packs`);
+      return reader.open(entry);
+    },
+    async close() {
+      await cursor.close();
+      await reader.close();
+    },
+  };
+}

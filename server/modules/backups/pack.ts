@@ -1,0 +1,335 @@
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { BlobRow } from './metadata-lines.ts';
+
+/**
+ * Pack files (docs/backup.md, "Format (version 2)"): a backup's binaries appended to one
+ * file, as restic, borg and git store objects, with a sorted index beside it. Writing one
+ * large file sequentially costs what `tar` costs; creating a file per blob cost five times
+ * as much on the disks we measured.
+ *
+ *   <name>.pack   "DEPOTPK1", then per blob: SHA-256 (32 bytes), length (u64 BE), the bytes
+ *   <name>.idx    "DEPOTIX1", then per blob, sorted by SHA-256: SHA-256 (32 bytes),
+ *                 offset of its bytes in the pack (u64 BE), length (u64 BE)
+ *
+ * The pack alone can be walked (each record says its length), the index makes a look-up
+ * unnecessary: a backup's blob list, sorted by SHA-256, is merged against the indexes.
+ */
+export const PACK_MAGIC = Buffer.from('DEPOTPK1');
+export const INDEX_MAGIC = Buffer.from('DEPOTIX1');
+export const PACK_SUFFIX = '.pack';
+export const INDEX_SUFFIX = '.idx';
+const INDEX_ENTRY = 48;
+/** Blobs up to this size are read whole, several ahead; larger ones are streamed. */
+const SMALL_BLOB = 1024 * 1024;
+/** Small blobs read ahead of the one being written (the thread pool's reads overlap). */
+const READ_AHEAD = 16;
+/** Bytes gathered before one write to the pack (one system call for many small blobs). */
+const WRITE_BATCH = 8 * 1024 * 1024;
+
+export interface IndexEntry {
+  sha256: string;
+  offset: number;
+  length: number;
+  pack: string;
+}
+
+/** Appends buffers to a file, a batch per write; knows the offset the next byte goes to. */
+class BatchedFile {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  offset = 0;
+
+  constructor(private readonly handle: FileHandle) {}
+
+  async append(buffer: Buffer) {
+    this.pending.push(buffer);
+    this.pendingBytes += buffer.length;
+    this.offset += buffer.length;
+    if (this.pendingBytes >= WRITE_BATCH) await this.flush();
+  }
+
+  async flush() {
+    if (this.pendingBytes === 0) return;
+    const buffers = this.pending;
+    const bytes = this.pendingBytes;
+    this.pending = [];
+    this.pendingBytes = 0;
+    const { bytesWritten } = await this.handle.writev(buffers);
+    if (bytesWritten !== bytes) throw new Error(`wrote ${bytesWritten} of ${bytes} bytes`);
+  }
+}
+
+export interface PackReport {
+  count: number;
+  bytes: number;
+}
+
+type Read = Buffer | { error: unknown } | undefined;
+
+/**
+ * Writes `blobs` (sorted by SHA-256, strictly) into `packPath` and its index into
+ * `indexPath`, reading each blob's file from `sourceOf`. Small blobs are read a few ahead
+ * while earlier ones are written; a blob whose file is not the size the metadata says fails
+ * the backup (the backup would not restore).
+ */
+export async function writePack(
+  packPath: string,
+  indexPath: string,
+  blobs: AsyncIterable<BlobRow>,
+  sourceOf: (sha256: string) => string,
+  onBlob: (blob: BlobRow) => void,
+  stopping?: AbortSignal,
+): Promise<PackReport> {
+  const pack = await open(packPath, 'wx');
+  const index = await open(indexPath, 'wx');
+  try {
+    const packOut = new BatchedFile(pack);
+    const indexOut = new BatchedFile(index);
+    await packOut.append(PACK_MAGIC);
+    await indexOut.append(INDEX_MAGIC);
+    const report: PackReport = { count: 0, bytes: 0 };
+    for await (const { blob, read } of readAhead(blobs, sourceOf)) {
+      stopping?.throwIfAborted();
+      const sha = Buffer.from(blob.sha256, 'hex');
+      await packOut.append(Buffer.concat([sha, u64(blob.size)]));
+      const offset = packOut.offset;
+      if (read === undefined) await streamInto(packOut, sourceOf(blob.sha256), blob);
+      else if ('error' in read) throw read.error;
+      else {
+        if (read.length !== blob.size) throw sizeMismatch(blob, read.length);
+        await packOut.append(read);
+      }
+      await indexOut.append(Buffer.concat([sha, u64(offset), u64(blob.size)]));
+      report.count += 1;
+      report.bytes += blob.size;
+      onBlob(blob);
+    }
+    await packOut.flush();
+    await indexOut.flush();
+    return report;
+  } finally {
+    await Promise.allSettled([pack.close(), index.close()]);
+  }
+}
+
+/** The blobs in order, each small one with its bytes read ahead (or the error reading it). */
+async function* readAhead(
+  blobs: AsyncIterable<BlobRow>,
+  sourceOf: (sha256: string) => string,
+): AsyncGenerator<{ blob: BlobRow; read: Read }> {
+  const queue: { blob: BlobRow; read: Promise<Read> }[] = [];
+  let previous = '';
+  for await (const blob of blobs) {
+    if (blob.sha256 <= previous) throw new Error('the blobs of a pack must be sorted by SHA-256');
+    previous = blob.sha256;
+    const read: Promise<Read> =
+      blob.size <= SMALL_BLOB
+        ? readFile(sourceOf(blob.sha256)).catch((error: unknown) => ({ error }))
+        : Promise.resolve(undefined);
+    queue.push({ blob, read });
+    if (queue.length >= READ_AHEAD) {
+      const next = queue.shift()!;
+      yield { blob: next.blob, read: await next.read };
+    }
+  }
+  for (const next of queue) yield { blob: next.blob, read: await next.read };
+}
+
+/** Copies a large blob's file into the pack a chunk at a time. */
+async function streamInto(out: BatchedFile, path: string, blob: BlobRow) {
+  const source = await open(path, 'r');
+  try {
+    let copied = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(SMALL_BLOB);
+      const { bytesRead } = await source.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      copied += bytesRead;
+      if (copied > blob.size) throw sizeMismatch(blob, copied);
+      await out.append(chunk.subarray(0, bytesRead));
+    }
+    if (copied !== blob.size) throw sizeMismatch(blob, copied);
+  } finally {
+    await source.close();
+  }
+}
+
+const sizeMismatch = (blob: BlobRow, actual: number) =>
+  new Error(
+    `The binary ${blob.sha256} is ${actual} bytes in the filestore, the database says ${blob.size}`,
+  );
+
+function u64(value: number): Buffer {
+  const buffer = Buffer.allocUnsafe(8);
+  buffer.writeBigUInt64BE(BigInt(value));
+  return buffer;
+}
+
+/** The entries of one pack's index, in order, read a block at a time (memory stays flat). */
+export async function* indexEntries(indexPath: string, pack: string): AsyncGenerator<IndexEntry> {
+  const handle = await open(indexPath, 'r');
+  try {
+    const magic = Buffer.alloc(INDEX_MAGIC.length);
+    await handle.read(magic, 0, magic.length, 0);
+    if (!magic.equals(INDEX_MAGIC)) throw new Error(`${pack}${INDEX_SUFFIX} is not a pack index`);
+    const block = Buffer.alloc(INDEX_ENTRY * 4096);
+    let position = INDEX_MAGIC.length;
+    for (;;) {
+      const { bytesRead } = await handle.read(block, 0, block.length, position);
+      if (bytesRead % INDEX_ENTRY !== 0) throw new Error(`${pack}${INDEX_SUFFIX} is truncated`);
+      for (let at = 0; at < bytesRead; at += INDEX_ENTRY)
+        yield {
+          sha256: block.toString('hex', at, at + 32),
+          offset: Number(block.readBigUInt64BE(at + 32)),
+          length: Number(block.readBigUInt64BE(at + 40)),
+          pack,
+        };
+      if (bytesRead < block.length) return;
+      position += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The entries of several sorted indexes as one sorted stream (a k-way merge on a small heap:
+ * a chain of incremental backups has one pack per run). A SHA-256 in several packs comes
+ * once, from the first pack listed.
+ */
+export async function* mergedIndexes(
+  indexes: { path: string; pack: string }[],
+): AsyncGenerator<IndexEntry> {
+  const heads: { entry: IndexEntry; rank: number; rest: AsyncGenerator<IndexEntry> }[] = [];
+  try {
+    for (const [rank, { path, pack }] of indexes.entries()) {
+      const rest = indexEntries(path, pack);
+      const first = await rest.next();
+      if (!first.done) heads.push({ entry: first.value, rank, rest });
+    }
+    const before = (a: (typeof heads)[number], b: (typeof heads)[number]) =>
+      a.entry.sha256 < b.entry.sha256 || (a.entry.sha256 === b.entry.sha256 && a.rank < b.rank);
+    const heap = new MinHeap(heads, before);
+    let last = '';
+    while (heap.size > 0) {
+      const top = heap.peek();
+      if (top.entry.sha256 !== last) yield top.entry;
+      last = top.entry.sha256;
+      const next = await top.rest.next();
+      if (next.done) heap.pop();
+      else {
+        top.entry = next.value;
+        heap.siftDown(0);
+      }
+    }
+  } finally {
+    await Promise.allSettled(heads.map((head) => head.rest.return(undefined)));
+  }
+}
+
+class MinHeap<T> {
+  constructor(
+    private readonly items: T[],
+    private readonly before: (a: T, b: T) => boolean,
+  ) {
+    for (let i = (items.length >> 1) - 1; i >= 0; i -= 1) this.siftDown(i);
+  }
+  get size() {
+    return this.items.length;
+  }
+  peek() {
+    return this.items[0];
+  }
+  pop() {
+    const last = this.items.pop()!;
+    if (this.items.length > 0) {
+      this.items[0] = last;
+      this.siftDown(0);
+    }
+  }
+  siftDown(start: number) {
+    const { items, before } = this;
+    let i = start;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < items.length && before(items[left], items[least])) least = left;
+      if (right < items.length && before(items[right], items[least])) least = right;
+      if (least === i) return;
+      [items[i], items[least]] = [items[least], items[i]];
+      i = least;
+    }
+  }
+}
+
+/**
+ * Walks a sorted stream of index entries alongside ascending SHA-256s: `find` answers the
+ * entry of each, or undefined when no pack holds it. No look-up per blob on disk: both
+ * lists are read once, in order.
+ */
+export function indexCursor(entries: AsyncGenerator<IndexEntry>) {
+  let current: IndexEntry | undefined;
+  let started = false;
+  let done = false;
+  let previous = '';
+  return {
+    async find(sha256: string): Promise<IndexEntry | undefined> {
+      if (sha256 <= previous) throw new Error('blobs must be looked for in SHA-256 order');
+      previous = sha256;
+      if (!started) {
+        started = true;
+        const first = await entries.next();
+        current = first.done ? undefined : first.value;
+        done = Boolean(first.done);
+      }
+      while (!done && current && current.sha256 < sha256) {
+        const next = await entries.next();
+        current = next.done ? undefined : next.value;
+        done = Boolean(next.done);
+      }
+      return current?.sha256 === sha256 ? current : undefined;
+    },
+    close: () => entries.return(undefined),
+  };
+}
+
+/** Opens blobs of packs by their index entries; one file handle per pack, kept open. */
+export function packReader(packPathOf: (pack: string) => string) {
+  const handles = new Map<string, Promise<FileHandle>>();
+  const handleOf = (pack: string) => {
+    let handle = handles.get(pack);
+    if (!handle) {
+      handle = open(packPathOf(pack), 'r');
+      handles.set(pack, handle);
+    }
+    return handle;
+  };
+  return {
+    async open(entry: IndexEntry): Promise<Readable> {
+      return Readable.from(bytesOf(await handleOf(entry.pack), entry));
+    },
+    async close() {
+      const opened = await Promise.allSettled(handles.values());
+      for (const result of opened) if (result.status === 'fulfilled') await result.value.close();
+    },
+  };
+}
+
+/**
+ * A blob's bytes from its pack, a chunk at a time, by positioned reads (the handle is shared
+ * by every blob of the pack). A pack cut short ends the blob early: the restore's hash and
+ * size check then refuse it.
+ */
+async function* bytesOf(handle: FileHandle, entry: IndexEntry): AsyncGenerator<Buffer> {
+  let position = entry.offset;
+  const end = entry.offset + entry.length;
+  while (position < end) {
+    const chunk = Buffer.allocUnsafe(Math.min(SMALL_BLOB, end - position));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    yield chunk.subarray(0, bytesRead);
+  }
+}
