@@ -381,7 +381,16 @@ describe('delivery', () => {
     ]);
     const first = sentTo('ordered').slice(0, 5);
     expect(new Set(first.map((r) => r.headers['x-depot-delivery'])).size).toBe(1);
-    const history = await api('GET', '/ui/api/v1/ui/webhooks/ordered/deliveries');
+    // A run's outcomes are written together once it ends, a moment after the last request.
+    const deliveryHistory = () => api('GET', '/ui/api/v1/ui/webhooks/ordered/deliveries');
+    await until(
+      async () =>
+        (await deliveryHistory())
+          .json()
+          .deliveries.every((d: { state: string }) => d.state !== 'pending'),
+      'every delivery recorded',
+    );
+    const history = await deliveryHistory();
     expect(history.statusCode).toBe(200);
     const { deliveries, paused } = history.json();
     expect(paused).toBeNull();
