@@ -11,9 +11,20 @@
 // - the same 10 KiB downloads from two more Depots set up alike, one with DEPOT_METRICS=false,
 //   in the same turns: what the metrics cost (docs/metrics.md; goal: on / off >= 0.95). Fresh
 //   ones: the first Depot's large uploads and downloads would weigh on one side only.
+// Beside each wall-clock figure, the CPU time the processes spent (from /proc): Depot's per
+// upload and download against `sha256sum`'s, and per 10 KiB request. On a shared 2-core machine
+// the wall-clock ratios move with everyone else's load; the CPU a piece of work takes moves far
+// less, so it tells whether Depot or the machine changed (docs/storage-api.md, "Benchmark").
 // BENCH_SIZE_MB (default 1024) sets the large file's size; BENCH_RUNS (default 3) the runs.
 import { execFileSync, spawn } from 'node:child_process';
-import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -30,6 +41,20 @@ const children = [];
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
+
+/** CPU seconds (user and system) a process has used, or with `reaped` its waited-for children. */
+function cpuSeconds(pid = 'self', reaped = false) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const [user, system] = reaped ? [fields[13], fields[14]] : [fields[11], fields[12]];
+  return (Number(user) + Number(system)) / 100;
+}
+
+/** Runs `fn` and answers the CPU seconds `pid` (or this process's reaped children) spent in it. */
+async function cpuOf(fn, pid) {
+  const before = pid ? cpuSeconds(pid) : cpuSeconds('self', true);
+  await fn();
+  return (pid ? cpuSeconds(pid) : cpuSeconds('self', true)) - before;
+}
 
 function time(fn) {
   return async () => {
@@ -67,7 +92,9 @@ function upload(port, path, file, headers = {}) {
   });
 }
 
-function wrkRate(url, headers = [], seconds = 10) {
+/** Requests/s wrk reaches, and with `pid` the µs of CPU that process spent per request. */
+function wrkRate(url, headers = [], seconds = 10, pid = undefined) {
+  const before = pid && cpuSeconds(pid);
   const out = execFileSync('wrk', [
     '-t2',
     '-c32',
@@ -75,7 +102,9 @@ function wrkRate(url, headers = [], seconds = 10) {
     ...headers.flatMap((h) => ['-H', h]),
     url,
   ]).toString();
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
+  const requests = Number(/(\d+) requests in/.exec(out)[1]);
+  const cpuMicros = pid ? ((cpuSeconds(pid) - before) / requests) * 1e6 : undefined;
+  return { rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]), cpuMicros };
 }
 
 /** Runs `measure` while bench/bare-fastify.mjs listens on `port`. */
@@ -97,7 +126,9 @@ async function withBareFastify(port, measure) {
 }
 
 async function startDepot(port, name = 'depot', env = {}) {
-  children.push(await startBuiltDepot({ home: join(work, name), port, adminPassword: ADMIN, env }));
+  const child = await startBuiltDepot({ home: join(work, name), port, adminPassword: ADMIN, env });
+  children.push(child);
+  return child.pid;
 }
 
 /** A generic local repository `bench` holding small.bin, on the Depot at `port`. */
@@ -139,9 +170,9 @@ async function main() {
   const [depotPort, nginxPort] = [18082 + (process.pid % 1000), 19082 + (process.pid % 1000)];
   const quietPort = 21082 + (process.pid % 1000);
   const meteredPort = 22082 + (process.pid % 1000);
-  await startDepot(depotPort);
-  await startDepot(quietPort, 'depot-no-metrics', { DEPOT_METRICS: 'false' });
-  await startDepot(meteredPort, 'depot-metrics');
+  const depotPid = await startDepot(depotPort);
+  const quietPid = await startDepot(quietPort, 'depot-no-metrics', { DEPOT_METRICS: 'false' });
+  const meteredPid = await startDepot(meteredPort, 'depot-metrics');
   await startNginx(nginxPort, files);
   const depot = `http://127.0.0.1:${depotPort}`;
   await prepareSmallDownload(depotPort, join(files, 'small.bin'));
@@ -156,10 +187,21 @@ async function main() {
     depotDownload: [],
     nginxDownload: [],
   };
+  // CPU seconds: Depot's for the plain upload and the download, sha256sum's for its pass.
+  const cpu = { upload: [], sha256sum: [], download: [] };
+  const timedCpu = async (list, fn, pid) => {
+    let wall;
+    list.push(await cpuOf(async () => (wall = await time(fn)()), pid));
+    return wall;
+  };
   for (let run = 1; run <= RUNS; run++) {
-    results.sha256sum.push(await time(() => execFileSync('sha256sum', [big]))());
+    results.sha256sum.push(await timedCpu(cpu.sha256sum, () => execFileSync('sha256sum', [big])));
     results.upload.push(
-      await time(() => upload(depotPort, `/artifactory/bench/big-${run}.bin`, big))(),
+      await timedCpu(
+        cpu.upload,
+        () => upload(depotPort, `/artifactory/bench/big-${run}.bin`, big),
+        depotPid,
+      ),
     );
     results.uploadWithMd5.push(
       await time(() =>
@@ -172,9 +214,11 @@ async function main() {
       await time(() => curlDownload(`http://127.0.0.1:${nginxPort}/big.bin`))(),
     );
     results.depotDownload.push(
-      await time(() =>
-        curlDownload(`${depot}/artifactory/bench/big-1.bin`, [`Authorization: ${AUTH}`]),
-      )(),
+      await timedCpu(
+        cpu.download,
+        () => curlDownload(`${depot}/artifactory/bench/big-1.bin`, [`Authorization: ${AUTH}`]),
+        depotPid,
+      ),
     );
     console.log(
       `run ${run}: upload ${results.upload.at(-1).toFixed(2)} s, with MD5 ${results.uploadWithMd5.at(-1).toFixed(2)} s, sha256sum ${results.sha256sum.at(-1).toFixed(2)} s, download Depot ${results.depotDownload.at(-1).toFixed(2)} s, nginx ${results.nginxDownload.at(-1).toFixed(2)} s`,
@@ -185,34 +229,44 @@ async function main() {
   const barePort = 20082 + (process.pid % 1000);
   const smallRates = await withBareFastify(barePort, () => {
     const peers = {
-      depot: [`${depot}/artifactory/bench/small.bin`, [`Authorization: ${AUTH}`]],
+      depot: [`${depot}/artifactory/bench/small.bin`, [`Authorization: ${AUTH}`], depotPid],
       nginx: [`http://127.0.0.1:${nginxPort}/small.bin`, []],
       bare: [`http://127.0.0.1:${barePort}/small.bin`, []],
       metrics: [
         `http://127.0.0.1:${meteredPort}/artifactory/bench/small.bin`,
         [`Authorization: ${AUTH}`],
+        meteredPid,
       ],
       noMetrics: [
         `http://127.0.0.1:${quietPort}/artifactory/bench/small.bin`,
         [`Authorization: ${AUTH}`],
+        quietPid,
       ],
     };
     for (const [url, headers] of Object.values(peers)) wrkRate(url, headers, 2);
     const rates = { depot: [], nginx: [], bare: [], metrics: [], noMetrics: [] };
+    const cpuMicros = { depot: [], metrics: [], noMetrics: [] };
     for (let run = 1; run <= RUNS; run++)
-      for (const [name, [url, headers]] of Object.entries(peers))
-        rates[name].push(wrkRate(url, headers, 5));
+      for (const [name, [url, headers, pid]] of Object.entries(peers)) {
+        const measured = wrkRate(url, headers, 5, pid);
+        rates[name].push(measured.rate);
+        if (pid) cpuMicros[name].push(measured.cpuMicros);
+      }
     const listed = (name) => rates[name].map(Math.round).join(', ');
+    const listedCpu = (name) => cpuMicros[name].map((us) => us.toFixed(1)).join(', ');
     console.log(
       `10 KiB req/s per run: Depot ${listed('depot')}; nginx ${listed('nginx')}; bare Fastify ${listed('bare')}; fresh Depots with metrics ${listed('metrics')}, without ${listed('noMetrics')}`,
     );
-    return rates;
+    console.log(
+      `10 KiB CPU µs per request per run: Depot ${listedCpu('depot')}; fresh Depots with metrics ${listedCpu('metrics')}, without ${listedCpu('noMetrics')}`,
+    );
+    return { rates, cpuMicros };
   });
-  const depotRate = median(smallRates.depot);
-  const nginxRate = median(smallRates.nginx);
-  const bareRate = median(smallRates.bare);
-  const metricsRate = median(smallRates.metrics);
-  const noMetricsRate = median(smallRates.noMetrics);
+  const depotRate = median(smallRates.rates.depot);
+  const nginxRate = median(smallRates.rates.nginx);
+  const bareRate = median(smallRates.rates.bare);
+  const metricsRate = median(smallRates.rates.metrics);
+  const noMetricsRate = median(smallRates.rates.noMetrics);
 
   const mbps = (s) => (SIZE_MB / s).toFixed(0);
   const download = median(results.nginxDownload) / median(results.depotDownload);
@@ -230,6 +284,10 @@ async function main() {
   console.log(
     `          bare Fastify from memory ${bareRate.toFixed(0)} req/s: ratio ${(bareRate / nginxRate).toFixed(2)} to nginx, Depot at ${(depotRate / bareRate).toFixed(2)} of it`,
   );
+  const perGiB = (seconds) => ((seconds * 1024) / SIZE_MB).toFixed(2);
+  console.log(
+    `CPU       per GiB: Depot's upload ${perGiB(median(cpu.upload))} s against sha256sum's ${perGiB(median(cpu.sha256sum))} s (ratio ${(median(cpu.upload) / median(cpu.sha256sum)).toFixed(2)}); Depot's download ${perGiB(median(cpu.download))} s; 10 KiB ${median(smallRates.cpuMicros.depot).toFixed(1)} µs per request`,
+  );
   const md5Cost = median(results.uploadWithMd5) / median(results.upload) - 1;
   console.log(
     `MD5       upload computing MD5 too ${median(results.uploadWithMd5).toFixed(2)} s: +${(md5Cost * 100).toFixed(0)} % of the upload time (computed at deploy only when the client sends it while this is over 10 %)`,
@@ -237,6 +295,15 @@ async function main() {
   const metricsRatio = metricsRate / noMetricsRate;
   console.log(
     `metrics   fresh Depot ${metricsRate.toFixed(0)} req/s, with DEPOT_METRICS=false ${noMetricsRate.toFixed(0)} req/s: on/off ratio ${metricsRatio.toFixed(2)} (goal >= 0.95) ${metricsRatio >= 0.95 ? 'OK' : 'UNDER'}`,
+  );
+  // A CPU-bound server's requests/s is the inverse of its CPU per request: off's CPU over on's
+  // is the rate ratio the metrics allow, whatever else the machine runs meanwhile.
+  const [metricsCpu, noMetricsCpu] = [
+    median(smallRates.cpuMicros.metrics),
+    median(smallRates.cpuMicros.noMetrics),
+  ];
+  console.log(
+    `          CPU per request with metrics ${metricsCpu.toFixed(1)} µs, without ${noMetricsCpu.toFixed(1)} µs: off/on ${(noMetricsCpu / metricsCpu).toFixed(2)} (the rate ratio a CPU-bound server reaches)`,
   );
 }
 
