@@ -14,7 +14,8 @@
 // Beside each wall-clock figure, the CPU time the processes spent (from /proc): Depot's per
 // upload and download against `sha256sum`'s, and per 10 KiB request. On a shared 2-core machine
 // the wall-clock ratios move with everyone else's load; the CPU a piece of work takes moves far
-// less, so it tells whether Depot or the machine changed (docs/storage-api.md, "Benchmark").
+// less, so it tells whether Depot or the machine changed (docs/architecture.md, "Storage
+// benchmark").
 // BENCH_SIZE_MB (default 1024) sets the large file's size; BENCH_RUNS (default 3) the runs.
 import { execFileSync, spawn } from 'node:child_process';
 import {
