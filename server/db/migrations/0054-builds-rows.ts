@@ -15,8 +15,8 @@ import { sql, type Kysely } from 'kysely';
  *   it is not once deletes have left free space for a new build's rows to land in. Each row
  *   now says where the document lists it: `module_position`, its module's index in
  *   `modules`, and `position`, its index in that module's `artifacts` or `dependencies`.
- *   Rows written before (none has shipped with builds in use) get the order they were read
- *   in until now.
+ *   Rows written before this migration get the order they were read in until now, the
+ *   table's, the best there is without reading every document again.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table build_files add column module_position integer,
