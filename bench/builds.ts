@@ -75,12 +75,12 @@ async function seed(db: Database, buildRepoId: number, libsId: number) {
   const artifact = `'a-' || b.id || '-' || m`;
   const dependency = `'d-' || ((b.id * ${MODULES} + m) % ${DEPENDENCIES})`;
   await sql`
-    insert into build_files (build_id, module_id, kind, name, type, scopes, sha1, sha256, md5)
-    select b.id, 'module-' || m, 'artifact', 'module-' || m || '-' || b.number || '.jar', 'jar', null,
+    insert into build_files (build_id, module_id, module_position, kind, position, name, type, scopes, sha1, sha256, md5)
+    select b.id, 'module-' || m, m - 1, 'artifact', 0, 'module-' || m || '-' || b.number || '.jar', 'jar', null,
            ${SHA1(artifact)}, ${SHA256(artifact)}, ${MD5(artifact)}
     from builds b cross join generate_series(1, ${MODULES}) as m where b.created_by = 'seed'
     union all
-    select b.id, 'module-' || m, 'dependency', 'org.dep:dep-' || ((b.id * ${MODULES} + m) % ${DEPENDENCIES}) || ':1',
+    select b.id, 'module-' || m, m - 1, 'dependency', 0, 'org.dep:dep-' || ((b.id * ${MODULES} + m) % ${DEPENDENCIES}) || ':1',
            'jar', 'compile', ${SHA1(dependency)}, ${SHA256(dependency)}, ${MD5(dependency)}
     from builds b cross join generate_series(1, ${MODULES}) as m where b.created_by = 'seed'`.execute(
     db,

@@ -545,7 +545,11 @@ export interface LatestBuildsTable {
 export interface BuildFilesTable {
   build_id: number;
   module_id: string;
+  /** The module's index in the document's `modules` (migration 0054). */
+  module_position: number;
   kind: 'artifact' | 'dependency';
+  /** The entry's index in its module's `artifacts` or `dependencies` (migration 0054). */
+  position: number;
   name: string;
   type: string | null;
   scopes: string | null;

@@ -11,8 +11,26 @@ import { sql, type Kysely } from 'kysely';
  *   properties flattened, one row a key, in the document's order (`position`), kept by a
  *   trigger on `builds` so that every way a build is written (upload, rename, restore) fills
  *   it, and going with the build (on delete cascade).
+ * - Readers of `build_files` took the rows' order in the table (ctid) as the document's, which
+ *   it is not once deletes have left free space for a new build's rows to land in. Each row
+ *   now says where the document lists it: `module_position`, its module's index in
+ *   `modules`, and `position`, its index in that module's `artifacts` or `dependencies`.
+ *   Rows written before this migration get the order they were read in until now, the
+ *   table's, the best there is without reading every document again.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`alter table build_files add column module_position integer,
+            add column position integer`.execute(db);
+  await sql`
+    update build_files f set module_position = o.module_position, position = o.position
+    from (select at, dense_rank() over (partition by build_id order by module_at) - 1 as module_position,
+                 row_number() over (partition by build_id, module_id, kind order by at) - 1 as position
+          from (select ctid as at, build_id, module_id, kind,
+                       min(ctid) over (partition by build_id, module_id) as module_at
+                from build_files) listed) o
+    where f.ctid = o.at`.execute(db);
+  await sql`alter table build_files alter column module_position set not null,
+            alter column position set not null`.execute(db);
   await sql`drop index if exists build_files_by_sha256`.execute(db);
   await sql`drop index if exists build_files_by_sha1`.execute(db);
   await sql`create index build_files_by_sha256 on build_files (sha256)
@@ -57,6 +75,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop trigger if exists builds_properties on builds`.execute(db);
   await sql`drop function if exists depot_build_properties()`.execute(db);
   await sql`drop table if exists build_properties`.execute(db);
+  await sql`alter table build_files drop column module_position, drop column position`.execute(db);
   await sql`drop index if exists build_files_by_sha256`.execute(db);
   await sql`drop index if exists build_files_by_sha1`.execute(db);
   await sql`create index build_files_by_sha256 on build_files (sha256) where sha256 is not null`.execute(

@@ -35,21 +35,32 @@ function redacted(properties: Record<string, string> | undefined) {
   );
 }
 
-/** Every module's artifacts and dependencies as rows, checksums lower-cased for matching. */
+/**
+ * Every module's artifacts and dependencies as rows, checksums lower-cased for matching, each
+ * with its place in the document: readers order by it, never by where a row sits in the table.
+ */
 export function buildFilesOf(info: BuildInfo): BuildFile[] {
-  const row = (moduleId: string, kind: BuildFile['kind'], entry: BuildFileEntry): BuildFile => ({
-    module_id: moduleId,
-    kind,
-    name: (kind === 'artifact' ? entry.name : entry.id) ?? '',
-    type: entry.type ?? null,
-    scopes: entry.scopes?.join(',') ?? null,
-    sha1: lower(entry.sha1),
-    sha256: lower(entry.sha256),
-    md5: lower(entry.md5),
-  });
-  return (info.modules ?? []).flatMap((module) => [
-    ...(module.artifacts ?? []).map((entry) => row(module.id, 'artifact', entry)),
-    ...(module.dependencies ?? []).map((entry) => row(module.id, 'dependency', entry)),
+  const rows = (
+    module: { id: string },
+    modulePosition: number,
+    kind: BuildFile['kind'],
+    entries: BuildFileEntry[] | undefined,
+  ): BuildFile[] =>
+    (entries ?? []).map((entry, position) => ({
+      module_id: module.id,
+      module_position: modulePosition,
+      kind,
+      position,
+      name: (kind === 'artifact' ? entry.name : entry.id) ?? '',
+      type: entry.type ?? null,
+      scopes: entry.scopes?.join(',') ?? null,
+      sha1: lower(entry.sha1),
+      sha256: lower(entry.sha256),
+      md5: lower(entry.md5),
+    }));
+  return (info.modules ?? []).flatMap((module, at) => [
+    ...rows(module, at, 'artifact', module.artifacts),
+    ...rows(module, at, 'dependency', module.dependencies),
   ]);
 }
 

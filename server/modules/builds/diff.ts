@@ -39,14 +39,17 @@ const side = (column: string) =>
 /**
  * One build's files of one kind, one row per module and name: where a module lists a name
  * twice, the last listing's checksums at the first listing's place (as a map keyed by module
- * and name reads them). `at` is the place: rows are in the order they were written, their
- * documents' order.
+ * and name reads them). The place is where the document lists the entry (`module_at`, `at`),
+ * written at upload: where rows sit in the table is not the document's order once deletes
+ * have left free space for a new build's rows.
  */
 const filesOf = (buildId: number, kind: BuildFile['kind']) => sql`
   select distinct on (module_id, name) module_id, name, type, sha1, sha256, md5,
-         min(ctid) over (partition by module_id, name) as at
+         first_value(module_position) over listing as module_at,
+         first_value(position) over listing as at
   from build_files where build_id = ${buildId} and kind = ${kind}
-  order by module_id, name, ctid desc`;
+  window listing as (partition by module_id, name order by module_position, position)
+  order by module_id, name, module_position desc, position desc`;
 
 /** A checksum both sides give that differs; one side's missing checksum decides nothing. */
 const sameChecksum = (column: string): RawBuilder<unknown> =>
@@ -74,7 +77,7 @@ async function fileChanges(
            ${side('name')} as name, ${side('type')} as type, ${side('sha1')} as sha1,
            ${side('sha256')} as sha256, ${side('md5')} as md5, ${side('module_id')} as module
     from here full join there on here.module_id = there.module_id and here.name = there.name
-    order by coalesce(here.at, there.at)`.execute(db);
+    order by coalesce(here.module_at, there.module_at), coalesce(here.at, there.at)`.execute(db);
   return grouped(rows, (row: DiffEntry) => ({
     name: row.name,
     type: row.type,

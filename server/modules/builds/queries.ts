@@ -88,18 +88,23 @@ export async function buildDocument(db: Database, id: number) {
   return row.document;
 }
 
+/** A build's artifacts and dependencies, in its document's order. */
 export const buildFiles = (db: Database, buildId: number) =>
   db
     .selectFrom('build_files')
     .select(['module_id', 'kind', 'name', 'type', 'scopes', 'sha1', 'sha256', 'md5'])
     .where('build_id', '=', buildId)
+    .orderBy('module_position')
+    .orderBy('kind')
+    .orderBy('position')
     .execute();
 
 /**
  * The builds whose modules list a stored file's content as an artifact or a dependency, by
  * SHA-256 or SHA-1, in one query: the file's checksums, then one range scan of each checksum
  * index (which carries the module file's columns, migration 0054) and each build's row by its
- * key. No rows for a folder or a path holding nothing.
+ * key. No rows for a folder or a path holding nothing. Newest build first, and within a
+ * build its modules in the document's order (the order in the table is not the document's).
  */
 export function buildsHolding(db: Database, repositoryId: number, path: string) {
   const file = db
@@ -119,6 +124,10 @@ export function buildsHolding(db: Database, repositoryId: number, path: string) 
       ]),
     )
     .orderBy('builds.started_at', 'desc')
+    .orderBy('builds.id', 'desc')
+    .orderBy('build_files.module_position')
+    .orderBy('build_files.kind')
+    .orderBy('build_files.position')
     .execute();
 }
 
