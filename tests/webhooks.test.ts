@@ -70,6 +70,30 @@ async function subscribe(key: string, overrides: Record<string, unknown> = {}) {
 
 const sentTo = (key: string) => receiver.requests.filter((r) => r.path === `/hook/${key}`);
 
+describe('events nobody subscribed to', () => {
+  const outboxPaths = async (prefix: string) =>
+    (
+      await depot.db
+        .selectFrom('event_outbox')
+        .select('path')
+        .where('path', 'like', `${prefix}/%`)
+        .orderBy('id')
+        .execute()
+    ).map((event) => event.path);
+
+  it('are not written, and are from the moment a subscription selects them', async () => {
+    // The subscriptions as the dispatcher reads them: none yet.
+    expect(await depot.services.webhooks.subscriptions()).toEqual([]);
+    await deployFile(depot, 'hooks-a', 'unheard/1.txt');
+    expect(await outboxPaths('unheard')).toEqual([]);
+    await subscribe('heard');
+    await deployFile(depot, 'hooks-a', 'unheard/2.txt');
+    expect(await outboxPaths('unheard')).toEqual(['unheard/2.txt']);
+    await until(() => sentTo('heard').length === 1, 'the delivery of unheard/2.txt');
+    expect((sentTo('heard')[0]!.json.data as { path: string }).path).toBe('unheard/2.txt');
+  });
+});
+
 describe('the Event API', () => {
   it('lists only the domains Depot serves', async () => {
     const response = await api('GET', '/event/api/v1/domains');
