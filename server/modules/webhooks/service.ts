@@ -105,10 +105,13 @@ export function createWebhooksService(options: WebhooksServiceOptions) {
    * (at most a poll later): meanwhile every event is wanted.
    */
   let wanted: Set<string> | undefined;
+  /** The list `wanted` was made from. */
+  let wantedFrom: Subscription[] | undefined;
   let reads = 0;
   options.changes?.onChange(['entity_documents'], () => {
     cache.clear();
     wanted = undefined;
+    wantedFrom = undefined;
     reads++;
   });
   const wantedOf = (subscriptions: Subscription[]) =>
@@ -142,8 +145,12 @@ export function createWebhooksService(options: WebhooksServiceOptions) {
       if (!options.changes) return readSubscriptions();
       const readsBefore = reads;
       const subscriptions = await cache.get('all', readSubscriptions);
-      // A write since the read began may have changed them: the next read says.
-      if (readsBefore === reads) wanted = wantedOf(subscriptions);
+      // A write since the read began may have changed them: the next read says. The set is
+      // made once per list read (the dispatcher asks before every attempt).
+      if (readsBefore === reads && wantedFrom !== subscriptions) {
+        wanted = wantedOf(subscriptions);
+        wantedFrom = subscriptions;
+      }
       return subscriptions;
     },
 
