@@ -228,7 +228,16 @@ function expectSigned(request: Receiver['requests'][number]) {
 
 describe('delivery', () => {
   it('sends each artifact event in its documented shape, signed', async () => {
-    await subscribe('artifacts', { types: ['deployed', 'deleted', 'moved', 'copied'] });
+    await subscribe('artifacts', {
+      types: ['deployed', 'deleted', 'moved', 'copied'],
+      // A hop-by-hop header is the exchange's own: dropped, the delivery still goes out.
+      handler: {
+        custom_http_headers: [
+          { name: 'X-Team', value: 'platform' },
+          { name: 'Expect', value: '100-continue' },
+        ],
+      },
+    });
     await deployFile(depot, 'hooks-a', 'events/one.txt', 'one');
     const copied = await api(
       'POST',
@@ -292,7 +301,11 @@ describe('delivery', () => {
         source: 'jfrog/admin',
       },
     ]);
-    for (const request of sentTo('artifacts')) expectSigned(request);
+    for (const request of sentTo('artifacts')) {
+      expectSigned(request);
+      expect(request.headers['x-team']).toBe('platform');
+      expect(request.headers.expect).toBeUndefined();
+    }
     const ids = sentTo('artifacts').map((r) => r.headers['x-depot-delivery']);
     expect(new Set(ids).size).toBe(4);
   });
