@@ -108,6 +108,7 @@ import { watchSchemaRegistry } from './schemas/watch-registry.ts';
 import { createServices, type Services } from './services.ts';
 import { readVersion } from './version.ts';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.ts';
+import { setEventInterest } from './modules/events/outbox.ts';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.ts';
 import { requestMetricsPlugin, unmatchedRecorder } from './modules/metrics/http-hooks.ts';
 import { metricsRoutes } from './modules/metrics/routes.ts';
@@ -222,6 +223,8 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     logger,
   });
   services.tableChanges.onChange(['event_outbox'], dispatcher.wake);
+  // Events no subscription selects are not written (docs/webhooks.md, "Events").
+  setEventInterest(services.db, services.webhooks.wantsEvent);
   dispatcher.start();
   // This node's row and heartbeat in the cluster's nodes table (docs/service-status.md).
   const heartbeat = await startHeartbeat({

@@ -70,6 +70,30 @@ async function subscribe(key: string, overrides: Record<string, unknown> = {}) {
 
 const sentTo = (key: string) => receiver.requests.filter((r) => r.path === `/hook/${key}`);
 
+describe('events nobody subscribed to', () => {
+  const outboxPaths = async (prefix: string) =>
+    (
+      await depot.db
+        .selectFrom('event_outbox')
+        .select('path')
+        .where('path', 'like', `${prefix}/%`)
+        .orderBy('id')
+        .execute()
+    ).map((event) => event.path);
+
+  it('are not written, and are from the moment a subscription selects them', async () => {
+    // The subscriptions as the dispatcher reads them: none yet.
+    expect(await depot.services.webhooks.subscriptions()).toEqual([]);
+    await deployFile(depot, 'hooks-a', 'unheard/1.txt');
+    expect(await outboxPaths('unheard')).toEqual([]);
+    await subscribe('heard');
+    await deployFile(depot, 'hooks-a', 'unheard/2.txt');
+    expect(await outboxPaths('unheard')).toEqual(['unheard/2.txt']);
+    await until(() => sentTo('heard').length === 1, 'the delivery of unheard/2.txt');
+    expect((sentTo('heard')[0]!.json.data as { path: string }).path).toBe('unheard/2.txt');
+  });
+});
+
 describe('the Event API', () => {
   it('lists only the domains Depot serves', async () => {
     const response = await api('GET', '/event/api/v1/domains');
@@ -204,7 +228,16 @@ function expectSigned(request: Receiver['requests'][number]) {
 
 describe('delivery', () => {
   it('sends each artifact event in its documented shape, signed', async () => {
-    await subscribe('artifacts', { types: ['deployed', 'deleted', 'moved', 'copied'] });
+    await subscribe('artifacts', {
+      types: ['deployed', 'deleted', 'moved', 'copied'],
+      // A hop-by-hop header is the exchange's own: dropped, the delivery still goes out.
+      handler: {
+        custom_http_headers: [
+          { name: 'X-Team', value: 'platform' },
+          { name: 'Expect', value: '100-continue' },
+        ],
+      },
+    });
     await deployFile(depot, 'hooks-a', 'events/one.txt', 'one');
     const copied = await api(
       'POST',
@@ -268,7 +301,11 @@ describe('delivery', () => {
         source: 'jfrog/admin',
       },
     ]);
-    for (const request of sentTo('artifacts')) expectSigned(request);
+    for (const request of sentTo('artifacts')) {
+      expectSigned(request);
+      expect(request.headers['x-team']).toBe('platform');
+      expect(request.headers.expect).toBeUndefined();
+    }
     const ids = sentTo('artifacts').map((r) => r.headers['x-depot-delivery']);
     expect(new Set(ids).size).toBe(4);
   });

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DepotDatabase } from '../../db/tables.ts';
 import type { EventDomain } from './domains.ts';
 
@@ -22,12 +22,34 @@ export interface OutboxEvent {
 /** Rows one insert carries at most: a folder of many files emits one event per file. */
 const ROWS_PER_INSERT = 500;
 
+type Interest = (domain: string, eventType: string) => boolean;
+
+/**
+ * Per database (its Kysely instance and the transactions it opens share one adapter): which
+ * events any subscriber may want. Several Depots may live in one process (tests).
+ */
+const interests = new WeakMap<object, Interest>();
+
+/**
+ * Tells `emitEvents` on `db` which events any subscriber may want (the webhooks service's
+ * `wantsEvent`): the others are not written, so a change nobody subscribed to costs no
+ * outbox row and no fan-out. Without it, every event is written.
+ */
+export function setEventInterest(db: Kysely<DepotDatabase>, interest: Interest) {
+  interests.set(db.getExecutor().adapter, interest);
+}
+
 /**
  * Writes events into the outbox, inside the transaction of the change they report: they
  * exist exactly when the change commits, and the dispatcher delivers them afterwards (at
  * least once, in order per subscription). This one call is all a feature adds to emit.
+ * Events of a type no enabled subscription selects are left out (`setEventInterest`).
  */
-export async function emitEvents(tx: Tx, events: OutboxEvent[]): Promise<void> {
+export async function emitEvents(tx: Tx, emitted: OutboxEvent[]): Promise<void> {
+  const wanted = interests.get(tx.getExecutor().adapter);
+  const events = wanted
+    ? emitted.filter((event) => wanted(event.domain, event.eventType))
+    : emitted;
   for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
     await tx
       .insertInto('event_outbox')

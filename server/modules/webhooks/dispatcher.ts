@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import type { Logger } from 'pino';
 import { claimRuns, type ClaimedDelivery } from './claim-queries.ts';
@@ -6,12 +5,10 @@ import type { RetryPolicy } from './delivery-outcome.ts';
 import { subscriptionWants, eventRepositories } from './matching.ts';
 import {
   eventsToFanOut,
-  insertDeliveries,
-  markFannedOut,
+  fanOutEvents,
   repositoryClasses,
   tryFanOutLock,
   type NewDelivery,
-  type OutboxRow,
 } from './queries.ts';
 import type { OutboundProxy } from '../proxies/service.ts';
 import { createRecordBatcher } from './record-batcher.ts';
@@ -50,9 +47,12 @@ const RUN_LENGTH = 100;
 /** A run starts no attempt after this long: its lease covers this and one attempt more. */
 const RUN_WINDOW_MS = 5000;
 
-/** The body a receiver gets for an event: JFrog's documented webhook payload. */
+/**
+ * The body a receiver gets for an event: JFrog's documented webhook payload (the fan-out
+ * builds the same in SQL, queries.ts `fanOutEvents`).
+ */
 export function payloadOf(
-  event: Pick<OutboxRow, 'domain' | 'event_type' | 'data' | 'source'>,
+  event: { domain: string; event_type: string; data: unknown; source: string },
   subscriptionKey: string,
   origin: string,
 ) {
@@ -118,19 +118,13 @@ export function createDispatcher(options: DispatcherOptions) {
       const deliveries: NewDelivery[] = events.flatMap((event) =>
         subscriptions
           .filter((subscription) => subscriptionWants(subscription, event, classOf))
-          .map((subscription) => ({
-            deliveryId: randomUUID(),
-            subscriptionKey: subscription.key,
-            eventId: event.id,
-            domain: event.domain,
-            eventType: event.event_type,
-            payload: payloadOf(event, subscription.key, origin),
-          })),
+          .map((subscription) => ({ eventId: event.id, subscriptionKey: subscription.key })),
       );
-      await insertDeliveries(tx, deliveries);
-      await markFannedOut(
+      await fanOutEvents(
         tx,
         events.map((event) => event.id),
+        deliveries,
+        origin,
       );
       return events.length;
     });

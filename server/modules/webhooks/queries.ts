@@ -15,11 +15,14 @@ export async function tryFanOutLock(tx: Tx): Promise<boolean> {
   return rows[0]?.locked === true;
 }
 
-/** The oldest events not fanned out yet, held until the transaction ends. */
+/**
+ * The oldest events not fanned out yet, held until the transaction ends: what filters look
+ * at, without the payload's data (the fan-out's insert copies that inside the database).
+ */
 export function eventsToFanOut(tx: Tx, limit: number) {
   return tx
     .selectFrom('event_outbox')
-    .selectAll()
+    .select(['id', 'domain', 'event_type', 'repo_key', 'target_repo_key', 'path'])
     .where('fanned_out', '=', false)
     .orderBy('id')
     .limit(limit)
@@ -30,35 +33,40 @@ export function eventsToFanOut(tx: Tx, limit: number) {
 
 export type OutboxRow = Awaited<ReturnType<typeof eventsToFanOut>>[number];
 
-export async function markFannedOut(tx: Tx, ids: string[]) {
-  if (ids.length === 0) return;
-  await tx.updateTable('event_outbox').set({ fanned_out: true }).where('id', 'in', ids).execute();
-}
-
+/** One delivery to make: an event for a subscription. */
 export interface NewDelivery {
-  deliveryId: string;
+  eventId: string;
   subscriptionKey: string;
-  eventId: string | null;
-  domain: string;
-  eventType: string;
-  payload: Record<string, unknown>;
 }
 
-export async function insertDeliveries(tx: Tx | Database, deliveries: NewDelivery[]) {
-  if (deliveries.length === 0) return;
-  await tx
-    .insertInto('webhook_deliveries')
-    .values(
-      deliveries.map((delivery) => ({
-        delivery_id: delivery.deliveryId,
-        subscription_key: delivery.subscriptionKey,
-        event_id: delivery.eventId,
-        domain: delivery.domain,
-        event_type: delivery.eventType,
-        payload: JSON.stringify(delivery.payload),
-      })),
-    )
-    .execute();
+/**
+ * Marks `eventIds` fanned out and makes `deliveries`, in their order (a subscription's
+ * deliveries are numbered in event order), in one statement however many subscriptions a
+ * batch of events reaches. Each body is JFrog's documented payload (dispatcher.ts,
+ * `payloadOf`), built by the database from the event's row: the event's data is neither read
+ * into Depot nor written back once per subscription.
+ */
+export async function fanOutEvents(
+  tx: Tx,
+  eventIds: string[],
+  deliveries: NewDelivery[],
+  origin: string,
+) {
+  if (eventIds.length === 0) return;
+  await sql`
+    with marked as (
+      update event_outbox set fanned_out = true where id = any(${eventIds}::bigint[]))
+    insert into webhook_deliveries
+      (delivery_id, subscription_key, event_id, domain, event_type, payload)
+    select gen_random_uuid()::text, g.subscription_key, e.id, e.domain, e.event_type,
+      jsonb_build_object('domain', e.domain, 'event_type', e.event_type, 'data', e.data,
+        'subscription_key', g.subscription_key, 'jpd_origin', ${origin}::text,
+        'source', 'jfrog/' || e.source)
+    from unnest(${deliveries.map((d) => d.eventId)}::bigint[],
+      ${deliveries.map((d) => d.subscriptionKey)}::text[])
+      with ordinality as g(event_id, subscription_key, n)
+    join event_outbox e on e.id = g.event_id
+    order by g.n`.execute(tx);
 }
 
 /** Lifts a pause; the subscription's waiting deliveries go out now, their failing time reset. */

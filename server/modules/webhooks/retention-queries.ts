@@ -18,17 +18,22 @@ const rowsOf = (result: { numAffectedRows?: bigint }) => result.numAffectedRows 
 
 /**
  * Deliveries finished (delivered, failed for good or cancelled) before `cutoff`, with their
- * attempts (the foreign key cascades). A pending delivery is never pruned, however old.
+ * attempts, in one statement. A pending delivery is never pruned, however old.
  */
 export function pruneFinishedDeliveries(db: Database, cutoff: Date) {
-  return inBatches(async () =>
-    rowsOf(
-      await sql`delete from webhook_deliveries where id in (
-        select id from webhook_deliveries
-        where state <> 'pending' and finished_at < ${cutoff}
-        limit ${BATCH})`.execute(db),
-    ),
-  );
+  return inBatches(async () => {
+    const { rows } = await sql<{ deleted: string | number }>`
+      with gone as (
+        delete from webhook_deliveries where id in (
+          select id from webhook_deliveries
+          where state <> 'pending' and finished_at < ${cutoff}
+          limit ${BATCH})
+        returning id),
+      attempts_gone as (
+        delete from webhook_attempts a using gone where a.delivery = gone.id)
+      select count(*) as deleted from gone`.execute(db);
+    return Number(rows[0]?.deleted ?? 0);
+  });
 }
 
 /** Attempts made before `cutoff` of deliveries still kept (one retried for weeks). */

@@ -1,5 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import {
   openOutboundRequest,
   proxyConnectionFailure,
@@ -9,6 +10,7 @@ import {
 import { UnknownProxy, type OutboundProxy } from '../proxies/service.ts';
 import { BlockedAddress, isAllowedAddress } from '../remote/upstream-guard.ts';
 import { isUpstreamScheme } from '../remote/upstream-url.ts';
+import { receiverPool } from './receiver-pools.ts';
 
 /** What one POST to a receiver came to. */
 export type SendResult =
@@ -81,6 +83,7 @@ function postOnce(url: URL, options: HopOptions, elapsed: () => number): Promise
   // An IP literal is connected to without a lookup, so it is checked here.
   if (isIP(host) && !isAllowedAddress(host, options.allowList))
     return Promise.resolve(fail('blocked', blockedMessage(host)));
+  if (!options.proxy) return postDirect(url, options, elapsed);
   return new Promise((resolve) => {
     const failed = (error: Error) => {
       if (error instanceof BlockedAddress) return resolve(fail('blocked', error.message));
@@ -92,12 +95,7 @@ function postOnce(url: URL, options: HopOptions, elapsed: () => number): Promise
     };
     const init = {
       method: 'POST',
-      headers: {
-        'user-agent': 'Depot-Webhooks',
-        'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(options.body)),
-        ...options.headers,
-      },
+      headers: requestHeaders(options),
       timeoutMs: options.timeoutMs,
       allowList: options.allowList,
       proxy: options.proxy,
@@ -131,11 +129,62 @@ function postOnce(url: URL, options: HopOptions, elapsed: () => number): Promise
   });
 }
 
+const requestHeaders = (options: HopOptions) => ({
+  'user-agent': 'Depot-Webhooks',
+  'content-type': 'application/json',
+  'content-length': String(Buffer.byteLength(options.body)),
+  ...options.headers,
+});
+
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/**
+ * A POST straight to the receiver on a kept-alive connection of its pool (receiver-pools.ts),
+ * which connects only through the address guard.
+ */
+async function postDirect(
+  url: URL,
+  options: HopOptions,
+  elapsed: () => number,
+): Promise<HopResult> {
+  const fail = (kind: 'blocked' | 'unreachable' | 'timeout' | 'redirect', error: string) =>
+    ({ kind, error, durationMs: elapsed() }) as const;
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await receiverPool(url.origin, options.allowList, options.timeoutMs).request({
+      method: 'POST',
+      path: `${url.pathname}${url.search}`,
+      headers: requestHeaders(options),
+      body: options.body,
+    });
+  } catch (error) {
+    const cause = error as Error & { code?: string };
+    if (cause instanceof BlockedAddress) return fail('blocked', cause.message);
+    if (TIMEOUT_CODES.has(cause.code ?? ''))
+      return fail('timeout', `No answer within ${options.timeoutMs / 1000} s`);
+    return fail('unreachable', `${url.host} could not be reached: ${cause.message}`);
+  }
+  const status = response.statusCode;
+  const location = response.headers.location;
+  if (status >= 300 && status < 400 && typeof location === 'string') {
+    response.body.resume();
+    if (!BODY_KEEPING_REDIRECTS.has(status))
+      return fail('redirect', `Redirected (${status}) to ${location}: not followed`);
+    return { kind: 'redirect-to', location: new URL(location, url) };
+  }
+  const excerpt = await readExcerpt(response.body);
+  return { kind: 'answered', status, excerpt, durationMs: elapsed() };
+}
+
 const blockedMessage = (address: string) =>
   `The address ${address} is private or reserved; an admin can allow it in the security settings`;
 
 /** The first characters of an answer; the rest is not read. */
-function readExcerpt(response: IncomingMessage): Promise<string> {
+function readExcerpt(response: Readable): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

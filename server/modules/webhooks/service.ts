@@ -99,7 +99,29 @@ export function createWebhooksService(options: WebhooksServiceOptions) {
     ttlMs: SUBSCRIPTIONS_CACHE_MS,
     maxEntries: 1,
   });
-  options.changes?.onChange(['entity_documents'], cache.clear);
+  /**
+   * `<domain>.<event type>` of every enabled subscription, as last read; undefined from a
+   * write to the documents until the next read, which the dispatcher's next round makes
+   * (at most a poll later): meanwhile every event is wanted.
+   */
+  let wanted: Set<string> | undefined;
+  /** The list `wanted` was made from. */
+  let wantedFrom: Subscription[] | undefined;
+  let reads = 0;
+  options.changes?.onChange(['entity_documents'], () => {
+    cache.clear();
+    wanted = undefined;
+    wantedFrom = undefined;
+    reads++;
+  });
+  const wantedOf = (subscriptions: Subscription[]) =>
+    new Set(
+      subscriptions
+        .filter((subscription) => subscription.enabled)
+        .flatMap((subscription) =>
+          subscription.eventTypes.map((eventType) => `${subscription.domain}.${eventType}`),
+        ),
+    );
   async function readSubscriptions() {
     const { rows } = await listDocuments(db, WEBHOOK_ENTITY, {
       offset: 0,
@@ -119,8 +141,26 @@ export function createWebhooksService(options: WebhooksServiceOptions) {
      * Every subscription, secrets opened: the dispatcher reads them each round and before
      * each attempt, so they are cached, the same objects until a subscription changes.
      */
-    subscriptions(): Promise<Subscription[]> {
-      return options.changes ? cache.get('all', readSubscriptions) : readSubscriptions();
+    async subscriptions(): Promise<Subscription[]> {
+      if (!options.changes) return readSubscriptions();
+      const readsBefore = reads;
+      const subscriptions = await cache.get('all', readSubscriptions);
+      // A write since the read began may have changed them: the next read says. The set is
+      // made once per list read (the dispatcher asks before every attempt).
+      if (readsBefore === reads && wantedFrom !== subscriptions) {
+        wanted = wantedOf(subscriptions);
+        wantedFrom = subscriptions;
+      }
+      return subscriptions;
+    },
+
+    /**
+     * Whether an enabled subscription may want events of this type (docs/webhooks.md,
+     * "Events"): when none does, a change writes no event for it. True until the
+     * subscriptions are read, and from any change to them until they are read again.
+     */
+    wantsEvent(domain: string, eventType: string): boolean {
+      return wanted === undefined || wanted.has(`${domain}.${eventType}`);
     },
 
     /**

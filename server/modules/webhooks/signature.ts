@@ -9,8 +9,19 @@ export const HEADERS = {
   event: 'X-Depot-Event',
 } as const;
 
-/** Headers the HTTP exchange itself sets: a subscription's own cannot replace them. */
-const TRANSPORT_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection'];
+/**
+ * Headers the HTTP exchange itself sets or governs (hop-by-hop): a subscription's own cannot
+ * replace them, and the HTTP client refuses a request that carries the last three.
+ */
+const TRANSPORT_HEADERS = [
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+];
 
 /** The HMAC-SHA256 of a body with the secret, in hex. */
 export const signatureOf = (secret: string, body: string) =>
