@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { DepotConfig } from './config.ts';
 import { openLogDestination } from './logs/log-destination.ts';
+import { loggedPath } from './logs/request-log.ts';
 
 /** The service log, one JSON object a line; the log viewer reads it (docs/logs.md). */
 export const SERVICE_LOG_FILE = 'depot-service.log';
@@ -12,7 +13,8 @@ export const logDirOf = (config: DepotConfig) => join(config.home, 'logs');
 /**
  * pino writing JSON lines to `$DEPOT_HOME/logs/depot-service.log` (rotated by size) and,
  * unless turned off, to stdout. Credentials never reach the log: headers that carry them
- * are redacted.
+ * are redacted, and a request's URL is logged as the request log writes it, without its
+ * query string (a password reset key travels there) or a path segment that is a token.
  */
 export function createLogger(config: DepotConfig): Logger {
   const file = openLogDestination(logDirOf(config), SERVICE_LOG_FILE, config.logFiles);
@@ -27,6 +29,7 @@ export function createLogger(config: DepotConfig): Logger {
     {
       level: config.logLevel,
       base: { service: 'depot', node: config.nodeId },
+      serializers: { req: requestFields },
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'password', '*.password'],
         censor: '[redacted]',
@@ -34,4 +37,20 @@ export function createLogger(config: DepotConfig): Logger {
     },
     destinations,
   );
+}
+
+/** A request as Fastify logs it (`incoming request`), its URL without secrets. */
+function requestFields(request: {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+}) {
+  return {
+    method: request.method,
+    url: loggedPath(request.url),
+    host: request.host ?? request.headers?.host,
+    remoteAddress: request.ip,
+  };
 }

@@ -76,6 +76,27 @@ describe('mail settings', () => {
     expect(badEmail.statusCode).toBe(400);
   });
 
+  it('keeps the password only for the server it was saved for, on a save and on a test', async () => {
+    const message =
+      'Enter the password again: the stored one goes only to the mail server host and port it was saved for';
+    for (const elsewhere of [{ host: 'smtp.attacker.example' }, { port: smtp.port + 1 }]) {
+      const saved = await asAdmin('PUT', '/ui/mail', elsewhere);
+      expect(saved.statusCode, JSON.stringify(elsewhere)).toBe(400);
+      expect(firstError(saved)).toMatchObject({ message, field: 'password' });
+      const tested = await asAdmin('POST', '/ui/mail/test', {
+        to: 'ops@example.test',
+        ...elsewhere,
+      });
+      expect(tested.statusCode, JSON.stringify(elsewhere)).toBe(400);
+      expect(firstError(tested)).toMatchObject({ message, field: 'password' });
+    }
+    expect((await asAdmin('GET', '/ui/mail')).json()).toMatchObject({
+      host: '127.0.0.1',
+      port: smtp.port,
+      passwordSet: true,
+    });
+  });
+
   it('is for admins only', async () => {
     expect((await call('GET', '/ui/mail')).statusCode).toBe(401);
   });

@@ -148,6 +148,27 @@ describe('the proxies screen', () => {
     expect(JSON.stringify(stored.document)).not.toContain(PROXY_PASSWORD);
   });
 
+  it('keeps the password only for the host and port it was saved for', async () => {
+    const saved = { key: 'moving', host: '127.0.0.1', port: proxy.port, username: PROXY_USER };
+    expect((await saveProxy({ ...saved, password: PROXY_PASSWORD })).statusCode).toBe(201);
+    for (const elsewhere of [{ host: 'proxy.attacker.example' }, { port: proxy.port + 1 }]) {
+      const moved = await saveProxy({ ...saved, ...elsewhere }, 'PUT');
+      expect(moved.statusCode, JSON.stringify(elsewhere)).toBe(400);
+      expect(moved.json().errors[0]).toMatchObject({
+        message:
+          'Enter the password again: the stored one goes only to the proxy host and port it was saved for',
+        field: 'password',
+      });
+    }
+    expect((await api('GET', '/ui/api/v1/ui/proxies/moving')).json()).toMatchObject(saved);
+    const renamed = await saveProxy({ ...saved, username: 'another' }, 'PUT');
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const retyped = await saveProxy({ ...saved, port: proxy.port + 1, password: 'new-one' }, 'PUT');
+    expect(retyped.statusCode, retyped.body).toBe(200);
+    const deleted = await api('POST', '/ui/api/v1/ui/proxies/delete', { keys: ['moving'] });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+  });
+
   it('keeps one default proxy and refuses a remote repository naming an unknown one', async () => {
     const second = await saveProxy({
       key: 'other',

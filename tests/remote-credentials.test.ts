@@ -147,6 +147,34 @@ describe('remote repository credentials', () => {
     expect((await get('with-creds/four.txt')).status).toBe(502);
   });
 
+  it('stay with their origin: an update moving the URL elsewhere must send the password again', async () => {
+    const upstreamUrl = `${upstream.base}/artifactory/private/`;
+    const saved = { rclass: 'remote', packageType: 'generic', url: upstreamUrl };
+    await saveRepo('moving', { ...saved, username: 'mirror', password: MIRROR_PASSWORD });
+    const elsewhere = `http://127.0.0.1:${(storageHost.address() as AddressInfo).port}/files/`;
+    const before = seen.storageHost.length;
+    const moved = await saveRepo('moving', { url: elsewhere }, 'POST');
+    expect(moved.status).toBe(400);
+    expect((await moved.json()).errors[0]).toMatchObject({
+      message:
+        'Enter the password again: the stored one goes only to the upstream it was saved for',
+      field: 'password',
+    });
+    const kept = await (await depot.request('/artifactory/api/repositories/moving')).json();
+    expect(kept.url).toBe(upstreamUrl);
+    expect(await get('moving/one.txt')).toEqual({ status: 200, body: 'one' });
+    expect(seen.storageHost.length).toBe(before);
+    // Another path of the same origin keeps it; a new password goes wherever the URL says.
+    const samePlace = await saveRepo(
+      'moving',
+      { url: `${upstream.base}/artifactory/private` },
+      'POST',
+    );
+    expect(samePlace.status, await samePlace.text()).toBe(200);
+    const retyped = await saveRepo('moving', { url: elsewhere, password: 'a-new-one' }, 'POST');
+    expect(retyped.status, await retyped.text()).toBe(200);
+  });
+
   it('go only to the upstream origin, not to a redirect target elsewhere', async () => {
     expect(await get('redirected/blob.bin')).toEqual({
       status: 200,

@@ -7,7 +7,14 @@ const KNOWN_FOR_MS = 5000;
 const MAX_CALLERS = 10_000;
 
 /** Tables whose writes can change who a credential is, or whether it still holds. */
-const IDENTITY_TABLES = ['users', 'groups', 'user_groups', 'access_tokens', 'api_keys', 'settings'];
+export const IDENTITY_TABLES = [
+  'users',
+  'groups',
+  'user_groups',
+  'access_tokens',
+  'api_keys',
+  'settings',
+];
 
 /**
  * The callers whose `Authorization` header the identity plugin proved moments ago, so the

@@ -39,7 +39,10 @@ export function createDockerRegistry(deps: {
 }) {
   const { services, filestore, config } = deps;
   const { db, artifacts, access, repositories } = services;
-  const tokens = createRegistryTokens(services.secrets, config.docker.tokenSeconds);
+  const tokens = createRegistryTokens(services.secrets, config.docker.tokenSeconds, {
+    currentUser: (name) => services.users.get(name).catch(() => undefined),
+    changes: services.tableChanges,
+  });
   const rules = createRegistryAccess({ access, artifacts });
   const uploads = createUploadArea(db, filestore.root, {
     maxBytes: config.docker.uploadMaxBytes,

@@ -1,5 +1,7 @@
 import { jwtVerify, SignJWT } from 'jose';
 import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { TableChanges } from '../../db/table-changes.ts';
+import { IDENTITY_TABLES } from '../../http/known-callers.ts';
 import { ANONYMOUS, type Principal } from '../../http/permissions.ts';
 import { RegistryUnauthorized } from './protocol-errors.ts';
 
@@ -56,9 +58,18 @@ export interface RegistryTokenHolder {
  * Short-lived registry tokens (HS256, a key of their own derived from the master key): the
  * token endpoint issues one for the scopes a caller asked for and may use, and the registry
  * accepts it as `Authorization: Bearer`. It names who the caller is, so the decider still
- * judges every request: a permission removed meanwhile counts at once.
+ * judges every request: a permission removed meanwhile counts at once, and a user deleted or
+ * no longer an admin since is taken as they are now (`identity`).
  */
-export function createRegistryTokens(secrets: SecretBox, lifetimeSeconds: number) {
+export function createRegistryTokens(
+  secrets: SecretBox,
+  lifetimeSeconds: number,
+  identity: {
+    /** The user as they are now; undefined once deleted. */
+    currentUser?: (name: string) => Promise<{ admin: boolean } | undefined>;
+    changes?: TableChanges;
+  } = {},
+) {
   const key = secrets.deriveKey('depot docker registry tokens v1');
   // A key of its own: a refresh token can never pass for a registry token, nor the reverse.
   const refreshKey = secrets.deriveKey('depot docker registry refresh tokens v1');
@@ -86,6 +97,17 @@ export function createRegistryTokens(secrets: SecretBox, lifetimeSeconds: number
   }
   /** Tokens verified lately, until they expire; the oldest go first once it is full. */
   const verified = new Map<string, { holder: RegistryTokenHolder; expiresAt: number }>();
+  // A user deleted or no longer an admin since a token was issued: judged again at once.
+  identity.changes?.onChange(IDENTITY_TABLES, () => verified.clear());
+
+  /** The holder with the user as they are now: a deleted user's token proves nothing. */
+  async function asTheyAreNow(holder: RegistryTokenHolder): Promise<RegistryTokenHolder> {
+    const { principal } = holder;
+    if (principal.anonymous || !identity.currentUser) return holder;
+    const user = await identity.currentUser(principal.name);
+    if (!user) throw new RegistryUnauthorized('The registry token is invalid or has expired');
+    return { ...holder, principal: { ...principal, admin: principal.admin && user.admin } };
+  }
 
   return {
     lifetimeSeconds,
@@ -161,7 +183,8 @@ export function createRegistryTokens(secrets: SecretBox, lifetimeSeconds: number
       const known = verified.get(token);
       if (known && known.expiresAt > Date.now()) return known.holder;
       if (known) verified.delete(token);
-      const { expiresAt, ...holder } = await verifySigned(token);
+      const { expiresAt, ...signed } = await verifySigned(token);
+      const holder = await asTheyAreNow(signed);
       if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
       verified.set(token, { holder, expiresAt });
       return holder;

@@ -62,5 +62,26 @@ export async function readManifest(dir: string, shownPath: string): Promise<Back
     throw new BadRequest(BACKUP_MESSAGES.unreadable(shownPath), 'importPath');
   if (JSON.stringify(manifest.schema) !== JSON.stringify(schemaVersion()))
     throw new BadRequest(BACKUP_MESSAGES.otherSchema, 'importPath');
+  if (!keepsBinariesInside(manifest))
+    throw new BadRequest(BACKUP_MESSAGES.layoutOutside(shownPath), 'importPath');
   return manifest;
+}
+
+/** The places a Depot writes a backup's binaries: inside it, or the shared packs beside it. */
+const BLOBS_DIRS = [undefined, 'blobs'];
+const PACKS_DIRS = [undefined, 'packs', '../packs'];
+/** A pack's name as the writer makes it (`backup-20260101.120000-2`): no separator. */
+const PACK_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Whether the manifest's layout is one Depot writes. A restore opens the files it names, so
+ * a crafted manifest (`packsDir: "/etc"`, a pack `../../x`) must not lead it elsewhere.
+ */
+function keepsBinariesInside(manifest: BackupManifest): boolean {
+  const { blobsDir, packsDir, packs } = manifest;
+  if (!BLOBS_DIRS.includes(blobsDir) || !PACKS_DIRS.includes(packsDir)) return false;
+  if (packs === undefined) return true;
+  return (
+    Array.isArray(packs) && packs.every((pack) => typeof pack === 'string' && PACK_NAME.test(pack))
+  );
 }

@@ -9,6 +9,10 @@ export const BACKUP_MESSAGES = {
   notFound: (key: string) => `Backup '${key}' could not be found.`,
   noBackupAt: (path: string) => `No Depot backup at '${path}': its manifest.json is missing`,
   unreadable: (path: string) => `The backup at '${path}' cannot be read: its manifest is damaged`,
+  layoutOutside: (path: string) =>
+    `The backup at '${path}' cannot be read: its manifest names binaries outside the backup`,
+  tableNotBackedUp: (table: string) =>
+    `Nothing was restored: the backup's metadata names the table '${table}', which no Depot backup holds`,
   otherSchema:
     'This backup was written by a Depot with another database schema: restore it with the same Depot version',
   notEmpty:

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { TableChanges } from '../../db/table-changes.ts';
-import { Conflict } from '../../errors.ts';
+import { BadRequest, Conflict } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import { masterKeyId, readManifest, type BackupManifest } from './backup-manifest.ts';
 import { BACKED_UP_TABLES, CLEARED_ON_RESTORE } from './backup-tables.ts';
@@ -138,6 +138,8 @@ async function itemsUsing(metadataFile: string, shas: Set<string>): Promise<stri
   return items.sort();
 }
 
+const RESTORED_TABLES = new Set(BACKED_UP_TABLES.map((spec) => spec.table));
+
 /** Inserts the rows table by table, each batch through `jsonb_populate_recordset`. */
 async function insertRows(tx: Database, metadataFile: string): Promise<number> {
   let batch: string[] = [];
@@ -154,6 +156,8 @@ async function insertRows(tx: Database, metadataFile: string): Promise<number> {
     batch = [];
   };
   for await (const { table, rowText } of metadataLines(metadataFile)) {
+    // Only a backed-up table is written: a crafted line must not add a session or a token.
+    if (!RESTORED_TABLES.has(table)) throw new BadRequest(BACKUP_MESSAGES.tableNotBackedUp(table));
     if (table !== batchTable || batch.length >= INSERT_BATCH) await flush();
     batchTable = table;
     batch.push(rowText);

@@ -64,6 +64,8 @@ function messageOf(error: ErrorObject, field: string): string {
       return M.tooLong(field, Number(error.params.limit));
     case 'minLength':
       return M.required(field);
+    case 'maxItems':
+      return M.tooMany(field, Number(error.params.limit));
     default:
       return M.invalid(field);
   }

@@ -11,6 +11,8 @@ export const BUILD_MESSAGES = {
     'name may not contain any of these characters: \\ : | ? * " < >, and its / separate parts that are neither empty, . nor ..',
   tooLong: (field: string, limit: number) => `${field} is longer than ${limit} characters`,
   invalid: (field: string) => `${field} is not valid`,
+  tooMany: (field: string, limit: number) =>
+    `${field} lists more than ${limit.toLocaleString('en-US')} entries (the limit of one build)`,
   badStarted: (started: string) =>
     `started must be a time such as 2026-01-31T12:00:00.000+0000, not '${started}'`,
   tooLarge: (limitMb: number) => `The build-info document is larger than ${limitMb} MB`,

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
 import { backupHooks } from '../backups/hooks.ts';
 import { propertySetHooks } from '../property-sets/hooks.ts';
+import { mailHooks } from '../mail/hooks.ts';
 import { proxyHooks } from '../proxies/hooks.ts';
 import type { ProxiesService } from '../proxies/service.ts';
 import { repoLayoutHooks } from '../repositories/layout-hooks.ts';
@@ -34,6 +35,7 @@ export type HookFactory = (services: () => HookServices) => EntityHooks;
 export const ENTITY_HOOKS: Record<string, HookFactory> = {
   backups: backupHooks,
   'property-sets': propertySetHooks,
+  mail: mailHooks,
   proxies: proxyHooks,
   'repo-layouts': repoLayoutHooks,
   'retention-policies': retentionPolicyHooks,

@@ -10,6 +10,11 @@ export interface WriteContext {
   document: EntityDocument;
   /** What was stored before an update. */
   previous?: EntityDocument;
+  /**
+   * An update's secrets that keep their stored value (the body gives none and does not clear
+   * them): a hook refuses them where they would go somewhere new (a webhook's changed URL).
+   */
+  keptSecrets?: string[];
   actor: Actor;
 }
 

@@ -55,6 +55,15 @@ function refuseReadOnlyChanges(options: UpdateOptions, current: EntityDocument):
   }
 }
 
+/** The secrets an update leaves as stored: the body gives no new value and does not clear them. */
+const secretsKept = (secrets: string[], body: EntityDocument, current: EntityDocument) =>
+  secrets.filter(
+    (field) =>
+      current[field] !== undefined &&
+      (typeof body[field] !== 'string' || body[field] === '') &&
+      body[`${field}Set`] !== false,
+  );
+
 /**
  * An update of one stored document: the body laid over it, the feature's hooks, secrets
  * sealed or kept, then written with its audit entry only if the document read is still the
@@ -73,7 +82,8 @@ export async function updatedDocument(options: UpdateOptions): Promise<EntityDoc
     refuseReadOnlyChanges(options, current);
     const previous = omit(current, secrets);
     const merged = deepMerge(previous, withoutReadOnly(options.entity, options.body));
-    const context = { action: 'update' as const, document: merged, previous, actor };
+    const keptSecrets = secretsKept(secrets, options.body, current);
+    const context = { action: 'update' as const, document: merged, previous, keptSecrets, actor };
     const document = (await hooks.beforeWrite?.(context)) ?? merged;
     const next = sealSecrets(secrets, document, options.body, current, options.box);
     if (canonicalJson(next) === canonicalJson(current)) return current;

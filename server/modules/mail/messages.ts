@@ -1,5 +1,7 @@
 /** Mail and password-reset messages, shared by the server, the console and the tests. */
 export const MAIL_MESSAGES = {
+  passwordForNewHost:
+    'Enter the password again: the stored one goes only to the mail server host and port it was saved for',
   notConfigured: 'Mail is not configured. Ask an administrator to set up the mail server.',
   noBaseUrl: 'The Depot URL for mails is not set in the mail configuration',
   testSent: (to: string) => `A test message was sent to ${to}`,

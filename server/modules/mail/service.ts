@@ -1,6 +1,7 @@
 import { BadRequest } from '../../errors.ts';
 import type { EntityDocument } from '../entities/documents.ts';
 import type { SingleStore } from '../entities/single-store.ts';
+import { otherServer } from './hooks.ts';
 import { sendWithSettings, type MailMessage } from './mailer.ts';
 import { MAIL_MESSAGES as M } from './messages.ts';
 import type { MailSettings } from './settings.ts';
@@ -18,6 +19,8 @@ export function createMailService(store: SingleStore) {
     async sendTest(to: string, draft: EntityDocument): Promise<void> {
       const current = await settings();
       const { password, passwordSet: _ignored, ...rest } = draft;
+      if (!password && current.password && otherServer(current as never, rest))
+        throw new BadRequest(M.passwordForNewHost, 'password');
       await sendWithSettings(
         { ...current, ...rest, password: password ? String(password) : current.password },
         {

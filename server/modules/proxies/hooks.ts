@@ -1,4 +1,4 @@
-import { Conflict } from '../../errors.ts';
+import { BadRequest, Conflict } from '../../errors.ts';
 import type { HookServices } from '../entities/hook-registry.ts';
 import type { EntityHooks } from '../entities/hooks.ts';
 import { PROXY_MESSAGES as M } from './messages.ts';
@@ -26,7 +26,12 @@ async function usersOf(key: string, services: HookServices): Promise<string[]> {
  */
 export function proxyHooks(services: () => HookServices): EntityHooks {
   return {
-    async beforeWrite({ document }) {
+    async beforeWrite({ document, previous, keptSecrets }) {
+      // Else whoever may edit the proxy could send the password they cannot read to their host.
+      const moved =
+        previous && (previous.host !== document.host || previous.port !== document.port);
+      if (moved && keptSecrets?.includes('password'))
+        throw new BadRequest(M.passwordForNewHost, 'password');
       if (document.defaultProxy !== true) return;
       const current = await services().proxies.defaultKey();
       if (current !== undefined && !sameKey(current, String(document.key)))

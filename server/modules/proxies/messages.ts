@@ -1,5 +1,7 @@
 /** The proxies area's words (docs/proxies.md). */
 export const PROXY_MESSAGES = {
+  passwordForNewHost:
+    'Enter the password again: the stored one goes only to the proxy host and port it was saved for',
   notConfigured: (key: string) => `Proxy '${key}' is not configured`,
   anotherDefault: (other: string) =>
     `Proxy '${other}' is already the default proxy: clear its Default Proxy first`,

@@ -4,6 +4,8 @@
  * `$defs`), which the server answers with; they are named here for the tests that expect them.
  */
 export const REPO_MESSAGES = {
+  passwordForNewUrl:
+    'Enter the password again: the stored one goes only to the upstream it was saved for',
   unknownProject: (key: string) => `Project '${key}' could not be found.`,
   projectPrefix: (key: string) =>
     `Repositories of project '${key}' must have keys starting with '${key}-'`,

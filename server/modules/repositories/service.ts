@@ -141,6 +141,30 @@ function sealPassword(
   }
 }
 
+const originOf = (url: string | undefined) => {
+  try {
+    return new URL(url ?? '').origin;
+  } catch {
+    return url;
+  }
+};
+
+/**
+ * A stored upstream password goes only to the origin it was saved for: an update that moves
+ * the URL elsewhere must send the password again, or whoever may edit the repository could
+ * point it at their own host and receive the password they cannot read.
+ */
+function checkPasswordDestination(
+  current: RepositoryConfig,
+  change: Partial<RepositoryConfig>,
+  stored: unknown,
+) {
+  if (typeof stored !== 'string' || change.password !== undefined || change.url === undefined)
+    return;
+  if (originOf(change.url) !== originOf(current.url))
+    throw new BadRequest(REPO_MESSAGES.passwordForNewUrl, 'password');
+}
+
 function selectRepositories(db: Database) {
   return db.selectFrom('repositories').selectAll();
 }
@@ -492,9 +516,11 @@ export function createRepositoriesService(
       checkUpstreamUrl(next);
       await checkProxy(next);
       await checkVirtualMembers(next);
+      const storedPassword = (await findRow(key))?.config.password;
+      checkPasswordDestination(current, change, storedPassword);
       await db
         .updateTable('repositories')
-        .set({ ...toRow(next, (await findRow(key))?.config.password), updated_at: new Date() })
+        .set({ ...toRow(next, storedPassword), updated_at: new Date() })
         .where(byKey(key))
         .execute();
       return this.get(key);

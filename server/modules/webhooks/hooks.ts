@@ -43,8 +43,11 @@ async function checkSubscription(given: Partial<Subscription>, services: HookSer
  */
 export function webhookHooks(services: () => HookServices): EntityHooks {
   return {
-    async beforeWrite({ document }) {
+    async beforeWrite({ document, previous, keptSecrets }) {
       const subscription = document as unknown as Subscription;
+      // Else whoever may edit the URL could send the secret they cannot read to themselves.
+      if (previous && previous.url !== subscription.url && keptSecrets?.includes('secret'))
+        throw new BadRequest(M.secretForNewUrl, 'secret');
       await checkSubscription(subscription, services());
       return {
         ...document,

@@ -8,6 +8,8 @@ export const WEBHOOK_MESSAGES = {
   noBuilds: 'Select at least one build, a build pattern, or any build',
   unknownRepository: (key: string) => `Repository '${key}' does not exist`,
   noProxy: (proxy: string) => `Proxy '${proxy}' is not configured`,
+  secretForNewUrl:
+    'Enter the secret token again: the stored one goes only to the URL it was saved with',
   deliveryNotFound: (id: string) => `Delivery '${id}' could not be found.`,
   stillPending: (id: string) => `Delivery '${id}' is still being delivered`,
   redelivered: (id: string) => `Delivery '${id}' will be sent again`,

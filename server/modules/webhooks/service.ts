@@ -165,12 +165,18 @@ export function createWebhooksService(options: WebhooksServiceOptions) {
 
     /**
      * Sends a dummy event of the subscription's domain to its URL once, as a delivery would
-     * be sent. An empty secret uses the stored one (a form being edited keeps it).
+     * be sent. An empty secret uses the stored one (a form being edited keeps it), only to the
+     * stored URL.
      */
     async test(document: Subscription, user: string): Promise<string> {
       let secret = document.secret;
-      if (!secret && (await options.store().exists(document.key)))
-        secret = opened(await options.store().stored(document.key)).secret;
+      if (!secret && (await options.store().exists(document.key))) {
+        const stored = opened(await options.store().stored(document.key));
+        // The stored secret is sent only where it was saved to go.
+        if (stored.secret && stored.url !== document.url)
+          throw new BadRequest(M.secretForNewUrl, 'secret');
+        secret = stored.secret;
+      }
       const eventType = document.eventTypes[0] ?? 'deployed';
       const event = {
         domain: document.domain,
