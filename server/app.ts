@@ -223,8 +223,11 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
     logger,
   });
   services.tableChanges.onChange(['event_outbox'], dispatcher.wake);
-  // Events no subscription selects are not written (docs/webhooks.md, "Events").
-  setEventInterest(services.db, services.webhooks.wantsEvent);
+  // Events no subscription selects are not written (docs/webhooks.md, "Events"). Only on
+  // the embedded database: one node, whose own subscription writes reach its list before
+  // they commit. Other nodes hear of a subscription a moment after its commit, and an event
+  // committed in between would be lost to it.
+  if (!config.databaseUrl) setEventInterest(services.db, services.webhooks.wantsEvent);
   dispatcher.start();
   // This node's row and heartbeat in the cluster's nodes table (docs/service-status.md).
   const heartbeat = await startHeartbeat({
