@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BACKED_UP_TABLES, type BackedUpTable } from './backup-tables.ts';
-import { rowPositionOf, RowPositions } from './row-positions.ts';
+import { contains, readPositions, rowPositionOf, RowPositions } from './row-positions.ts';
 
 /** Rows read per statement: memory stays flat whatever the table's size. */
 const PAGE = 1000;
@@ -110,12 +111,16 @@ export async function dumpMetadata(
       if (spec.builds && selection.excludeBuilds) continue;
       if (spec.properties && !selection.includeProperties) continue;
       const positions = new RowPositions();
-      const dumped = await dumpTable(tx, spec, selection, target.delta, positions, write);
+      const previous = target.delta
+        ? await readPositions(join(target.delta.previousIdsDir, spec.table))
+        : undefined;
+      const delta = target.delta && previous && { ...target.delta, previous };
+      const dumped = await dumpTable(tx, spec, selection, delta, positions, write);
       result.counts[spec.table] = dumped.count;
       result.files[`ids/${spec.table}`] = await positions.save(target.idsDir, spec.table);
-      if (!target.delta) continue;
+      if (!previous) continue;
       result.changed[spec.table] = dumped.changed;
-      const vanished = await positions.vanishedSince(target.delta.previousIdsDir, spec.table);
+      const vanished = positions.vanishedFrom(previous);
       if (vanished.length > 0) result.vanished[spec.table] = vanished;
     }
     const blobs = await sql<{ count: string; bytes: string | null }>`
@@ -150,15 +155,19 @@ function writtenSince(delta: DeltaSince): RawBuilder<boolean> {
     else ${int((epoch - 1n) << 32n)} + ${xmin} >= ${int(delta.sinceXmin)} end`;
 }
 
+/** A delta's base: its snapshot, and the positions of one table's rows in it. */
+type TableDelta = DeltaSince & { previous: Float64Array };
+
 async function dumpTable(
   tx: Database,
   spec: BackedUpTable,
   selection: DumpSelection,
-  delta: DeltaSince | undefined,
+  delta: TableDelta | undefined,
   positions: RowPositions,
   write: (line: string) => Promise<void>,
 ): Promise<{ count: number; changed: number }> {
   const prefix = `{"table":${JSON.stringify(spec.table)},"at":`;
+  const lineOf = (at: string, text: string) => `${prefix}${rowPositionOf(at)},"row":${text}}\n`;
   // One cursor per table: the table is read once, a page per fetch. Paging by `ctid > last`
   // made each page scan (and sort) the rest of the table and evaluate the scope again, so
   // a million rows took quadratic time.
@@ -176,6 +185,12 @@ async function dumpTable(
     where ${scopeCondition(spec, selection)} ${order}`.execute(tx);
   let count = 0;
   let changed = 0;
+  // Rows not written since the base that the base did not hold: they came into the backup's
+  // scope since (a blob an included item uses again), so they go in too.
+  const entered: string[] = [];
+  // A delta's blob rows are few; they are written at the end, in SHA-256 order.
+  const blobLines: string[] = [];
+  const deltaBlobs = delta !== undefined && spec.table === 'blobs';
   try {
     for (;;) {
       const { rows } = await sql<{
@@ -184,18 +199,46 @@ async function dumpTable(
       }>`fetch ${sql.raw(String(PAGE))} from ${cursor}`.execute(tx);
       let page = '';
       for (const { at, row: text } of rows) {
-        const position = rowPositionOf(at);
-        positions.add(position);
-        if (text === null) continue;
-        page += `${prefix}${position},"row":${text}}\n`;
+        positions.add(rowPositionOf(at));
+        if (text === null) {
+          if (delta && !contains(delta.previous, rowPositionOf(at))) entered.push(at);
+          continue;
+        }
+        if (deltaBlobs) blobLines.push(lineOf(at, text));
+        else page += lineOf(at, text);
         changed += 1;
       }
       // One write a page: a write (and its await) a row cost more than reading the row.
       if (page) await write(page);
       count += rows.length;
-      if (rows.length < PAGE) return { count, changed };
+      if (rows.length < PAGE) break;
     }
   } finally {
     await sql`close ${cursor}`.execute(tx);
   }
+  for (let start = 0; start < entered.length; start += PAGE) {
+    const tids = `{${entered
+      .slice(start, start + PAGE)
+      .map((at) => `"${at}"`)
+      .join(',')}}`;
+    const { rows } = await sql<{ at: string; row: string }>`
+      select t.ctid::text as at, to_jsonb(t)::text as row from ${sql.table(spec.table)} t
+       where t.ctid = any(${tids}::tid[])`.execute(tx);
+    const lines = rows.map(({ at, row: text }) => lineOf(at, text));
+    if (deltaBlobs) blobLines.push(...lines);
+    else if (lines.length > 0) await write(lines.join(''));
+    changed += rows.length;
+  }
+  if (blobLines.length > 0) await write(sortedBySha256(blobLines).join(''));
+  return { count, changed };
+}
+
+function sortedBySha256(lines: string[]): string[] {
+  const keyed = lines.map((line) => ({
+    line,
+    sha256: /"sha256": "([0-9a-f]{64})"/.exec(line)![1],
+  }));
+  return keyed
+    .sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0))
+    .map(({ line }) => line);
 }

@@ -40,8 +40,7 @@ export class RowPositions {
   }
 
   /** The positions the base's list holds and this one does not (one merge of two lists). */
-  async vanishedSince(previousDir: string, table: string): Promise<number[]> {
-    const previous = await readPositions(join(previousDir, table));
+  vanishedFrom(previous: Float64Array): number[] {
     return missingFrom(previous, this.sorted ?? new Float64Array());
   }
 }
@@ -62,6 +61,19 @@ export async function readPositions(path: string): Promise<Float64Array> {
   for (let i = 0; i < positions.length; i += 1)
     positions[i] = bytes.readUInt32BE(i * ENTRY) * TWO_32 + bytes.readUInt32BE(i * ENTRY + 4);
   return positions;
+}
+
+/** Whether the sorted `positions` hold `position` (a binary search). */
+export function contains(positions: Float64Array, position: number): boolean {
+  let low = 0;
+  let high = positions.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle] === position) return true;
+    if (positions[middle] < position) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 /** The values of `before` not in `now`, both sorted ascending. */
