@@ -38,6 +38,7 @@ interface Manifest {
   metadata: 'full' | 'delta';
   basedOn?: string;
   chainLength: number;
+  rowsWritten: number;
   counts: Record<string, number>;
   finishedAt: string;
 }
@@ -60,7 +61,7 @@ async function exportIncremental(extra: object = {}) {
   const path = /^Export finished successfully: (.+)$/.exec(lines.at(-1)!)?.[1];
   expect(path, response.body).toBeDefined();
   const name = path!.split('/').at(-1)!;
-  return { path: path!, name, manifest: manifestOf(name) };
+  return { path: path!, name, manifest: manifestOf(name), lines };
 }
 
 const manifestOf = (name: string) =>
@@ -155,6 +156,9 @@ describe('incremental metadata', () => {
       basedOn: first.name,
       chainLength: 1,
     });
+    expect(second.lines.at(-3)).toBe(
+      `Metadata: ${second.manifest.rowsWritten} rows new or changed since ${first.name}, which this backup builds on`,
+    );
     // Only what changed: two new files and a redeployed one (folders' rows may change too).
     expect(linesOf(second.name, 'nodes')).toBeLessThanOrEqual(5);
     expect(linesOf(second.name, 'nodes')).toBeGreaterThanOrEqual(3);

@@ -49,6 +49,8 @@ export interface BackupManifest {
   basedOn?: string;
   /** Deltas back to the last full dump: 0 for a full one. */
   chainLength?: number;
+  /** Rows in its `metadata.jsonl`: all of them, or a delta's new and changed ones. */
+  rowsWritten?: number;
   /** Version 3: the snapshot it was taken from, which the next delta continues. */
   snapshot?: SnapshotInfo;
   /** Version 3: SHA-256 of its files (`metadata.jsonl`, `vanished.json`, `ids/<table>`). */

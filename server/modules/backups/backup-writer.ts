@@ -332,6 +332,9 @@ function manifestOf(
     metadata: snapshot.base ? 'delta' : 'full',
     ...(snapshot.base && { basedOn: snapshot.base.name }),
     chainLength: snapshot.base ? (snapshot.base.manifest.chainLength ?? 0) + 1 : 0,
+    rowsWritten: snapshot.base
+      ? Object.values(snapshot.changed).reduce((sum, n) => sum + n, 0)
+      : Object.values(snapshot.counts).reduce((sum, n) => sum + n, 0),
     snapshot: snapshot.info,
     // A zip holds no row positions: no delta builds on it.
     ...(!request.createArchive && { files: snapshot.files }),
