@@ -805,14 +805,18 @@ describe('packs', () => {
     expect(manifestOf(b).packs).toEqual([a, b]);
     expect(manifestOf(b).blobs.copied).toBe(1);
 
+    // b's metadata is a delta of a's: a stays, however old, while a backup builds on it.
+    expect(manifestOf(b)).toMatchObject({ metadata: 'delta', basedOn: a, chainLength: 1 });
     age(a);
     const c = await run();
-    expect(c.info).toContain('removed 1 expired backups');
-    expect(backupsIn()).toEqual([b, c.name]);
-    expect(manifestOf(c.name)).toMatchObject({ packs: [a, b], blobs: { copied: 0 } });
-    expect(packFiles()).toEqual(filesOf(a, b)); // a's backup went, its pack is still needed
+    expect(c.info).toContain('removed 0 expired backups');
+    expect(manifestOf(c.name)).toMatchObject({ basedOn: b, packs: [a, b], blobs: { copied: 0 } });
+    expect(backupsIn()).toEqual([a, b, c.name]);
+    expect(packFiles()).toEqual(filesOf(a, b));
 
-    // x leaves the snapshot (no trash to keep it): the next backup needs a's pack only.
+    // x leaves the snapshot (no trash to keep it). A rewritten table (VACUUM FULL moves every
+    // row) ends the chain: the next backup dumps all metadata, needs a's pack only, and the
+    // expired chain goes with the pack only it needed.
     await source.services.trash.updateConfig({ enabled: false });
     const deleted = await source.app.inject({
       method: 'DELETE',
@@ -820,12 +824,13 @@ describe('packs', () => {
       headers: adminAuth(),
     });
     expect(deleted.statusCode).toBe(204);
+    await sql`vacuum full settings`.execute(source.db);
     age(b);
     age(c.name);
     const d = await run();
-    expect(d.info).toContain('removed 2 expired backups');
+    expect(d.info).toContain('removed 3 expired backups');
     expect(backupsIn()).toEqual([d.name]);
-    expect(manifestOf(d.name).packs).toEqual([a]);
+    expect(manifestOf(d.name)).toMatchObject({ metadata: 'full', chainLength: 0, packs: [a] });
     expect(packFiles()).toEqual(filesOf(a));
 
     const expected = await items(source);

@@ -6,9 +6,12 @@ import { BadRequest } from '../../errors.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
 
 export const BACKUP_FORMAT = 'depot-backup';
-/** Version 2 keeps binaries in packs; version 1 (a file per blob) is still read. */
-export const BACKUP_FORMAT_VERSION = 2;
-const READABLE_VERSIONS = [1, 2];
+/**
+ * Version 3 adds row positions and metadata deltas; version 2 kept binaries in packs; version 1
+ * a file per blob. All three are read.
+ */
+export const BACKUP_FORMAT_VERSION = 3;
+const READABLE_VERSIONS = [1, 2, 3];
 
 /** What `manifest.json` says about the backup beside it (docs/backup.md, "Format"). */
 export interface BackupManifest {
@@ -37,6 +40,32 @@ export interface BackupManifest {
   masterKeyId: string;
   masterKeyIncluded: boolean;
   warnings: string[];
+  /**
+   * Version 3: `full` (`metadata.jsonl` holds every row) or `delta` (only the rows written
+   * since the snapshot of `basedOn`, and in `vanished.json` the positions of rows gone since).
+   */
+  metadata?: 'full' | 'delta';
+  /** A delta's base: the backup beside it whose snapshot it continues. */
+  basedOn?: string;
+  /** Deltas back to the last full dump: 0 for a full one. */
+  chainLength?: number;
+  /** Rows in its `metadata.jsonl`: all of them, or a delta's new and changed ones. */
+  rowsWritten?: number;
+  /** Version 3: the snapshot it was taken from, which the next delta continues. */
+  snapshot?: SnapshotInfo;
+  /** Version 3: SHA-256 of its files (`metadata.jsonl`, `vanished.json`, `ids/<table>`). */
+  files?: Record<string, string>;
+}
+
+/** A snapshot, and the database it was taken from (docs/backup.md, "Incremental metadata"). */
+export interface SnapshotInfo {
+  /** `pg_snapshot_xmin` and `pg_snapshot_xmax` of the snapshot, as 64-bit decimals. */
+  xmin: string;
+  xmax: string;
+  /** The cluster's system identifier (when readable) and the database's oid. */
+  database: string;
+  /** Each backed-up table's file: another one means the table was rewritten. */
+  relfilenodes: Record<string, string>;
 }
 
 export const schemaVersion = () => Object.keys(MIGRATIONS);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -12,7 +12,11 @@ import {
   masterKeyId,
   schemaVersion,
   type BackupManifest,
+  type SnapshotInfo,
 } from './backup-manifest.ts';
+import { lockBackupDir } from './backup-lock.ts';
+import { removeExpiredBackups } from './retention.ts';
+import { deltaBaseIn, snapshotInfo, VANISHED_FILE, type DeltaBase } from './backup-chain.ts';
 import { bytesToPack, packBlobs } from './pack-backup.ts';
 import { dumpMetadata, type DumpResult } from './metadata-dump.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
@@ -38,6 +42,8 @@ export interface BackupRequest {
   excludeBuilds: boolean;
   includeMasterKey: boolean;
   precalculate: boolean;
+  /** After a successful backup, remove the directory's backups older than this (hours). */
+  retentionPeriodHours?: number;
   chooseRepositories: (repositories: RepositoryRow[]) => number[];
 }
 
@@ -63,6 +69,9 @@ export interface BackupProgress {
 interface Snapshot extends DumpResult {
   snapshotAt: string;
   repositories: string[];
+  info: SnapshotInfo;
+  /** The backup this one's metadata is a delta of, when it is one. */
+  base?: DeltaBase;
 }
 
 /**
@@ -76,9 +85,29 @@ export async function writeBackup(
   request: BackupRequest,
   onProgress: (progress: BackupProgress) => void = () => undefined,
   stopping?: AbortSignal,
-): Promise<{ manifest: BackupManifest; path: string }> {
+): Promise<{ manifest: BackupManifest; path: string; removed: number }> {
   const started = new Date();
   await mkdir(request.dir, { recursive: true });
+  const unlock = await lockBackupDir(request.dir);
+  try {
+    const written = await writeLocked(deps, request, started, onProgress, stopping);
+    // Under the lock too: retention removes backups and packs another run could be using.
+    const removed = request.retentionPeriodHours
+      ? await removeExpiredBackups(request.dir, request.retentionPeriodHours, written.path)
+      : 0;
+    return { ...written, removed };
+  } finally {
+    await unlock();
+  }
+}
+
+async function writeLocked(
+  deps: BackupDeps,
+  request: BackupRequest,
+  started: Date,
+  onProgress: (progress: BackupProgress) => void,
+  stopping?: AbortSignal,
+): Promise<{ manifest: BackupManifest; path: string }> {
   const name = await freeName(request.dir, started);
   const temp = join(request.dir, `.${name}.${randomBytes(4).toString('hex')}.partial`);
   await mkdir(temp);
@@ -92,7 +121,7 @@ export async function writeBackup(
       deps,
       async (tx) => {
         onProgress({ phase: 'metadata', blobsDone: 0, blobsTotal: 0, bytesDone: 0, bytesTotal: 0 });
-        return readSnapshot(tx, request, metadataFile);
+        return readSnapshot(tx, request, temp);
       },
       async (taken) => {
         const total = request.excludeContent ? 0 : taken.blobCount;
@@ -135,6 +164,9 @@ export async function writeBackup(
         if (request.excludeContent) return;
         const target = { packsDir, name, fresh: !request.incremental };
         copied = await packBlobs(metadataFile, deps.filestore, target, progress, stopping);
+        // A delta's metadata names only its new blobs; the restore needs its chain's too.
+        const basePacks = taken.base?.manifest.packs ?? [];
+        if (taken.base) copied.packs = [...new Set([...basePacks, ...copied.packs])].sort();
       },
     );
     const bytes = request.excludeContent ? 0 : snapshot.blobBytes;
@@ -204,11 +236,7 @@ async function heldSnapshot(
   });
 }
 
-async function readSnapshot(
-  tx: Database,
-  request: BackupRequest,
-  metadataFile: string,
-): Promise<Snapshot> {
+async function readSnapshot(tx: Database, request: BackupRequest, temp: string): Promise<Snapshot> {
   const { rows } = await sql<{ at: string }>`select now()::text as at`.execute(tx);
   const repositories = (await tx
     .selectFrom('repositories')
@@ -216,15 +244,50 @@ async function readSnapshot(
     .orderBy('key')
     .execute()) as RepositoryRow[];
   const chosen = new Set(request.chooseRepositories(repositories));
-  const dump = await dumpMetadata(tx, metadataFile, {
-    repositoryIds: [...chosen],
-    excludeBuilds: request.excludeBuilds,
-    includeProperties: request.includeProperties,
-  });
+  const chosenKeys = repositories.filter((repo) => chosen.has(repo.id)).map((repo) => repo.key);
+  const info = await snapshotInfo(tx);
+  // Only an incremental directory backup continues the one before it (docs/backup.md).
+  const base =
+    request.incremental && !request.createArchive
+      ? await deltaBaseIn(
+          request.dir,
+          {
+            repositories: chosenKeys,
+            contentIncluded: !request.excludeContent,
+            propertiesIncluded: request.includeProperties,
+            buildsIncluded: !request.excludeBuilds,
+          },
+          info,
+        )
+      : undefined;
+  const dump = await dumpMetadata(
+    tx,
+    join(temp, 'metadata.jsonl'),
+    {
+      repositoryIds: [...chosen],
+      excludeBuilds: request.excludeBuilds,
+      includeProperties: request.includeProperties,
+    },
+    {
+      idsDir: join(temp, 'ids'),
+      delta: base && {
+        sinceXmin: BigInt(base.manifest.snapshot!.xmin),
+        currentXmax: BigInt(info.xmax),
+        previousIdsDir: join(base.dir, 'ids'),
+      },
+    },
+  );
+  if (base) {
+    const vanished = `${JSON.stringify(dump.vanished)}\n`;
+    await writeFile(join(temp, VANISHED_FILE), vanished);
+    dump.files[VANISHED_FILE] = createHash('sha256').update(vanished).digest('hex');
+  }
   return {
     ...dump,
     snapshotAt: new Date(rows[0].at).toISOString(),
-    repositories: repositories.filter((repo) => chosen.has(repo.id)).map((repo) => repo.key),
+    repositories: chosenKeys,
+    info,
+    base,
   };
 }
 
@@ -266,6 +329,15 @@ function manifestOf(
     masterKeyId: masterKeyId(deps.masterKey),
     masterKeyIncluded: request.includeMasterKey,
     warnings: request.includeMasterKey ? [BACKUP_MESSAGES.masterKeyWarning] : [],
+    metadata: snapshot.base ? 'delta' : 'full',
+    ...(snapshot.base && { basedOn: snapshot.base.name }),
+    chainLength: snapshot.base ? (snapshot.base.manifest.chainLength ?? 0) + 1 : 0,
+    rowsWritten: snapshot.base
+      ? Object.values(snapshot.changed).reduce((sum, n) => sum + n, 0)
+      : Object.values(snapshot.counts).reduce((sum, n) => sum + n, 0),
+    snapshot: snapshot.info,
+    // A zip holds no row positions: no delta builds on it.
+    ...(!request.createArchive && { files: snapshot.files }),
   };
 }
 

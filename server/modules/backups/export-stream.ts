@@ -60,6 +60,11 @@ export function streamedExport(
   run(onProgress)
     .then(({ manifest, path }) => {
       const { blobs } = manifest;
+      if (manifest.metadata === 'delta')
+        write(
+          `Metadata: ${manifest.rowsWritten} rows new or changed since ${manifest.basedOn}, ` +
+            `which this backup builds on\n`,
+        );
       write(
         `Exported ${manifest.counts.nodes ?? 0} items and ${blobs.count} binaries ` +
           `(${blobs.copied} written, ${humanBytes(blobs.copiedBytes)}) in ` +

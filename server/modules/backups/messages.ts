@@ -24,6 +24,12 @@ export const BACKUP_MESSAGES = {
     `Nothing was restored: ${items.length + more} binaries in the backup do not match their SHA-256: ` +
     items.join(', ') +
     (more > 0 ? ` and ${more} more` : ''),
+  brokenChain: (backup: string, link: string, why: string) =>
+    (link === backup
+      ? `Nothing was restored: the backup '${backup}' ${why}`
+      : `Nothing was restored: the backup '${backup}' builds on '${link}', which ${why}`) +
+    '. Restore an earlier backup whose chain is whole, or one that holds full metadata',
+  directoryBusy: 'A backup is already running into this directory',
   zipIsFull:
     'A zip archive holds a full backup: turn off Incremental to write one, or write a directory',
   noneYet: (key: string) => `Backup '${key}' has not written a backup yet: run it first`,

@@ -5,9 +5,14 @@ export interface MetadataLine {
   table: string;
   /** The row's JSON text exactly as written (never re-serialized: numbers stay exact). */
   rowText: string;
+  /**
+   * Where the row stood in its table (its `ctid` as block × 65536 + offset), written since
+   * format 3: a later delta names the rows it replaces or removes by it (docs/backup.md).
+   */
+  at?: number;
 }
 
-const LINE_START = /^\{"table":"([a-z_]+)","row":/;
+const LINE_START = /^\{"table":"([a-z_]+)",(?:"at":(\d+),)?"row":/;
 
 /** The lines of a backup's metadata.jsonl, one at a time (memory stays flat). */
 export async function* metadataLines(file: string): AsyncGenerator<MetadataLine> {
@@ -19,7 +24,10 @@ export async function* metadataLines(file: string): AsyncGenerator<MetadataLine>
     if (!line) continue;
     const match = LINE_START.exec(line);
     if (!match || !line.endsWith('}')) throw new Error('a line of metadata.jsonl is damaged');
-    yield { table: match[1], rowText: line.slice(match[0].length, -1) };
+    const rowText = line.slice(match[0].length, -1);
+    yield match[2] === undefined
+      ? { table: match[1], rowText }
+      : { table: match[1], rowText, at: Number(match[2]) };
   }
 }
 

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -7,6 +8,7 @@ import type { TableChanges } from '../../db/table-changes.ts';
 import { BadRequest, Conflict } from '../../errors.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import { masterKeyId, readManifest, type BackupManifest } from './backup-manifest.ts';
+import { chainOf, writeChainMetadata } from './backup-chain.ts';
 import { BACKED_UP_TABLES, CLEARED_ON_RESTORE } from './backup-tables.ts';
 import { backupBlobPath } from './blob-files.ts';
 import { blobRows, metadataLines } from './metadata-lines.ts';
@@ -46,7 +48,27 @@ export async function restoreBackup(
 ): Promise<RestoreReport> {
   const manifest = await readManifest(dir, shownPath);
   await requireEmpty(deps.db);
-  const metadataFile = resolve(dir, 'metadata.jsonl');
+  if (manifest.metadata !== 'delta')
+    return restoreMetadata(deps, dir, manifest, resolve(dir, 'metadata.jsonl'), openBlob);
+  // A delta: its chain, every link checked first, adds up to one metadata file to restore.
+  const links = await chainOf(resolve(dir), manifest);
+  const work = await mkdtemp(join(deps.filestore.tmpDir, 'restore-'));
+  try {
+    const metadataFile = join(work, 'metadata.jsonl');
+    await writeChainMetadata(links, metadataFile);
+    return await restoreMetadata(deps, dir, manifest, metadataFile, openBlob);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function restoreMetadata(
+  deps: RestoreDeps,
+  dir: string,
+  manifest: BackupManifest,
+  metadataFile: string,
+  openBlob?: BlobOpener,
+): Promise<RestoreReport> {
   const opener = openBlob ? { openBlob, close: async () => undefined } : blobOpener(dir, manifest);
   const blobs = await installBlobs(deps.filestore, metadataFile, opener.openBlob).finally(
     opener.close,

@@ -8,35 +8,56 @@ const BACKUP_NAME = /^backup-\d{8}\.\d{6}(-\d+)?(\.zip)?$/;
 /** Incremental backups' packs, shared by the backups of one directory. */
 const SHARED_PACKS = 'packs';
 
-/** When a backup finished: its manifest says so; a zip's is inside it, so its file's time. */
-function finishedAt(path: string): Promise<number> {
+interface BackupInfo {
+  /** When it finished: its manifest says so; a zip's is inside it, so its file's time. */
+  finished: number;
+  /** The backup its metadata is a delta of. */
+  basedOn?: string;
+}
+
+async function infoOf(path: string): Promise<BackupInfo> {
   if (path.endsWith('.zip'))
     return stat(path).then(
-      (stats) => stats.mtimeMs,
-      () => NaN,
+      (stats) => ({ finished: stats.mtimeMs }),
+      () => ({ finished: NaN }),
     );
   return readFile(join(path, 'manifest.json'), 'utf8').then(
-    (text) => Date.parse((JSON.parse(text) as { finishedAt: string }).finishedAt),
-    () => NaN,
+    (text) => {
+      const manifest = JSON.parse(text) as { finishedAt: string; basedOn?: string };
+      return { finished: Date.parse(manifest.finishedAt), basedOn: manifest.basedOn };
+    },
+    () => ({ finished: NaN }),
   );
 }
 
 /**
  * Removes the backups in `dir` that finished more than `hours` ago, never `keep` (the one just
  * written): so a failing schedule never removes the last good backup. 0 hours keeps them all.
+ * A kept delta keeps every backup its metadata builds on, back to its full dump, however old.
  * Then the shared packs no remaining backup names go (a kept incremental backup needs every
  * pack its manifest lists, however old). Answers how many backups went.
  */
 export async function removeExpiredBackups(dir: string, hours: number, keep: string) {
   if (hours <= 0) return 0;
   const cutoff = Date.now() - hours * 3600 * 1000;
+  const backups = new Map<string, BackupInfo>();
+  for (const name of await readdir(dir))
+    if (BACKUP_NAME.test(name)) backups.set(name, await infoOf(join(dir, name)));
+  const expired = (name: string, info: BackupInfo) =>
+    join(dir, name) !== keep && !Number.isNaN(info.finished) && info.finished < cutoff;
+  const needed = new Set<string>();
+  for (const [name, info] of backups) {
+    if (expired(name, info)) continue;
+    // A backup that stays keeps its chain.
+    for (let link: string | undefined = name; link && !needed.has(link);) {
+      needed.add(link);
+      link = backups.get(link)?.basedOn;
+    }
+  }
   let removed = 0;
-  for (const name of await readdir(dir)) {
-    const path = join(dir, name);
-    if (!BACKUP_NAME.test(name) || path === keep) continue;
-    const finished = await finishedAt(path);
-    if (Number.isNaN(finished) || finished >= cutoff) continue;
-    await rm(path, { recursive: true, force: true });
+  for (const [name, info] of backups) {
+    if (needed.has(name) || !expired(name, info)) continue;
+    await rm(join(dir, name), { recursive: true, force: true });
     removed += 1;
   }
   if (removed > 0) await removeUnusedPacks(dir);

@@ -20,7 +20,7 @@ import { backupTarget } from './hooks.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
 import { requireEmpty, restoreBackup } from './restore.ts';
 import { openZipBackup, ZIP_SUFFIX } from './zip-backup.ts';
-import { newestBackupIn, removeExpiredBackups } from './retention.ts';
+import { newestBackupIn } from './retention.ts';
 
 /** A backup as the console saves it (schemas/entities/backup.schema.json). */
 export interface BackupConfig {
@@ -118,6 +118,7 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
         excludeBuilds: backup.excludeBuilds,
         includeMasterKey: backup.exportMasterKey,
         precalculate: backup.precalculate,
+        retentionPeriodHours: backup.retentionPeriodHours,
         chooseRepositories: repositoriesOf(backup),
       };
       try {
@@ -127,7 +128,7 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
           (step) => progress.set(key, step),
           stopping,
         );
-        const removed = await removeExpiredBackups(dir, backup.retentionPeriodHours, written.path);
+        const { removed } = written;
         const { blobs } = written.manifest;
         return {
           info:

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Bytes a position takes in an `ids/<table>` file: unsigned 64-bit big-endian. */
+const ENTRY = 8;
+const TWO_32 = 2 ** 32;
+
+/**
+ * A row's `ctid` ("(block,offset)") as one number, block × 65536 + offset (an offset is
+ * below 2^16, a block below 2^32: it fits a double exactly). A row keeps its ctid until it is
+ * updated or deleted, or its table is rewritten (VACUUM FULL, CLUSTER, TRUNCATE), which a
+ * backup sees by the table's relfilenode and answers with a full dump.
+ */
+export function rowPositionOf(ctid: string): number {
+  const comma = ctid.indexOf(',');
+  return Number(ctid.slice(1, comma)) * 65536 + Number(ctid.slice(comma + 1, -1));
+}
+
+/**
+ * The positions of one table's rows in a snapshot, kept sorted in `ids/<table>`: the next
+ * delta merges its own list against it to find the rows that vanished in between.
+ */
+export class RowPositions {
+  private values: number[] = [];
+  private sorted: Float64Array | undefined;
+
+  add(position: number) {
+    this.values.push(position);
+  }
+
+  /** Writes the sorted list; answers its SHA-256. */
+  async save(dir: string, table: string): Promise<string> {
+    this.sorted = Float64Array.from(this.values).sort();
+    this.values = [];
+    const bytes = encodePositions(this.sorted);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, table), bytes);
+    return createHash('sha256').update(bytes).digest('hex');
+  }
+
+  /** The positions the base's list holds and this one does not (one merge of two lists). */
+  vanishedFrom(previous: Float64Array): number[] {
+    return missingFrom(previous, this.sorted ?? new Float64Array());
+  }
+}
+
+export function encodePositions(sorted: Float64Array): Buffer {
+  const bytes = Buffer.alloc(sorted.length * ENTRY);
+  for (let i = 0; i < sorted.length; i += 1) {
+    bytes.writeUInt32BE(Math.floor(sorted[i] / TWO_32), i * ENTRY);
+    bytes.writeUInt32BE(sorted[i] % TWO_32, i * ENTRY + 4);
+  }
+  return bytes;
+}
+
+export async function readPositions(path: string): Promise<Float64Array> {
+  const bytes = await readFile(path);
+  if (bytes.length % ENTRY !== 0) throw new Error(`${path} is damaged`);
+  const positions = new Float64Array(bytes.length / ENTRY);
+  for (let i = 0; i < positions.length; i += 1)
+    positions[i] = bytes.readUInt32BE(i * ENTRY) * TWO_32 + bytes.readUInt32BE(i * ENTRY + 4);
+  return positions;
+}
+
+/** Whether the sorted `positions` hold `position` (a binary search). */
+export function contains(positions: Float64Array, position: number): boolean {
+  let low = 0;
+  let high = positions.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle] === position) return true;
+    if (positions[middle] < position) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
+/** The values of `before` not in `now`, both sorted ascending. */
+export function missingFrom(before: Float64Array, now: Float64Array): number[] {
+  const missing: number[] = [];
+  let j = 0;
+  for (const value of before) {
+    while (j < now.length && now[j] < value) j += 1;
+    if (j >= now.length || now[j] !== value) missing.push(value);
+  }
+  return missing;
+}

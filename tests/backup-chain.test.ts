@@ -1,0 +1,302 @@
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE, lockBackupDir } from '../server/modules/backups/backup-lock.ts';
+import { BACKED_UP_TABLES } from '../server/modules/backups/backup-tables.ts';
+import { removeExpiredBackups } from '../server/modules/backups/retention.ts';
+import {
+  adminAuth,
+  createRepository,
+  deployFile,
+  startTestDepot,
+  type TestDepot,
+} from './helpers/test-app.ts';
+
+/**
+ * Incremental metadata (docs/backup.md): an incremental backup after the first dumps only the
+ * rows written since the one before and the positions of rows gone since; a restore adds the
+ * chain up. Runs on the embedded database and, with DEPOT_TEST_DATABASE_URL, on PostgreSQL.
+ */
+const allowed = mkdtempSync(join(tmpdir(), 'depot-chain-'));
+const env = { DEPOT_BACKUP_DIRS: allowed };
+const dir = join(allowed, 'chain');
+let source: TestDepot;
+const fresh: TestDepot[] = [];
+
+interface Manifest {
+  metadata: 'full' | 'delta';
+  basedOn?: string;
+  chainLength: number;
+  rowsWritten: number;
+  counts: Record<string, number>;
+  finishedAt: string;
+}
+
+/** A system export's streamed lines: the last says how it ended. */
+async function exportLines(exportPath: string, extra: object = {}) {
+  const response = await source.app.inject({
+    method: 'POST',
+    url: '/artifactory/api/export/system',
+    headers: adminAuth(),
+    payload: { exportPath, ...extra },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.body.trimEnd().split('\n');
+}
+
+async function exportIncremental(extra: object = {}) {
+  const lines = await exportLines('chain', { incremental: true, ...extra });
+  const response = { body: lines.join('\n') };
+  const path = /^Export finished successfully: (.+)$/.exec(lines.at(-1)!)?.[1];
+  expect(path, response.body).toBeDefined();
+  const name = path!.split('/').at(-1)!;
+  return { path: path!, name, manifest: manifestOf(name), lines };
+}
+
+const manifestOf = (name: string) =>
+  JSON.parse(readFileSync(join(dir, name, 'manifest.json'), 'utf8')) as Manifest;
+
+/** Rows of `table` in a backup's metadata.jsonl (a delta's: the new and changed ones). */
+const linesOf = (name: string, table: string) =>
+  readFileSync(join(dir, name, 'metadata.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith(`{"table":"${table}",`)).length;
+
+/**
+ * Every backed-up row of a Depot, table by table, sorted: two Depots restored equal match.
+ * Blobs no item uses any more (waiting for garbage collection) are not backed up.
+ */
+async function everyRow(depot: TestDepot) {
+  const tables: Record<string, string[]> = {};
+  for (const { table } of BACKED_UP_TABLES) {
+    const used = table === 'blobs' ? sql`where t.sha256 in (select sha256 from nodes)` : sql``;
+    const { rows } = await sql<{ row: string }>`
+      select to_jsonb(t)::text as row from ${sql.table(table)} t ${used}`.execute(depot.db);
+    tables[table] = rows.map((row) => row.row).sort();
+  }
+  return tables;
+}
+
+async function restoreInto(path: string) {
+  const target = await startTestDepot(env);
+  fresh.push(target);
+  const response = await target.app.inject({
+    method: 'POST',
+    url: '/artifactory/api/import/system',
+    headers: adminAuth(),
+    payload: { importPath: path },
+  });
+  return { target, response };
+}
+
+beforeAll(async () => {
+  source = await startTestDepot(env);
+  await createRepository(source, 'files', 'local');
+  await source.services.trash.updateConfig({ enabled: false });
+  for (let n = 0; n < 6; n += 1)
+    await deployFile(source, 'files', `docs/${n}.txt;team=docs;n=${n}`, `file ${n}`);
+  await source.services.users.create({
+    name: 'dev',
+    email: 'dev@example.com',
+    password: 'dev-pass-1',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.allSettled([source?.close(), ...fresh.map((depot) => depot.close())]);
+  rmSync(allowed, { recursive: true, force: true });
+});
+
+describe('incremental metadata', () => {
+  const remove = async (path: string) => {
+    const response = await source.app.inject({
+      method: 'DELETE',
+      url: `/artifactory/files/${path}`,
+      headers: adminAuth(),
+    });
+    expect(response.statusCode).toBe(204);
+  };
+  let names: string[] = [];
+
+  it('restores a full dump and two deltas equal to the source', async () => {
+    const first = await exportIncremental();
+    expect(first.manifest).toMatchObject({ metadata: 'full', chainLength: 0 });
+
+    await deployFile(source, 'files', 'docs/new-a.txt;team=new', 'new a');
+    await deployFile(source, 'files', 'docs/new-b.txt', 'new b');
+    await deployFile(source, 'files', 'docs/1.txt;team=changed', 'file 1, changed');
+    await remove('docs/2.txt');
+    await source.services.users.create({
+      name: 'ops',
+      email: 'ops@example.com',
+      password: 'ops-pass-1',
+    });
+    // On PostgreSQL a transaction still running at the second backup's snapshot writes a
+    // property: the second backup must not hold it, the third must.
+    const second = process.env.DEPOT_TEST_DATABASE_URL
+      ? await source.db.transaction().execute(async (tx) => {
+          await sql`insert into node_properties (node_id, key, value)
+            select id, 'late', 'yes' from nodes where path = 'docs/3.txt'`.execute(tx);
+          return exportIncremental();
+        })
+      : await exportIncremental();
+    expect(second.manifest).toMatchObject({
+      metadata: 'delta',
+      basedOn: first.name,
+      chainLength: 1,
+    });
+    expect(second.lines.at(-3)).toBe(
+      `Metadata: ${second.manifest.rowsWritten} rows new or changed since ${first.name}, which this backup builds on`,
+    );
+    // Only what changed: two new files and a redeployed one (folders' rows may change too).
+    expect(linesOf(second.name, 'nodes')).toBeLessThanOrEqual(5);
+    expect(linesOf(second.name, 'nodes')).toBeGreaterThanOrEqual(3);
+    expect(linesOf(second.name, 'users')).toBeLessThanOrEqual(2);
+    expect(second.manifest.counts.nodes).toBeGreaterThan(linesOf(second.name, 'nodes'));
+    const vanished = JSON.parse(readFileSync(join(second.path, 'vanished.json'), 'utf8'));
+    expect(Object.keys(vanished)).toContain('nodes');
+    if (process.env.DEPOT_TEST_DATABASE_URL)
+      expect(readFileSync(join(second.path, 'metadata.jsonl'), 'utf8')).not.toContain('"late"');
+
+    // Frozen rows keep their xmin: they read as old and stay out of the next delta.
+    await sql`vacuum freeze nodes`.execute(source.db);
+    await remove('docs/new-a.txt');
+    await deployFile(source, 'files', 'docs/new-b.txt', 'new b, changed');
+    await deployFile(source, 'files', 'docs/new-c.txt;team=c', 'new c');
+    const dev = await source.app.inject({
+      method: 'DELETE',
+      url: '/artifactory/api/security/users/dev',
+      headers: adminAuth(),
+    });
+    expect(dev.statusCode, dev.body).toBe(200);
+    // A blob no item used at the second backup (docs/2.txt's, deleted) comes back into use
+    // without its own row being written: the third backup holds its row all the same.
+    await sql`update nodes set sha256 = (select b.sha256 from blobs b where b.size = 6
+        and not exists (select 1 from nodes n where n.sha256 = b.sha256)
+        order by b.sha256 limit 1)
+      where path = 'docs/4.txt'`.execute(source.db);
+    const third = await exportIncremental();
+    expect(third.manifest).toMatchObject({
+      metadata: 'delta',
+      basedOn: second.name,
+      chainLength: 2,
+    });
+    expect(linesOf(third.name, 'nodes')).toBeLessThanOrEqual(5);
+    if (process.env.DEPOT_TEST_DATABASE_URL)
+      expect(readFileSync(join(third.path, 'metadata.jsonl'), 'utf8')).toContain('"late"');
+    const expected = await everyRow(source);
+    names = [first.name, second.name, third.name];
+
+    const { target, response } = await restoreInto(third.path);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await everyRow(target)).toEqual(expected);
+    const file = await target.app.inject({
+      url: '/artifactory/files/docs/new-b.txt',
+      headers: adminAuth(),
+    });
+    expect(file.body).toBe('new b, changed');
+  }, 120_000);
+
+  it('refuses a chain with a damaged delta, naming it, and changes nothing', async () => {
+    const [, second, third] = names;
+    const metadata = join(dir, second, 'metadata.jsonl');
+    const good = readFileSync(metadata);
+    const bad = Buffer.from(good);
+    bad[Math.floor(bad.length / 2)] ^= 1;
+    writeFileSync(metadata, bad);
+    try {
+      const { target, response } = await restoreInto(join(dir, third));
+      expect(response.statusCode).toBe(409);
+      const message = response.json().errors[0].message as string;
+      expect(message).toContain(`builds on '${second}'`);
+      expect(message).toContain('metadata.jsonl');
+      expect(await target.db.selectFrom('repositories').select('key').execute()).toEqual([]);
+      expect(readdirSync(dir).filter((name) => name.startsWith('backup-'))).toEqual(names);
+    } finally {
+      writeFileSync(metadata, good);
+    }
+  }, 60_000);
+
+  it('keeps a kept delta’s chain, and lets it go after a full dump', async () => {
+    const age = (name: string) => {
+      const path = join(dir, name, 'manifest.json');
+      const manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+      const old = new Date(Date.now() - 1000 * 3600 * 1000).toISOString();
+      writeFileSync(path, JSON.stringify({ ...manifest, finishedAt: old }));
+    };
+    const [first, second, third] = names;
+    age(first);
+    age(second);
+    expect(await removeExpiredBackups(dir, 1, join(dir, third))).toBe(0);
+    // Another coverage (no properties) cannot continue the chain: a full dump.
+    const full = await exportIncremental({ includeMetadata: false });
+    expect(full.manifest).toMatchObject({ metadata: 'full', chainLength: 0 });
+    age(third);
+    expect(await removeExpiredBackups(dir, 1, full.path)).toBe(3);
+    expect(names.some((name) => existsSync(join(dir, name)))).toBe(false);
+  }, 60_000);
+});
+
+describe('earlier formats', () => {
+  it('still restores a backup of version 2 (no row positions, no deltas)', async () => {
+    const lines = await exportLines('v2');
+    const path = /^Export finished successfully: (.+)$/.exec(lines.at(-1)!)![1];
+    const metadata = join(path, 'metadata.jsonl');
+    writeFileSync(metadata, readFileSync(metadata, 'utf8').replace(/"at":\d+,/g, ''));
+    const manifestPath = join(path, 'manifest.json');
+    const {
+      metadata: _metadata,
+      chainLength: _chain,
+      snapshot: _snapshot,
+      files: _files,
+      ...v2
+    } = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(manifestPath, JSON.stringify({ ...v2, formatVersion: 2 }));
+    const expected = await everyRow(source);
+    const { target, response } = await restoreInto(path);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await everyRow(target)).toEqual(expected);
+  }, 60_000);
+});
+
+describe('two backups into one directory', () => {
+  const busy = join(allowed, 'busy');
+  const lock = join(busy, LOCK_FILE);
+  const backups = () => readdirSync(busy).filter((name) => name.startsWith('backup-'));
+
+  it('refuses the second while the first holds the directory, and takes over a dead lock', async () => {
+    mkdirSync(busy, { recursive: true });
+    // A backup of this process holds the directory (as a running export or job does).
+    const release = await lockBackupDir(busy);
+    const held = readFileSync(lock, 'utf8');
+    expect(JSON.parse(held)).toMatchObject({ pid: process.pid, node: hostname() });
+    try {
+      expect((await exportLines('busy')).at(-1)).toBe(
+        'Export failed: A backup is already running into this directory',
+      );
+      expect(backups()).toEqual([]);
+      expect(readFileSync(lock, 'utf8')).toBe(held);
+    } finally {
+      await release();
+    }
+    expect(existsSync(lock)).toBe(false);
+
+    // The holder died without releasing: its pid no longer runs on this node.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(lock, JSON.stringify({ pid: dead, node: hostname(), since: 'then' }));
+    expect((await exportLines('busy')).at(-1)).toMatch(/^Export finished successfully: /);
+    expect(backups()).toHaveLength(1);
+    expect(existsSync(lock)).toBe(false);
+  }, 60_000);
+});
