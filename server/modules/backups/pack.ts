@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { BlobRow } from './metadata-lines.ts';
@@ -94,9 +94,12 @@ class PackOut {
    */
   async readSmall(path: string, blob: BlobRow) {
     if (this.used + blob.size + 1 > this.slab.length) await this.flush();
-    const fd = openSync(path, 'r');
+    // Non-blocking, so a file that is not a regular one (a pipe) cannot hold the event loop:
+    // it is read the asynchronous way, as a large blob is.
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     let bytesRead: number;
     try {
+      if (!fstatSync(fd).isFile()) return await streamInto(this, path, blob);
       bytesRead = readSync(fd, this.slab, this.used, blob.size + 1, 0);
     } finally {
       closeSync(fd);
