@@ -11,14 +11,12 @@ const PROJECT_ROOT = resolve(import.meta.dirname, '..');
 export async function bundleServer(outdir) {
   await build({
     absWorkingDir: PROJECT_ROOT,
-    // Worker threads' modules are entries of their own: the embedded database, the merge of a
-    // virtual npm repository's documents, and the writes and hashes of Docker blob uploads
-    // (server/workers/module-worker.ts finds them).
+    // Worker threads' modules are entries of their own: the embedded database, and the merge
+    // of a virtual npm repository's documents (server/workers/module-worker.ts finds them).
     entryPoints: {
       main: 'server/main.ts',
       'pglite-worker': 'server/db/pglite-worker.ts',
       'npm-merge-worker': 'server/formats/npm/npm-merge-worker.ts',
-      'docker-upload-worker': 'server/formats/docker/docker-upload-worker.ts',
     },
     outdir,
     outExtension: { '.js': '.mjs' },

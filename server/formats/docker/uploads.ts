@@ -1,14 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, stat, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
 import type { Tx } from '../../modules/artifacts/service.ts';
-import type { StagedBlob } from '../../storage/filestore.ts';
+import { writeAll, type StagedBlob } from '../../storage/filestore.ts';
 import type { DigestAlgorithm } from './names.ts';
 import { RegistryError } from './protocol-errors.ts';
-import { createUploadWriter } from './upload-writer.ts';
 
 const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Expired uploads are looked for at most this often (each new upload may start a sweep). */
@@ -28,6 +27,11 @@ export interface UploadSession {
   /** When its row last recorded a write (the expiry counts from there). */
   touchedAt: number;
 }
+
+/** Appended bodies are written in batches of this size: one write per batch, not per chunk. */
+const WRITE_BATCH = 2 * 1024 * 1024;
+/** Uploads whose hashes this process keeps while they arrive; more are hashed when they end. */
+const MAX_RUNNING_HASHES = 10_000;
 
 const unknownUpload = (id: string) =>
   new RegistryError('BLOB_UPLOAD_UNKNOWN', `No blob upload '${id}' is in progress here`);
@@ -53,6 +57,69 @@ function limited(startAt: number, limit: number) {
 }
 
 /**
+ * The SHA-256 and SHA-1 of an upload's first `size` bytes, updated as chunks arrive, so that
+ * its end needs no second read of the file. Kept in this process's memory only: an upload
+ * another node of a cluster continued, or one begun before a restart, is hashed from its
+ * file when it ends.
+ */
+interface RunningHash {
+  size: number;
+  sha256: Hash;
+  sha1: Hash;
+}
+
+const newRunningHash = (): RunningHash => ({
+  size: 0,
+  sha256: createHash('sha256'),
+  sha1: createHash('sha1'),
+});
+
+/**
+ * Appends a body to a file, handing each chunk to `take` first (which may refuse it by
+ * throwing), in batches of one `writev` each, written while the next batch arrives (one
+ * write in flight at most, so at most two batches are held). A body that breaks off (a
+ * dropped connection) keeps what arrived: the batch in hand is written before its error
+ * goes on.
+ */
+async function appendBatched(body: Readable, path: string, take: (chunk: Buffer) => void) {
+  const file = await open(path, 'a');
+  let batch: Buffer[] = [];
+  let batchBytes = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    await writing; // in order: appends land where the previous batch ended
+    if (batchBytes === 0) return;
+    const [buffers, length] = [batch, batchBytes];
+    batch = [];
+    batchBytes = 0;
+    writing = writeAll(file, buffers, length);
+    // Awaited by the next flush or at the end; until then a failure must not go unhandled.
+    writing.catch(() => undefined);
+  };
+  try {
+    for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+      take(chunk as Buffer);
+      batch.push(chunk as Buffer);
+      batchBytes += (chunk as Buffer).length;
+      if (batchBytes >= WRITE_BATCH) await flush();
+    }
+    await flush();
+    await writing;
+  } catch (error) {
+    // A refused chunk is cut off by the caller: only what broke off is kept.
+    if (!(error instanceof RegistryError)) {
+      await flush();
+      await writing;
+    }
+    throw error;
+  } finally {
+    // A FileHandle is closed once no write is in flight on it.
+    await writing.catch(() => undefined);
+    await file.close();
+  }
+}
+
+/**
  * Blob uploads in progress (docs/docker.md, "Uploads"): each is a file in the filestore's
  * `_uploads/` area, appended to by PATCH and PUT, and a row naming its repository and image.
  * What arrived before a dropped connection stays, so the client resumes from the status
@@ -66,8 +133,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
   const fileOf = (id: string) => join(dir, id);
   // One writer per upload at a time in this process: a second PATCH waits for the first.
   const writers = new Map<string, Promise<unknown>>();
-  // Writes and hashes the bytes on a thread of its own, which keeps the running hashes.
-  const writer = createUploadWriter();
+  const runningHashes = new Map<string, RunningHash>();
   let lastSweep = 0;
   // A write is recorded in the upload's row at most this often (a hundredth of the expiry, a
   // minute at most): a chunked push's PATCHes do not each cost a write of the row.
@@ -95,7 +161,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
   }
 
   async function remove(id: string) {
-    writer.forget(id);
+    runningHashes.delete(id);
     await db.deleteFrom('docker_uploads').where('id', '=', id).execute();
     await unlink(fileOf(id)).catch(() => undefined);
   }
@@ -111,7 +177,7 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
       .returning('id')
       .execute();
     for (const { id } of expired) {
-      writer.forget(id);
+      runningHashes.delete(id);
       await unlink(fileOf(id)).catch(() => undefined);
     }
     for (const name of await readdir(dir).catch(() => [] as string[])) {
@@ -148,6 +214,18 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
     return { id, repositoryId, image, size, touchedAt: row.updated_at.getTime() };
   }
 
+  /**
+   * The running hash that continues from `size` bytes: this process's own when it hashed
+   * exactly those, a new one for an empty upload, else none (the end reads the file).
+   */
+  function runningHashAt(id: string, size: number): RunningHash | undefined {
+    const running = runningHashes.get(id);
+    runningHashes.delete(id);
+    if (running?.size === size) return running;
+    if (size === 0 && runningHashes.size < MAX_RUNNING_HASHES) return newRunningHash();
+    return undefined;
+  }
+
   /** Appends a body; a broken-off body keeps what arrived, an oversized one keeps nothing of it. */
   async function append(session: UploadSession, body: Readable, start?: number) {
     return serialized(session.id, async () => {
@@ -160,32 +238,43 @@ export function createUploadArea(db: Database, filestoreRoot: string, limits: Up
           { size: before },
           416,
         );
+      const running = runningHashAt(session.id, before);
       let received = before;
       try {
-        await writer.append(session.id, path, before, body, (chunk) => {
+        await appendBatched(body, path, (chunk) => {
           received += chunk.length;
           if (received > limits.maxBytes) throw tooLarge(limits.maxBytes);
+          running?.sha256.update(chunk);
+          running?.sha1.update(chunk);
+          if (running) running.size += chunk.length;
         });
       } catch (error) {
         if (error instanceof RegistryError) {
-          // The thread's hashes no longer match the file: it sees that at the next append.
           await truncate(path, before);
           if (!body.destroyed) body.resume();
         }
         throw error;
       } finally {
         await touch(session);
+        // Kept only while it covers exactly what the file holds (a refused chunk was cut off).
+        const size = await stat(path).then(
+          (info) => info.size,
+          () => -1,
+        );
+        if (running?.size === size) runningHashes.set(session.id, running);
       }
-      return received;
+      return running?.size ?? (await stat(path)).size;
     });
   }
 
-  /** The upload's checksums: from its running hashes when they cover the file, else read. */
+  /** The upload's checksums: from its running hash when that covers the file, else read. */
   async function checksumsOf(id: string, algorithm: DigestAlgorithm) {
     const path = fileOf(id);
     const size = (await stat(path)).size;
-    const running = await writer.digests(id, size);
-    if (algorithm === 'sha256' && running) return { ...running, sha512: undefined };
+    const running = runningHashes.get(id);
+    runningHashes.delete(id);
+    if (algorithm === 'sha256' && running?.size === size)
+      return { size, sha256: running.sha256.digest('hex'), sha1: running.sha1.digest('hex') };
     const hashes = {
       sha256: createHash('sha256'),
       sha1: createHash('sha1'),
