@@ -5,7 +5,7 @@ import {
   $canSave,
   $dirty,
   $fetchError,
-  $saving,
+  $busy,
   $xml,
   configPageMounted,
   resetClicked,
@@ -20,12 +20,12 @@ import './config-descriptor.css';
  * (docs/config-as-code.md), a warning, Reset and Save.
  */
 export default function ConfigDescriptorPage() {
-  const [xml, fetchError, dirty, canSave, saving] = useUnit([
+  const [xml, fetchError, dirty, canSave, busy] = useUnit([
     $xml,
     $fetchError,
     $dirty,
     $canSave,
-    $saving,
+    $busy,
   ]);
   const [mounted, changed, save, reset] = useUnit([
     configPageMounted,
@@ -63,19 +63,14 @@ export default function ConfigDescriptorPage() {
             className="config-descriptor-xml"
             spellCheck={false}
             value={xml ?? ''}
-            disabled={saving}
+            disabled={busy}
             onChange={(event) => changed(event.target.value)}
           />
           <div className="form-actions">
             <button type="submit" className="btn btn-primary" disabled={!canSave}>
               {L.save}
             </button>
-            <button
-              type="button"
-              className="btn"
-              disabled={!dirty || saving}
-              onClick={() => reset()}
-            >
+            <button type="button" className="btn" disabled={!dirty || busy} onClick={() => reset()}>
               {L.reset}
             </button>
           </div>

@@ -3,6 +3,7 @@ import { allSettled, fork } from 'effector';
 import { ApiError } from '../../api/ApiError';
 import { $notifications, dismissLaterFx } from '../../shell/notifications/model';
 import {
+  $busy,
   $canSave,
   $dirty,
   $securityXml,
@@ -54,6 +55,27 @@ describe('config descriptor model', () => {
     expect(scope.getState($notifications).map((n) => n.text)).toEqual([
       'Configuration saved successfully',
     ]);
+  });
+
+  it('stays busy until the saved document has been read back, so no edit is overwritten', async () => {
+    const { scope, fetch } = scopeWith(
+      vi.fn(async () => ({ info: 'Configuration saved successfully' })),
+    );
+    await allSettled(configPageMounted, { scope });
+    let answerReadBack: (xml: string) => void = () => {};
+    fetch.mockImplementationOnce(
+      () => new Promise<string>((resolve) => (answerReadBack = resolve)),
+    );
+    await allSettled(xmlChanged, { scope, params: EDITED });
+    const saved = allSettled(saveClicked, { scope });
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
+    expect(scope.getState($busy)).toBe(true);
+    expect(scope.getState($canSave)).toBe(false);
+    answerReadBack(EDITED);
+    await saved;
+    expect(scope.getState($busy)).toBe(false);
+    expect(scope.getState($xml)).toBe(EDITED);
+    expect(scope.getState($dirty)).toBe(false);
   });
 
   it('shows the refusal naming its place, keeps the edit, and Reset brings the stored XML back', async () => {

@@ -34,12 +34,20 @@ export const $securityError = createStore<string | null>(null)
   .on(fetchSecurityFx.failData, (_, error) => errorMessage(error, L.securityFailed));
 
 export const $dirty = combine($xml, $savedXml, (xml, saved) => xml !== saved);
-export const $saving = saveConfigFx.pending;
+/**
+ * Saving, or reading the document back after a save: the editor stays locked until the
+ * stored XML is in it, so that an edit typed meanwhile is not replaced by the read-back.
+ */
+export const $busy = combine(
+  saveConfigFx.pending,
+  fetchConfigFx.pending,
+  (saving, reading) => saving || reading,
+);
 export const $canSave = combine(
   $dirty,
-  $saving,
+  $busy,
   $xml,
-  (dirty, saving, xml) => dirty && !saving && !!xml?.trim(),
+  (dirty, busy, xml) => dirty && !busy && !!xml?.trim(),
 );
 
 // when a page opens, read its XML
