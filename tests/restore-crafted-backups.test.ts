@@ -88,6 +88,34 @@ describe('a crafted backup', () => {
     expect(current.json()).toMatchObject({ name: 'admin', admin: true });
   });
 
+  it('is refused when it sits in an allowed directory itself and reads the packs above it', async () => {
+    const manifest = join(allowed, 'manifest.json');
+    try {
+      writeFileSync(join(allowed, 'metadata.jsonl'), '');
+      writeFileSync(
+        manifest,
+        JSON.stringify({
+          format: 'depot-backup',
+          formatVersion: 2,
+          schema: schemaVersion(),
+          snapshotAt: new Date().toISOString(),
+          finishedAt: new Date().toISOString(),
+          incremental: true,
+          counts: {},
+          warnings: [],
+          packsDir: '../packs',
+          packs: [],
+        }),
+      );
+      const response = await restore(allowed);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().errors[0].message).toContain('names binaries outside the backup');
+    } finally {
+      rmSync(manifest, { force: true });
+      rmSync(join(allowed, 'metadata.jsonl'), { force: true });
+    }
+  });
+
   // Last: the empty backup replaces this Depot's accounts with none.
   it('still restores the layouts Depot writes (an empty backup)', async () => {
     const response = await restore(craftedBackup('empty', { packsDir: '../packs', packs: [] }));

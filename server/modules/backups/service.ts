@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { DepotConfig } from '../../config.ts';
 import { browseFilesystem } from './browse-filesystem.ts';
@@ -8,6 +8,7 @@ import { BadRequest, NotFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { humanBytes } from '../maintenance/human-bytes.ts';
 import { allowedBackupPath } from './backup-paths.ts';
+import { readManifest } from './backup-manifest.ts';
 import { BUILD_INFO_PACKAGE_TYPE } from '../builds/build-info.ts';
 import {
   writeBackup,
@@ -21,6 +22,21 @@ import { BACKUP_MESSAGES } from './messages.ts';
 import { requireEmpty, restoreBackup } from './restore.ts';
 import { openZipBackup, ZIP_SUFFIX } from './zip-backup.ts';
 import { newestBackupIn } from './retention.ts';
+
+/**
+ * An incremental directory backup reads beside itself (the shared `../packs`, the earlier
+ * backups of its chain), so its parent must be an allowed directory too: a manifest placed
+ * in an allowed directory itself must not lead the restore one level above it.
+ */
+async function requireNeighboursAllowed(path: string, importPath: string, allowedDirs: string[]) {
+  const manifest = await readManifest(path, importPath);
+  if (manifest.packsDir !== '../packs' && manifest.metadata !== 'delta') return;
+  try {
+    allowedBackupPath(dirname(path), allowedDirs, 'importPath');
+  } catch {
+    throw new BadRequest(BACKUP_MESSAGES.layoutOutside(importPath), 'importPath');
+  }
+}
 
 /** A backup as the console saves it (schemas/entities/backup.schema.json). */
 export interface BackupConfig {
@@ -204,8 +220,10 @@ export function createBackupsService(services: Services, config: DepotConfig, lo
         changes: services.tableChanges,
         masterKey,
       };
-      if (!path.endsWith(ZIP_SUFFIX) || !statSync(path, { throwIfNoEntry: false })?.isFile())
+      if (!path.endsWith(ZIP_SUFFIX) || !statSync(path, { throwIfNoEntry: false })?.isFile()) {
+        await requireNeighboursAllowed(path, importPath, config.backupDirs);
         return restoreBackup(restoreDeps, path, importPath);
+      }
       await requireEmpty(services.db); // before the zip's metadata is extracted
       const zip = await openZipBackup(path, services.filestore.tmpDir, importPath);
       try {
