@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort, spawnDepot, waitForPing } from './helpers/server-process.ts';
 
 const home = mkdtempSync(join(tmpdir(), 'depot-crash-'));
@@ -69,9 +69,12 @@ describe('a crash in the middle of an upload', () => {
 
     const MiB = 1024 * 1024;
     await startSlowUpload(port, '/artifactory/crash-local/big/200mib.bin', 200 * MiB, 100 * MiB);
-    // Let the server write what it received, so a temp file really exists when it dies.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(filestoreEntries().temp.length).toBe(1);
+    // Let the server write what it received, so a temp file really exists when it dies: on a
+    // loaded machine its first write can take longer than any fixed pause.
+    await vi.waitFor(() => expect(filestoreEntries().temp.length).toBe(1), {
+      timeout: 30_000,
+      interval: 50,
+    });
     server.kill('SIGKILL');
     await new Promise((resolve) => server!.once('exit', resolve));
 

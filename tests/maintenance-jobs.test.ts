@@ -125,6 +125,23 @@ describe('download statistics', () => {
       .execute();
     expect(rows).toEqual([{ path: 'stats/fresh.bin' }]);
   });
+
+  it('counts a download whose flush is under way when the statistics are read', async () => {
+    await put('libs/stats/busy.bin', 'read while flushed');
+    const repo = await depot.services.artifacts.repository('libs');
+    const node = await depot.services.artifacts.findNode(repo.id, 'stats/busy.bin');
+    const { downloadStats } = depot.services;
+    for (let round = 1; round <= 5; round++) {
+      await depot.request('/artifactory/libs/stats/busy.bin');
+      // The count is neither pending nor stored while the flush writes it: a read then
+      // must wait for the flush rather than miss the count.
+      const flushed = downloadStats.flush();
+      const during = await downloadStats.get(node!.id);
+      await flushed;
+      expect(during.downloadCount).toBe(round);
+    }
+    await depot.request('/artifactory/libs/stats/busy.bin', { method: 'DELETE' });
+  });
 });
 
 describe('unused cached artifacts', () => {

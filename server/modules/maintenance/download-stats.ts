@@ -21,7 +21,8 @@ const ROWS_PER_STATEMENT = 1000;
  * Download statistics per file. A download only counts in memory (the 10 KiB download
  * throughput is benchmarked: no write per request); a timer flushes the counts within a
  * second in one upsert per thousand files, adding to what other processes wrote, and `stop`
- * flushes what is left. Reads add what this process has not flushed yet. Counts of a file
+ * flushes what is left. Reads add what this process has not flushed yet (after any flush
+ * under way, whose counts are in neither place until it commits). Counts of a file
  * deleted before the flush are dropped (the upsert joins `nodes`), and deleting a file
  * deletes its row (foreign key cascade).
  */
@@ -83,6 +84,28 @@ export function createDownloadStats(db: Database, flushIntervalMs = FLUSH_INTERV
     }
   }
 
+  /**
+   * A file's stored row and its counts not flushed yet, read when no flush is under way: a
+   * flush takes the pending counts before its upsert commits, and a read in between would
+   * find them in neither place. A flush started during the read may or may not be in its
+   * answer, so the read is made again.
+   */
+  async function storedAndPending(nodeId: number) {
+    for (;;) {
+      const settled = flushing;
+      await settled.catch(() => undefined);
+      if (settled !== flushing) continue;
+      const row = await db
+        .selectFrom('download_stats')
+        .selectAll()
+        .where('node_id', '=', nodeId)
+        .executeTakeFirst();
+      // Same tick as the check: no flush can take the pending counts in between.
+      const unflushed = pending.get(nodeId);
+      if (settled === flushing) return { row, unflushed: unflushed && { ...unflushed } };
+    }
+  }
+
   /** Flushes what is pending; flushes never overlap. */
   function flush(): Promise<void> {
     if (timer) clearTimeout(timer);
@@ -104,11 +127,7 @@ export function createDownloadStats(db: Database, flushIntervalMs = FLUSH_INTERV
     },
 
     async get(nodeId: number): Promise<DownloadStats> {
-      const row = await db
-        .selectFrom('download_stats')
-        .selectAll()
-        .where('node_id', '=', nodeId)
-        .executeTakeFirst();
+      const { row, unflushed } = await storedAndPending(nodeId);
       const stats = new Map<number, PendingStats>();
       if (row)
         stats.set(nodeId, {
@@ -116,7 +135,6 @@ export function createDownloadStats(db: Database, flushIntervalMs = FLUSH_INTERV
           last: new Date(row.last_downloaded).getTime(),
           by: row.last_downloaded_by,
         });
-      const unflushed = pending.get(nodeId);
       if (unflushed) merge(stats, nodeId, unflushed);
       const total = stats.get(nodeId);
       return {

@@ -12,7 +12,7 @@ import {
   $fetchError,
   $fieldErrors,
   $form,
-  $saving,
+  $formBusy,
   $view,
   fieldChanged,
   pageMounted,
@@ -32,7 +32,7 @@ const when = (iso: string) => new Date(iso).toLocaleString();
  * storage quota; Save and Reset for the crons and the quota.
  */
 export default function MaintenancePage() {
-  const [view, form, fetchError, errors, checks, busy, canSave, saving, dirty] = useUnit([
+  const [view, form, fetchError, errors, checks, busy, canSave, formBusy, dirty] = useUnit([
     $view,
     $form,
     $fetchError,
@@ -40,7 +40,7 @@ export default function MaintenancePage() {
     $cronChecks,
     $busyJobs,
     $canSave,
-    $saving,
+    $formBusy,
     $dirty,
   ]);
   const [mounted, changed, toggled, save, reset, run] = useUnit([
@@ -64,7 +64,7 @@ export default function MaintenancePage() {
       type="number"
       {...PERCENT_INPUT}
       required
-      disabled={!form.quotaControl || saving}
+      disabled={!form.quotaControl || formBusy}
       // -1 is the server's "not set"; an empty input says it better.
       value={form[field] < 0 ? '' : String(form[field])}
       error={errors[field]}
@@ -105,7 +105,7 @@ export default function MaintenancePage() {
                     <TextField
                       label={L.cronExpression}
                       required
-                      disabled={saving}
+                      disabled={formBusy}
                       value={form[card.cronField]}
                       error={errors[card.cronField]}
                       onChange={(event) =>
@@ -157,7 +157,7 @@ export default function MaintenancePage() {
           <CheckboxField
             label={L.quotaControl}
             checked={form.quotaControl}
-            disabled={saving}
+            disabled={formBusy}
             onChange={(event) => toggled(event.target.checked)}
           />
           {percentField('storageLimit', L.storageLimit)}
@@ -168,7 +168,12 @@ export default function MaintenancePage() {
           <button type="submit" className="btn btn-primary" disabled={!canSave}>
             {L.save}
           </button>
-          <button type="button" className="btn" disabled={!dirty || saving} onClick={() => reset()}>
+          <button
+            type="button"
+            className="btn"
+            disabled={!dirty || formBusy}
+            onClick={() => reset()}
+          >
             {L.reset}
           </button>
         </div>

@@ -9,6 +9,7 @@ import {
   $dirty,
   $fieldErrors,
   $form,
+  $formBusy,
   checkCronsFx,
   fetchMaintenanceFx,
   fieldChanged,
@@ -35,7 +36,13 @@ const view = (): MaintenanceView => ({
 });
 
 /** A scope whose crontime calls say any cron with "bad" in it is invalid. */
-function scopeWith(handlers: { save?: () => Promise<unknown>; run?: () => Promise<unknown> } = {}) {
+function scopeWith(
+  handlers: {
+    fetch?: () => Promise<MaintenanceView>;
+    save?: () => Promise<unknown>;
+    run?: () => Promise<unknown>;
+  } = {},
+) {
   const cronTime = vi.fn(async (crons: string[]) =>
     crons.map((cron) => [
       cron,
@@ -44,7 +51,7 @@ function scopeWith(handlers: { save?: () => Promise<unknown>; run?: () => Promis
   );
   return fork({
     handlers: [
-      [fetchMaintenanceFx, vi.fn(async () => view())],
+      [fetchMaintenanceFx, handlers.fetch ?? vi.fn(async () => view())],
       [refreshStatusFx, vi.fn(async () => view())],
       [checkCronsFx, cronTime],
       [saveMaintenanceFx, handlers.save ?? vi.fn()],
@@ -146,5 +153,25 @@ describe('maintenance model', () => {
     expect(scope.getState($notifications)).toEqual([
       expect.objectContaining({ kind: 'error', text: 'Garbage Collection is already running' }),
     ]);
+  });
+
+  it('stays busy while the page opened again reads the settings, so no edit is replaced', async () => {
+    const fetch = vi.fn(async () => view());
+    const scope = scopeWith({ fetch });
+    await allSettled(pageMounted, { scope });
+    expect(scope.getState($formBusy)).toBe(false);
+    // The second visit shows the form of the first at once, and reads the settings again.
+    let answerRead: (answer: MaintenanceView) => void = () => {};
+    fetch.mockImplementationOnce(() => new Promise((resolve) => (answerRead = resolve)));
+    const opened = allSettled(pageMounted, { scope });
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
+    expect(scope.getState($form)?.garbageCollectorCron).toBe('0 0 2 * * ?');
+    expect(scope.getState($formBusy)).toBe(true);
+    expect(scope.getState($canSave)).toBe(false);
+    answerRead({ ...view(), garbageCollectorCron: '0 0 3 * * ?' });
+    await opened;
+    expect(scope.getState($formBusy)).toBe(false);
+    expect(scope.getState($form)?.garbageCollectorCron).toBe('0 0 3 * * ?');
+    expect(scope.getState($dirty)).toBe(false);
   });
 });

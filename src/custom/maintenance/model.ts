@@ -78,11 +78,21 @@ export const $fieldErrors = combine($form, $cronChecks, $serverErrors, (form, ch
 );
 export const $dirty = combine($form, $savedForm, (form, saved) => !sameForm(form, saved));
 export const $saving = saveMaintenanceFx.pending;
+/**
+ * Saving, or reading the settings when the page opens again: the form stays locked until the
+ * answer is in it, since a visit shows the last form at once and the answer replaces it (an
+ * edit typed meanwhile would be lost).
+ */
+export const $formBusy = combine(
+  $saving,
+  fetchMaintenanceFx.pending,
+  (saving, reading) => saving || reading,
+);
 export const $canSave = combine(
   $dirty,
-  $saving,
+  $formBusy,
   $fieldErrors,
-  (dirty, saving, errors) => dirty && !saving && Object.keys(errors).length === 0,
+  (dirty, busy, errors) => dirty && !busy && Object.keys(errors).length === 0,
 );
 /** Jobs whose Run Now is in progress from this page. */
 export const $busyJobs = createStore<MaintenanceJobName[]>([])

@@ -73,7 +73,7 @@ export const saveClicked = createEvent();
 export const confirmAccepted = createEvent();
 export const confirmCancelled = createEvent();
 
-const loadFx = createEffect(async ({ name }: { name: string | null }) => {
+export const loadFx = createEffect(async ({ name }: { name: string | null }) => {
   const [principals, repositories, target] = await Promise.all([
     permissionsApi.principals(),
     permissionsApi.repositories(),
@@ -93,21 +93,42 @@ const saveFx = createEffect(({ form, creating }: { form: EditorForm; creating: b
   return creating ? permissionsApi.create(target) : permissionsApi.update(target);
 });
 
+/**
+ * The editor's last opening: an answer for an earlier one (another target, or New, opened
+ * meanwhile) is dropped, or it would replace the form of the target now open.
+ */
+const $opening = createStore<{ name: string | null } | null>(null).on(
+  editorOpened,
+  (_, opening) => opening,
+);
+const loaded = sample({
+  clock: loadFx.done,
+  source: $opening,
+  filter: (opening, { params }) => opening === params,
+  fn: (_, { result }) => result,
+});
+const loadFailed = sample({
+  clock: loadFx.fail,
+  source: $opening,
+  filter: (opening, { params }) => opening === params,
+  fn: (_, { error }) => error,
+});
+
 export const $creating = createStore(true).on(editorOpened, (_, { name }) => name === null);
 export const $loadError = createStore<string | null>(null)
   .reset(editorOpened)
-  .on(loadFx.failData, (_, error) => errorMessage(error));
+  .on(loadFailed, (_, error) => errorMessage(error));
 /** The target asked for is not there: the page goes to the spec's 404 page. */
 export const $notFound = createStore(false)
   .reset(editorOpened)
-  .on(loadFx.failData, (_, error) => error instanceof ApiError && error.status === 404);
+  .on(loadFailed, (_, error) => error instanceof ApiError && error.status === 404);
 export const $choices = createStore<{
   users: PrincipalChoice[];
   groups: PrincipalChoice[];
   repositories: RepoChoice[];
 } | null>(null)
   .reset(editorOpened)
-  .on(loadFx.doneData, (_, { principals, repositories }) => ({ ...principals, repositories }));
+  .on(loaded, (_, { principals, repositories }) => ({ ...principals, repositories }));
 
 /**
  * For a manager who is not an admin: their own rows and their groups', which they may not
@@ -115,12 +136,12 @@ export const $choices = createStore<{
  */
 export const $managerRows = createStore<Record<PrincipalKind, string[]> | null>(null)
   .reset(editorOpened)
-  .on(loadFx.doneData, (_, { managerRows }) => managerRows);
+  .on(loaded, (_, { managerRows }) => managerRows);
 
 /** The saved form: what Create or Save sends. */
 export const $form = createStore<EditorForm | null>(null)
   .reset(editorOpened)
-  .on(loadFx.doneData, (_, { form }) => form)
+  .on(loaded, (_, { form }) => form)
   .on(nameChanged, (form, name) => form && { ...form, name })
   .on(principalAdded, (form, { kind, name }) =>
     form && !form.grants[kind][name]

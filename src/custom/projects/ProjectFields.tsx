@@ -62,12 +62,15 @@ export function ProjectFields({
   onChange,
   withKey,
   readOnly,
+  disabled,
 }: {
   draft: ProjectDraft;
   errors: Record<string, string>;
   onChange: (next: Partial<ProjectDraft>) => void;
   withKey: boolean;
   readOnly?: boolean;
+  /** Locked for a moment (the project being read or saved). */
+  disabled?: boolean;
 }) {
   return (
     <>
@@ -77,6 +80,7 @@ export function ProjectFields({
         maxLength={32}
         value={draft.name}
         readOnly={readOnly}
+        disabled={disabled}
         error={errors.name}
         onChange={(e) => onChange({ name: e.target.value })}
       />
@@ -86,6 +90,7 @@ export function ProjectFields({
         maxLength={32}
         value={draft.key}
         readOnly={!withKey || readOnly}
+        disabled={disabled}
         error={errors.key}
         onChange={(e) => onChange({ key: e.target.value })}
       />
@@ -93,6 +98,7 @@ export function ProjectFields({
         label={L.description}
         value={draft.description}
         readOnly={readOnly}
+        disabled={disabled}
         onChange={(e) => onChange({ description: e.target.value })}
       />
       <TextField
@@ -101,19 +107,20 @@ export function ProjectFields({
         placeholder={L.quotaHelp}
         value={draft.quotaGb}
         readOnly={readOnly}
+        disabled={disabled}
         error={errors.quotaGb}
         onChange={(e) => onChange({ quotaGb: e.target.value })}
       />
       <CheckboxField
         label={L.manageMembers}
         checked={draft.manageMembers}
-        disabled={readOnly}
+        disabled={readOnly || disabled}
         onChange={(e) => onChange({ manageMembers: e.target.checked })}
       />
       <CheckboxField
         label={L.manageResources}
         checked={draft.manageResources}
-        disabled={readOnly}
+        disabled={readOnly || disabled}
         onChange={(e) => onChange({ manageResources: e.target.checked })}
       />
     </>

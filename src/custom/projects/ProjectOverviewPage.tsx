@@ -4,6 +4,7 @@ import { ConfirmRemoval } from './ConfirmRemoval';
 import { $currentUser } from '../../shell/session/model';
 import {
   $members,
+  $overviewBusy,
   $project,
   $settingsError,
   $storage,
@@ -25,12 +26,13 @@ export default function ProjectOverviewPage() {
 }
 
 function Overview() {
-  const [project, members, storage, user, error, save, remove] = useUnit([
+  const [project, members, storage, user, error, busy, save, remove] = useUnit([
     $project,
     $members,
     $storage,
     $currentUser,
     $settingsError,
+    $overviewBusy,
     overviewSaved,
     deleteConfirmed,
   ]);
@@ -44,7 +46,7 @@ function Overview() {
   const errors = fieldErrors(draft, false);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (Object.keys(errors).length === 0) save(toProject(draft, false));
+    if (!busy && Object.keys(errors).length === 0) save(toProject(draft, false));
   };
   return (
     <>
@@ -66,6 +68,7 @@ function Overview() {
           onChange={(next) => setDraft({ ...draft, ...next })}
           withKey={false}
           readOnly={readOnly}
+          disabled={busy}
         />
         {error && (
           <p role="alert" className="error-text">
@@ -77,7 +80,7 @@ function Overview() {
             <button type="button" className="btn btn-danger" onClick={() => setConfirming(true)}>
               {L.deleteProject}
             </button>
-            <button type="submit" className="btn btn-primary">
+            <button type="submit" className="btn btn-primary" disabled={busy}>
               {L.save}
             </button>
           </div>

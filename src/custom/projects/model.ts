@@ -1,4 +1,4 @@
-import { attach, createEffect, createEvent, createStore, sample } from 'effector';
+import { attach, combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { errorMessage } from '../../api/errorMessage';
 import {
   projectsApi,
@@ -129,6 +129,16 @@ export const $roles = createStore<ProjectRole[]>([])
 export const $storage = createStore<ProjectStorage | null>(null)
   .on(fetchStorageFx.doneData, (_, storage) => storage)
   .reset(projectSelected);
+/**
+ * Reading the project or saving it: the overview form stays locked meanwhile, since each
+ * answer becomes the form again (an edit typed while a read or a save is in flight would be
+ * lost). A settings page reads the project each time it opens, after a shown one too.
+ */
+export const $overviewBusy = combine(
+  fetchProjectFx.pending,
+  updateFx.pending,
+  (reading, saving) => reading || saving,
+);
 /** The last refusal of a settings form, shown beside it. */
 export const $settingsError = createStore<string | null>(null)
   .on([updateFx.failData, putMemberFx.failData, createRoleFx.failData], (_, error) =>

@@ -1,7 +1,9 @@
 import { allSettled, fork } from 'effector';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/ApiError';
 import {
+  $server,
+  serverSettingsFx,
   $dockerHost,
   $unlockError,
   unlockFx,
@@ -114,5 +116,25 @@ describe("Set Me Up's unlock errors (spec 03 §8)", () => {
       await allSettled(unlockSubmitted, { scope, params: 'pw' });
       expect(scope.getState($unlockError)).toBe('An error occurred');
     }
+  });
+
+  it('keeps the settings of the repository chosen now when an earlier choice is answered late', async () => {
+    let answerFirst: (settings: Record<string, string>) => void = () => {};
+    const settingsOf = vi.fn(async ({ repoKey }: { repoKey: string }) =>
+      repoKey === 'libs-first'
+        ? new Promise<Record<string, string>>((resolve) => (answerFirst = resolve))
+        : { settings: `<settings for="${repoKey}"/>` },
+    );
+    const scope = fork({ handlers: [[serverSettingsFx, settingsOf]] });
+    await allSettled(toolChosen, { scope, params: 'maven' });
+    const first = allSettled(repoChosen, { scope, params: 'libs-first' });
+    const second = allSettled(repoChosen, { scope, params: 'libs-second' });
+    await vi.waitFor(() =>
+      expect(scope.getState($server)).toEqual({ settings: '<settings for="libs-second"/>' }),
+    );
+    answerFirst({ settings: '<settings for="libs-first"/>' });
+    await Promise.all([first, second]);
+    expect(settingsOf).toHaveBeenCalledTimes(2);
+    expect(scope.getState($server)).toEqual({ settings: '<settings for="libs-second"/>' });
   });
 });

@@ -54,9 +54,15 @@ export const $reverseProxy = createStore<Partial<ReverseProxyData>>({}).on(
 const $pickedDockerMethod = createStore<DockerAccessMethod | null>(null)
   .on(dockerMethodChosen, (_, method) => method)
   .reset(setMeUpClosed, repoChosen);
-export const $server = createStore<Record<string, string>>({})
-  .on(serverSettingsFx.doneData, (_, settings) => settings)
-  .reset(toolChosen, repoChosen);
+/** The generated settings of the chosen tool and repository; an answer for an earlier choice is dropped. */
+export const $server = createStore<Record<string, string>>({}).reset(toolChosen, repoChosen);
+sample({
+  clock: serverSettingsFx.done,
+  source: { tool: $tool, repoKey: $repoKey },
+  filter: (chosen, { params }) => chosen.tool === params.tool && chosen.repoKey === params.repoKey,
+  fn: (_, { result }) => result,
+  target: $server,
+});
 export const $userName = createStore('').on(unlockFx.doneData, (_, answer) => answer.userName);
 /** The unlocked credentials; the snippets keep their placeholders until then. */
 export const $credentials = createStore<Credentials | null>(null)

@@ -23,10 +23,10 @@ interface SettingsFormPageProps {
  * bespoke page (mail) adds what follows the form.
  */
 export function SettingsFormPage({ descriptor, model, title, children }: SettingsFormPageProps) {
-  const [form, error, saving, dirty] = useUnit([
+  const [form, error, busy, dirty] = useUnit([
     model.$form,
     model.$error,
-    model.$saving,
+    model.$busy,
     model.$dirty,
   ]);
   const [opened, changed, save, reset] = useUnit([
@@ -59,16 +59,16 @@ export function SettingsFormPage({ descriptor, model, title, children }: Setting
           entitySchema={descriptor.entitySchema}
           mode="edit"
           formData={form}
-          disabled={saving}
+          disabled={busy}
           onChange={changed}
           // The whole document as edited: a field emptied on purpose is saved empty.
           onSubmit={() => save(settingsPayload(descriptor, form))}
         >
           <div className="form-actions">
-            <button type="submit" className="btn btn-primary" disabled={!dirty || saving}>
+            <button type="submit" className="btn btn-primary" disabled={!dirty || busy}>
               {SAVE_LABEL}
             </button>
-            <button type="button" className="btn" disabled={!dirty} onClick={() => reset()}>
+            <button type="button" className="btn" disabled={!dirty || busy} onClick={() => reset()}>
               {RESET_LABEL}
             </button>
           </div>

@@ -43,6 +43,13 @@ export function createSettingsModel(options: {
     (saved, form) => saved !== null && form !== null && !sameFormData(saved, form),
   );
 
+  /**
+   * Saving, or reading the document when the page opens again: the form stays locked until
+   * the answer is in it, since a visit shows the last document at once and the answer
+   * replaces the form (an edit typed meanwhile would be lost).
+   */
+  const $busy = combine(saveFx.pending, loadFx.pending, (saving, loading) => saving || loading);
+
   sample({ clock: pageOpened, target: loadFx });
   sample({ clock: resetClicked, source: $saved, target: $form });
   sample({ clock: saveClicked, target: saveFx });
@@ -65,6 +72,7 @@ export function createSettingsModel(options: {
     $error,
     $dirty,
     $saving: saveFx.pending,
+    $busy,
   };
 }
 
