@@ -161,6 +161,17 @@ async function seed(from: number, to: number) {
 
 /** Seconds each system export spent reading its metadata (until the space check began). */
 const metadataSeconds: Record<string, number[]> = { full: [], incremental: [], 'warm-up': [] };
+/**
+ * Each export's phases (from its streamed lines): the metadata dump, the space check (an
+ * incremental backup's merge against the packs), the binaries (listing, reading, the pack,
+ * its index and the flush to disk), the finishing (manifest, rename, retention).
+ */
+const PHASE_LINES = [
+  ['space', 'Checking the free space'],
+  ['binaries', 'Writing the binaries'],
+  ['finishing', 'Finishing'],
+] as const;
+const phaseLog: string[] = [];
 
 /**
  * A system export: its answer streams a line per phase and ends with how it went
@@ -178,12 +189,24 @@ async function exportSystem(kind: 'full' | 'incremental' | 'warm-up', body: obje
   if (!answer.ok) throw new Error(`export answered ${answer.status}: ${await answer.text()}`);
   let text = '';
   let metadataDone: number | undefined;
+  const seen = new Map<string, number>();
   const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) {
     text += next.value;
     if (metadataDone === undefined && text.includes('Checking the free space'))
       metadataDone = performance.now();
+    for (const [phase, line] of PHASE_LINES)
+      if (!seen.has(phase) && text.includes(line)) seen.set(phase, performance.now());
   }
+  const ended = performance.now();
+  const marks = [['metadata', started] as const, ...seen.entries()];
+  phaseLog.push(
+    `${kind}: ${marks
+      .map(
+        ([phase, at], i) => `${phase} ${(((marks[i + 1]?.[1] ?? ended) - at) / 1000).toFixed(2)} s`,
+      )
+      .join(', ')}`,
+  );
   const last = text.trimEnd().split('\n').at(-1) ?? '';
   if (!last.startsWith('Export finished successfully'))
     throw new Error(`export did not finish: ${last}; ${childState()}`);
@@ -302,6 +325,7 @@ async function main() {
   console.log(
     `metadata phase: full ${meta('full')} s; incremental (last is the measured one) ${meta('incremental')} s; warm-up after the restart ${meta('warm-up')} s; measured incremental ${incremental.seconds.toFixed(2)} s`,
   );
+  for (const line of phaseLog) console.log(`phases of ${line}`);
   row('full backup / tar', ratio.toFixed(2), `<= ${GOALS.tarRatio}`, ratio <= GOALS.tarRatio);
   row(
     'incremental (1 %) / full',
