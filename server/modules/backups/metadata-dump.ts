@@ -190,10 +190,11 @@ async function dumpTable(
   // one snapshot); each fetch answers one chunk. The last chunk's upper bound lies past the
   // table's size when read: rows this snapshot sees were written before it.
   const cursor = sql.id(`backup_${spec.table}`);
+  const pages = await pagesPerChunk(tx, spec.table);
   await sql`declare ${cursor} no scroll cursor for
     select x.count, x.positions, x.changed, x.lines
       from generate_series(0, (select pg_relation_size(${spec.table}::regclass)
-                                      / current_setting('block_size')::int), ${sql.lit(CHUNK_PAGES)}) as b(start)
+                                      / current_setting('block_size')::int), ${sql.lit(pages)}) as b(start)
      cross join lateral (
        select count(*)::int as count,
               string_agg(tidsend(t.ctid), ''::bytea) as positions,
@@ -201,7 +202,7 @@ async function dumpTable(
               string_agg(${line}, '') ${onlyChanged} as lines
          from ${sql.table(spec.table)} t
         where t.ctid >= format('(%s,0)', b.start)::tid
-          and t.ctid < format('(%s,0)', b.start + ${sql.lit(CHUNK_PAGES)})::tid
+          and t.ctid < format('(%s,0)', b.start + ${sql.lit(pages)})::tid
           and ${scopeCondition(spec, selection)}) x`.execute(tx);
   let count = 0;
   let changed = 0;
@@ -250,6 +251,21 @@ async function dumpTable(
   }
   if (blobLines.length > 0) await write(sortedBySha256(blobLines).join(''));
   return { count, changed };
+}
+
+/**
+ * CHUNK_PAGES, fewer for a table whose values are mostly stored out of line (TOAST: large
+ * documents, package metadata): a chunk then holds about what CHUNK_PAGES of inline rows
+ * would, not hundreds of times that in one text.
+ */
+async function pagesPerChunk(tx: Database, table: string): Promise<number> {
+  const { rows } = await sql<{ main: string; total: string }>`
+    select pg_relation_size(${table}::regclass)::text as main,
+           pg_table_size(${table}::regclass)::text as total`.execute(tx);
+  const main = Number(rows[0]?.main ?? 0);
+  const total = Number(rows[0]?.total ?? 0);
+  if (main === 0 || total <= main) return CHUNK_PAGES;
+  return Math.max(1, Math.floor((CHUNK_PAGES * main) / total));
 }
 
 const lineOf = (spec: BackedUpTable, at: string, text: string) =>
