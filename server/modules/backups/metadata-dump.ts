@@ -158,15 +158,6 @@ function writtenSince(delta: DeltaSince): RawBuilder<boolean> {
 /** A delta's base: its snapshot, and the positions of one table's rows in it. */
 type TableDelta = DeltaSince & { previous: Float64Array };
 
-/**
- * Heap pages one statement of a table's dump reads: a few thousand rows, answered as one
- * row (their lines in one text, their positions in one bytea), so the cost per row is the
- * database's own work, not a row's trip through the driver (the embedded database's worker
- * parsed and posted each row: reading only every row's position that way cost 1.6 s per
- * 100,000 rows; aggregated, a few tens of ms).
- */
-const CHUNK_PAGES = 256;
-
 async function dumpTable(
   tx: Database,
   spec: BackedUpTable,
@@ -175,139 +166,47 @@ async function dumpTable(
   positions: RowPositions,
   write: (line: string) => Promise<void>,
 ): Promise<{ count: number; changed: number }> {
-  // A full dump of blobs is written in SHA-256 order (the packs are): a cursor of sorted rows.
-  if (spec.table === 'blobs' && !delta) return dumpSortedBlobs(tx, selection, positions, write);
-  const deltaBlobs = delta !== undefined && spec.table === 'blobs';
-  // A delta turns into JSON only the rows written since its base, and names them.
-  const onlyChanged = delta ? sql`filter (where ${writtenSince(delta)})` : sql``;
-  const changedPositions = delta
-    ? sql`string_agg(tidsend(t.ctid), ''::bytea) ${onlyChanged}`
-    : sql`null::bytea`;
-  const line = sql`${sql.lit(`{"table":${JSON.stringify(spec.table)},"at":`)}
-    || ((t.ctid::text::point)[0]::bigint * 65536 + (t.ctid::text::point)[1]::bigint)
-    || ',"row":' || to_jsonb(t)::text || ${sql.lit('}\n')}`;
-  // One cursor per table over its pages, CHUNK_PAGES at a time (a TID range scan each, in the
-  // one snapshot); each fetch answers one chunk. The last chunk's upper bound lies past the
-  // table's size when read: rows this snapshot sees were written before it.
+  const prefix = `{"table":${JSON.stringify(spec.table)},"at":`;
+  const lineOf = (at: string, text: string) => `${prefix}${rowPositionOf(at)},"row":${text}}\n`;
+  // One cursor per table: the table is read once, a page per fetch. Paging by `ctid > last`
+  // made each page scan (and sort) the rest of the table and evaluate the scope again, so
+  // a million rows took quadratic time.
   const cursor = sql.id(`backup_${spec.table}`);
-  const pages = await pagesPerChunk(tx, spec.table);
+  // Blobs in SHA-256 order (bytewise, as JavaScript compares): a backup's packs and the
+  // merge against earlier packs' sorted indexes read this list in that order.
+  const order = spec.table === 'blobs' ? sql`order by t.sha256 collate "C"` : sql``;
+  // A delta reads every row's position (to find the vanished ones) but turns into JSON only
+  // the rows written since its base.
+  const row = delta
+    ? sql`case when ${writtenSince(delta)} then to_jsonb(t)::text end`
+    : sql`to_jsonb(t)::text`;
   await sql`declare ${cursor} no scroll cursor for
-    select x.count, x.positions, x.changed, x.lines
-      from generate_series(0, (select pg_relation_size(${spec.table}::regclass)
-                                      / current_setting('block_size')::int), ${sql.lit(pages)}) as b(start)
-     cross join lateral (
-       select count(*)::int as count,
-              string_agg(tidsend(t.ctid), ''::bytea) as positions,
-              ${changedPositions} as changed,
-              string_agg(${line}, '') ${onlyChanged} as lines
-         from ${sql.table(spec.table)} t
-        where t.ctid >= format('(%s,0)', b.start)::tid
-          and t.ctid < format('(%s,0)', b.start + ${sql.lit(pages)})::tid
-          and ${scopeCondition(spec, selection)}) x`.execute(tx);
+    select t.ctid::text as at, ${row} as row from ${sql.table(spec.table)} t
+    where ${scopeCondition(spec, selection)} ${order}`.execute(tx);
   let count = 0;
   let changed = 0;
   // Rows not written since the base that the base did not hold: they came into the backup's
   // scope since (a blob an included item uses again), so they go in too.
-  const entered: number[] = [];
+  const entered: string[] = [];
   // A delta's blob rows are few; they are written at the end, in SHA-256 order.
   const blobLines: string[] = [];
-  try {
-    for (;;) {
-      const { rows } = await sql<{
-        count: number;
-        positions: Uint8Array | null;
-        changed: Uint8Array | null;
-        lines: string | null;
-      }>`fetch 1 from ${cursor}`.execute(tx);
-      if (rows.length === 0) break;
-      const chunk = rows[0];
-      if (chunk.count === 0) continue;
-      const chunkChanged = tidPositions(chunk.changed);
-      for (const at of tidPositions(chunk.positions)) {
-        positions.add(at);
-        if (delta && !contains(delta.previous, at) && !chunkChanged.has(at)) entered.push(at);
-      }
-      count += chunk.count;
-      changed += delta ? chunkChanged.size : chunk.count;
-      if (!chunk.lines) continue;
-      if (deltaBlobs) blobLines.push(...chunk.lines.split(/(?<=\n)/));
-      else await write(chunk.lines);
-    }
-  } finally {
-    await sql`close ${cursor}`.execute(tx);
-  }
-  for (let start = 0; start < entered.length; start += PAGE) {
-    const tids = `{${entered
-      .slice(start, start + PAGE)
-      .map((at) => `"(${Math.floor(at / 65536)},${at % 65536})"`)
-      .join(',')}}`;
-    const { rows } = await sql<{ at: string; row: string }>`
-      select t.ctid::text as at, to_jsonb(t)::text as row from ${sql.table(spec.table)} t
-       where t.ctid = any(${tids}::tid[])`.execute(tx);
-    const lines = rows.map(({ at, row: text }) => lineOf(spec, at, text));
-    if (deltaBlobs) blobLines.push(...lines);
-    else if (lines.length > 0) await write(lines.join(''));
-    changed += rows.length;
-  }
-  if (blobLines.length > 0) await write(sortedBySha256(blobLines).join(''));
-  return { count, changed };
-}
-
-/**
- * CHUNK_PAGES, fewer for a table whose values are mostly stored out of line (TOAST: large
- * documents, package metadata): a chunk then holds about what CHUNK_PAGES of inline rows
- * would, not hundreds of times that in one text.
- */
-async function pagesPerChunk(tx: Database, table: string): Promise<number> {
-  const { rows } = await sql<{ main: string; total: string }>`
-    select pg_relation_size(${table}::regclass)::text as main,
-           pg_table_size(${table}::regclass)::text as total`.execute(tx);
-  const main = Number(rows[0]?.main ?? 0);
-  const total = Number(rows[0]?.total ?? 0);
-  if (main === 0 || total <= main) return CHUNK_PAGES;
-  return Math.max(1, Math.floor((CHUNK_PAGES * main) / total));
-}
-
-const lineOf = (spec: BackedUpTable, at: string, text: string) =>
-  `{"table":${JSON.stringify(spec.table)},"at":${rowPositionOf(at)},"row":${text}}\n`;
-
-/** Row positions (block × 65536 + offset) from `tidsend`'s bytes: 4 of block, 2 of offset. */
-function tidPositions(bytes: Uint8Array | null): Set<number> {
-  const found = new Set<number>();
-  if (!bytes) return found;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let at = 0; at + 6 <= bytes.byteLength; at += 6)
-    found.add(view.getUint32(at) * 65536 + view.getUint16(at + 4));
-  return found;
-}
-
-/**
- * The full dump of `blobs`, in SHA-256 order (bytewise, as JavaScript compares): a backup's
- * packs and the merge against earlier packs' sorted indexes read this list in that order.
- * One cursor, a page per fetch.
- */
-async function dumpSortedBlobs(
-  tx: Database,
-  selection: DumpSelection,
-  positions: RowPositions,
-  write: (line: string) => Promise<void>,
-): Promise<{ count: number; changed: number }> {
-  const spec: BackedUpTable = { table: 'blobs', scope: 'blob' };
-  const cursor = sql.id('backup_blobs');
-  await sql`declare ${cursor} no scroll cursor for
-    select t.ctid::text as at, to_jsonb(t)::text as row from blobs t
-    where ${scopeCondition(spec, selection)} order by t.sha256 collate "C"`.execute(tx);
-  let count = 0;
+  const deltaBlobs = delta !== undefined && spec.table === 'blobs';
   try {
     for (;;) {
       const { rows } = await sql<{
         at: string;
-        row: string;
+        row: string | null;
       }>`fetch ${sql.raw(String(PAGE))} from ${cursor}`.execute(tx);
       let page = '';
       for (const { at, row: text } of rows) {
         positions.add(rowPositionOf(at));
-        page += lineOf(spec, at, text);
+        if (text === null) {
+          if (delta && !contains(delta.previous, rowPositionOf(at))) entered.push(at);
+          continue;
+        }
+        if (deltaBlobs) blobLines.push(lineOf(at, text));
+        else page += lineOf(at, text);
+        changed += 1;
       }
       // One write a page: a write (and its await) a row cost more than reading the row.
       if (page) await write(page);
@@ -317,13 +216,27 @@ async function dumpSortedBlobs(
   } finally {
     await sql`close ${cursor}`.execute(tx);
   }
-  return { count, changed: count };
+  for (let start = 0; start < entered.length; start += PAGE) {
+    const tids = `{${entered
+      .slice(start, start + PAGE)
+      .map((at) => `"${at}"`)
+      .join(',')}}`;
+    const { rows } = await sql<{ at: string; row: string }>`
+      select t.ctid::text as at, to_jsonb(t)::text as row from ${sql.table(spec.table)} t
+       where t.ctid = any(${tids}::tid[])`.execute(tx);
+    const lines = rows.map(({ at, row: text }) => lineOf(at, text));
+    if (deltaBlobs) blobLines.push(...lines);
+    else if (lines.length > 0) await write(lines.join(''));
+    changed += rows.length;
+  }
+  if (blobLines.length > 0) await write(sortedBySha256(blobLines).join(''));
+  return { count, changed };
 }
 
 function sortedBySha256(lines: string[]): string[] {
   const keyed = lines.map((line) => ({
     line,
-    sha256: /"sha256": ?"([0-9a-f]{64})"/.exec(line)![1],
+    sha256: /"sha256": "([0-9a-f]{64})"/.exec(line)![1],
   }));
   return keyed
     .sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0))
