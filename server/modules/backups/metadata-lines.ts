@@ -16,18 +16,21 @@ const LINE_START = /^\{"table":"([a-z_]+)",(?:"at":(\d+),)?"row":/;
 
 /** The lines of a backup's metadata.jsonl, one at a time (memory stays flat). */
 export async function* metadataLines(file: string): AsyncGenerator<MetadataLine> {
-  const lines = createInterface({
-    input: createReadStream(file, { encoding: 'utf8' }),
-    crlfDelay: Infinity,
-  });
-  for await (const line of lines) {
-    if (!line) continue;
-    const match = LINE_START.exec(line);
-    if (!match || !line.endsWith('}')) throw new Error('a line of metadata.jsonl is damaged');
-    const rowText = line.slice(match[0].length, -1);
-    yield match[2] === undefined
-      ? { table: match[1], rowText }
-      : { table: match[1], rowText, at: Number(match[2]) };
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      if (!line) continue;
+      const match = LINE_START.exec(line);
+      if (!match || !line.endsWith('}')) throw new Error('a line of metadata.jsonl is damaged');
+      const rowText = line.slice(match[0].length, -1);
+      yield match[2] === undefined
+        ? { table: match[1], rowText }
+        : { table: match[1], rowText, at: Number(match[2]) };
+    }
+  } finally {
+    // A reader that stops early (the blob rows of a file just written) closes the file too.
+    input.destroy();
   }
 }
 
@@ -36,10 +39,22 @@ export interface BlobRow {
   size: number;
 }
 
-/** The blobs a backup's metadata names. */
-export async function* blobRows(file: string): AsyncGenerator<BlobRow> {
+/**
+ * The blobs a backup's metadata names. `written` says the file is one this process just
+ * wrote, table by table: its blob rows are one run, and the reading stops after them (the
+ * items' rows that follow are most of the file). A backup read for a restore is read whole.
+ */
+export async function* blobRows(
+  file: string,
+  { written = false }: { written?: boolean } = {},
+): AsyncGenerator<BlobRow> {
+  let inBlobs = false;
   for await (const { table, rowText } of metadataLines(file)) {
-    if (table !== 'blobs') continue;
+    if (table !== 'blobs') {
+      if (inBlobs && written) return;
+      continue;
+    }
+    inBlobs = true;
     const row = JSON.parse(rowText) as { sha256: string; size: number };
     if (!/^[0-9a-f]{64}$/.test(row.sha256)) throw new Error('a blob of the backup is misnamed');
     yield { sha256: row.sha256, size: Number(row.size) };

@@ -52,7 +52,7 @@ async function* blobsNotInPacks(
 ): AsyncGenerator<BlobRow> {
   const cursor = indexCursor(mergedIndexes(indexesOf(packsDir, packs)));
   try {
-    for await (const blob of blobRows(metadataFile)) {
+    for await (const blob of blobRows(metadataFile, { written: true })) {
       const entry = packs.length > 0 ? await cursor.find(blob.sha256) : undefined;
       if (entry) found(blob, entry.pack);
       else yield blob;

@@ -50,7 +50,9 @@ export async function writeZipBackup(parts: ZipParts, zipPath: string): Promise<
   zip.addFile(parts.metadataFile, METADATA, { compress: true });
   let done = 0;
   let bytes = 0;
-  for await (const blob of parts.includeBlobs ? blobRows(parts.metadataFile) : []) {
+  for await (const blob of parts.includeBlobs
+    ? blobRows(parts.metadataFile, { written: true })
+    : []) {
     const name = `blobs/${blob.sha256.slice(0, 2)}/${blob.sha256}`;
     zip.addReadStreamLazy(name, { size: blob.size, compress: false }, (callback) => {
       if (parts.stopping?.aborted)
