@@ -403,4 +403,32 @@ describe('queued runs, stop and delete', () => {
       freedBytes: sum((i) => i % 7 !== 0),
     });
   }, 60_000);
+
+  it("previews a remote repository's cached artifacts, never its metadata, shared contents honestly", async () => {
+    await createRepository(depot, 'cache-remote', 'remote', {
+      packageType: 'maven',
+      url: 'http://127.0.0.1:9/',
+    });
+    await createRepository(depot, 'cache-copies', 'local');
+    // a-1.0.jar's content is the remote's alone; b-1.0.jar's is also in a local file that
+    // stays; maven-metadata.xml is what virtual repositories merge: never chosen.
+    await sql`
+      insert into blobs (sha256, sha1, size)
+      values ('e' || repeat('1', 63), 'e' || repeat('1', 39), 1000),
+             ('e' || repeat('2', 63), 'e' || repeat('2', 39), 2000),
+             ('e' || repeat('3', 63), 'e' || repeat('3', 39), 300)`.execute(depot.db);
+    await sql`
+      insert into nodes (repository_id, path, parent_path, name, folder, sha256, size, created_by, modified_by)
+      select r.id, f.parent || '/' || f.name, f.parent, f.name, false, 'e' || repeat(f.digit, 63), f.size, 'admin', 'admin'
+        from repositories r,
+             (values ('cache-remote', 'org/a/1.0', 'a-1.0.jar', '1', 1000),
+                     ('cache-remote', 'org/b/1.0', 'b-1.0.jar', '2', 2000),
+                     ('cache-remote', 'org/a', 'maven-metadata.xml', '3', 300),
+                     ('cache-copies', 'copies', 'b-1.0.jar', '2', 2000)) f(repo, parent, name, digit, size)
+       where r.key = f.repo`.execute(depot.db);
+    const preview = (
+      await call('POST', `${POLICIES}/preview`, policy('cache', { repositories: ['cache-remote'] }))
+    ).json();
+    expect(preview).toMatchObject({ count: 2, totalSize: 3000, freedBytes: 1000 });
+  });
 });
