@@ -3,6 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBEDDED_UPKEEP_JOB } from '../server/modules/maintenance/maintenance.ts';
 import { buildInfo } from './helpers/build-info.ts';
 import {
   adminAuth,
@@ -430,5 +431,34 @@ describe('queued runs, stop and delete', () => {
       await call('POST', `${POLICIES}/preview`, policy('cache', { repositories: ['cache-remote'] }))
     ).json();
     expect(preview).toMatchObject({ count: 2, totalSize: 3000, freedBytes: 1000 });
+  });
+
+  it('keeps the embedded database vacuumed, so the preview counts shared contents from the index alone', async () => {
+    if (depot.config.databaseUrl) {
+      // PostgreSQL's autovacuum does this: the job is not scheduled there.
+      expect(depot.maintenance.scheduler.nextRun(EMBEDDED_UPKEEP_JOB)).toBeUndefined();
+      return;
+    }
+    const upkeep = async () => {
+      const outcome = await depot.maintenance.scheduler.run(EMBEDDED_UPKEEP_JOB);
+      if (!outcome.ran) throw new Error('the upkeep did not run');
+      return outcome.result.vacuumed as string[];
+    };
+    const unmarkedPages = async () => {
+      const { rows } = await sql<{ unmarked: number }>`
+        select pg_relation_size('nodes') / 8192 - relallvisible as unmarked
+        from pg_class where relname = 'nodes'`.execute(depot.db);
+      return Number(rows[0]!.unmarked);
+    };
+    await createRepository(depot, 'upkeep', 'local');
+    // Some 200 pages of new folder rows: more than the tenth of the table that calls for a VACUUM.
+    await sql`
+      insert into nodes (repository_id, path, parent_path, name, folder, created_by, modified_by)
+      select r.id, 'f-' || i, '', 'f-' || i, true, 'admin', 'admin'
+        from repositories r, generate_series(1, 20000) i where r.key = 'upkeep'`.execute(depot.db);
+    expect(await unmarkedPages()).toBeGreaterThan(128);
+    expect(await upkeep()).toContain('nodes');
+    expect(await unmarkedPages()).toBe(0);
+    expect(await upkeep()).not.toContain('nodes');
   });
 });
