@@ -6,6 +6,7 @@ import { createJobLock } from '../../jobs/job-lock.ts';
 import { createScheduler, type JobResult } from '../../jobs/scheduler.ts';
 import type { Services } from '../../services.ts';
 import { compressDatabase } from './compress.ts';
+import { upkeepEmbeddedDatabase } from './embedded-upkeep.ts';
 import { humanBytes } from './human-bytes.ts';
 import { pruneFilestore } from './prune.ts';
 import { CRON_FIELDS, type MaintenanceSettings } from './settings.ts';
@@ -35,6 +36,12 @@ const TRASH_PURGE_CRON = '0 0 * * * ?';
 /** The webhook history's retention purge: hourly, its period `DEPOT_WEBHOOK_RETENTION_DAYS`. */
 export const WEBHOOK_PURGE_JOB = 'webhookHistoryPurge';
 const WEBHOOK_PURGE_CRON = '0 15 * * * ?';
+/**
+ * The embedded database's upkeep (embedded-upkeep.ts): every ten minutes, embedded only
+ * (PostgreSQL's autovacuum does this there).
+ */
+export const EMBEDDED_UPKEEP_JOB = 'embeddedDatabaseUpkeep';
+const EMBEDDED_UPKEEP_CRON = '0 5/10 * * * ?';
 /** Each process re-reads the saved crons this often, to follow a save made on another one. */
 const SETTINGS_REFRESH_CRON = '30 * * * * ?';
 
@@ -66,12 +73,14 @@ function jobWork(
     [WEBHOOK_PURGE_JOB]: async () => ({
       ...(await purgeWebhookHistory(db, config.webhooks.retentionMs)),
     }),
+    ...(config.databaseUrl ? {} : { [EMBEDDED_UPKEEP_JOB]: () => upkeepEmbeddedDatabase(db) }),
   };
 }
 
 /**
  * Starts the maintenance jobs on the scheduler: the page's jobs by their saved crons
- * (rescheduled on every save), the trash purge and the webhook history purge hourly. `stop` ends every timer and waits
+ * (rescheduled on every save), the trash purge and the webhook history purge hourly, the
+ * embedded database's upkeep every ten minutes. `stop` ends every timer and waits
  * for runs in flight.
  */
 export async function startMaintenance(services: Services, config: DepotConfig, logger: Logger) {
@@ -91,6 +100,7 @@ export async function startMaintenance(services: Services, config: DepotConfig, 
   services.maintenanceSettings.onChange(applySchedule);
   scheduler.schedule(TRASH_PURGE_JOB, TRASH_PURGE_CRON);
   scheduler.schedule(WEBHOOK_PURGE_JOB, WEBHOOK_PURGE_CRON);
+  if (!config.databaseUrl) scheduler.schedule(EMBEDDED_UPKEEP_JOB, EMBEDDED_UPKEEP_CRON);
   const refresh = new Cron(SETTINGS_REFRESH_CRON, { ...QUARTZ_OPTIONS, unref: true }, () =>
     services.maintenanceSettings
       .get()

@@ -1,7 +1,7 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DepotDatabase } from '../../db/tables.ts';
-import type { Criterion } from '../search/criteria.ts';
+import type { Criterion, ItemField } from '../search/criteria.ts';
 import { whereSql } from '../search/item-sql.ts';
 import { TRASH_REPO_KEY } from '../trash/trash-key.ts';
 
@@ -27,16 +27,60 @@ export interface Candidate {
 }
 
 /**
- * What makes a file a candidate: it matches `where`, and it is not what a kept build needs
- * (a build's own build-info file, or a file whose content a stored build lists as an
- * artifact or a dependency, by SHA-256 or SHA-1). The trash can is never a policy's. Reads
- * `nodes n`, `repositories r` and `blobs b`.
+ * What a kept build needs (docs/retention.md, "What a policy never takes"), as two lists:
+ * the builds' own build-info files (`node_id`), and the contents a stored build lists as an
+ * artifact or a dependency, by SHA-256 or by SHA-1 (`sha256`).
  */
-const candidateCondition = (where: Criterion) => sql`
+export const KEPT_BY_BUILDS = {
+  files: sql`select node_id from builds`,
+  contents: sql`select sha256 from build_files where sha256 is not null
+    union
+    select bb.sha256 from build_files bf join blobs bb on bb.sha1 = bf.sha1`,
+};
+
+/** Where candidateCondition reads the two lists: by default, subqueries of KEPT_BY_BUILDS. */
+export interface KeptSources {
+  files: RawBuilder<unknown>;
+  contents: RawBuilder<unknown>;
+}
+const KEPT_SUBQUERIES: KeptSources = {
+  files: sql`(${KEPT_BY_BUILDS.files})`,
+  contents: sql`(${KEPT_BY_BUILDS.contents})`,
+};
+
+/**
+ * What makes a file a candidate: it matches `where`, and it is not what a kept build needs.
+ * The trash can is never a policy's. Reads `nodes n` and `repositories r`, and `blobs b`
+ * when the criterion does (criterionReadsBlobs). A preview passes the two lists as names
+ * of its own (materialized once per statement: preview-queries.ts).
+ */
+export const candidateCondition = (where: Criterion, kept: KeptSources = KEPT_SUBQUERIES) => sql`
   r.key <> ${TRASH_REPO_KEY} and not n.folder and ${whereSql(where)}
-  and not exists (select 1 from builds bu where bu.node_id = n.id)
-  and not exists (select 1 from build_files bf where bf.sha256 = n.sha256)
-  and not exists (select 1 from build_files bf where bf.sha1 = b.sha1)`;
+  and not exists (select 1 from ${kept.files} k where k.node_id = n.id)
+  and not exists (select 1 from ${kept.contents} k where k.sha256 = n.sha256)`;
+
+/** Item fields whose column is the blob's (item-sql.ts). */
+const BLOB_FIELDS = new Set<ItemField>([
+  'actual_sha1',
+  'actual_md5',
+  'original_sha1',
+  'original_md5',
+]);
+
+/** Whether the criterion's SQL reads `blobs b`: a checksum field, or a build relation (by SHA-1). */
+export function criterionReadsBlobs(criterion: Criterion): boolean {
+  switch (criterion.kind) {
+    case 'field':
+      return BLOB_FIELDS.has(criterion.field);
+    case 'build':
+      return true;
+    case 'and':
+    case 'or':
+      return criterion.items.some(criterionReadsBlobs);
+    default:
+      return false;
+  }
+}
 
 /**
  * Candidates in id order after `afterId`; `remoteOnly` keeps to remote repositories (the
@@ -77,19 +121,6 @@ export async function candidateBatch(
     createdAt: new Date(row.created_at as Date),
     createdBy: String(row.created_by),
   }));
-}
-
-/**
- * Adds every candidate outside remote repositories to the preview's table (preview-queries.ts)
- * in one statement: the database reads them, none passes through this process.
- */
-export async function addLocalCandidates(session: Database, table: string, where: Criterion) {
-  await sql`insert into ${sql.table(table)} (sha256, size)
-    select n.sha256, n.size
-    from nodes n
-    join repositories r on r.id = n.repository_id
-    join blobs b on b.sha256 = n.sha256
-    where r.rclass <> 'remote' and ${candidateCondition(where)}`.execute(session);
 }
 
 /** Whether any remote repository holds a file: when none does, no file needs a look by path. */

@@ -2,8 +2,8 @@ import { asBulkWork } from '../../db/bulk-work.ts';
 import type { Database } from '../../db/database.ts';
 import { isMetadataPath } from '../remote/metadata-patterns.ts';
 import type { Criterion } from '../search/criteria.ts';
-import { addChosen, chosenTotals, withChosenTable } from './preview-queries.ts';
-import { addLocalCandidates, candidateBatch, remoteFilesExist, type Candidate } from './queries.ts';
+import { addRemoteChosen, chosenTotals, withRemoteChoiceTable } from './preview-queries.ts';
+import { candidateBatch, remoteFilesExist, type Candidate } from './queries.ts';
 
 const BATCH = 500;
 
@@ -39,17 +39,23 @@ export interface Preview {
 
 /**
  * Counts what a policy would take, honestly: content stored once for several files is freed
- * only when every file holding it is chosen. The chosen files go into a session-local table
- * and the database sums them: memory stays flat whatever the policy takes. Files outside
- * remote repositories go in one statement (a batch at a time through this process, a
- * million files took minutes); a remote's files a batch at a time, each looked at by path.
+ * only when every file holding it is chosen. One statement sums the choice inside the
+ * database (preview-queries.ts): nothing of it passes through this process, except a remote
+ * repository's files, which are looked at by path a batch at a time (only those chosen go,
+ * by id, into a table of the preview's session).
  */
 export async function previewOf(db: Database, where: Criterion): Promise<Preview> {
-  return withChosenTable(db, async (session, table) => {
-    await asBulkWork(() => addLocalCandidates(session, table, where));
-    if (await asBulkWork(() => remoteFilesExist(session)))
-      for await (const batch of selectedBatches(session, where, true))
-        await asBulkWork(() => addChosen(session, table, batch));
-    return asBulkWork(() => chosenTotals(session, table));
+  if (!(await asBulkWork(() => remoteFilesExist(db))))
+    return asBulkWork(() => chosenTotals(db, where, undefined));
+  return withRemoteChoiceTable(db, async (session, table) => {
+    for await (const batch of selectedBatches(session, where, true))
+      await asBulkWork(() =>
+        addRemoteChosen(
+          session,
+          table,
+          batch.map((item) => item.id),
+        ),
+      );
+    return asBulkWork(() => chosenTotals(session, where, table));
   });
 }
