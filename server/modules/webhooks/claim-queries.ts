@@ -33,10 +33,16 @@ export interface ClaimOptions {
  * "Delivery"), in one statement (one message to the embedded database's worker, no
  * transaction around it):
  *
- * - `queues`: a loose index scan over the pending queue's index finds the subscriptions that
- *   have any (one probe each, however long the history or the backlog); `heads` takes each
- *   one's first `perSubscription` pending deliveries, in id order, leaving out the
- *   subscriptions this node is sending already and the paused ones.
+ * - `queues`: a loose index scan over the history's index finds the subscriptions (one
+ *   probe each, however long the history or the backlog); `starts` leaves out those this
+ *   node is sending already and the paused ones (their queues are not read at all), and
+ *   `pending` takes each other one's first `perSubscription` pending deliveries in id order,
+ *   from its head (migration 0059: every delivery of it below the head is finished), so no
+ *   index depends on `state` and a delivery's record stays a heap-only update.
+ * - `advanced`: each head read moves up to the subscription's first pending delivery, or
+ *   past its last one when none is pending, so the next claim starts there. Only forward,
+ *   and not after a redelivery moved it back since this statement read it (`lowered`
+ *   changed): that delivery is pending again below where this statement would move it.
  * - `runs`: per subscription, the run that may be sent now: its deliveries from the oldest,
  *   as far as they are due (none when the oldest waits for a retry), and none at all when a
  *   node holds any of them (its run is under way there; a redelivered one waits for that run
@@ -52,29 +58,42 @@ export interface ClaimOptions {
 export async function claimRuns(db: Database, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const { rows } = await sql<ClaimedDelivery>`
     with recursive queues(k) as (
-      (select subscription_key from webhook_deliveries where state = 'pending'
-        order by subscription_key limit 1)
+      (select subscription_key from webhook_deliveries order by subscription_key limit 1)
       union all
       select (select d.subscription_key from webhook_deliveries d
-               where d.state = 'pending' and d.subscription_key > q.k
-               order by d.subscription_key limit 1)
+               where d.subscription_key > q.k order by d.subscription_key limit 1)
       from queues q where q.k is not null),
-    heads as (
-      select h.id, q.k, h.due, h.leased
-      from queues q cross join lateral (
+    starts as (
+      select q.k, coalesce(qh.head_id, 0) as head_id, coalesce(qh.lowered, 0) as lowered
+      from queues q left join webhook_queue_heads qh on qh.subscription_key = q.k
+      where q.k is not null and q.k <> all(${[...options.busy]}::text[])
+        and not exists (select 1 from webhook_pauses w where w.subscription_key = q.k)),
+    pending as (
+      select s.k, h.id, h.due, h.leased
+      from starts s cross join lateral (
         select d.id, d.next_attempt_at <= now() as due,
           coalesce(d.lease_until >= now(), false) as leased
         from webhook_deliveries d
-        where d.subscription_key = q.k and d.state = 'pending'
-        order by d.id limit ${options.perSubscription}) h
-      where q.k is not null and q.k <> all(${[...options.busy]}::text[])
-        and not exists (select 1 from webhook_pauses p where p.subscription_key = q.k)),
+        where d.subscription_key = s.k and d.id >= s.head_id and d.state = 'pending'
+        order by d.id limit ${options.perSubscription}) h),
+    moved as (
+      select s.k, s.lowered, s.head_id as old_head,
+        coalesce(f.first_pending,
+          (select max(d.id) + 1 from webhook_deliveries d
+            where d.subscription_key = s.k and d.id >= s.head_id)) as head_id
+      from starts s left join (select k, min(id) as first_pending from pending group by k) f
+        on f.k = s.k),
+    advanced as (
+      insert into webhook_queue_heads as qh (subscription_key, head_id, lowered)
+      select k, head_id, lowered from moved where head_id > old_head
+      on conflict (subscription_key) do update set head_id = excluded.head_id
+      where qh.head_id < excluded.head_id and qh.lowered = excluded.lowered),
     runs as (
       select id, k from (
         select id, k,
           bool_or(leased) over (partition by k) as held,
           bool_and(due) over (partition by k order by id) as due_so_far
-        from heads) h
+        from pending) h
       where not held and due_so_far),
     chosen as (
       select r.id, r.k from runs r

@@ -92,10 +92,11 @@ async function cancelClaims(tx: Tx, cancelled: SendingRecord['cancelled']) {
 
 /**
  * Writes what sending came to, for any number of subscriptions at once: a round's outcomes
- * cost one transaction of at most four statements, however many deliveries they cover.
+ * cost one transaction of at most four statements, however many deliveries they cover
+ * (inside the caller's transaction when given one).
  */
-export async function recordSending(db: Database, record: SendingRecord) {
-  await db.transaction().execute(async (tx) => {
+export async function recordSending(db: Database | Tx, record: SendingRecord) {
+  const write = async (tx: Tx) => {
     await recordAttempts(tx, record.attempts);
     await releaseClaims(tx, record.released);
     await cancelClaims(tx, record.cancelled);
@@ -105,5 +106,6 @@ export async function recordSending(db: Database, record: SendingRecord) {
         .values({ subscription_key: key, reason })
         .onConflict((c) => c.column('subscription_key').doNothing())
         .execute();
-  });
+  };
+  await (db.isTransaction ? write(db as Tx) : db.transaction().execute(write));
 }
