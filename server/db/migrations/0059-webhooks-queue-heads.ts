@@ -19,6 +19,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('head_id', 'bigint', (c) => c.notNull())
     .addColumn('lowered', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
+  // Each subscription's head where its queue starts now, read once here rather than found
+  // by the first claim walking every delivery the history keeps.
+  await sql`insert into webhook_queue_heads (subscription_key, head_id)
+    select subscription_key,
+      coalesce(min(id) filter (where state = 'pending'), max(id) + 1)
+    from webhook_deliveries group by subscription_key`.execute(db);
   await sql`drop index webhook_deliveries_queue`.execute(db);
 }
 
