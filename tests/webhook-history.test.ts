@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_PURGE_JOB } from '../server/modules/maintenance/maintenance.ts';
-import { claimRuns } from '../server/modules/webhooks/claim-queries.ts';
-import { recordSending } from '../server/modules/webhooks/record-queries.ts';
 import {
   adminAuth,
   createRepository,
@@ -82,56 +80,6 @@ const count = async (table: 'event_outbox' | 'webhook_deliveries' | 'webhook_att
         .executeTakeFirstOrThrow()
     ).n,
   );
-
-describe("a delivery's row", () => {
-  it('is claimed and recorded without a new entry in any index (heap-only updates)', async () => {
-    // The statements of a real claim and record, in a transaction rolled back at the end:
-    // the transaction's own table statistics count its updates and the heap-only ones.
-    const rolledBack = new Error('rolled back');
-    let counts: { updates: number; heapOnly: number } | undefined;
-    await depot.services.db
-      .transaction()
-      .execute(async (tx) => {
-        await sql`insert into webhook_deliveries
-          (delivery_id, subscription_key, domain, event_type, payload)
-          values (gen_random_uuid()::text, 'heap-only', 'artifact', 'deployed', '{}')`.execute(tx);
-        const claimed = await claimRuns(tx, {
-          perSubscription: 100,
-          subscriptions: 32,
-          busy: new Set(),
-          leaseMs: 60_000,
-        });
-        const mine = claimed.filter((row) => row.subscription_key === 'heap-only');
-        expect(mine).toHaveLength(1);
-        await recordSending(tx, {
-          attempts: [
-            {
-              claimed: mine[0]!,
-              outcome: 'delivered',
-              status: 200,
-              durationMs: 1,
-              error: null,
-              excerpt: 'ok',
-              attemptedAt: new Date(),
-            },
-          ],
-          released: [],
-          cancelled: [],
-          paused: [],
-        });
-        const { rows } = await sql<{ updates: string; heap_only: string }>`
-          select n_tup_upd as updates, n_tup_hot_upd as heap_only
-          from pg_stat_xact_user_tables where relname = 'webhook_deliveries'`.execute(tx);
-        counts = { updates: Number(rows[0]!.updates), heapOnly: Number(rows[0]!.heap_only) };
-        throw rolledBack;
-      })
-      .catch((error: unknown) => {
-        if (error !== rolledBack) throw error;
-      });
-    expect(counts?.updates).toBeGreaterThanOrEqual(2);
-    expect(counts?.heapOnly).toBe(counts?.updates);
-  });
-});
 
 describe('the webhook history retention', () => {
   it('prunes what was delivered before the retention, and never what is still to send', async () => {

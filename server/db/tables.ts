@@ -420,13 +420,6 @@ export interface WebhookPausesTable {
   reason: string;
 }
 
-/** Per subscription, the id below which its deliveries are finished (migration 0059). */
-export interface WebhookQueueHeadsTable {
-  subscription_key: string;
-  head_id: string | number;
-  lowered: Generated<string | number>;
-}
-
 export interface DepotDatabase {
   docker_manifests: DockerManifestsTable;
   docker_uploads: DockerUploadsTable;
@@ -471,7 +464,6 @@ export interface DepotDatabase {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_pauses: WebhookPausesTable;
-  webhook_queue_heads: WebhookQueueHeadsTable;
   cluster_nodes: ClusterNodesTable;
   retention_executions: RetentionExecutionsTable;
   retention_items: RetentionItemsTable;

@@ -37,7 +37,6 @@ import * as supportBundleParts from './0049-support-bundle-parts.ts';
 import * as buildsLatest from './0050-builds-latest.ts';
 import * as buildsRows from './0054-builds-rows.ts';
 import * as webhooksNoRowChecks from './0056-webhooks-no-row-checks.ts';
-import * as webhooksQueueHeads from './0059-webhooks-queue-heads.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -78,7 +77,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0050-builds-latest': buildsLatest,
   '0054-builds-rows': buildsRows,
   '0056-webhooks-no-row-checks': webhooksNoRowChecks,
-  '0059-webhooks-queue-heads': webhooksQueueHeads,
 };
 
 /**

@@ -72,7 +72,6 @@ export const NOT_BACKED_UP: Readonly<Record<string, string>> = {
   webhook_deliveries: 'deliveries of this instance',
   webhook_attempts: 'deliveries of this instance',
   webhook_pauses: 'deliveries of this instance',
-  webhook_queue_heads: 'deliveries of this instance',
   retention_executions:
     'retention runs of this instance; their cold store is not in the backup either',
   retention_items: "records of items in this instance's cold store, which a backup does not copy",

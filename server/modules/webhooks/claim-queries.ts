@@ -18,6 +18,15 @@ export interface ClaimedDelivery {
   first_failed_at: Date | null;
 }
 
+interface QueuedRow {
+  id: string | number;
+  subscription_key: string;
+  /** Its time has come (a retry waits for its time). */
+  due: boolean;
+  /** A node holds it: its run is under way there. */
+  leased: boolean;
+}
+
 export interface ClaimOptions {
   /** Deliveries claimed at most per subscription, its oldest pending ones in order. */
   perSubscription: number;
@@ -29,94 +38,94 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims, per subscription, its oldest pending deliveries in order (docs/webhooks.md,
- * "Delivery"), in one statement (one message to the embedded database's worker, no
- * transaction around it):
- *
- * - `queues`: a loose index scan over the history's index finds the subscriptions (one
- *   probe each, however long the history or the backlog); `starts` leaves out those this
- *   node is sending already and the paused ones (their queues are not read at all), and
- *   `pending` takes each other one's first `perSubscription` pending deliveries in id order,
- *   from its head (migration 0059: every delivery of it below the head is finished), so no
- *   index depends on `state` and a delivery's record stays a heap-only update.
- * - `advanced`: each head read moves up to the subscription's first pending delivery, or
- *   past its last one when none is pending, so the next claim starts there. Only forward,
- *   and not after a redelivery moved it back since this statement read it (`lowered`
- *   changed): that delivery is pending again below where this statement would move it.
- * - `runs`: per subscription, the run that may be sent now: its deliveries from the oldest,
- *   as far as they are due (none when the oldest waits for a retry), and none at all when a
- *   node holds any of them (its run is under way there; a redelivered one waits for that run
- *   to end). `chosen`: the `subscriptions` whose oldest delivery waited longest.
- * - `locked`: their rows, locked; rows another node is claiming are skipped (`SKIP LOCKED`),
- *   and `kept` keeps a run only as far as every row of it was locked from the start: another
- *   node's claim in between leaves this node nothing of that subscription rather than a
- *   later part of its queue.
- * - the update: the kept rows carry a lease until `leaseMs` from now, and their claim is
- *   counted; a node that dies mid-send leaves leases that end, and the rows are sent again
- *   (at least once).
+ * The first `perSubscription` pending deliveries of each subscription that has any and is
+ * not paused, in id order: a loose index scan over the pending queue's index finds the
+ * subscriptions (one probe each, however long the history or the backlog), and one short
+ * index range per subscription its oldest rows.
  */
-export async function claimRuns(db: Database, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql<ClaimedDelivery>`
+function queueHeads(db: Database, perSubscription: number) {
+  return sql<QueuedRow>`
     with recursive queues(k) as (
-      (select subscription_key from webhook_deliveries order by subscription_key limit 1)
+      (select subscription_key from webhook_deliveries where state = 'pending'
+        order by subscription_key limit 1)
       union all
       select (select d.subscription_key from webhook_deliveries d
-               where d.subscription_key > q.k order by d.subscription_key limit 1)
-      from queues q where q.k is not null),
-    starts as (
-      select q.k, coalesce(qh.head_id, 0) as head_id, coalesce(qh.lowered, 0) as lowered
-      from queues q left join webhook_queue_heads qh on qh.subscription_key = q.k
-      where q.k is not null and q.k <> all(${[...options.busy]}::text[])
-        and not exists (select 1 from webhook_pauses w where w.subscription_key = q.k)),
-    pending as (
-      select s.k, h.id, h.due, h.leased
-      from starts s cross join lateral (
-        select d.id, d.next_attempt_at <= now() as due,
-          coalesce(d.lease_until >= now(), false) as leased
-        from webhook_deliveries d
-        where d.subscription_key = s.k and d.id >= s.head_id and d.state = 'pending'
-        order by d.id limit ${options.perSubscription}) h),
-    moved as (
-      select s.k, s.lowered, s.head_id as old_head,
-        coalesce(f.first_pending,
-          (select max(d.id) + 1 from webhook_deliveries d
-            where d.subscription_key = s.k and d.id >= s.head_id)) as head_id
-      from starts s left join (select k, min(id) as first_pending from pending group by k) f
-        on f.k = s.k),
-    advanced as (
-      insert into webhook_queue_heads as qh (subscription_key, head_id, lowered)
-      select k, head_id, lowered from moved where head_id > old_head
-      on conflict (subscription_key) do update set head_id = excluded.head_id
-      where qh.head_id < excluded.head_id and qh.lowered = excluded.lowered),
-    runs as (
-      select id, k from (
-        select id, k,
-          bool_or(leased) over (partition by k) as held,
-          bool_and(due) over (partition by k order by id) as due_so_far
-        from pending) h
-      where not held and due_so_far),
-    chosen as (
-      select r.id, r.k from runs r
-      join (select k, min(id) as first from runs group by k
-            order by first limit ${options.subscriptions}) s on s.k = r.k),
-    locked as (
-      select d.id from webhook_deliveries d
-      where d.id in (select id from chosen) and d.state = 'pending'
-        and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until < now())
-      for update of d skip locked),
-    kept as (
-      select id from (
-        select c.id,
-          count(*) filter (where l.id is null) over (partition by c.k order by c.id) as gaps
-        from chosen c left join locked l on l.id = c.id) g
-      where gaps = 0)
-    update webhook_deliveries d
-    set lease_until = now() + ${options.leaseMs} * interval '1 millisecond',
-      attempts = d.attempts + 1
-    where d.id in (select id from kept)
-    returning d.id, d.delivery_id, d.subscription_key, d.domain, d.event_type,
-      d.payload::text as payload, d.attempts, d.first_failed_at`.execute(db);
-  return rows
-    .map((row) => ({ ...row, id: String(row.id) }))
-    .sort((a, b) => Number(a.id) - Number(b.id));
+               where d.state = 'pending' and d.subscription_key > q.k
+               order by d.subscription_key limit 1)
+      from queues q where q.k is not null)
+    select h.id, q.k as subscription_key, h.due, h.leased
+    from queues q cross join lateral (
+      select d.id, d.next_attempt_at <= now() as due,
+        coalesce(d.lease_until >= now(), false) as leased
+      from webhook_deliveries d
+      where d.subscription_key = q.k and d.state = 'pending'
+      order by d.id limit ${perSubscription}) h
+    where q.k is not null
+      and not exists (select 1 from webhook_pauses p where p.subscription_key = q.k)
+    order by q.k, h.id`.execute(db);
+}
+
+/**
+ * Per subscription, the run of deliveries from its oldest pending one that may be sent now,
+ * as far as they are due: none when the oldest waits for a retry, or when a node holds any
+ * of them (its run is under way there; a redelivered one waits for that run to end).
+ * Subscriptions whose oldest delivery waited longest come first.
+ */
+function runsToClaim(rows: QueuedRow[], options: ClaimOptions): string[][] {
+  const runs = new Map<string, string[]>();
+  const ended = new Set<string>();
+  const held = new Set(rows.filter((row) => row.leased).map((row) => row.subscription_key));
+  for (const row of rows) {
+    const key = row.subscription_key;
+    if (options.busy.has(key) || held.has(key) || ended.has(key)) continue;
+    if (!row.due) {
+      ended.add(key);
+      continue;
+    }
+    const run = runs.get(key) ?? [];
+    run.push(String(row.id));
+    runs.set(key, run);
+  }
+  return [...runs.values()]
+    .sort((a, b) => Number(a[0]) - Number(b[0]))
+    .slice(0, options.subscriptions);
+}
+
+/**
+ * Claims, per subscription, its oldest pending deliveries in order (docs/webhooks.md,
+ * "Delivery"): each run starts at the subscription's oldest pending delivery, so a
+ * subscription's events go out in order, and one node at a time holds a subscription's run.
+ * Rows another node is claiming are skipped (`SKIP LOCKED`), and a run is kept only as far
+ * as this node locked every row of it from the start: another node's claim in between
+ * leaves this node nothing of that subscription rather than a later part of its queue.
+ * Claimed rows carry a lease until `leaseMs` from now; a node that dies mid-send leaves
+ * leases that end, and the rows are sent again (at least once).
+ */
+export async function claimRuns(db: Database, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  return db.transaction().execute(async (tx) => {
+    const { rows } = await queueHeads(tx, options.perSubscription);
+    const runs = runsToClaim(rows, options);
+    if (runs.length === 0) return [];
+    const { rows: locked } = await sql<{ id: string | number }>`
+      select id from webhook_deliveries
+      where id = any(${runs.flat()}::bigint[]) and state = 'pending' and next_attempt_at <= now()
+        and (lease_until is null or lease_until < now())
+      for update skip locked`.execute(tx);
+    const mine = new Set(locked.map((row) => String(row.id)));
+    const claimable = runs.flatMap((run) => {
+      const end = run.findIndex((id) => !mine.has(id));
+      return end === -1 ? run : run.slice(0, end);
+    });
+    if (claimable.length === 0) return [];
+    const { rows: claimed } = await sql<ClaimedDelivery>`
+      update webhook_deliveries
+      set lease_until = now() + ${options.leaseMs} * interval '1 millisecond',
+        attempts = attempts + 1
+      where id = any(${claimable}::bigint[])
+      returning id, delivery_id, subscription_key, domain, event_type, payload::text as payload, attempts,
+        first_failed_at`.execute(tx);
+    return claimed
+      .map((row) => ({ ...row, id: String(row.id) }))
+      .sort((a, b) => Number(a.id) - Number(b.id));
+  });
 }

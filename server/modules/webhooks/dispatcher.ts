@@ -153,24 +153,9 @@ export function createDispatcher(options: DispatcherOptions) {
     }
   }
 
-  /**
-   * Whether a claim could find nothing: every enabled subscription's run is under way here,
-   * and no node sends to a subscription while another holds its run. (With none enabled,
-   * the claim still runs: a deleted or disabled one's waiting deliveries are cancelled by it.)
-   */
-  function allRunning(byKey: Map<string, Subscription>) {
-    let enabled = 0;
-    for (const subscription of byKey.values()) {
-      if (!subscription.enabled) continue;
-      if (!running.has(subscription.key)) return false;
-      enabled++;
-    }
-    return enabled > 0;
-  }
-
   /** Claims the runs of subscriptions this node is not sending to yet, and starts them. */
   async function startRuns(byKey: Map<string, Subscription>): Promise<number> {
-    if (running.size >= RUNS_AT_ONCE || allRunning(byKey)) return 0;
+    if (running.size >= RUNS_AT_ONCE) return 0;
     const claimed = await claimRuns(db, {
       perSubscription: RUN_LENGTH,
       subscriptions: RUNS_AT_ONCE - running.size,

@@ -137,43 +137,19 @@ export async function deliveryHistory(db: Database, key: string, limit: number) 
  * subscription's later ones. Answers whether it was found.
  */
 export async function requeueDelivery(db: Database, key: string, deliveryId: string) {
-  return db.transaction().execute(async (tx) => {
-    const requeued = await tx
-      .updateTable('webhook_deliveries')
-      .set({
-        state: 'pending',
-        next_attempt_at: new Date(),
-        first_failed_at: null,
-        finished_at: null,
-      })
-      .where('subscription_key', '=', key)
-      .where('delivery_id', '=', deliveryId)
-      .where('state', '!=', 'pending')
-      .returning('id')
-      .executeTakeFirst();
-    if (!requeued) return false;
-    await moveQueueHeadBack(tx, key, requeued.id);
-    return true;
-  });
-}
-
-/**
- * A delivery made pending again may lie below its subscription's queue head (the id below
- * which the claim looks for nothing pending): the head moves back to it, and `lowered`
- * counts the move so that a claim which read the head before it does not move it forward
- * again past the delivery (claim-queries.ts).
- */
-async function moveQueueHeadBack(tx: Tx, key: string, id: string | number) {
-  await tx
-    .insertInto('webhook_queue_heads')
-    .values({ subscription_key: key, head_id: id, lowered: 1 })
-    .onConflict((c) =>
-      c.column('subscription_key').doUpdateSet({
-        head_id: sql`least(webhook_queue_heads.head_id, excluded.head_id)`,
-        lowered: sql`webhook_queue_heads.lowered + 1`,
-      }),
-    )
-    .execute();
+  const updated = await db
+    .updateTable('webhook_deliveries')
+    .set({
+      state: 'pending',
+      next_attempt_at: new Date(),
+      first_failed_at: null,
+      finished_at: null,
+    })
+    .where('subscription_key', '=', key)
+    .where('delivery_id', '=', deliveryId)
+    .where('state', '!=', 'pending')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
 }
 
 export async function deliveryExists(db: Database, key: string, deliveryId: string) {

@@ -92,11 +92,10 @@ async function cancelClaims(tx: Tx, cancelled: SendingRecord['cancelled']) {
 
 /**
  * Writes what sending came to, for any number of subscriptions at once: a round's outcomes
- * cost one transaction of at most four statements, however many deliveries they cover
- * (inside the caller's transaction when given one).
+ * cost one transaction of at most four statements, however many deliveries they cover.
  */
-export async function recordSending(db: Database | Tx, record: SendingRecord) {
-  const write = async (tx: Tx) => {
+export async function recordSending(db: Database, record: SendingRecord) {
+  await db.transaction().execute(async (tx) => {
     await recordAttempts(tx, record.attempts);
     await releaseClaims(tx, record.released);
     await cancelClaims(tx, record.cancelled);
@@ -106,6 +105,5 @@ export async function recordSending(db: Database | Tx, record: SendingRecord) {
         .values({ subscription_key: key, reason })
         .onConflict((c) => c.column('subscription_key').doNothing())
         .execute();
-  };
-  await (db.isTransaction ? write(db as Tx) : db.transaction().execute(write));
+  });
 }
