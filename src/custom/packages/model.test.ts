@@ -178,7 +178,11 @@ describe('package browser state across sessions', () => {
       ],
       handlers: [
         [logoutFx, vi.fn(async () => undefined)],
-        [fetchCurrentUserFx, vi.fn(async () => null)],
+        // after logout the server answers the anonymous user (GET /ui/auth/current)
+        [
+          fetchCurrentUserFx,
+          vi.fn(async () => ({ name: 'anonymous', anonymous: true, admin: false })),
+        ],
       ],
     });
     await allSettled(logoutFx, { scope });
