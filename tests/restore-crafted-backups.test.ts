@@ -24,6 +24,12 @@ afterAll(async () => {
 function craftedBackup(name: string, layout: object, metadata = '') {
   const dir = join(allowed, name);
   mkdirSync(dir, { recursive: true });
+  writeBackupFiles(dir, layout, metadata);
+  return dir;
+}
+
+/** Writes the manifest and metadata of a crafted backup into `dir`. */
+function writeBackupFiles(dir: string, layout: object, metadata: string) {
   const manifest = {
     format: 'depot-backup',
     formatVersion: 2,
@@ -37,7 +43,6 @@ function craftedBackup(name: string, layout: object, metadata = '') {
   };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
   writeFileSync(join(dir, 'metadata.jsonl'), metadata);
-  return dir;
 }
 
 const restore = (importPath: string) =>
@@ -89,29 +94,13 @@ describe('a crafted backup', () => {
   });
 
   it('is refused when it sits in an allowed directory itself and reads the packs above it', async () => {
-    const manifest = join(allowed, 'manifest.json');
     try {
-      writeFileSync(join(allowed, 'metadata.jsonl'), '');
-      writeFileSync(
-        manifest,
-        JSON.stringify({
-          format: 'depot-backup',
-          formatVersion: 2,
-          schema: schemaVersion(),
-          snapshotAt: new Date().toISOString(),
-          finishedAt: new Date().toISOString(),
-          incremental: true,
-          counts: {},
-          warnings: [],
-          packsDir: '../packs',
-          packs: [],
-        }),
-      );
+      writeBackupFiles(allowed, { incremental: true, packsDir: '../packs', packs: [] }, '');
       const response = await restore(allowed);
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().errors[0].message).toContain('names binaries outside the backup');
     } finally {
-      rmSync(manifest, { force: true });
+      rmSync(join(allowed, 'manifest.json'), { force: true });
       rmSync(join(allowed, 'metadata.jsonl'), { force: true });
     }
   });
