@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useUnit } from 'effector-react';
 import { $selectedProject } from '../../shell/project/model';
-import { settingsOpened } from './model';
+import { settingsClosed, settingsOpened } from './model';
 import { PROJECT_LABELS as L } from './messages';
 import './projects.css';
 
@@ -10,8 +10,11 @@ import './projects.css';
  * toolbar; with "All" selected there is none, and the page says to pick one.
  */
 export function ProjectSettingsPage({ title, children }: { title: string; children: ReactNode }) {
-  const [project, opened] = useUnit([$selectedProject, settingsOpened]);
-  useEffect(() => opened(), [opened]);
+  const [project, opened, closed] = useUnit([$selectedProject, settingsOpened, settingsClosed]);
+  useEffect(() => {
+    opened();
+    return () => closed();
+  }, [opened, closed]);
   return (
     <section aria-labelledby="project-settings-title" className="settings-page project-page">
       <h1 id="project-settings-title">

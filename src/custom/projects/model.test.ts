@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { allSettled, fork } from 'effector';
 import type { Project } from '../../api/projects';
 import { dismissLaterFx } from '../../shell/notifications/model';
-import { $projects, $selectedProjectKey } from '../../shell/project/model';
+import { $projects, $selectedProjectKey, projectSelected } from '../../shell/project/model';
 import {
   $overviewBusy,
   $project,
@@ -11,6 +11,7 @@ import {
   fetchRolesFx,
   fetchStorageFx,
   overviewSaved,
+  settingsClosed,
   settingsOpened,
   updateFx,
 } from './model';
@@ -77,5 +78,23 @@ describe('project overview model', () => {
     await saved;
     expect(scope.getState($overviewBusy)).toBe(false);
     expect(scope.getState($project)?.display_name).toBe('Alpha Team');
+  });
+
+  it('reads a newly chosen project only while one of its settings pages shows', async () => {
+    const fetchProject = vi.fn(async () => ALPHA);
+    const scope = scopeWith(
+      fetchProject,
+      vi.fn(async () => ALPHA),
+    );
+    // Another page (packages, say) switches the project: nothing of the settings is read.
+    await allSettled(projectSelected, { scope, params: 'alpha' });
+    expect(fetchProject).not.toHaveBeenCalled();
+    await allSettled(settingsOpened, { scope });
+    expect(fetchProject).toHaveBeenCalledTimes(1);
+    await allSettled(projectSelected, { scope, params: 'alpha' });
+    expect(fetchProject).toHaveBeenCalledTimes(2);
+    await allSettled(settingsClosed, { scope });
+    await allSettled(projectSelected, { scope, params: 'alpha' });
+    expect(fetchProject).toHaveBeenCalledTimes(2);
   });
 });

@@ -76,6 +76,11 @@ sample({ clock: deleteFx.done, fn: () => ({ to: PROJECT_PATHS.list }), target: n
 /* ---------- one project's settings (admins and its project admins) ---------- */
 
 export const settingsOpened = createEvent();
+export const settingsClosed = createEvent();
+/** Whether one of the project's settings pages is showing (they read the project's data). */
+const $settingsShown = createStore(false)
+  .on(settingsOpened, () => true)
+  .on(settingsClosed, () => false);
 export const overviewSaved = createEvent<Partial<Project>>();
 export const memberSaved = createEvent<{ kind: MemberKind; name: string; roles: string[] }>();
 export const memberRemoved = createEvent<{ kind: MemberKind; name: string }>();
@@ -146,11 +151,19 @@ export const $settingsError = createStore<string | null>(null)
   )
   .reset(settingsOpened, overviewSaved, memberSaved, roleCreated, projectSelected);
 
-// when a settings page opens or the project changes, read what the pages show
+// when a settings page opens, or the project changes while one shows, read what it shows
+// (another page's project switch reads nothing of the settings)
 sample({
-  clock: [settingsOpened, projectSelected],
+  clock: settingsOpened,
   source: $contextProjectKey,
   filter: Boolean,
+  target: [fetchProjectFx, fetchMembersFx, fetchRolesFx, fetchStorageFx],
+});
+sample({
+  clock: projectSelected,
+  source: { key: $contextProjectKey, shown: $settingsShown },
+  filter: ({ key, shown }) => shown && key !== null,
+  fn: ({ key }) => key!,
   target: [fetchProjectFx, fetchMembersFx, fetchRolesFx, fetchStorageFx],
 });
 sample({ clock: overviewSaved, target: updateFx });
