@@ -25,3 +25,13 @@ if (!globalThis.CSS?.escape) {
   const escape = (value: string) => String(value).replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`);
   globalThis.CSS = { ...(globalThis.CSS ?? {}), escape } as typeof CSS;
 }
+
+// Unit tests have no Depot behind them: a call no test mocked fails at once, instead of going
+// to whatever answers (or hangs) on jsdom's origin. With `isolate: false` one file's modules
+// stay loaded for the next, so their samples can start calls the next file never mocked.
+globalThis.fetch = (input: RequestInfo | URL) =>
+  Promise.reject(
+    new TypeError(
+      `No server in unit tests: mock this call (${String(input instanceof Request ? input.url : input)})`,
+    ),
+  );
