@@ -95,7 +95,7 @@ export async function chosenTotals(
  *   them (7 of 8 s over 100,000 files);
  * - `shared`, the contents more than one file holds, with their holders counted, read in
  *   content order from the index on `nodes(sha256)` (an index-only scan while the
- *   visibility map is current; on the embedded database, database-upkeep.ts keeps it so).
+ *   visibility map is current; on the embedded database, its upkeep job keeps it so (maintenance/embedded-upkeep.ts)).
  *   Most content has one holder, so the list is short;
  * - the chosen files are then grouped by their content when it is shared and all together
  *   when it is not: a file whose content is not shared frees its size (it is the only

@@ -1,8 +1,8 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DepotDatabase } from '../../db/tables.ts';
-import type { Criterion, ItemField } from '../search/criteria.ts';
-import { whereSql } from '../search/item-sql.ts';
+import type { Criterion } from '../search/criteria.ts';
+import { BLOB_FIELDS, whereSql } from '../search/item-sql.ts';
 import { TRASH_REPO_KEY } from '../trash/trash-key.ts';
 
 type Tx = Transaction<DepotDatabase>;
@@ -58,14 +58,6 @@ export const candidateCondition = (where: Criterion, kept: KeptSources = KEPT_SU
   r.key <> ${TRASH_REPO_KEY} and not n.folder and ${whereSql(where)}
   and not exists (select 1 from ${kept.files} k where k.node_id = n.id)
   and not exists (select 1 from ${kept.contents} k where k.sha256 = n.sha256)`;
-
-/** Item fields whose column is the blob's (item-sql.ts). */
-const BLOB_FIELDS = new Set<ItemField>([
-  'actual_sha1',
-  'actual_md5',
-  'original_sha1',
-  'original_md5',
-]);
 
 /** Whether the criterion's SQL reads `blobs b`: a checksum field, or a build relation (by SHA-1). */
 export function criterionReadsBlobs(criterion: Criterion): boolean {

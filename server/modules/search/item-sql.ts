@@ -34,6 +34,14 @@ const COLUMNS: Record<ItemField, Sql> = {
   original_md5: sql`b.md5`,
 };
 
+/** The item fields whose column above is the blob's (`b`): a query naming one joins `blobs b`. */
+export const BLOB_FIELDS: ReadonlySet<ItemField> = new Set<ItemField>([
+  'actual_sha1',
+  'actual_md5',
+  'original_sha1',
+  'original_md5',
+]);
+
 const COMPARE: Partial<Record<Operator, Sql>> = {
   $eq: sql`=`,
   $ne: sql`is distinct from`,
