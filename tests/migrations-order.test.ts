@@ -43,6 +43,8 @@ const SHIPPED = [
   '0048-webhooks-fillfactor',
   '0049-support-bundle-parts',
   '0050-builds-latest',
+  '0054-builds-rows',
+  '0056-webhooks-no-row-checks',
 ];
 
 describe('the migrations', () => {
