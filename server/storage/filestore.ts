@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { link, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Conflict, InsufficientStorage } from '../errors.ts';
+import { FileChunkStream } from './file-chunk-stream.ts';
 import { SmallBlobCache } from './small-blob-cache.ts';
 
 export interface Checksums {
@@ -23,7 +24,6 @@ export interface StagedBlob extends StoredBlob {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
-const READ_CHUNK = 1024 * 1024;
 // Upload batches: large enough that a write costs little per byte, small enough for many uploads at once.
 const WRITE_BATCH = 2 * 1024 * 1024;
 // Blobs up to 64 KiB are served from memory once read, 32 MiB of them at most.
@@ -173,9 +173,9 @@ export class Filestore {
     if (staged && !this.placed.has(staged)) await unlink(staged.tmpPath).catch(() => undefined);
   }
 
+  /** A stored blob's bytes, or one range of them (`end` inclusive). */
   read(sha256: string, range?: { start: number; end: number }): Readable {
-    // 1 MiB reads: the default 64 KiB makes large downloads pay per-chunk overhead 16 times over.
-    return createReadStream(this.pathOf(sha256), { ...range, highWaterMark: READ_CHUNK });
+    return new FileChunkStream(this.pathOf(sha256), range);
   }
 
   /** Whether `readSmall` serves a blob of this size (from memory, after its first read). */
