@@ -13,10 +13,12 @@
 //    (goal >= 1.0);
 // 5. 10 pulls at once through a remote repository proxying the registry (behind a counting
 //    proxy): how many times the upstream was asked for each layer (goal: once).
-// BENCH_RUNS (default 5) sets the timed runs of 1 to 3. Prints medians and ratios.
+// BENCH_RUNS (default 5) sets the timed runs of 1 to 3, Depot's and the registry's taking
+// turns (who goes first swaps each round), each after a `sync`. Prints medians and ratios,
+// and each server's CPU seconds (median) for 1 to 3.
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -34,6 +36,8 @@ const HEADS = 2000;
 const HEAD_WARMUP = 500;
 const HEAD_CONCURRENCY = 10;
 const CONCURRENT_PULLS = 10;
+/** Linux's clock ticks per second, the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const ADMIN = 'bench-admin-1';
 const BASIC = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
 const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
@@ -102,53 +106,84 @@ async function startDepot() {
 }
 
 /**
- * Median seconds of a push of fresh layers, then of a pull, of the image to and from
- * `prefix`. What each run wrote here (its layout, what it pulled) goes after it.
+ * Seconds and server CPU seconds of `step` on one side. Dirty pages a previous step left
+ * (gigabytes of pulled layers) are written out first: otherwise whichever side runs next
+ * pays for the other's writeback.
  */
-async function pushPull(name, prefix, creds) {
-  const push = [];
-  const pull = [];
-  const tls = ['--src-tls-verify=false', '--dest-tls-verify=false'];
-  for (let i = 0; i < RUNS; i++) {
-    const target = `docker://${prefix}/bench-${i}:1`;
-    const layout = makeLayout(`${name}-image-${i}`);
-    let start = process.hrtime.bigint();
-    await skopeo('copy', ...tls, ...creds('--dest-creds'), layout.source, target);
-    push.push(seconds(start));
-    remove(layout.dir);
-    const pulled = join(work, `${name}-${i}`);
-    start = process.hrtime.bigint();
-    await skopeo('copy', ...tls, ...creds('--src-creds'), target, `oci:${pulled}:x`);
-    pull.push(seconds(start));
-    remove(pulled);
-  }
-  return { push: median(push), pull: median(pull) };
+async function timed(side, step) {
+  execFileSync('sync');
+  const cpuBefore = cpuSeconds(side.pid);
+  const start = process.hrtime.bigint();
+  await step();
+  return { seconds: seconds(start), cpu: cpuSeconds(side.pid) - cpuBefore };
 }
 
-/** Seconds for CONCURRENT_PULLS pulls of one image at once (median of RUNS rounds). */
-async function concurrentPulls(name, image, creds) {
-  const rounds = [];
-  for (let i = 0; i < RUNS; i++) {
-    const into = Array.from({ length: CONCURRENT_PULLS }, (_, j) =>
-      join(work, `${name}-many-${i}-${j}`),
-    );
-    const start = process.hrtime.bigint();
-    await Promise.all(
+/** User and system CPU seconds a process has used so far (Linux's /proc). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/**
+ * Round `i` of a push of fresh layers, then of a pull, of the image to and from the side's
+ * prefix. What the round wrote here (its layout, what it pulled) goes after it.
+ */
+async function pushPullRound(side, i) {
+  const tls = ['--src-tls-verify=false', '--dest-tls-verify=false'];
+  const target = `docker://${side.prefix}/bench-${i}:1`;
+  const layout = makeLayout(`${side.name}-image-${i}`);
+  const push = await timed(side, () =>
+    skopeo('copy', ...tls, ...side.creds('--dest-creds'), layout.source, target),
+  );
+  remove(layout.dir);
+  const pulled = join(work, `${side.name}-${i}`);
+  const pull = await timed(side, () =>
+    skopeo('copy', ...tls, ...side.creds('--src-creds'), target, `oci:${pulled}:x`),
+  );
+  remove(pulled);
+  return { push, pull };
+}
+
+/** Round `i` of CONCURRENT_PULLS pulls of the side's first image at once. */
+async function concurrentPullsRound(side, i) {
+  const into = Array.from({ length: CONCURRENT_PULLS }, (_, j) =>
+    join(work, `${side.name}-many-${i}-${j}`),
+  );
+  const many = await timed(side, () =>
+    Promise.all(
       into.map((dir) =>
         skopeo(
           'copy',
           '--src-tls-verify=false',
-          ...creds('--src-creds'),
-          `docker://${image}`,
+          ...side.creds('--src-creds'),
+          `docker://${side.prefix}/bench-0:1`,
           `oci:${dir}:x`,
         ),
       ),
-    );
-    rounds.push(seconds(start));
-    into.forEach(remove);
-  }
-  return median(rounds);
+    ),
+  );
+  into.forEach(remove);
+  return many;
 }
+
+/**
+ * RUNS rounds of `round` on both sides, taking turns and swapping who goes first each round
+ * (a drift in the machine's load falls on both). Answers each side's rounds.
+ */
+async function alternating(sides, round) {
+  const results = sides.map(() => []);
+  for (let i = 0; i < RUNS; i++) {
+    const order = i % 2 === 0 ? [0, 1] : [1, 0];
+    for (const index of order) results[index].push(await round(sides[index], i));
+  }
+  return results;
+}
+
+/** Median seconds and median server CPU seconds of rounds. */
+const medians = (rounds) => ({
+  seconds: median(rounds.map((round) => round.seconds)),
+  cpu: median(rounds.map((round) => round.cpu)),
+});
 
 /** A reverse proxy to the registry that counts the GETs of each blob it passes on. */
 async function countingUpstream(target) {
@@ -247,11 +282,20 @@ async function main() {
   const depot = await startDepot();
   const depotHost = depot.replace('http://', '');
   console.log(`${LAYERS} layers of ${LAYER_MB} MiB, ${RUNS} runs each (median)...`);
-  const ours = await pushPull('depot', `${depotHost}/docker-local`, (flag) => [
-    flag,
-    `admin:${ADMIN}`,
-  ]);
-  const theirs = await pushPull('registry', peer.host, () => []);
+  const sides = [
+    {
+      name: 'depot',
+      prefix: `${depotHost}/docker-local`,
+      creds: (flag) => [flag, `admin:${ADMIN}`],
+      pid: children[0].pid,
+    },
+    { name: 'registry', prefix: peer.host, creds: () => [], pid: peer.pid },
+  ];
+  const pushPulls = await alternating(sides, pushPullRound);
+  const [ours, theirs] = pushPulls.map((rounds) => ({
+    push: medians(rounds.map((round) => round.push)),
+    pull: medians(rounds.map((round) => round.pull)),
+  }));
   const token = await fetch(`${depot}/v2/token?scope=repository:docker-local/bench-0:pull`, {
     headers: { authorization: BASIC },
   }).then((answer) => answer.json());
@@ -259,26 +303,27 @@ async function main() {
     authorization: `Bearer ${token.token}`,
   });
   const peerHeads = await headsPerSecond(`${peer.base}/v2/bench-0/manifests/1`, {});
-  const depotMany = await concurrentPulls(
-    'depot-pulls',
-    `${depotHost}/docker-local/bench-0:1`,
-    (flag) => [flag, `admin:${ADMIN}`],
-  );
-  const peerMany = await concurrentPulls('registry-pulls', `${peer.host}/bench-0:1`, () => []);
+  const [depotMany, peerMany] = (await alternating(sides, concurrentPullsRound)).map(medians);
   const remote = await pullsThroughRemote(depot, peer);
   const rows = [
-    ['skopeo push (s)', ours.push, theirs.push, ours.push / theirs.push, '<= 1.2'],
-    ['skopeo pull (s)', ours.pull, theirs.pull, ours.pull / theirs.pull, '<= 1.2'],
-    [`${CONCURRENT_PULLS} pulls at once (s)`, depotMany, peerMany, depotMany / peerMany, '<= 1.2'],
-    ['manifest HEAD per second', depotHeads, peerHeads, depotHeads / peerHeads, '>= 1.0'],
+    ['skopeo push (s)', ours.push, theirs.push, '<= 1.2'],
+    ['skopeo pull (s)', ours.pull, theirs.pull, '<= 1.2'],
+    [`${CONCURRENT_PULLS} pulls at once (s)`, depotMany, peerMany, '<= 1.2'],
   ];
   console.log(
-    '\n| figure | Depot | docker-registry | ratio | goal |\n| --- | --- | --- | --- | --- |',
+    '\n| figure | Depot | docker-registry | ratio | goal | server CPU s, Depot / registry |\n' +
+      '| --- | --- | --- | --- | --- | --- |',
   );
-  for (const [figure, depotValue, peerValue, ratio, goal] of rows)
+  for (const [figure, mine, peers, goal] of rows)
     console.log(
-      `| ${figure} | ${depotValue.toFixed(2)} | ${peerValue.toFixed(2)} | ${ratio.toFixed(2)} | ${goal} |`,
+      `| ${figure} | ${mine.seconds.toFixed(2)} | ${peers.seconds.toFixed(2)} | ` +
+        `${(mine.seconds / peers.seconds).toFixed(2)} | ${goal} | ` +
+        `${mine.cpu.toFixed(2)} / ${peers.cpu.toFixed(2)} |`,
     );
+  console.log(
+    `| manifest HEAD per second | ${depotHeads.toFixed(2)} | ${peerHeads.toFixed(2)} | ` +
+      `${(depotHeads / peerHeads).toFixed(2)} | >= 1.0 | |`,
+  );
   const most = Math.max(...remote.gets);
   console.log(
     `\n${CONCURRENT_PULLS} pulls at once through a remote (${remote.seconds.toFixed(2)} s): ` +

@@ -9,6 +9,8 @@ export interface DistributionRegistry {
   /** `127.0.0.1:<port>`, as image names and skopeo's `docker://` addresses write it. */
   host: string;
   base: string;
+  /** The registry's process id (benchmarks read its CPU time). */
+  pid: number;
   /** Stops the registry (its storage stays until `remove`). */
   stop(): Promise<void>;
   /** Stops it and removes its storage. */
@@ -67,5 +69,5 @@ export async function startDistributionRegistry(): Promise<DistributionRegistry>
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { host, base: `http://${host}`, stop: () => stopped(child), remove };
+  return { host, base: `http://${host}`, pid: child.pid!, stop: () => stopped(child), remove };
 }
