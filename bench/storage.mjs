@@ -8,47 +8,44 @@
 // - 10 KiB downloads per second with wrk, 32 connections: Depot against nginx (goal >= 0.5),
 //   beside bare Fastify answering the same bytes from memory: what one Node process reaches.
 //   The three take turns, BENCH_RUNS rounds of 5 s after a 2 s warm-up each.
-// - the same 10 KiB downloads from two more Depots set up alike, one with DEPOT_METRICS=false,
-//   in the same turns: what the metrics cost (docs/metrics.md; goal: on / off >= 0.95). Fresh
+// - what the metrics cost the same 10 KiB downloads (docs/metrics.md; goal: on / off >= 0.95):
+//   three fresh Depots set up alike, one with metrics and two without, in many short rounds,
+//   with the A/B ratio's and an A/A control's 95 % intervals (bench/metrics-cost.mjs). Fresh
 //   ones: the first Depot's large uploads and downloads would weigh on one side only.
 // Beside each wall-clock figure, the CPU time the processes spent (from /proc): Depot's per
 // upload and download against `sha256sum`'s, and per 10 KiB request. On a shared 2-core machine
 // the wall-clock ratios move with everyone else's load; the CPU a piece of work takes moves far
 // less, so it tells whether Depot or the machine changed (docs/architecture.md, "Storage
 // benchmark").
-// BENCH_SIZE_MB (default 1024) sets the large file's size; BENCH_RUNS (default 3) the runs.
+// BENCH_SIZE_MB (default 1024) sets the large file's size; BENCH_RUNS (default 3) the runs;
+// BENCH_METRICS_BLOCKS (default 18) and BENCH_METRICS_SECONDS (default 2, whole seconds) the
+// metrics' blocks of three rounds and a round's length; BENCH_ONLY=metrics measures the
+// metrics' cost alone.
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  createReadStream,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBuiltDepot } from './depot.mjs';
+import { measureMetricsCost } from './metrics-cost.mjs';
+import { median } from './paired-stats.mjs';
+import { cpuSeconds, wrkRound } from './wrk.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SIZE_MB = Number(process.env.BENCH_SIZE_MB ?? 1024);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const METRICS_BLOCKS = Number(process.env.BENCH_METRICS_BLOCKS ?? 18);
+// wrk takes whole seconds only.
+const METRICS_SECONDS = Math.max(1, Math.round(Number(process.env.BENCH_METRICS_SECONDS ?? 2)));
+const METRICS_ONLY = process.env.BENCH_ONLY === 'metrics';
+const CONNECTIONS = 32;
 const ADMIN = 'bench-admin-1';
 const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
 const work = mkdtempSync(join(tmpdir(), 'depot-bench-storage-'));
 const children = [];
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
-
-/** CPU seconds (user and system) a process has used, or with `reaped` its waited-for children. */
-function cpuSeconds(pid = 'self', reaped = false) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const [user, system] = reaped ? [fields[13], fields[14]] : [fields[11], fields[12]];
-  return (Number(user) + Number(system)) / 100;
-}
 
 /** Runs `fn` and answers the CPU seconds `pid` (or this process's reaped children) spent in it. */
 async function cpuOf(fn, pid) {
@@ -95,17 +92,9 @@ function upload(port, path, file, headers = {}) {
 
 /** Requests/s wrk reaches, and with `pid` the µs of CPU that process spent per request. */
 function wrkRate(url, headers = [], seconds = 10, pid = undefined) {
-  const before = pid && cpuSeconds(pid);
-  const out = execFileSync('wrk', [
-    '-t2',
-    '-c32',
-    `-d${seconds}s`,
-    ...headers.flatMap((h) => ['-H', h]),
-    url,
-  ]).toString();
-  const requests = Number(/(\d+) requests in/.exec(out)[1]);
-  const cpuMicros = pid ? ((cpuSeconds(pid) - before) / requests) * 1e6 : undefined;
-  return { rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]), cpuMicros };
+  const round = wrkRound({ url, headers, seconds, pid, connections: CONNECTIONS });
+  const cpuMicros = pid ? (round.serverCpu / round.requests) * 1e6 : undefined;
+  return { rate: round.rate, cpuMicros };
 }
 
 /** Runs `measure` while bench/bare-fastify.mjs listens on `port`. */
@@ -129,7 +118,7 @@ async function withBareFastify(port, measure) {
 async function startDepot(port, name = 'depot', env = {}) {
   const child = await startBuiltDepot({ home: join(work, name), port, adminPassword: ADMIN, env });
   children.push(child);
-  return child.pid;
+  return child;
 }
 
 /** A generic local repository `bench` holding small.bin, on the Depot at `port`. */
@@ -153,32 +142,28 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
   server { listen 127.0.0.1:${port}; root ${dir}; } }
 `,
   );
-  children.push(spawn('nginx', ['-c', conf], { stdio: 'ignore' }));
-  return sleep(500);
+  const nginx = spawn('nginx', ['-c', conf], { stdio: 'ignore' });
+  children.push(nginx);
+  return sleep(500).then(() => nginx);
 }
 
-async function main() {
-  execFileSync(process.execPath, ['scripts/prepare-start.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  const files = join(work, 'files');
-  mkdirSync(files);
+/**
+ * The large file's upload and download, and 10 KiB downloads from Depot, nginx and bare
+ * Fastify. Stops its Depot and nginx when done, so they do not run beside the metrics' Depots.
+ */
+async function measureStoragePath(files) {
   const big = join(files, 'big.bin');
   console.log(`Preparing a ${SIZE_MB} MiB file...`);
   execFileSync('dd', ['if=/dev/urandom', `of=${big}`, 'bs=1M', `count=${SIZE_MB}`], {
     stdio: 'ignore',
   });
-  writeFileSync(join(files, 'small.bin'), Buffer.alloc(10 * 1024, 7));
 
   const [depotPort, nginxPort] = [18082 + (process.pid % 1000), 19082 + (process.pid % 1000)];
-  const quietPort = 21082 + (process.pid % 1000);
-  const meteredPort = 22082 + (process.pid % 1000);
-  const depotPid = await startDepot(depotPort);
-  const quietPid = await startDepot(quietPort, 'depot-no-metrics', { DEPOT_METRICS: 'false' });
-  const meteredPid = await startDepot(meteredPort, 'depot-metrics');
-  await startNginx(nginxPort, files);
+  const depotChild = await startDepot(depotPort);
+  const depotPid = depotChild.pid;
+  const nginx = await startNginx(nginxPort, files);
   const depot = `http://127.0.0.1:${depotPort}`;
   await prepareSmallDownload(depotPort, join(files, 'small.bin'));
-  await prepareSmallDownload(quietPort, join(files, 'small.bin'));
-  await prepareSmallDownload(meteredPort, join(files, 'small.bin'));
 
   const bigMd5 = execFileSync('md5sum', [big]).toString().split(' ')[0];
   const results = {
@@ -233,20 +218,10 @@ async function main() {
       depot: [`${depot}/artifactory/bench/small.bin`, [`Authorization: ${AUTH}`], depotPid],
       nginx: [`http://127.0.0.1:${nginxPort}/small.bin`, []],
       bare: [`http://127.0.0.1:${barePort}/small.bin`, []],
-      metrics: [
-        `http://127.0.0.1:${meteredPort}/artifactory/bench/small.bin`,
-        [`Authorization: ${AUTH}`],
-        meteredPid,
-      ],
-      noMetrics: [
-        `http://127.0.0.1:${quietPort}/artifactory/bench/small.bin`,
-        [`Authorization: ${AUTH}`],
-        quietPid,
-      ],
     };
     for (const [url, headers] of Object.values(peers)) wrkRate(url, headers, 2);
-    const rates = { depot: [], nginx: [], bare: [], metrics: [], noMetrics: [] };
-    const cpuMicros = { depot: [], metrics: [], noMetrics: [] };
+    const rates = { depot: [], nginx: [], bare: [] };
+    const cpuMicros = { depot: [] };
     for (let run = 1; run <= RUNS; run++)
       for (const [name, [url, headers, pid]] of Object.entries(peers)) {
         const measured = wrkRate(url, headers, 5, pid);
@@ -256,18 +231,16 @@ async function main() {
     const listed = (name) => rates[name].map(Math.round).join(', ');
     const listedCpu = (name) => cpuMicros[name].map((us) => us.toFixed(1)).join(', ');
     console.log(
-      `10 KiB req/s per run: Depot ${listed('depot')}; nginx ${listed('nginx')}; bare Fastify ${listed('bare')}; fresh Depots with metrics ${listed('metrics')}, without ${listed('noMetrics')}`,
+      `10 KiB req/s per run: Depot ${listed('depot')}; nginx ${listed('nginx')}; bare Fastify ${listed('bare')}`,
     );
-    console.log(
-      `10 KiB CPU µs per request per run: Depot ${listedCpu('depot')}; fresh Depots with metrics ${listedCpu('metrics')}, without ${listedCpu('noMetrics')}`,
-    );
+    console.log(`10 KiB CPU µs per request per run: Depot ${listedCpu('depot')}`);
     return { rates, cpuMicros };
   });
   const depotRate = median(smallRates.rates.depot);
   const nginxRate = median(smallRates.rates.nginx);
   const bareRate = median(smallRates.rates.bare);
-  const metricsRate = median(smallRates.rates.metrics);
-  const noMetricsRate = median(smallRates.rates.noMetrics);
+  depotChild.kill('SIGTERM');
+  nginx.kill('SIGTERM');
 
   const mbps = (s) => (SIZE_MB / s).toFixed(0);
   const download = median(results.nginxDownload) / median(results.depotDownload);
@@ -293,19 +266,40 @@ async function main() {
   console.log(
     `MD5       upload computing MD5 too ${median(results.uploadWithMd5).toFixed(2)} s: +${(md5Cost * 100).toFixed(0)} % of the upload time (computed at deploy only when the client sends it while this is over 10 %)`,
   );
-  const metricsRatio = metricsRate / noMetricsRate;
-  console.log(
-    `metrics   fresh Depot ${metricsRate.toFixed(0)} req/s, with DEPOT_METRICS=false ${noMetricsRate.toFixed(0)} req/s: on/off ratio ${metricsRatio.toFixed(2)} (goal >= 0.95) ${metricsRatio >= 0.95 ? 'OK' : 'UNDER'}`,
-  );
-  // A CPU-bound server's requests/s is the inverse of its CPU per request: off's CPU over on's
-  // is the rate ratio the metrics allow, whatever else the machine runs meanwhile.
-  const [metricsCpu, noMetricsCpu] = [
-    median(smallRates.cpuMicros.metrics),
-    median(smallRates.cpuMicros.noMetrics),
-  ];
-  console.log(
-    `          CPU per request with metrics ${metricsCpu.toFixed(1)} µs, without ${noMetricsCpu.toFixed(1)} µs: off/on ${(noMetricsCpu / metricsCpu).toFixed(2)} (the rate ratio a CPU-bound server reaches)`,
-  );
+}
+
+/** Three fresh Depots alike but for their metrics, each holding small.bin, warmed by nobody yet. */
+async function startMetricsSides(smallFile) {
+  const sides = {};
+  const env = {
+    on: { DEPOT_METRICS: 'true' },
+    off: { DEPOT_METRICS: 'false' },
+    control: { DEPOT_METRICS: 'false' },
+  };
+  let offset = 21082;
+  for (const [side, sideEnv] of Object.entries(env)) {
+    const port = offset++ + (process.pid % 1000) * 3;
+    const { pid } = await startDepot(port, `depot-${side}`, sideEnv);
+    await prepareSmallDownload(port, smallFile);
+    const url = `http://127.0.0.1:${port}/artifactory/bench/small.bin`;
+    sides[side] = { url, headers: [`Authorization: ${AUTH}`], pid, port };
+  }
+  return sides;
+}
+
+async function main() {
+  execFileSync(process.execPath, ['scripts/prepare-start.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  const files = join(work, 'files');
+  mkdirSync(files);
+  writeFileSync(join(files, 'small.bin'), Buffer.alloc(10 * 1024, 7));
+  if (!METRICS_ONLY) await measureStoragePath(files);
+  const sides = await startMetricsSides(join(files, 'small.bin'));
+  measureMetricsCost(sides, {
+    blocks: METRICS_BLOCKS,
+    seconds: METRICS_SECONDS,
+    warmupSeconds: 2,
+    connections: CONNECTIONS,
+  });
 }
 
 main()
