@@ -4,7 +4,7 @@
 // out -> claimed -> sent -> answered -> recorded, the queue's depth and each thread's CPU
 // per second.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -175,6 +175,8 @@ async function main() {
 }
 
 function report({ start, deploysDone, allDone, answered, received, cpu }) {
+  if (!existsSync(traceFile))
+    throw new Error('No trace written: the build measured has no DEPOT_WEBHOOK_TRACE');
   const lines = readFileSync(traceFile, 'utf8')
     .trim()
     .split('\n')
