@@ -14,7 +14,8 @@
 //   deploy and its deliveries until the last arrived; without, the deploy alone. On a shared,
 //   loaded machine this says what webhooks cost better than throughput does.
 // BENCH_RUNS (3) rounds take turns between the two Depots. Needs a built server (this
-// script runs scripts/prepare-start.mjs first).
+// script runs scripts/prepare-start.mjs first), or BENCH_BUNDLE: another build of it to
+// measure (say, one bundled from an earlier commit, to compare).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -31,6 +32,7 @@ const SUBSCRIPTIONS = env('BENCH_SUBSCRIPTIONS', 20);
 const RATE = env('BENCH_RATE', 100);
 const PACED_SECONDS = env('BENCH_PACED_SECONDS', 10);
 const OUTAGE_SECONDS = env('BENCH_OUTAGE_SECONDS', 60);
+const BUNDLE = process.env.BENCH_BUNDLE;
 const CONCURRENCY = 8;
 const ADMIN = 'bench-admin-1';
 const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
@@ -113,7 +115,12 @@ async function call(port, method, path, body) {
 
 async function startDepot(name, port, receiverPort, subscriptions) {
   const home = join(work, name);
-  const child = await startBuiltDepot({ home, port, adminPassword: ADMIN });
+  const child = await startBuiltDepot({
+    home,
+    port,
+    adminPassword: ADMIN,
+    ...(BUNDLE ? { bundle: BUNDLE } : {}),
+  });
   children.push(child);
   pids.set(port, child.pid);
   await call(port, 'PUT', '/ui/api/v1/ui/securityconfig', { remoteAllowList: ['127.0.0.1'] });
@@ -192,7 +199,8 @@ async function until(check, what, ms) {
 }
 
 async function main() {
-  execFileSync(process.execPath, ['scripts/prepare-start.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (!BUNDLE)
+    execFileSync(process.execPath, ['scripts/prepare-start.mjs'], { cwd: ROOT, stdio: 'inherit' });
   let receiver = await startReceiver();
   const withHooks = await startDepot('with', await freePort(), receiver.port, SUBSCRIPTIONS);
   const without = await startDepot('without', await freePort(), receiver.port, 0);

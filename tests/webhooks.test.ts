@@ -484,6 +484,23 @@ describe('delivery', () => {
     expect(pathsSentTo('flaky').slice(-4)).toEqual(paths.slice(1));
   });
 
+  it('delivers while writes to the outbox keep coming, not only once they pause', async () => {
+    await subscribe('amid-writes', {
+      criteria: { repoKeys: ['hooks-b'], includePatterns: ['amid/**'] },
+    });
+    // What a steady stream of deploys does to the dispatcher: each outbox write wakes it,
+    // more often than the 25 ms a wake waits for others before its round starts. The stream
+    // begins while the dispatcher is idle, as a burst of deploys does.
+    const stream = setInterval(() => depot.dispatcher.wake(), 5);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await deployFile(depot, 'hooks-b', 'amid/first.txt');
+      await until(() => sentTo('amid-writes').length === 1, 'the delivery amid the writes', 3000);
+    } finally {
+      clearInterval(stream);
+    }
+  });
+
   it('stops a run at the delivery to retry and sends the rest after it, in order', async () => {
     await subscribe('run', { criteria: { repoKeys: ['hooks-b'], includePatterns: ['run/**'] } });
     // Held back while the events queue, so that one claim takes them all as one run.

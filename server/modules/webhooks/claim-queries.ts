@@ -16,6 +16,7 @@ export interface ClaimedDelivery {
   /** As claimed, this claim counted: the token that proves the claim is still this node's. */
   attempts: number;
   first_failed_at: Date | null;
+  event_id?: string;
 }
 
 interface QueuedRow {
@@ -122,7 +123,7 @@ export async function claimRuns(db: Database, options: ClaimOptions): Promise<Cl
       set lease_until = now() + ${options.leaseMs} * interval '1 millisecond',
         attempts = attempts + 1
       where id = any(${claimable}::bigint[])
-      returning id, delivery_id, subscription_key, domain, event_type, payload::text as payload, attempts,
+      returning id, event_id, delivery_id, subscription_key, domain, event_type, payload::text as payload, attempts,
         first_failed_at`.execute(tx);
     return claimed
       .map((row) => ({ ...row, id: String(row.id) }))

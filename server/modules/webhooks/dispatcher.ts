@@ -15,6 +15,8 @@ import { createRecordBatcher } from './record-batcher.ts';
 import { recordSending } from './record-queries.ts';
 import { sendRun } from './send-run.ts';
 import type { Subscription } from './subscription.ts';
+import { sql } from 'kysely';
+import { at, trace, tracing } from './trace.ts';
 
 export interface DispatcherSettings extends RetryPolicy {
   /** How often the outbox is looked at when nothing woke the dispatcher (ms). */
@@ -84,6 +86,8 @@ export function createDispatcher(options: DispatcherOptions) {
   /** Runs under way, by subscription key. */
   const running = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
+  /** When the timer set fires (performance.now()). */
+  let timerDueAt = Infinity;
   let round: Promise<boolean> | undefined;
   let stopped = true;
   let wokenDuringRound = false;
@@ -93,6 +97,8 @@ export function createDispatcher(options: DispatcherOptions) {
    * nodes' events are looked for at every poll.
    */
   let outboxWrites = 0;
+  let fannedDeliveries = 0;
+  let finishedDeliveries = 0;
   let outboxReadAt = -1;
 
   /** By key, made once per list the cache answers (every attempt of a run looks). */
@@ -109,7 +115,9 @@ export function createDispatcher(options: DispatcherOptions) {
 
   async function fanOut(subscriptions: Subscription[]): Promise<number> {
     const origin = await options.origin();
-    return db.transaction().execute(async (tx) => {
+    const t0 = at();
+    let traced: { ids: string[]; n: number } | undefined;
+    const count = await db.transaction().execute(async (tx) => {
       if (!(await tryFanOutLock(tx))) return 0;
       const events = await eventsToFanOut(tx, FAN_OUT_BATCH);
       if (events.length === 0) return 0;
@@ -126,8 +134,14 @@ export function createDispatcher(options: DispatcherOptions) {
         deliveries,
         origin,
       );
+      traced = { ids: events.map((event) => event.id), n: deliveries.length };
       return events.length;
     });
+    if (traced) {
+      fannedDeliveries += traced.n;
+      trace({ k: 'fan', t: at(), ms: at() - t0, ids: traced.ids, n: traced.n });
+    }
+    return count;
   }
 
   /** Sends a subscription's run, then records it; the subscription is free again after. */
@@ -141,7 +155,17 @@ export function createDispatcher(options: DispatcherOptions) {
         startBefore: Date.now() + RUN_WINDOW_MS,
         stopping: () => stopped,
       });
+      const w0 = at();
       await recorder.add(record);
+      if (tracing) {
+        finishedDeliveries += record.attempts.filter((a) => a.outcome !== 'retry').length;
+        trace({
+          k: 'w',
+          t: at(),
+          wait: at() - w0,
+          ids: record.attempts.map((a) => a.claimed.delivery_id),
+        });
+      }
       for (const { key: paused, reason } of record.paused)
         logger.warn({ webhook: paused, reason }, 'webhook paused');
     } catch (error) {
@@ -156,12 +180,19 @@ export function createDispatcher(options: DispatcherOptions) {
   /** Claims the runs of subscriptions this node is not sending to yet, and starts them. */
   async function startRuns(byKey: Map<string, Subscription>): Promise<number> {
     if (running.size >= RUNS_AT_ONCE) return 0;
+    const c0 = at();
     const claimed = await claimRuns(db, {
       perSubscription: RUN_LENGTH,
       subscriptions: RUNS_AT_ONCE - running.size,
       busy: new Set(running.keys()),
       leaseMs,
     });
+    if (tracing) {
+      const t = at();
+      trace({ k: 'claim', t, ms: t - c0, n: claimed.length, busy: running.size });
+      for (const row of claimed)
+        trace({ k: 'c', t, id: row.delivery_id, ev: String(row.event_id) });
+    }
     const runs = new Map<string, ClaimedDelivery[]>();
     for (const row of claimed)
       runs.set(row.subscription_key, [...(runs.get(row.subscription_key) ?? []), row]);
@@ -184,10 +215,19 @@ export function createDispatcher(options: DispatcherOptions) {
 
   function schedule(delayMs: number) {
     if (stopped) return;
+    const dueAt = performance.now() + delayMs;
+    // A round set to start sooner stays set: were each wake to put it off again, a steady
+    // stream of writes (a deploy every few ms) would start no round until the stream paused.
+    if (timer !== undefined && dueAt >= timerDueAt) return;
     clearTimeout(timer);
     // An idle poll looks at the outbox whatever this node saw: other nodes write to it too.
     if (delayMs >= settings.pollMs) outboxReadAt = -1;
+    timerDueAt = dueAt;
+    const scheduledAt = tracing ? at() : 0;
     timer = setTimeout(() => {
+      timer = undefined;
+      timerDueAt = Infinity;
+      if (tracing) trace({ k: 'round', t: at(), delay: delayMs, waited: at() - scheduledAt });
       wokenDuringRound = false;
       round ??= runOnce()
         .catch((error: unknown) => {
@@ -217,6 +257,20 @@ export function createDispatcher(options: DispatcherOptions) {
   return {
     runOnce,
     start() {
+      if (tracing)
+        setInterval(() => {
+          void sql<{ n: number }>`select count(*)::int as n from event_outbox where not fanned_out`
+            .execute(db)
+            .then(({ rows }) =>
+              trace({
+                k: 'q',
+                t: at(),
+                outbox: rows[0]?.n,
+                pending: fannedDeliveries - finishedDeliveries,
+                running: running.size,
+              }),
+            );
+        }, 250).unref();
       stopped = false;
       schedule(0);
     },
@@ -225,6 +279,7 @@ export function createDispatcher(options: DispatcherOptions) {
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      timer = undefined;
       await round;
       await Promise.all(running.values());
     },

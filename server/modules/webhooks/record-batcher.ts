@@ -1,4 +1,5 @@
 import type { SendingRecord } from './record-queries.ts';
+import { at, trace } from './trace.ts';
 
 interface Waiting {
   record: SendingRecord;
@@ -28,7 +29,10 @@ export function createRecordBatcher(write: (record: SendingRecord) => Promise<vo
       const batch = queued;
       queued = [];
       try {
-        await write(merged(batch));
+        const b0 = at();
+        const all = merged(batch);
+        await write(all);
+        trace({ k: 'batch', t: at(), ms: at() - b0, runs: batch.length, n: all.attempts.length });
         batch.forEach((entry) => entry.resolve());
       } catch (error) {
         batch.forEach((entry) => entry.reject(error));

@@ -5,6 +5,7 @@ import type { AttemptRecord, SendingRecord } from './record-queries.ts';
 import { sendWebhook } from './send-webhook.ts';
 import { deliveryHeaders } from './signature.ts';
 import type { Subscription } from './subscription.ts';
+import { at, trace, tracing } from './trace.ts';
 
 export interface RunContext {
   /** The subscription as it stands now (cached; undefined once deleted). */
@@ -35,6 +36,7 @@ async function attempt(
 ): Promise<AttemptRecord> {
   const body = claimed.payload;
   const attemptedAt = new Date();
+  const s0 = tracing ? at() : 0;
   const result = await sendWebhook(subscription.url, {
     body,
     headers: deliveryHeaders({
@@ -49,6 +51,7 @@ async function attempt(
     timeoutMs: context.policy.timeoutMs,
     proxy,
   });
+  if (tracing) trace({ k: 's', id: claimed.delivery_id, t0: s0, t1: at() });
   const outcome = outcomeOf(result);
   return {
     claimed,
