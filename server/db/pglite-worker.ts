@@ -6,7 +6,8 @@ import { openPGlite } from './pglite-open.ts';
 import type { ErrorFields, WorkerReply, WorkerRequest } from './embedded-database.ts';
 
 const port = parentPort!;
-const post = (reply: WorkerReply) => port.postMessage(reply);
+const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) =>
+  port.postMessage(reply, transfer);
 
 /** What a caller needs of a database error: its text and PostgreSQL's fields (code, ...). */
 function describeError(error: unknown): ErrorFields {
@@ -71,6 +72,13 @@ try {
     if (instanceEnded) return;
     try {
       const result = await pglite.query(request.sql, request.parameters);
+      // `COPY … TO '/dev/blob'` answers bytes, not rows: one row whose `copy` holds them,
+      // moved to the main thread rather than copied (a backup reads row positions so).
+      if (result.blob) {
+        const copy = new Uint8Array(await result.blob.arrayBuffer());
+        post({ type: 'result', id: request.id, rows: [{ copy }] }, [copy.buffer]);
+        return;
+      }
       post({
         type: 'result',
         id: request.id,

@@ -121,7 +121,7 @@ async function writeLocked(
       deps,
       async (tx) => {
         onProgress({ phase: 'metadata', blobsDone: 0, blobsTotal: 0, bytesDone: 0, bytesTotal: 0 });
-        return readSnapshot(tx, request, temp);
+        return readSnapshot(tx, request, temp, deps.sharedDatabase);
       },
       async (taken) => {
         const total = request.excludeContent ? 0 : taken.blobCount;
@@ -236,7 +236,12 @@ async function heldSnapshot(
   });
 }
 
-async function readSnapshot(tx: Database, request: BackupRequest, temp: string): Promise<Snapshot> {
+async function readSnapshot(
+  tx: Database,
+  request: BackupRequest,
+  temp: string,
+  sharedDatabase: boolean,
+): Promise<Snapshot> {
   const { rows } = await sql<{ at: string }>`select now()::text as at`.execute(tx);
   const repositories = (await tx
     .selectFrom('repositories')
@@ -270,9 +275,9 @@ async function readSnapshot(tx: Database, request: BackupRequest, temp: string):
     },
     {
       idsDir: join(temp, 'ids'),
+      copyToBlob: !sharedDatabase,
       delta: base && {
         sinceXmin: BigInt(base.manifest.snapshot!.xmin),
-        currentXmax: BigInt(info.xmax),
         previousIdsDir: join(base.dir, 'ids'),
       },
     },

@@ -24,6 +24,13 @@ export interface DumpSelection {
 export interface DumpTarget {
   idsDir: string;
   delta?: DeltaSince;
+  /**
+   * The embedded database: a delta reads its tables' row positions with `COPY … TO
+   * '/dev/blob'`, all of a table's in one message, instead of a cursor's rows (each row of a
+   * result is parsed and posted by the database's worker). Never on PostgreSQL, where it
+   * would write a file of the server.
+   */
+  copyToBlob?: boolean;
 }
 
 export interface DeltaSince {
@@ -32,8 +39,6 @@ export interface DeltaSince {
    * after the base's snapshot or by a transaction still running then, so it goes in.
    */
   sinceXmin: bigint;
-  /** This snapshot's xmax (64 bits): turns a row's 32-bit `xmin` into its 64-bit one. */
-  currentXmax: bigint;
   /** The base's `ids/` directory: the rows it held, to find those that vanished since. */
   previousIdsDir: string;
 }
@@ -50,10 +55,16 @@ export interface DumpResult {
   files: Record<string, string>;
 }
 
+/** The repositories' ids written into the statement: `COPY (query)` takes no parameters. */
 const ids = (selection: DumpSelection) =>
   selection.repositoryIds.length > 0
-    ? sql.join(selection.repositoryIds.map((id) => sql`${id}::int`))
+    ? sql.join(selection.repositoryIds.map((id) => sql.lit(integer(id))))
     : sql`null`;
+
+function integer(value: number): number {
+  if (!Number.isSafeInteger(value)) throw new Error(`${value} is not an id`);
+  return value;
+}
 
 /** The condition that keeps a table's rows to the repositories covered. */
 function scopeCondition(spec: BackedUpTable, selection: DumpSelection): RawBuilder<unknown> {
@@ -77,10 +88,11 @@ function scopeCondition(spec: BackedUpTable, selection: DumpSelection): RawBuild
 
 /**
  * Writes every backed-up row the selection covers to `file`, one JSON line each:
- * `{"table":"nodes","row":{...}}`, the row as PostgreSQL's own `to_jsonb` writes it (full
- * timestamps, JSON documents as they are, big numbers exact), so a restore hands it back
- * with `jsonb_populate_recordset` and loses nothing. Each table is read through a cursor of
- * `tx`, the one snapshot, a page per fetch.
+ * `{"table":"nodes","at":65537,"row":{...}}`, the row as PostgreSQL's own `to_jsonb` writes
+ * it (full timestamps, JSON documents as they are, big numbers exact), so a restore hands it
+ * back with `jsonb_populate_recordset` and loses nothing. Everything is read in `tx`, the one
+ * snapshot: a full dump reads each table through a cursor, a page per fetch; a delta reads
+ * each table's row positions, then only the rows it writes (see dumpTableDelta).
  */
 export async function dumpMetadata(
   tx: Database,
@@ -107,6 +119,7 @@ export async function dumpMetadata(
     if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
   };
   try {
+    const since = target.delta && (await writtenSince(tx, target.delta));
     for (const spec of BACKED_UP_TABLES) {
       if (spec.builds && selection.excludeBuilds) continue;
       if (spec.properties && !selection.includeProperties) continue;
@@ -114,8 +127,11 @@ export async function dumpMetadata(
       const previous = target.delta
         ? await readPositions(join(target.delta.previousIdsDir, spec.table))
         : undefined;
-      const delta = target.delta && previous && { ...target.delta, previous };
-      const dumped = await dumpTable(tx, spec, selection, delta, positions, write);
+      const table = { tx, spec, selection, positions, write };
+      const dumped =
+        since && previous
+          ? await dumpTableDelta(table, { written: since, previous }, target.copyToBlob ?? false)
+          : await dumpTable(table);
       result.counts[spec.table] = dumped.count;
       result.files[`ids/${spec.table}`] = await positions.save(target.idsDir, spec.table);
       if (!previous) continue;
@@ -138,36 +154,41 @@ export async function dumpMetadata(
 }
 
 /**
- * Whether a row was written since the base's snapshot, in SQL: its 32-bit `xmin` widened to
- * 64 bits against this snapshot's xmax (a live row's xmin is less than 2^31 transactions old;
- * a frozen row keeps its raw xmin, which reads as old, as it is), then compared with the
- * base's xmin. Comparing with the xmin, not asking `pg_visible_in_snapshot`, also takes rows
- * written in a savepoint of a transaction that was running at the base's snapshot: the
- * snapshot lists only top-level transactions, and a subtransaction's id is above its parent's.
+ * Whether a row was written since the base's snapshot, as an SQL condition: its `xmin` (the
+ * transaction that wrote that version of the row) is at least the base's xmin. `age(xmin)`
+ * is how many transactions ago that was, counted from this transaction's stable "now"
+ * (32-bit arithmetic, right for any row less than 2^31 transactions old, which every live row
+ * is: PostgreSQL freezes before); the base's xmin's own age, read once here in the same
+ * transaction, is the bound. A frozen or bootstrap xmin (0 to 2) has the greatest age and
+ * reads as old, as it is. Comparing with the xmin rather than asking `pg_visible_in_snapshot`
+ * also takes rows written in a savepoint of a transaction that was running at the base's
+ * snapshot: a snapshot lists only top-level transactions, and a subtransaction's id is above
+ * its parent's. One integer comparison a row: the text casts that widened each xmin to 64
+ * bits before cost the database several times the scan.
  */
-function writtenSince(delta: DeltaSince): RawBuilder<boolean> {
-  const epoch = delta.currentXmax >> 32n;
-  const low = delta.currentXmax & 0xffffffffn;
-  const int = (value: bigint) => sql.raw(`${value.toString()}::bigint`);
-  const xmin = sql`t.xmin::text::bigint`;
-  return sql<boolean>`case when ${xmin} < 3 then false
-    when ${xmin} <= ${int(low)} then ${int(epoch << 32n)} + ${xmin} >= ${int(delta.sinceXmin)}
-    else ${int((epoch - 1n) << 32n)} + ${xmin} >= ${int(delta.sinceXmin)} end`;
+async function writtenSince(tx: Database, delta: DeltaSince): Promise<RawBuilder<boolean>> {
+  const base = (delta.sinceXmin & 0xffffffffn).toString();
+  const { rows } = await sql<{ age: number }>`select age(${sql.lit(base)}::xid) as age`.execute(tx);
+  return sql<boolean>`age(t.xmin) <= ${sql.lit(integer(Number(rows[0].age)))}`;
 }
 
-/** A delta's base: its snapshot, and the positions of one table's rows in it. */
-type TableDelta = DeltaSince & { previous: Float64Array };
+/** One table being dumped: where its lines and row positions go. */
+interface TableDump {
+  tx: Database;
+  spec: BackedUpTable;
+  selection: DumpSelection;
+  positions: RowPositions;
+  write: (line: string) => Promise<void>;
+}
 
-async function dumpTable(
-  tx: Database,
-  spec: BackedUpTable,
-  selection: DumpSelection,
-  delta: TableDelta | undefined,
-  positions: RowPositions,
-  write: (line: string) => Promise<void>,
-): Promise<{ count: number; changed: number }> {
-  const prefix = `{"table":${JSON.stringify(spec.table)},"at":`;
-  const lineOf = (at: string, text: string) => `${prefix}${rowPositionOf(at)},"row":${text}}\n`;
+const lineMaker = (table: string) => {
+  const prefix = `{"table":${JSON.stringify(table)},"at":`;
+  return (at: number, text: string) => `${prefix}${at},"row":${text}}\n`;
+};
+
+/** A full dump of one table: every row it covers, through one cursor, a page per fetch. */
+async function dumpTable({ tx, spec, selection, positions, write }: TableDump) {
+  const lineOf = lineMaker(spec.table);
   // One cursor per table: the table is read once, a page per fetch. Paging by `ctid > last`
   // made each page scan (and sort) the rest of the table and evaluate the scope again, so
   // a million rows took quadratic time.
@@ -175,38 +196,21 @@ async function dumpTable(
   // Blobs in SHA-256 order (bytewise, as JavaScript compares): a backup's packs and the
   // merge against earlier packs' sorted indexes read this list in that order.
   const order = spec.table === 'blobs' ? sql`order by t.sha256 collate "C"` : sql``;
-  // A delta reads every row's position (to find the vanished ones) but turns into JSON only
-  // the rows written since its base.
-  const row = delta
-    ? sql`case when ${writtenSince(delta)} then to_jsonb(t)::text end`
-    : sql`to_jsonb(t)::text`;
   await sql`declare ${cursor} no scroll cursor for
-    select t.ctid::text as at, ${row} as row from ${sql.table(spec.table)} t
+    select t.ctid::text as at, to_jsonb(t)::text as row from ${sql.table(spec.table)} t
     where ${scopeCondition(spec, selection)} ${order}`.execute(tx);
   let count = 0;
-  let changed = 0;
-  // Rows not written since the base that the base did not hold: they came into the backup's
-  // scope since (a blob an included item uses again), so they go in too.
-  const entered: string[] = [];
-  // A delta's blob rows are few; they are written at the end, in SHA-256 order.
-  const blobLines: string[] = [];
-  const deltaBlobs = delta !== undefined && spec.table === 'blobs';
   try {
     for (;;) {
       const { rows } = await sql<{
         at: string;
-        row: string | null;
+        row: string;
       }>`fetch ${sql.raw(String(PAGE))} from ${cursor}`.execute(tx);
       let page = '';
       for (const { at, row: text } of rows) {
-        positions.add(rowPositionOf(at));
-        if (text === null) {
-          if (delta && !contains(delta.previous, rowPositionOf(at))) entered.push(at);
-          continue;
-        }
-        if (deltaBlobs) blobLines.push(lineOf(at, text));
-        else page += lineOf(at, text);
-        changed += 1;
+        const position = rowPositionOf(at);
+        positions.add(position);
+        page += lineOf(position, text);
       }
       // One write a page: a write (and its await) a row cost more than reading the row.
       if (page) await write(page);
@@ -216,29 +220,141 @@ async function dumpTable(
   } finally {
     await sql`close ${cursor}`.execute(tx);
   }
-  for (let start = 0; start < entered.length; start += PAGE) {
-    const tids = `{${entered
-      .slice(start, start + PAGE)
-      .map((at) => `"${at}"`)
-      .join(',')}}`;
-    const { rows } = await sql<{ at: string; row: string }>`
-      select t.ctid::text as at, to_jsonb(t)::text as row from ${sql.table(spec.table)} t
-       where t.ctid = any(${tids}::tid[])`.execute(tx);
-    const lines = rows.map(({ at, row: text }) => lineOf(at, text));
-    if (deltaBlobs) blobLines.push(...lines);
-    else if (lines.length > 0) await write(lines.join(''));
-    changed += rows.length;
-  }
-  if (blobLines.length > 0) await write(sortedBySha256(blobLines).join(''));
-  return { count, changed };
+  return { count, changed: count };
 }
 
-function sortedBySha256(lines: string[]): string[] {
-  const keyed = lines.map((line) => ({
-    line,
-    sha256: /"sha256": "([0-9a-f]{64})"/.exec(line)![1],
-  }));
-  return keyed
-    .sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0))
-    .map(({ line }) => line);
+/** A delta's base: the condition naming rows written since it, and its table's positions. */
+interface TableBase {
+  written: RawBuilder<boolean>;
+  previous: Float64Array;
 }
+
+/**
+ * A delta of one table. First every row's position and whether it was written since the
+ * base, without its contents: on the embedded database one `COPY … TO '/dev/blob'` (the
+ * positions as text, a few bytes a row, in one message), elsewhere a cursor. Then only the
+ * rows the delta writes, fetched by position: those written since the base, and those the
+ * base did not hold though not written since (they came into the backup's scope since, such
+ * as a blob an included item uses again). Turning a row into JSON costs the database some
+ * fifty times reading its position, so a delta after a 1 % change costs about a scan.
+ */
+async function dumpTableDelta(
+  { tx, spec, selection, positions, write }: TableDump,
+  base: TableBase,
+  copyToBlob: boolean,
+) {
+  const wanted: number[] = [];
+  let count = 0;
+  const visit = (position: number, written: boolean) => {
+    positions.add(position);
+    count += 1;
+    if (written || !contains(base.previous, position)) wanted.push(position);
+  };
+  const scan = copyToBlob ? scanByCopy : scanByCursor;
+  await scan(tx, spec, selection, base.written, visit);
+  const lineOf = lineMaker(spec.table);
+  // A delta's blob rows are few; they are written at the end, in SHA-256 order.
+  const blobLines: { sha256: string; line: string }[] = [];
+  for (let start = 0; start < wanted.length; start += PAGE) {
+    const tids = `{${wanted
+      .slice(start, start + PAGE)
+      .map((position) => `"${tidOf(position)}"`)
+      .join(',')}}`;
+    const { rows } = await sql<{ at: string; row: string; sha256: string | null }>`
+      select t.ctid::text as at, to_jsonb(t)::text as row,
+             ${spec.table === 'blobs' ? sql`t.sha256` : sql`null`} as sha256
+        from ${sql.table(spec.table)} t where t.ctid = any(${tids}::tid[])`.execute(tx);
+    if (spec.table === 'blobs')
+      for (const { at, row, sha256 } of rows)
+        blobLines.push({ sha256: sha256!, line: lineOf(rowPositionOf(at), row) });
+    else if (rows.length > 0)
+      await write(rows.map(({ at, row }) => lineOf(rowPositionOf(at), row)).join(''));
+  }
+  if (blobLines.length > 0)
+    await write(
+      blobLines
+        .sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0))
+        .map(({ line }) => line)
+        .join(''),
+    );
+  return { count, changed: wanted.length };
+}
+
+type PositionVisitor = (position: number, written: boolean) => void;
+
+/** Every covered row's position and written-since flag, by one `COPY … TO '/dev/blob'`. */
+async function scanByCopy(
+  tx: Database,
+  spec: BackedUpTable,
+  selection: DumpSelection,
+  written: RawBuilder<boolean>,
+  visit: PositionVisitor,
+) {
+  const { rows } = await sql<{ copy: Uint8Array }>`copy (
+    select t.ctid, ${written} from ${sql.table(spec.table)} t
+     where ${scopeCondition(spec, selection)}) to '/dev/blob'`.execute(tx);
+  eachCopiedPosition(rows[0]?.copy ?? new Uint8Array(), visit);
+}
+
+/** The same through a cursor, a large page per fetch (PostgreSQL). */
+async function scanByCursor(
+  tx: Database,
+  spec: BackedUpTable,
+  selection: DumpSelection,
+  written: RawBuilder<boolean>,
+  visit: PositionVisitor,
+) {
+  const cursor = sql.id(`backup_positions_${spec.table}`);
+  await sql`declare ${cursor} no scroll cursor for
+    select t.ctid::text as at, ${written} as written from ${sql.table(spec.table)} t
+     where ${scopeCondition(spec, selection)}`.execute(tx);
+  try {
+    for (;;) {
+      const { rows } = await sql<{
+        at: string;
+        written: boolean;
+      }>`fetch ${sql.raw(String(POSITIONS_PAGE))} from ${cursor}`.execute(tx);
+      for (const { at, written: flag } of rows) visit(rowPositionOf(at), flag);
+      if (rows.length < POSITIONS_PAGE) return;
+    }
+  } finally {
+    await sql`close ${cursor}`.execute(tx);
+  }
+}
+
+/** Positions read per fetch by a delta's cursor: a few bytes a row. */
+const POSITIONS_PAGE = 10_000;
+
+const [OPEN, COMMA, CLOSE, TAB, NEWLINE, TRUE, ZERO] = ['(', ',', ')', '\t', '\n', 't', '0'].map(
+  (char) => char.charCodeAt(0),
+);
+
+/**
+ * Reads COPY's text output of `(ctid, boolean)` rows, `(12,3)\tt\n` each, straight from its
+ * bytes (no string per row).
+ */
+export function eachCopiedPosition(bytes: Uint8Array, visit: PositionVisitor) {
+  let i = 0;
+  const number = (end: number) => {
+    let value = 0;
+    while (bytes[i] !== end) {
+      const digit = bytes[i++] - ZERO; // NaN past the end
+      if (!(digit >= 0 && digit <= 9)) throw new Error('a row position of the COPY is damaged');
+      value = value * 10 + digit;
+    }
+    i += 1;
+    return value;
+  };
+  while (i < bytes.length) {
+    if (bytes[i++] !== OPEN) throw new Error('a row position of the COPY is damaged');
+    const block = number(COMMA);
+    const offset = number(CLOSE);
+    if (bytes[i++] !== TAB) throw new Error('a row position of the COPY is damaged');
+    const flag = bytes[i++] === TRUE;
+    if (bytes[i++] !== NEWLINE) throw new Error('a row position of the COPY is damaged');
+    visit(block * 65536 + offset, flag);
+  }
+}
+
+/** A row position as a `tid` literal: block × 65536 + offset → `(block,offset)`. */
+const tidOf = (position: number) => `(${Math.floor(position / 65536)},${position % 65536})`;
