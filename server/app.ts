@@ -5,7 +5,6 @@ import type { Logger } from 'pino';
 import { ensureAdminUser, unlockUsersAtStart } from './bootstrap.ts';
 import type { DepotConfig } from './config.ts';
 import { databasePoolStats, migrateToLatest, openDatabase, type Database } from './db/database.ts';
-import { disableUnheardNotifications } from './db/unheard-notifications.ts';
 import { startChangeListener } from './db/change-listener.ts';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.ts';
 import { crossSitePlugin } from './http/cross-site.ts';
@@ -178,8 +177,6 @@ function serverWithFastPath(
 export async function buildApp(config: DepotConfig, logger: Logger): Promise<DepotApp> {
   const db = await openDatabase(config, logger);
   await migrateToLatest(db, logger);
-  // Nobody listens for the embedded database's change notifications: not sent at all.
-  if (!config.databaseUrl) await disableUnheardNotifications(db);
   const filestore = new Filestore(config.filestoreDir, config.nodeId);
   const swept = filestore.sweepTemp();
   if (swept > 0) logger.warn({ files: swept }, 'removed temp files an interrupted upload left');

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuth, basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
 
@@ -89,17 +88,5 @@ describe('read caches', () => {
     expect(read.headers['content-length']).toBe(String('<second/>'.length));
     expect((await depot.app.inject({ method: 'DELETE', url, headers })).statusCode).toBe(204);
     expect((await get()).statusCode).toBe(404);
-  });
-
-  it('announces writes to other nodes only on PostgreSQL: the embedded database has none', async () => {
-    const { rows } = await sql<{ relation: string; enabled: boolean }>`
-      select tgrelid::regclass::text as relation, tgenabled <> 'D' as enabled from pg_trigger
-      where tgfoid = 'depot_notify_table_change'::regproc`.execute(depot.services.db);
-    // Every watched table keeps its trigger (one schema for both databases).
-    expect(rows.map((row) => row.relation)).toEqual(
-      expect.arrayContaining(['users', 'groups', 'repositories', 'nodes', 'blobs']),
-    );
-    const onPostgres = Boolean(depot.config.databaseUrl);
-    expect(rows.filter((row) => row.enabled !== onPostgres)).toEqual([]);
   });
 });
