@@ -76,9 +76,9 @@ function logBlock(number, label, rounds) {
  * machine to itself but for the rest of the machine's load. Answers each block's rounds by
  * side, its wall-clock seconds and wrk's CPU seconds.
  */
-function runBlocksInTurns(sides, blocks, seconds, connections) {
+function runBlocksInTurns(sides, blocks, seconds, connections, firstBlock = 0) {
   const measured = [];
-  for (let block = 0; block < blocks; block++) {
+  for (let block = firstBlock; block < firstBlock + blocks; block++) {
     const order = ORDERS[block % ORDERS.length];
     const rounds = {};
     for (const side of order) rounds[side] = wrkRound({ ...sides[side], seconds, connections });
@@ -97,10 +97,16 @@ const pooledMicros = (blocks, side) =>
 
 /** The ratios of `side` to `off` block by block: rates, and off's CPU per request over side's. */
 function compareTo(blocks, side) {
+  // Blocks of one generation share its processes: the interval draws generations first.
+  const generations = blocks.map((block) => block.generation);
   return {
-    rate: summarizeRatios(blocks.map(({ rounds }) => rounds[side].rate / rounds.off.rate)),
+    rate: summarizeRatios(
+      blocks.map(({ rounds }) => rounds[side].rate / rounds.off.rate),
+      generations,
+    ),
     cpu: summarizeRatios(
       blocks.map(({ rounds }) => cpuPerRequest(rounds.off) / cpuPerRequest(rounds[side])),
+      generations,
     ),
     pooledCpuRatio: pooledMicros(blocks, 'off') / pooledMicros(blocks, side),
   };
@@ -149,16 +155,44 @@ function summarize(blocks, loadBefore) {
 }
 
 /**
- * Measures the metrics' cost on the three prepared Depots `sides` ({ on, off, control }, each
- * { url, headers, pid, port }): a warm-up of rounds of `warmupSeconds`, then `blocks` blocks
- * of rounds of `seconds`. Prints every block and the summary; answers the summary.
+ * Measures the metrics' cost: `generations` times, three fresh Depots from `startSides(g)`
+ * ({ on, off, control }, each { url, headers, pid, port, stop }) are warmed with rounds of
+ * `warmupSeconds`, take their share of the `blocks` blocks of rounds of `seconds`, and are
+ * stopped. Fresh Depots each generation because two identical servers differ by several per
+ * cent for the life of their processes (memory layout, what the JIT made of them): one
+ * generation's A/A control showed it, wholly below 1 (docs/metrics.md). Prints every block,
+ * each generation's medians and the summary over all; answers the summary.
  */
-export function measureMetricsCost(sides, { blocks, seconds, warmupSeconds, connections }) {
+export async function measureMetricsCost(
+  startSides,
+  { generations, blocks, seconds, warmupSeconds, connections },
+) {
   console.log(
-    `\nMetrics' cost: ${blocks} blocks of three ${seconds} s rounds (wrk, ${connections} connections), after a warm-up:`,
+    `\nMetrics' cost: ${blocks} blocks of three ${seconds} s rounds (wrk, ${connections} connections) over ${generations} generations of fresh Depots, each warmed first:`,
   );
-  warmUp(sides, warmupSeconds, connections);
   const loadBefore = loadavg()[0];
-  const measured = runBlocksInTurns(sides, blocks, seconds, connections);
+  const measured = [];
+  for (let generation = 0; generation < generations; generation++) {
+    const share = Math.round(((generation + 1) * blocks) / generations) - measured.length;
+    const sides = await startSides(generation);
+    try {
+      console.log(`  generation ${generation + 1}: ${share} blocks`);
+      warmUp(sides, warmupSeconds, connections);
+      const theirs = runBlocksInTurns(sides, share, seconds, connections, measured.length);
+      logGeneration(generation + 1, theirs);
+      measured.push(...theirs.map((block) => ({ ...block, generation })));
+    } finally {
+      await Promise.all(SIDES.map((side) => sides[side].stop()));
+    }
+  }
   return summarize(measured, loadBefore);
+}
+
+/** A generation's median rate ratios: how far its own identical servers were apart. */
+function logGeneration(number, blocks) {
+  const ratio = (side) =>
+    median(blocks.map(({ rounds }) => rounds[side].rate / rounds.off.rate)).toFixed(3);
+  console.log(
+    `  generation ${number}: median on/off ${ratio('on')}, control/off ${ratio('control')}`,
+  );
 }

@@ -24,26 +24,42 @@ function seededRandom(seed) {
 }
 
 /**
- * The percentile bootstrap 95 % interval of the median of `values`: the pairs are drawn again
- * with replacement `resamples` times, and the 2.5th and 97.5th percentiles of those medians
- * are the interval's ends.
+ * The percentile bootstrap 95 % interval of the median of `values`: the values are drawn
+ * again with replacement `resamples` times, and the 2.5th and 97.5th percentiles of those
+ * medians are the interval's ends. With `groups` (a group per value: the processes the value
+ * was measured on), the draw is in two stages, groups first and values within each group
+ * drawn: values measured on the same processes share those processes' own offset, and
+ * drawing them as if independent would make the interval too narrow.
  */
-export function bootstrapMedianInterval(values, { resamples = 10_000, seed = 28 } = {}) {
+export function bootstrapMedianInterval(values, { groups, resamples = 10_000, seed = 28 } = {}) {
   const random = seededRandom(seed);
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const clusters = groups ? [...groupValues(values, groups).values()] : [values];
   const medians = new Float64Array(resamples);
-  const sample = new Array(values.length);
   for (let round = 0; round < resamples; round++) {
-    for (let i = 0; i < values.length; i++)
-      sample[i] = values[Math.floor(random() * values.length)];
+    const sample = [];
+    for (let c = 0; c < clusters.length; c++) {
+      const cluster = groups ? pick(clusters) : clusters[c];
+      for (let i = 0; i < cluster.length; i++) sample.push(pick(cluster));
+    }
     medians[round] = median(sample);
   }
   medians.sort();
   return [medians[Math.floor(resamples * 0.025)], medians[Math.ceil(resamples * 0.975) - 1]];
 }
 
-/** A median of ratios with its interval, as the benchmark prints it: `0.99 [0.97, 1.01]`. */
-export function summarizeRatios(ratios) {
-  const [low, high] = bootstrapMedianInterval(ratios);
+function groupValues(values, groups) {
+  const byGroup = new Map();
+  values.forEach((value, i) => byGroup.set(groups[i], [...(byGroup.get(groups[i]) ?? []), value]));
+  return byGroup;
+}
+
+/**
+ * A median of ratios with its interval, as the benchmark prints it: `0.99 [0.97, 1.01]`;
+ * `groups` as bootstrapMedianInterval takes them.
+ */
+export function summarizeRatios(ratios, groups) {
+  const [low, high] = bootstrapMedianInterval(ratios, { groups });
   return { median: median(ratios), low, high };
 }
 

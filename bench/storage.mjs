@@ -11,7 +11,9 @@
 // - what the metrics cost the same 10 KiB downloads (docs/metrics.md; goal: on / off >= 0.95):
 //   three fresh Depots set up alike, one with metrics and two without, in many short rounds,
 //   with the A/B ratio's and an A/A control's 95 % intervals (bench/metrics-cost.mjs). Fresh
-//   ones: the first Depot's large uploads and downloads would weigh on one side only.
+//   ones: the first Depot's large uploads and downloads would weigh on one side only; and
+//   fresh again for each of BENCH_METRICS_GENERATIONS (default 3) generations, which share
+//   the blocks: two identical Depots differ by several per cent for their processes' lives.
 // Beside each wall-clock figure, the CPU time the processes spent (from /proc): Depot's per
 // upload and download against `sha256sum`'s, and per 10 KiB request. On a shared 2-core machine
 // the wall-clock ratios move with everyone else's load; the CPU a piece of work takes moves far
@@ -39,6 +41,10 @@ const METRICS_BLOCKS = Number(process.env.BENCH_METRICS_BLOCKS ?? 18);
 // wrk takes whole seconds only.
 const METRICS_SECONDS = Math.max(1, Math.round(Number(process.env.BENCH_METRICS_SECONDS ?? 2)));
 const METRICS_ONLY = process.env.BENCH_ONLY === 'metrics';
+const METRICS_GENERATIONS = Math.min(
+  10,
+  Math.max(1, Number(process.env.BENCH_METRICS_GENERATIONS ?? 3)),
+);
 const CONNECTIONS = 32;
 const ADMIN = 'bench-admin-1';
 const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
@@ -268,23 +274,44 @@ async function measureStoragePath(files) {
   );
 }
 
-/** Three fresh Depots alike but for their metrics, each holding small.bin, warmed by nobody yet. */
-async function startMetricsSides(smallFile) {
+/**
+ * Three fresh Depots alike but for their metrics, each holding small.bin, warmed by nobody
+ * yet; generation `g`'s homes and ports are its own, and which side starts first rotates.
+ */
+async function startMetricsSides(smallFile, generation) {
   const sides = {};
   const env = {
     on: { DEPOT_METRICS: 'true' },
     off: { DEPOT_METRICS: 'false' },
     control: { DEPOT_METRICS: 'false' },
   };
-  let offset = 21082;
-  for (const [side, sideEnv] of Object.entries(env)) {
-    const port = offset++ + (process.pid % 1000) * 3;
-    const { pid } = await startDepot(port, `depot-${side}`, sideEnv);
+  const names = Object.keys(env);
+  const startOrder = names.map((_, i) => names[(i + generation) % names.length]);
+  for (const side of startOrder) {
+    // Three ports a generation, thirty a run, all below the kernel's ephemeral range (from
+    // 32768), where wrk's own connections could hold one.
+    const port = 21082 + (process.pid % 300) * 30 + generation * 3 + names.indexOf(side);
+    const child = await startDepot(port, `depot-${side}-${generation}`, env[side]);
     await prepareSmallDownload(port, smallFile);
     const url = `http://127.0.0.1:${port}/artifactory/bench/small.bin`;
-    sides[side] = { url, headers: [`Authorization: ${AUTH}`], pid, port };
+    sides[side] = {
+      url,
+      headers: [`Authorization: ${AUTH}`],
+      pid: child.pid,
+      port,
+      stop: () => stopped(child),
+    };
   }
   return sides;
+}
+
+/** Stops a child and waits for it to exit. */
+function stopped(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
 }
 
 async function main() {
@@ -293,13 +320,16 @@ async function main() {
   mkdirSync(files);
   writeFileSync(join(files, 'small.bin'), Buffer.alloc(10 * 1024, 7));
   if (!METRICS_ONLY) await measureStoragePath(files);
-  const sides = await startMetricsSides(join(files, 'small.bin'));
-  measureMetricsCost(sides, {
-    blocks: METRICS_BLOCKS,
-    seconds: METRICS_SECONDS,
-    warmupSeconds: 2,
-    connections: CONNECTIONS,
-  });
+  await measureMetricsCost(
+    (generation) => startMetricsSides(join(files, 'small.bin'), generation),
+    {
+      generations: METRICS_GENERATIONS,
+      blocks: METRICS_BLOCKS,
+      seconds: METRICS_SECONDS,
+      warmupSeconds: 2,
+      connections: CONNECTIONS,
+    },
+  );
 }
 
 main()
