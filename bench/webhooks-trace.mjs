@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBuiltDepot } from './depot.mjs';
+import { prepareSubscriptions } from './webhooks-setup.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -108,28 +109,7 @@ async function main() {
     ...(process.env.TRACE_BUNDLE ? { bundle: process.env.TRACE_BUNDLE } : {}),
   });
   try {
-    await call(port, 'PUT', '/ui/api/v1/ui/securityconfig', { remoteAllowList: ['127.0.0.1'] });
-    await call(port, 'PUT', '/artifactory/api/repositories/bench-local', {
-      rclass: 'local',
-      packageType: 'generic',
-    });
-    for (let i = 0; i < SUBSCRIPTIONS; i++)
-      await call(port, 'POST', '/event/api/v1/subscriptions', {
-        key: `bench-${i}`,
-        enabled: true,
-        event_filter: {
-          domain: 'artifact',
-          event_types: ['deployed'],
-          criteria: { anyLocal: true, anyRemote: false, repoKeys: [] },
-        },
-        handlers: [
-          {
-            handler_type: 'webhook',
-            url: `http://127.0.0.1:${receiver.port}/hook`,
-            secret: 's3cret',
-          },
-        ],
-      });
+    await prepareSubscriptions(call, port, SUBSCRIPTIONS, receiver.port);
     // Warm up: JIT, pools, caches.
     for (let i = 0; i < 50; i++)
       await call(port, 'PUT', `/artifactory/bench-local/warm/f-${i}`, 'x');

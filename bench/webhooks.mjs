@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBuiltDepot } from './depot.mjs';
+import { prepareSubscriptions } from './webhooks-setup.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -123,24 +124,7 @@ async function startDepot(name, port, receiverPort, subscriptions) {
   });
   children.push(child);
   pids.set(port, child.pid);
-  await call(port, 'PUT', '/ui/api/v1/ui/securityconfig', { remoteAllowList: ['127.0.0.1'] });
-  await call(port, 'PUT', '/artifactory/api/repositories/bench-local', {
-    rclass: 'local',
-    packageType: 'generic',
-  });
-  for (let i = 0; i < subscriptions; i++)
-    await call(port, 'POST', '/event/api/v1/subscriptions', {
-      key: `bench-${i}`,
-      enabled: true,
-      event_filter: {
-        domain: 'artifact',
-        event_types: ['deployed'],
-        criteria: { anyLocal: true, anyRemote: false, repoKeys: [] },
-      },
-      handlers: [
-        { handler_type: 'webhook', url: `http://127.0.0.1:${receiverPort}/hook`, secret: 's3cret' },
-      ],
-    });
+  await prepareSubscriptions(call, port, subscriptions, receiverPort);
   return port;
 }
 
