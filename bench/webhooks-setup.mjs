@@ -1,4 +1,33 @@
 // What bench/webhooks.mjs and bench/webhooks-trace.mjs set up alike on the Depot they measure.
+import { createServer } from 'node:http';
+
+/** A port nobody listens on now. */
+export function freePort() {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * The benchmarks' request to the Depot at a port, with `authorization`: a string body is
+ * sent as it is, any other as JSON; an answer that is not 2xx throws, saying what it was.
+ */
+export function depotCaller(authorization) {
+  return async (port, method, path, body) => {
+    const json = body !== undefined && typeof body !== 'string';
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: { authorization, ...(json ? { 'content-type': 'application/json' } : {}) },
+      body: json ? JSON.stringify(body) : body,
+    });
+    if (!response.ok)
+      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    return response;
+  };
+}
 
 /**
  * Lets the Depot at `port` deliver to loopback, makes the `bench-local` generic repository and

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBuiltDepot } from './depot.mjs';
-import { prepareSubscriptions } from './webhooks-setup.mjs';
+import { depotCaller, freePort, prepareSubscriptions } from './webhooks-setup.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -19,6 +19,7 @@ const RATE = env('TRACE_RATE', 100);
 const SECONDS = env('TRACE_SECONDS', 10);
 const ADMIN = 'bench-admin-1';
 const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
+const call = depotCaller(AUTH);
 const work = mkdtempSync(join(tmpdir(), 'depot-trace-webhooks-'));
 const traceFile = join(work, 'trace.jsonl');
 const epoch = () => performance.timeOrigin + performance.now();
@@ -49,26 +50,6 @@ function startReceiver() {
       done({ received, port: server.address().port, close: () => server.close() }),
     ),
   );
-}
-
-async function call(port, method, path, body) {
-  const json = body !== undefined && typeof body !== 'string';
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: { authorization: AUTH, ...(json ? { 'content-type': 'application/json' } : {}) },
-    body: json ? JSON.stringify(body) : body,
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status}`);
-  return response;
-}
-
-function freePort() {
-  return new Promise((done) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
 }
 
 /** CPU ms per thread name (threads of one name summed). */

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBuiltDepot } from './depot.mjs';
-import { prepareSubscriptions } from './webhooks-setup.mjs';
+import { depotCaller, freePort, prepareSubscriptions } from './webhooks-setup.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -37,6 +37,7 @@ const BUNDLE = process.env.BENCH_BUNDLE;
 const CONCURRENCY = 8;
 const ADMIN = 'bench-admin-1';
 const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
+const call = depotCaller(AUTH);
 const work = mkdtempSync(join(tmpdir(), 'depot-bench-webhooks-'));
 const children = [];
 /** Each Depot's process id, by its port. */
@@ -102,18 +103,6 @@ function startReceiver(port = 0) {
   );
 }
 
-async function call(port, method, path, body) {
-  const json = body !== undefined && typeof body !== 'string';
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: { authorization: AUTH, ...(json ? { 'content-type': 'application/json' } : {}) },
-    body: json ? JSON.stringify(body) : body,
-  });
-  if (!response.ok)
-    throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-  return response;
-}
-
 async function startDepot(name, port, receiverPort, subscriptions) {
   const home = join(work, name);
   const child = await startBuiltDepot({
@@ -162,16 +151,6 @@ async function deployPaced(port, prefix, rate, seconds) {
   }
   await Promise.all(pending);
   return answered;
-}
-
-/** A port nobody listens on now. */
-function freePort() {
-  return new Promise((done) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
 }
 
 async function until(check, what, ms) {
