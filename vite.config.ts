@@ -40,13 +40,35 @@ const EMBEDDED_RUN_ONLY = [
 ];
 
 /**
- * Server test files that run alone, after the others: they measure how Depot behaves when a
- * request, a body or a shutdown is slow, when the process dies, or when sign-ins come too
- * fast, and a neighbour's load would change what they see.
+ * Unit tests of pure code, which `npm run test:pg` leaves to `npm test` too: they open no
+ * database, so a second run on PostgreSQL would run the very same thing again. The unit
+ * tests beside the sources (server/**) are all of this kind but server/db's database tests;
+ * under tests/, these are the ones that reach no database.
+ */
+const PURE_UNIT_TESTS = [
+  'server/!(db)/**/*.test.ts',
+  'server/*.test.ts',
+  'server/db/data-dir-lock.test.ts',
+  'tests/bench-depot.test.ts',
+  'tests/catalogue.test.ts',
+  'tests/console-ui-schema.test.ts',
+  'tests/log-rotation.test.ts',
+  'tests/migrations-order.test.ts',
+  'tests/repository-key-rules.test.ts',
+  'tests/vite-schemas-reload.test.ts',
+];
+
+/**
+ * Server test files that run alone, after the others, one at a time: what they check depends
+ * on how fast something happens, or they start Depot as a child process more than once within
+ * a test's time limit, and a neighbour's load could change what they see: request and body
+ * timeouts of a second or two; a kill that must land while a collection or a retention run
+ * is half-way; a shutdown's grace period under load. Each file here leaves the second core
+ * idle, so a file belongs here only for such a reason (docs/testing.md, "Files that run
+ * alone"). The sign-in throttle's and lockout's tests run with the others: they hold the
+ * clock still or move a lock's end in the database, so no pace of the machine changes them.
  */
 const RUN_ALONE = [
-  'tests/sign-in-throttle.test.ts',
-  'tests/lockout.test.ts',
   'tests/crash-gc.test.ts',
   'tests/crash-retention.test.ts',
   'tests/crash-upload.test.ts',
@@ -61,10 +83,13 @@ const SERVER_TESTS = {
   include: ['server/**/*.test.ts', 'tests/**/*.test.ts'],
   testTimeout: 30000,
   hookTimeout: 60000,
-  // Files that start Depot as a child process start the run's bundle, made once.
-  globalSetup: ['tests/helpers/server-bundle.ts'],
+  // Files that start Depot as a child process start the run's bundle, made once; on
+  // PostgreSQL each file's database is a copy of one migrated once.
+  globalSetup: ['tests/helpers/server-bundle.ts', 'tests/helpers/postgres-template.ts'],
 };
-const excludedOnPostgres = process.env.DEPOT_TEST_DATABASE_URL ? EMBEDDED_RUN_ONLY : [];
+const excludedOnPostgres = process.env.DEPOT_TEST_DATABASE_URL
+  ? [...EMBEDDED_RUN_ONLY, ...PURE_UNIT_TESTS]
+  : [];
 
 // One config for the console build (served by the server under /ui/) and for vitest.
 // Two vitest projects: the server runs in Node, the console in jsdom.

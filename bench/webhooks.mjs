@@ -17,7 +17,7 @@
 // script runs scripts/prepare-start.mjs first), or BENCH_BUNDLE: another build of it to
 // measure (say, one bundled from an earlier commit, to compare).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,6 +54,54 @@ function cpuMs(pid) {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * CPU time per thread of a process so far, in ms, by thread id (Linux; empty elsewhere): the
+ * split of a burst's CPU between Depot's main thread and its embedded database's worker.
+ */
+function threadCpuMs(pid) {
+  const byThread = new Map();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+          .split(') ')[1]
+          .split(' ');
+        byThread.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
+      } catch {
+        // the thread ended
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return byThread;
+}
+
+/**
+ * What a phase cost each thread: the main thread, the busiest other (the embedded database's
+ * worker), every other thread together, and this process (the clients and the receiver), ms.
+ */
+function cpuSplit(pid, before, benchBefore) {
+  const after = threadCpuMs(pid);
+  const spent = [...after].map(([tid, ms]) => [tid, ms - (before.get(tid) ?? 0)]);
+  const main = spent.find(([tid]) => tid === String(pid))?.[1] ?? NaN;
+  const others = spent.filter(([tid]) => tid !== String(pid)).map(([, ms]) => ms);
+  const worker = Math.max(0, ...others);
+  const rest = others.reduce((a, b) => a + b, 0) - worker;
+  const bench = process.cpuUsage(benchBefore);
+  return { main, worker, rest, bench: (bench.user + bench.system) / 1000 };
+}
+
+/** The most resident memory a process has held so far (VmHWM), in MB; NaN off Linux. */
+function peakRssMb(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmHWM:\s+(\d+) kB/m);
+    return Number(line[1]) / 1024;
   } catch {
     return NaN;
   }
@@ -172,6 +220,10 @@ async function main() {
   const deployMs = { with: [], without: [] };
   const deliveryRates = [];
   const cpuPerDeploy = { with: [], without: [] };
+  /** Per round with subscriptions: from the burst's last answer to its last delivery, s. */
+  const deliveredAfter = [];
+  /** Per round and side: each thread's CPU per deploy in the burst, then until delivered. */
+  const splits = { with: [], without: [], withDelivered: [] };
   for (let run = 0; run < RUNS; run++) {
     for (const [side, port] of [
       ['with', withHooks],
@@ -181,13 +233,19 @@ async function main() {
       const before = receiver.received.length;
       const started = now();
       const cpuBefore = cpuMs(pids.get(port));
+      const threadsBefore = threadCpuMs(pids.get(port));
+      const benchBefore = process.cpuUsage();
       const { seconds, latencies } = await deployAll(port, paths);
+      splits[side].push(cpuSplit(pids.get(port), threadsBefore, benchBefore));
       rates[side].push(DEPLOYS / seconds);
       deployMs[side].push(median(latencies));
       if (side === 'with') {
         const expected = DEPLOYS * SUBSCRIPTIONS;
+        const burstEnd = now();
         await until(() => receiver.received.length - before >= expected, 'the deliveries', 300_000);
+        deliveredAfter.push((receiver.received.at(-1).at - burstEnd) / 1000);
         deliveryRates.push(expected / ((now() - started) / 1000));
+        splits.withDelivered.push(cpuSplit(pids.get(port), threadsBefore, benchBefore));
       }
       cpuPerDeploy[side].push((cpuMs(pids.get(port)) - cpuBefore) / DEPLOYS);
     }
@@ -207,6 +265,22 @@ async function main() {
   console.log(
     `  deliveries/s (every delivery of a round received): ${median(deliveryRates).toFixed(0)}`,
   );
+  // What deferring deliveries costs: a burst's ratio says nothing of the work left after it.
+  const burstSeconds = DEPLOYS / median(rates.with);
+  const lastAfter = median(deliveredAfter);
+  console.log(
+    `  the burst's last delivery arrived ${lastAfter.toFixed(1)} s after its last deploy's answer (burst ${burstSeconds.toFixed(1)} s); deploys/s with, counted until the last delivery: ${(DEPLOYS / (burstSeconds + lastAfter)).toFixed(0)}`,
+  );
+  const perDeploy = (split) =>
+    ['main', 'worker', 'rest', 'bench']
+      .map((part) => `${part} ${(median(split.map((s) => s[part])) / DEPLOYS).toFixed(1)}`)
+      .join(', ');
+  console.log(
+    `  CPU per deploy in the burst, ms (main thread, database worker, other threads, bench process):`,
+  );
+  console.log(`    without: ${perDeploy(splits.without)}`);
+  console.log(`    with, until the burst's last answer: ${perDeploy(splits.with)}`);
+  console.log(`    with, until its last delivery: ${perDeploy(splits.withDelivered)}`);
   const cpuWith = median(cpuPerDeploy.with);
   const cpuWithout = median(cpuPerDeploy.without);
   console.log(
@@ -233,10 +307,15 @@ async function main() {
     const { port } = receiver;
     const kept = receiver.received;
     await receiver.close();
+    const awayFrom = now();
     const away = await deployPaced(withHooks, 'outage', RATE, OUTAGE_SECONDS);
+    const awaySeconds = (now() - awayFrom) / 1000;
     receiver = await startReceiver(port);
     const backAt = now();
     const expected = away.size * SUBSCRIPTIONS;
+    console.log(
+      `  outage: ${away.size} deploys answered in ${awaySeconds.toFixed(1)} s; backlog ${expected} deliveries when the receiver came back`,
+    );
     const arrived = () => receiver.received.filter((r) => r.path?.startsWith('outage/'));
     const distinct = () => receiver.distinctUnder('outage');
     await until(() => distinct() >= expected, 'the backlog to drain', 3_600_000);
@@ -248,6 +327,9 @@ async function main() {
   }
 
   console.log(`  outage of ${OUTAGE_SECONDS} s: ${outage}`);
+  console.log(
+    `  peak RSS (VmHWM) of the Depot with subscriptions ${peakRssMb(pids.get(withHooks)).toFixed(0)} MB, without ${peakRssMb(pids.get(without)).toFixed(0)} MB`,
+  );
   await receiver.close();
 }
 

@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator } from 'kysely';
 import { MIGRATIONS } from '../server/db/migrations/index.ts';
 import { PGliteDialect } from '../server/db/pglite-dialect.ts';
-import { emptyTemplateDir, migratedTemplateDir } from '../server/db/pglite-open.ts';
+import { emptyTemplateDir, migratedTemplateDir } from '../server/db/pglite-templates.ts';
 
 const empty = emptyTemplateDir();
 const target = migratedTemplateDir();

@@ -245,6 +245,7 @@ export async function buildApp(config: DepotConfig, logger: Logger): Promise<Dep
         filestoreDir: config.filestoreDir,
         binaryTotals: () => binaryTotals(db),
         poolStats: () => databasePoolStats(db),
+        garbageCollection: config.metricsGarbageCollection,
       })
     : undefined;
   if (metrics) {

@@ -6,25 +6,25 @@ export const DEFAULT_ADMIN = { name: 'admin', password: 'password', email: 'admi
 
 /**
  * First start: creates `admin`. With the default password it is marked expired, so the first
- * sign-in must choose a new one; DEPOT_ADMIN_PASSWORD gives a ready password for automation.
+ * sign-in must choose a new one; DEPOT_ADMIN_PASSWORD (or its hash, DEPOT_ADMIN_PASSWORD_HASH)
+ * gives a ready password for automation.
  */
 export async function ensureAdminUser(services: Services, config: DepotConfig, logger: Logger) {
   const anyUser = await services.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (anyUser) return;
+  const { adminPassword, adminPasswordHash } = config;
+  const passwordExpired = adminPassword === undefined && adminPasswordHash === undefined;
   await services.users.create(
     {
       name: DEFAULT_ADMIN.name,
       email: DEFAULT_ADMIN.email,
-      password: config.adminPassword ?? DEFAULT_ADMIN.password,
+      password: adminPasswordHash ? undefined : (adminPassword ?? DEFAULT_ADMIN.password),
       admin: true,
       groups: [],
     },
-    { passwordExpired: config.adminPassword === undefined },
+    { passwordExpired, passwordHash: adminPasswordHash },
   );
-  logger.info(
-    { user: DEFAULT_ADMIN.name, passwordExpired: config.adminPassword === undefined },
-    'created the initial administrator',
-  );
+  logger.info({ user: DEFAULT_ADMIN.name, passwordExpired }, 'created the initial administrator');
 }
 
 /**

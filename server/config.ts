@@ -2,6 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { isUsablePasswordHash } from './modules/auth/password.ts';
 
 /** Everything the server reads from its environment, with the embedded-mode defaults. */
 /** How large and how many folder downloads may be (docs/archives.md). */
@@ -20,6 +21,11 @@ export interface DepotConfig {
   databaseUrl: string | undefined;
   /** When set, the first start gives admin this password, not expired (for automation). */
   adminPassword: string | undefined;
+  /**
+   * The same given as the password's scrypt hash (`npm run password:hash`), so that the
+   * password itself is in no environment, process listing or deployment file.
+   */
+  adminPasswordHash: string | undefined;
   serverName: string;
   logLevel: string;
   /** Whether pino also writes to stdout (tests turn it off to keep output readable). */
@@ -130,6 +136,12 @@ export interface DepotConfig {
    */
   metrics: boolean;
   /**
+   * Whether the metrics time every garbage collection too (DEPOT_METRICS_GC=true; off by
+   * default: subscribing to V8's collection events costs small requests measurably,
+   * docs/metrics.md).
+   */
+  metricsGarbageCollection: boolean;
+  /**
    * The Ed25519 public key license bucket files must be signed with (DEPOT_LICENSE_PUBLIC_KEY:
    * the PEM itself, or the path of a file holding it), as PEM; unset, buckets cannot be
    * added (docs/license-buckets.md).
@@ -187,6 +199,21 @@ export interface DepotConfig {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** DEPOT_ADMIN_PASSWORD or DEPOT_ADMIN_PASSWORD_HASH, at most one, the hash one we can check. */
+function adminPasswordFrom(env: NodeJS.ProcessEnv) {
+  const adminPassword = env.DEPOT_ADMIN_PASSWORD || undefined;
+  const adminPasswordHash = env.DEPOT_ADMIN_PASSWORD_HASH || undefined;
+  if (adminPassword && adminPasswordHash) {
+    throw new Error('set DEPOT_ADMIN_PASSWORD or DEPOT_ADMIN_PASSWORD_HASH, not both');
+  }
+  if (adminPasswordHash && !isUsablePasswordHash(adminPasswordHash)) {
+    throw new Error(
+      'DEPOT_ADMIN_PASSWORD_HASH must be a hash printed by `npm run password:hash` (scrypt$N$r$p$salt$key)',
+    );
+  }
+  return { adminPassword, adminPasswordHash };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
   const port = Number(env.DEPOT_PORT ?? 8082);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -203,7 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
     port,
     host: env.DEPOT_HOST ?? '0.0.0.0',
     databaseUrl: env.DEPOT_DATABASE_URL || undefined,
-    adminPassword: env.DEPOT_ADMIN_PASSWORD || undefined,
+    ...adminPasswordFrom(env),
     serverName: env.DEPOT_SERVER_NAME ?? 'Depot',
     logLevel,
     logToStdout: env.DEPOT_LOG_STDOUT !== 'false',
@@ -251,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DepotConfig {
       .filter(Boolean),
     schemasReload: env.DEPOT_SCHEMAS_RELOAD === 'true',
     metrics: env.DEPOT_METRICS !== 'false',
+    metricsGarbageCollection: env.DEPOT_METRICS_GC === 'true',
     licensePublicKey: licensePublicKey(env.DEPOT_LICENSE_PUBLIC_KEY),
     docker: {
       uploadMaxBytes: positiveInteger(env, 'DEPOT_DOCKER_UPLOAD_MAX_MB', 20480) * 1024 * 1024,

@@ -164,9 +164,24 @@ describe('deploy', () => {
     expect(remote.status).toBe(400);
   });
 
-  it('refuses a file over a folder and a folder under a file', async () => {
-    expect((await put('generic-local/org', 'file over folder')).status).toBe(409);
-    expect((await put('generic-local/org/acme/tool/1.0/tool-1.0.txt/inner', 'x')).status).toBe(409);
+  it('refuses a file over a folder and a folder under a file, keeping no blob', async () => {
+    // A small body's path is checked by its blob's preclaim, a large one's before it is read.
+    for (const body of ['file over folder', 'large '.repeat(20_000)]) {
+      const before = filestoreFiles();
+      const overFolder = await put('generic-local/org', body);
+      expect(overFolder.status).toBe(409);
+      expect(await overFolder.text()).toContain("A folder exists at 'org'");
+      const underFile = await put('generic-local/org/acme/tool/1.0/tool-1.0.txt/inner', body);
+      expect(underFile.status).toBe(409);
+      expect(await underFile.text()).toContain("'org/acme/tool/1.0/tool-1.0.txt' is a file");
+      expect(filestoreFiles()).toEqual(before);
+      const rows = await depot.db
+        .selectFrom('blobs')
+        .select('sha256')
+        .where('sha256', '=', sha('sha256', body))
+        .execute();
+      expect(rows).toEqual([]);
+    }
   });
 
   it.each([

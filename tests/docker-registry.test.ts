@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
-import { basic, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
+import { basic, changeNotificationsArrived, TEST_ADMIN_PASSWORD } from './helpers/test-app.ts';
 import { DOCKER_HUB_HINT } from '../server/formats/docker/docker-hub.ts';
 
 /**
@@ -816,17 +816,28 @@ describe('tags, catalog, deletes and referrers', () => {
     };
     const head = (tag: string, headers?: object) =>
       call(`/v2/docker-local/fast/manifests/${tag}`, { method: 'HEAD' }, headers);
+    // The full route fills the caches the fast path peeks at; the repository row lives 5 s
+    // there, so each full call starts from emptied caches: on a loaded machine a row kept
+    // since the push could expire just between the two calls. On PostgreSQL the push's own
+    // change notifications are let in first, or one arriving late would empty them again.
+    const emptyCaches = async () => {
+      await changeNotificationsArrived(depot);
+      depot.services.tableChanges.changedAll();
+    };
 
+    await emptyCaches();
     const full = await head('v1');
     const fast = await head('v1');
     expect([full.status, full.fast, fast.status, fast.fast]).toEqual([200, false, 200, true]);
     expect(fast.headers).toEqual(full.headers);
     expect(fast.digest).toBe(first.digest);
+    await emptyCaches();
     const byDigest = await call(`/v2/docker-local/fast/manifests/${first.digest}`);
     const again = await call(`/v2/docker-local/fast/manifests/${first.digest}`);
-    expect([again.fast, again.body]).toEqual([true, first.manifest]);
+    expect([byDigest.fast, again.fast, again.body]).toEqual([false, true, first.manifest]);
     expect(again.headers).toEqual(byDigest.headers);
     // Basic credentials proved moments ago by the full route go the fast way too.
+    await emptyCaches();
     await head('v1', as('reader'));
     expect((await head('v1', as('reader'))).fast).toBe(true);
 

@@ -89,6 +89,29 @@ describe('a file and a folder racing for one path', () => {
     expect(await treeViolations(depot, 'gen')).toEqual([]);
   });
 
+  it('a deploy into a folder racing its delete leaves the file with its folder, or neither', async () => {
+    for (let round = 0; round < 20; round++) {
+      const folder = `doomed${round}`;
+      await deployFile(depot, 'gen', `${folder}/first.txt`, 'first');
+      const [deployed, deleted] = await Promise.all([
+        put(`${folder}/second.txt`, `second ${round}`),
+        depot.app.inject({
+          method: 'DELETE',
+          url: `/artifactory/gen/${folder}`,
+          headers: adminAuth(),
+        }),
+      ]);
+      expect(deployed.statusCode, deployed.body).toBe(201);
+      expect(deleted.statusCode, deleted.body).toBe(204);
+      // The delete went first (the deploy made the folder again) or last (it took the file).
+      const second = await seenAt(`${folder}/second.txt`);
+      expect(['absent', `second ${round}`], `round ${round}`).toContain(second);
+      expect(await seenAt(folder)).toBe(second === 'absent' ? 'absent' : 'folder');
+      expect(await seenAt(`${folder}/first.txt`)).toBe('absent');
+    }
+    expect(await treeViolations(depot, 'gen')).toEqual([]);
+  });
+
   it('a deploy by a caller without Delete/Overwrite never replaces a file written meanwhile', async () => {
     await devWithOnlyGrant(depot, {
       repositories: ['gen'],

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPGlite } from '../server/db/pglite-open.ts';
+import { clusterTemplates } from '../server/db/pglite-templates.ts';
 import { freePort, spawnDepot, waitForPing } from './helpers/server-process.ts';
 import { mountSmallDisk, type SmallDisk } from './helpers/small-disk.ts';
 import { basic } from './helpers/test-app.ts';
@@ -104,7 +105,7 @@ async function expectKeptFile(running: Running) {
  * file name.
  */
 async function bringWalNearSegmentEnd(home: string, margin: number): Promise<string> {
-  const pglite = await openPGlite(home);
+  const pglite = await openPGlite(home, { templates: clusterTemplates() });
   try {
     const bytesLeft = async () => {
       const { rows } = await pglite.query<{ left: string }>(

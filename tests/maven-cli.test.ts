@@ -129,8 +129,17 @@ const settings = (localRepository: string) =>
     `<localRepository>${localRepository}</localRepository>\n  <servers>`,
   );
 
-/** Writes a project with one class and runs `mvn` on it with a local repository of its own. */
-async function mvn(name: string, pom: string, javaSource: string, goals: string[]) {
+/**
+ * Writes a project with one class and runs `mvn` on it, with a local repository of its own
+ * unless it is given one.
+ */
+async function mvn(
+  name: string,
+  pom: string,
+  javaSource: string,
+  goals: string[],
+  localRepository = join(work, name, 'local-repository'),
+) {
   const dir = join(work, name);
   const sources = join(dir, 'src', 'main', 'java', 'org', 'acme');
   mkdirSync(sources, { recursive: true });
@@ -138,7 +147,7 @@ async function mvn(name: string, pom: string, javaSource: string, goals: string[
   const [, className] = /public class (\w+)/.exec(javaSource)!;
   writeFileSync(join(sources, `${className}.java`), javaSource);
   const settingsFile = join(dir, 'settings.xml');
-  writeFileSync(settingsFile, settings(join(dir, 'local-repository')));
+  writeFileSync(settingsFile, settings(localRepository));
   try {
     const { stdout } = await run('mvn', ['-B', '-ntp', '-s', settingsFile, ...goals], {
       cwd: dir,
@@ -182,9 +191,24 @@ afterAll(async () => {
 const HELLO =
   'package org.acme;\npublic class Hello { public static String hi() { return "hi"; } }\n';
 
+/**
+ * The deploys share one local repository, as a developer's runs do: only the first resolves
+ * Maven's plugins through Depot (each resolution took a good part of a run). The build that
+ * depends on them starts from an empty one, so that everything it needs comes through the
+ * virtual repository. A snapshot's build number comes from the remote metadata, which a
+ * deploy always reads from Depot, so the shared repository cannot number it.
+ */
+const deploysRepository = () => join(work, 'deploys-local-repository');
+
 describe('Maven with mvn itself', () => {
   it('deploys a release: the jar, its pom, checksums and the metadata Maven reads back', async () => {
-    const output = await mvn('hello-1.0', projectPom('hello', '1.0'), HELLO, ['deploy']);
+    const output = await mvn(
+      'hello-1.0',
+      projectPom('hello', '1.0'),
+      HELLO,
+      ['deploy'],
+      deploysRepository(),
+    );
     expect(output).toContain('BUILD SUCCESS');
     const folder = '/artifactory/libs-release-local/org/acme/hello';
     const jar = await depot.request(`${folder}/1.0/hello-1.0.jar`);
@@ -206,6 +230,7 @@ describe('Maven with mvn itself', () => {
         projectPom('hello', '2.0-SNAPSHOT'),
         HELLO,
         ['deploy'],
+        deploysRepository(),
       );
       expect(output).toContain('BUILD SUCCESS');
     }

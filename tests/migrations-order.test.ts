@@ -45,6 +45,7 @@ const SHIPPED = [
   '0050-builds-latest',
   '0054-builds-rows',
   '0056-webhooks-no-row-checks',
+  '0058-webhooks-outbox-notify',
 ];
 
 describe('the migrations', () => {

@@ -1,11 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES } from '../server/modules/auth/messages.ts';
 import { basic, startTestDepot, type TestDepot } from './helpers/test-app.ts';
 
 /**
  * Guessing passwords: the account locks after the policy's attempts, the address waits longer
  * after each failure beyond ten, and X-Forwarded-For counts only from a configured proxy.
+ *
+ * The clock stands still during each test: the first wait is one second, and on a busy
+ * machine the guesses after the eleventh failure can take longer than that, which would let
+ * one more guess through and fail a test that holds on any machine. No test here waits for a
+ * wait to end: the way back is an admin's unlock and a success, which need no clock.
  */
+const stopTheClock = () => vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+const restartTheClock = () => vi.useRealTimers();
 const login = (depot: TestDepot, user: string, password: string, forwardedFor?: string) =>
   depot.app.inject({
     method: 'POST',
@@ -26,39 +33,33 @@ describe('sign-in throttle with no trusted proxy', () => {
       });
   });
   afterAll(() => depot.close());
+  beforeEach(stopTheClock);
+  afterEach(restartTheClock);
 
   it('locks the account and makes the address wait, through 1,000 guesses', async () => {
-    // The clock stands still from the first guess to the last check: the first wait is one
-    // second, and on a busy machine 989 guesses can take longer than that, which would let
-    // one more guess, or the bystander below, through.
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-    try {
-      const statuses = new Map<number, number>();
-      let lastRetryAfter = 0;
-      for (let i = 0; i < 1000; i++) {
-        // A forged X-Forwarded-For per guess: ignored, the socket's address is what counts.
-        const response = await login(depot, 'target', `guess-${i}`, `198.51.100.${i % 250}`);
-        statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-        if (response.statusCode === 429) lastRetryAfter = Number(response.headers['retry-after']);
-      }
-      // Ten free failures (the fifth locks the account), the eleventh starts the wait, and
-      // every guess after it is refused at once, without checking a password.
-      expect(statuses.get(401)).toBe(11);
-      expect(statuses.get(429)).toBe(989);
-      expect(lastRetryAfter).toBeGreaterThan(0);
-      const locked = await depot.services.users.get('target');
-      expect(locked.locked).toBe(true);
-
-      // Basic auth from the same address waits too, even with a right password.
-      const client = await depot.app.inject({
-        url: '/artifactory/api/repositories',
-        headers: { authorization: basic('bystander', 'bystander-pass-1') },
-      });
-      expect(client.statusCode).toBe(429);
-      expect(client.json().errors[0].message).toMatch(/^Too many failed sign-ins/);
-    } finally {
-      vi.useRealTimers();
+    const statuses = new Map<number, number>();
+    let lastRetryAfter = 0;
+    for (let i = 0; i < 1000; i++) {
+      // A forged X-Forwarded-For per guess: ignored, the socket's address is what counts.
+      const response = await login(depot, 'target', `guess-${i}`, `198.51.100.${i % 250}`);
+      statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+      if (response.statusCode === 429) lastRetryAfter = Number(response.headers['retry-after']);
     }
+    // Ten free failures (the fifth locks the account), the eleventh starts the wait, and
+    // every guess after it is refused at once, without checking a password.
+    expect(statuses.get(401)).toBe(11);
+    expect(statuses.get(429)).toBe(989);
+    expect(lastRetryAfter).toBeGreaterThan(0);
+    const locked = await depot.services.users.get('target');
+    expect(locked.locked).toBe(true);
+
+    // Basic auth from the same address waits too, even with a right password.
+    const client = await depot.app.inject({
+      url: '/artifactory/api/repositories',
+      headers: { authorization: basic('bystander', 'bystander-pass-1') },
+    });
+    expect(client.statusCode).toBe(429);
+    expect(client.json().errors[0].message).toMatch(/^Too many failed sign-ins/);
   });
 
   it('lets the locked user back in only after an admin unlocks and the wait is over', async () => {
@@ -105,14 +106,22 @@ describe('sign-in throttle behind a trusted proxy', () => {
     await depot.services.securityConfig.update({ userLockPolicy: { enabled: false } });
   });
   afterAll(() => depot.close());
+  beforeEach(stopTheClock);
+  afterEach(restartTheClock);
 
   it('counts the forwarded client address, so one client waiting does not stop another', async () => {
     for (let i = 0; i < 11; i++) await login(depot, 'user', 'wrong', '203.0.113.5');
     const waiting = await login(depot, 'user', 'user-pass-1', '203.0.113.5');
     expect(waiting.statusCode).toBe(429);
+    expect(waiting.headers['retry-after']).toBe('1');
     const other = await login(depot, 'user', 'user-pass-1', '203.0.113.9');
     expect(other.statusCode).toBe(200);
     expect(other.json()).toMatchObject({ name: 'user' });
+    // The wait is a second of the clock, however long the guesses took: it holds to its end.
+    vi.setSystemTime(Date.now() + 999);
+    expect((await login(depot, 'user', 'user-pass-1', '203.0.113.5')).statusCode).toBe(429);
+    vi.setSystemTime(Date.now() + 1);
+    expect((await login(depot, 'user', 'user-pass-1', '203.0.113.5')).statusCode).toBe(200);
   });
 
   it('keeps counting guesses against other accounts when the guesser signs in as itself', async () => {
@@ -135,7 +144,9 @@ describe('sign-in throttle behind a trusted proxy', () => {
     expect(failuresBefore.length).toBeGreaterThanOrEqual(11);
     expect(failuresBefore.every((answer) => answer.status === 401)).toBe(true);
     expect(answers.some((answer) => answer.valid && answer.status === 429)).toBe(true);
-    // Its own typos are forgiven by its own sign-in: they never add up to a wait.
+  });
+
+  it('forgives a user’s own typos once it signs in: they never add up to a wait', async () => {
     const own = '203.0.113.41';
     for (let round = 0; round < 6; round++) {
       for (const typo of ['typo-1', 'typo-2', 'typo-3'])

@@ -51,13 +51,22 @@ describe('the request log', () => {
       body: 'x'.repeat(3000),
     });
     expect(put.status).toBe(201);
-    // The second download is answered by the fast path, before Fastify: logged all the same.
+    // A repeated download is answered by the fast path, before Fastify: logged all the same.
+    // Usually the second is; on PostgreSQL the deploy's change notification may arrive after
+    // the first download filled the cache and empty it again, so a few tries are allowed.
     const served = depot.downloadFastPath.served;
-    for (const query of ['', '', '?access_token=sekrit-q']) {
+    const download = async (query = '') => {
       const get = await depot.request(`/artifactory/logs-local/a/file.txt${query}`);
       expect(await get.text()).toHaveLength(3000);
+    };
+    let downloadCount = 0;
+    while (depot.downloadFastPath.served === served && downloadCount < 5) {
+      await download();
+      downloadCount += 1;
     }
     expect(depot.downloadFastPath.served).toBe(served + 1);
+    await download('?access_token=sekrit-q');
+    downloadCount += 1;
 
     const lines = await linesOnceSeen(
       'depot-request.log',
@@ -71,7 +80,8 @@ describe('the request log', () => {
       async () =>
         (await readLog('depot-request.log')).log_content
           .split('\n')
-          .filter((line) => line.includes('|GET|/artifactory/logs-local/a/file.txt|')).length === 3,
+          .filter((line) => line.includes('|GET|/artifactory/logs-local/a/file.txt|')).length ===
+        downloadCount,
       'every download logged, the query string left out',
     );
     const [time, node, address, user, method, path, status, bytes, ms] = downloads[0];

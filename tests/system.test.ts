@@ -1,6 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { migrateToLatest } from '../server/db/database.ts';
+import { MIGRATIONS } from '../server/db/migrations/index.ts';
 import { adminAuth, startTestDepot, type TestDepot } from './helpers/test-app.ts';
 
 let depot: TestDepot;
@@ -14,7 +18,10 @@ beforeAll(async () => {
   writeFileSync(join(uiDir, '.vite', 'manifest.json'), '{"secret":"build details"}');
   depot = await startTestDepot({ DEPOT_UI_DIR: uiDir, DEPOT_SERVER_NAME: 'build-farm' });
 });
-afterAll(() => depot.close());
+afterAll(async () => {
+  await depot.close();
+  rmSync(uiDir, { recursive: true, force: true });
+});
 
 describe('system calls', () => {
   it('answers ping with OK to anyone', async () => {
@@ -93,5 +100,34 @@ describe('the console under /ui/', () => {
     const response = await depot.app.inject({ url: '/' });
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe('/ui/');
+  });
+});
+
+describe("the schema's check at every start", () => {
+  const applied = async () =>
+    (
+      await sql<{ name: string }>`select name from kysely_migration order by name`.execute(depot.db)
+    ).rows.map(({ name }) => name);
+
+  it('finds every migration applied and leaves the database as it is', async () => {
+    const before = await applied();
+    expect(before).toEqual(Object.keys(MIGRATIONS).sort());
+    await migrateToLatest(depot.db, pino({ level: 'silent' }));
+    expect(await applied()).toEqual(before);
+  });
+
+  it('refuses a database a newer build migrated, as the migrator says', async () => {
+    // The quick check that all is applied must not pass over a migration it does not know.
+    const newer = '9999-from-a-newer-build';
+    await sql`insert into kysely_migration (name, timestamp) values (${newer}, ${new Date().toISOString()})`.execute(
+      depot.db,
+    );
+    try {
+      await expect(migrateToLatest(depot.db, pino({ level: 'silent' }))).rejects.toThrow(
+        `previously executed migration ${newer} is missing`,
+      );
+    } finally {
+      await sql`delete from kysely_migration where name = ${newer}`.execute(depot.db);
+    }
   });
 });

@@ -1,20 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp, type DepotApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
 import { createDispatcher, type Dispatcher } from '../server/modules/webhooks/dispatcher.ts';
 import {
-  adminAuth,
   createRepository,
   deployFile,
+  startSecondNode,
   startTestDepot,
-  TEST_ADMIN_PASSWORD,
   type TestDepot,
 } from './helpers/test-app.ts';
 import { startReceiver, until, type Receiver } from './helpers/webhook-receiver.ts';
+import { subscribeToDeploys } from './helpers/webhook-subscriptions.ts';
 
 /**
  * Two nodes deliver from one outbox: each event reaches the receiver once, not once per
@@ -31,8 +25,7 @@ const FAST = {
 };
 
 let first: TestDepot;
-let second: DepotApp | undefined;
-let secondHome: string | undefined;
+let second: Awaited<ReturnType<typeof startSecondNode>> | undefined;
 let secondDispatcher: Dispatcher | undefined;
 let receiver: Receiver;
 
@@ -42,15 +35,7 @@ beforeAll(async () => {
   await first.services.securityConfig.update({ remoteAllowList: ['127.0.0.1'] });
   await createRepository(first, 'cluster-local', 'local');
   if (first.config.databaseUrl) {
-    secondHome = mkdtempSync(join(tmpdir(), 'depot-test-'));
-    const config = loadConfig({
-      ...FAST,
-      DEPOT_HOME: secondHome,
-      DEPOT_DATABASE_URL: first.config.databaseUrl,
-      DEPOT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-      DEPOT_LOG_STDOUT: 'false',
-    });
-    second = await buildApp(config, createLogger(config));
+    second = await startSecondNode(first, FAST);
   } else {
     secondDispatcher = createDispatcher({
       db: first.services.db,
@@ -67,28 +52,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await secondDispatcher?.stop();
-  await second?.app.close();
-  if (secondHome) rmSync(secondHome, { recursive: true, force: true });
+  await second?.close();
   await receiver?.close();
   await first?.close();
 });
 
 it('delivers each event once, in order, with two nodes delivering', async () => {
-  const created = await first.app.inject({
-    method: 'POST',
-    url: '/event/api/v1/subscriptions',
-    headers: adminAuth(),
-    payload: {
-      key: 'cluster',
-      event_filter: {
-        domain: 'artifact',
-        event_types: ['deployed'],
-        criteria: { repoKeys: ['cluster-local'] },
-      },
-      handlers: [{ handler_type: 'webhook', url: receiver.url, secret: 'cluster-secret' }],
-    },
+  await subscribeToDeploys(first, {
+    key: 'cluster',
+    repoKey: 'cluster-local',
+    url: receiver.url,
+    secret: 'cluster-secret',
   });
-  expect(created.statusCode, created.body).toBe(201);
   const paths = Array.from({ length: 30 }, (_, i) => `c/${String(i).padStart(2, '0')}.txt`);
   for (const path of paths) await deployFile(first, 'cluster-local', path);
   const pending = () =>

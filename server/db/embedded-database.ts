@@ -4,6 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { startModuleWorker } from '../workers/module-worker.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { clusterTemplates } from './pglite-templates.ts';
 
 export type WorkerRequest =
   { type: 'query'; id: number; sql: string; parameters: unknown[] } | { type: 'close' };
@@ -44,7 +45,7 @@ function startWorker(home: string): Worker {
   // The thread's own objects are small and short-lived (one query's rows): a small young
   // generation keeps its idle memory down by some tens of MB at no measurable cost.
   return startModuleWorker(import.meta.url, 'pglite-worker', {
-    workerData: { home },
+    workerData: { home, templates: clusterTemplates() },
     resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
 }

@@ -5,7 +5,8 @@ import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asBulkWork } from './bulk-work.ts';
 import { EmbeddedDatabase } from './embedded-database.ts';
-import { PGliteDialect } from './pglite-dialect.ts';
+import { PGliteDialect, PRIORITY_TURNS_IN_A_ROW } from './pglite-dialect.ts';
+import { priorityTransaction } from './priority-work.ts';
 
 /**
  * The embedded database's one session, shared fairly (issue 22, item 9): a query that waited
@@ -16,12 +17,14 @@ import { PGliteDialect } from './pglite-dialect.ts';
  */
 let home: string;
 let db: Kysely<Record<string, never>>;
+let dialect: PGliteDialect;
 
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'depot-dialect-'));
   const embedded = new EmbeddedDatabase(home);
   await embedded.waitReady;
-  db = new Kysely({ dialect: new PGliteDialect(embedded) });
+  dialect = new PGliteDialect(embedded);
+  db = new Kysely({ dialect });
   await sql`create table marks (label text not null)`.execute(db);
 });
 afterAll(async () => {
@@ -74,6 +77,36 @@ describe('the embedded database session', () => {
       'second began',
       'second ends',
       'third began',
+    ]);
+  });
+
+  it('begins priority transactions ahead of waiting ones, a bounded number in a row', async () => {
+    const order: string[] = [];
+    const first = await heldTransaction(order, 'first');
+    const body = (name: string) => async (tx: Kysely<Record<string, never>>) => {
+      order.push(name);
+      await sql`select 1`.execute(tx);
+    };
+    const plain = ['plain 1', 'plain 2'].map((name) => db.transaction().execute(body(name)));
+    const urgent = Array.from({ length: PRIORITY_TURNS_IN_A_ROW + 2 }, (_, i) =>
+      priorityTransaction(db, body(`priority ${i + 1}`)),
+    );
+    // Every one of them waits for the held transaction before it is released.
+    await expect.poll(() => dialect.stats().waiting).toBe(plain.length + urgent.length);
+    first.release();
+    await Promise.all([first.done, ...plain, ...urgent]);
+    expect(order).toEqual([
+      'first began',
+      'first ends',
+      'priority 1',
+      'priority 2',
+      'priority 3',
+      'priority 4',
+      // After four turns ahead of it, the transaction that waited longest begins.
+      'plain 1',
+      'priority 5',
+      'priority 6',
+      'plain 2',
     ]);
   });
 

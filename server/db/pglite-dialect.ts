@@ -10,6 +10,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import { isBulkWork } from './bulk-work.ts';
+import { isPriorityWork } from './priority-work.ts';
 
 /** What the dialect needs of PGlite: the worker-backed EmbeddedDatabase, or PGlite itself. */
 export interface PGliteLike {
@@ -66,9 +67,21 @@ function transactionLost(): Error {
 }
 
 /** A query or a transaction waiting for another connection's transaction to end. */
-type Waiting =
-  | { kind: 'query'; send: () => void }
-  | { kind: 'transaction'; connection: DatabaseConnection; start: () => void };
+type Waiting = { kind: 'query'; send: () => void } | WaitingTransaction;
+
+type WaitingTransaction = {
+  kind: 'transaction';
+  connection: DatabaseConnection;
+  start: () => void;
+  /** Begun in the priority lane (priority-work.ts). */
+  priority: boolean;
+};
+
+/**
+ * Priority transactions that may begin in a row ahead of one that waited longer: enough for a
+ * webhook round's fan-out, claim and record, never so many that the others starve.
+ */
+export const PRIORITY_TURNS_IN_A_ROW = 4;
 
 class PGliteDriver implements Driver {
   /** The open transaction, if any: it owns the database from begin to commit. */
@@ -80,6 +93,8 @@ class PGliteDriver implements Driver {
   };
   /** What waits for the open transaction to end, in arrival order. */
   private waiting: Waiting[] = [];
+  /** Priority transactions begun in a row ahead of one that waited longer. */
+  private priorityTurns = 0;
   /** The last bulk statement sent: the next one waits for it (bulk-work.ts). */
   private lastBulk: Promise<unknown> = Promise.resolve();
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -170,7 +185,7 @@ class PGliteDriver implements Driver {
     if (!this.transaction) this.transaction = this.opened(connection);
     else
       await new Promise<void>((start) =>
-        this.waiting.push({ kind: 'transaction', connection, start }),
+        this.waiting.push({ kind: 'transaction', connection, start, priority: isPriorityWork() }),
       );
     try {
       await connection.executeQuery(CompiledQuery.raw('begin'));
@@ -205,9 +220,10 @@ class PGliteDriver implements Driver {
 
   /**
    * Ends the open transaction and lets the waiting in, fairly: every query that waited is
-   * sent first, in order, then the first waiting transaction begins. A request with one
-   * query (a ping) thus waits for one transaction at most, however many are queued; a
-   * transaction waits at most for the queries that were waiting when the one before it ended.
+   * sent first, in order, then the next waiting transaction begins (nextTransaction). A
+   * request with one query (a ping) thus waits for one transaction at most, however many are
+   * queued; a transaction waits at most for the queries that were waiting when the one before
+   * it ended.
    */
   private endTransaction() {
     this.transaction?.end();
@@ -216,13 +232,28 @@ class PGliteDriver implements Driver {
     this.waiting = [];
     for (const entry of waiting) if (entry.kind === 'query') entry.send();
     const transactions = waiting.filter((entry) => entry.kind === 'transaction');
-    const next = transactions.shift();
-    this.waiting = transactions;
+    const next = this.nextTransaction(transactions);
+    this.waiting = transactions.filter((entry) => entry !== next);
     if (next) {
       // Owned from now: whatever is sent before its `begin` arrives waits behind it.
       this.transaction = this.opened(next.connection);
       next.start();
     }
+  }
+
+  /**
+   * The first waiting transaction of the priority lane, if any, unless that many have begun in
+   * a row ahead of older ones already; else the one that waited longest.
+   */
+  private nextTransaction(transactions: WaitingTransaction[]): WaitingTransaction | undefined {
+    const oldest = transactions[0];
+    const urgent = transactions.find((entry) => entry.priority);
+    if (urgent && urgent !== oldest && this.priorityTurns < PRIORITY_TURNS_IN_A_ROW) {
+      this.priorityTurns++;
+      return urgent;
+    }
+    this.priorityTurns = 0;
+    return oldest;
   }
 
   async destroy(): Promise<void> {

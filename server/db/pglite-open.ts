@@ -1,8 +1,6 @@
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { PROJECT_ROOT } from '../paths.ts';
-import { MIGRATIONS_KEY } from './migrations/index.ts';
 
 /**
  * PostgreSQL's defaults are sized for a dedicated server (128 MB of shared buffers). Depot's
@@ -18,36 +16,12 @@ const EMBEDDED_SETTINGS = {
   wal_buffers: '1MB',
 };
 
-/** Where `npm install` keeps its prepared clusters: keyed by PGlite's version, which made them. */
-function templateRoot(): string | undefined {
-  const pglitePackage = join(
-    PROJECT_ROOT,
-    'node_modules',
-    '@electric-sql',
-    'pglite',
-    'package.json',
-  );
-  if (!existsSync(pglitePackage)) return undefined;
-  const { version } = JSON.parse(readFileSync(pglitePackage, 'utf8')) as { version: string };
-  return join(PROJECT_ROOT, 'node_modules', '.cache', 'depot', `pglite-${version}`);
-}
+const usable = (dir: string) => existsSync(join(dir, 'PG_VERSION'));
 
-/** The empty cluster (scripts/pglite-template.mjs). */
-export const emptyTemplateDir = () => templateRoot();
-
-/** The cluster with today's migrations applied (scripts/pglite-migrated-template.ts). */
-export function migratedTemplateDir(): string | undefined {
-  const root = templateRoot();
-  return root && `${root}-migrated-${MIGRATIONS_KEY}`;
-}
-
-const usable = (dir: string | undefined) =>
-  dir && existsSync(join(dir, 'PG_VERSION')) ? dir : undefined;
-
-async function createCluster(PGliteClass: typeof PGlite, dataDir: string) {
+async function createCluster(PGliteClass: typeof PGlite, dataDir: string, templates: string[]) {
   // A migrated copy saves the first start its migrations (a second or so of DDL); an empty
   // one saves initdb. Migrations run at start either way and apply whatever is missing.
-  const template = usable(migratedTemplateDir()) ?? usable(emptyTemplateDir());
+  const template = templates.find(usable);
   if (template) {
     cpSync(template, dataDir, { recursive: true });
     return;
@@ -60,16 +34,19 @@ async function createCluster(PGliteClass: typeof PGlite, dataDir: string) {
 
 /**
  * Opens (creating on first start) the embedded database under `home/db`. `onStderr` sees
- * PostgreSQL's log lines, which PGlite otherwise drops.
+ * PostgreSQL's log lines, which PGlite otherwise drops. A new database starts as a copy of
+ * the first usable of `templates` (clusterTemplates() in pglite-templates.ts, which the
+ * caller passes: the database's thread then never loads the migrations to name them).
  */
 export async function openPGlite(
   home: string,
-  options: { onStderr?: (line: string) => boolean } = {},
+  options: { onStderr?: (line: string) => boolean; templates: string[] },
 ): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
   const dataDir = join(home, 'db');
   mkdirSync(dataDir, { recursive: true });
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) await createCluster(PGlite, dataDir);
+  if (!existsSync(join(dataDir, 'PG_VERSION')))
+    await createCluster(PGlite, dataDir, options.templates);
   const settings = Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => [
     '-c',
     `${name}=${value}`,

@@ -50,9 +50,8 @@ function startFailure(error: unknown): ErrorFields {
 }
 
 try {
-  const pglite = await openPGlite((workerData as { home: string }).home, {
-    onStderr: keepStartLog,
-  });
+  const { home, templates } = workerData as { home: string; templates: string[] };
+  const pglite = await openPGlite(home, { onStderr: keepStartLog, templates });
   starting = false;
   let instanceEnded = false;
 

@@ -8,7 +8,9 @@ import { createBodyRateGuard } from './slow-bodies.ts';
  * The guard on a real HTTP server on loopback whose handler is the test's own, so that the
  * server, not the client, can be the slow side.
  */
-const LIMITS = { minBytesPerSecond: 1024, windowSeconds: 1 };
+// Half-second windows: the test waits three of them, and what it checks (paused time is not
+// counted) does not depend on the window's length.
+const LIMITS = { minBytesPerSecond: 1024, windowSeconds: 0.5 };
 let server: Server | undefined;
 
 afterEach(async () => {
@@ -23,11 +25,14 @@ describe('the body rate guard', () => {
     server = createServer((request, response) => {
       guard.watch(request, response);
       // Busy elsewhere for three windows: the client's bytes wait in paused buffers.
-      setTimeout(() => {
-        let size = 0;
-        request.on('data', (chunk: Buffer) => (size += chunk.length));
-        request.on('end', () => response.end(String(size)));
-      }, 3000);
+      setTimeout(
+        () => {
+          let size = 0;
+          request.on('data', (chunk: Buffer) => (size += chunk.length));
+          request.on('end', () => response.end(String(size)));
+        },
+        3 * LIMITS.windowSeconds * 1000,
+      );
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');

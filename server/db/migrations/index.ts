@@ -37,6 +37,7 @@ import * as supportBundleParts from './0049-support-bundle-parts.ts';
 import * as buildsLatest from './0050-builds-latest.ts';
 import * as buildsRows from './0054-builds-rows.ts';
 import * as webhooksNoRowChecks from './0056-webhooks-no-row-checks.ts';
+import * as webhooksOutboxNotify from './0058-webhooks-outbox-notify.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -77,6 +78,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0050-builds-latest': buildsLatest,
   '0054-builds-rows': buildsRows,
   '0056-webhooks-no-row-checks': webhooksNoRowChecks,
+  '0058-webhooks-outbox-notify': webhooksOutboxNotify,
 };
 
 /**

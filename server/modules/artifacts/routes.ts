@@ -139,6 +139,7 @@ export async function artifactsRoutes(
       properties,
       user: request.principal.name,
       refuseExistingFile: mayOverwrite ? undefined : overwriteDenied,
+      declaredLength: declaredLength(request),
     });
     const base = `${request.protocol}://${request.host}/artifactory`;
     request.log.info(

@@ -7,7 +7,7 @@ import type { DepotDatabase } from '../../db/tables.ts';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.ts';
 import type { Checksums, Filestore, StagedBlob, StoredBlob } from '../../storage/filestore.ts';
 import type { RepositoriesService } from '../repositories/service.ts';
-import { assertProjectRoom } from '../projects/quota.ts';
+import { assertProjectRoom, inProject } from '../projects/quota.ts';
 import { acceptsPath } from './ant-pattern.ts';
 import { ancestorsOf, escapeLike } from './paths.ts';
 import { holdForRemoval, placeFile } from './tree-writes.ts';
@@ -18,12 +18,20 @@ import { checksumHolders } from './queries.ts';
 import type { ItemWalker } from '../access-control/subtree-walk.ts';
 import { CACHE_SUFFIX } from '../access-control/permission-target.ts';
 import { fileEvents } from '../events/artifact-events.ts';
-import { emitEvents } from '../events/outbox.ts';
+import { emitEvents, wantedEvents } from '../events/outbox.ts';
 import { dropBuildsOf } from '../builds/dropped-builds.ts';
 import { NODE_WITH_CHECKSUMS } from './node-columns.ts';
+import { deployInOneStatement } from './deploy-statement.ts';
 
 /** Holders of some content read per query by a checksum deploy. */
 const HOLDERS_PAGE = 500;
+
+/**
+ * A body declared this small is read before its path is checked, the check then made by the
+ * blob's preclaim (one statement less); a larger one is refused, when its path is taken,
+ * before a byte of it is read.
+ */
+const CHECK_PATH_EARLY_ABOVE = 64 * 1024;
 
 export type Tx = Transaction<DepotDatabase>;
 
@@ -60,6 +68,8 @@ export interface DeployRequest {
   index?: IndexHook;
   /** The content, already staged (a multipart upload's file part); `content` is then unread. */
   staged?: StagedBlob;
+  /** The body's size as the client declared it (Content-Length), if it did. */
+  declaredLength?: number;
   /**
    * The caller may not replace a file there (no Delete/Overwrite): a file at the path,
    * there before or written meanwhile, refuses the deploy with this error.
@@ -154,7 +164,9 @@ export function createArtifactsService(
    * Records a file: a staged blob's row is claimed in a commit of its own (which keeps
    * garbage collection off it for its grace period) and the blob put in place (linked and
    * fsynced in its folder), then one transaction claims the row again (its lock holds
-   * collection off until commit) and writes the rows that refer to it. The filestore's work
+   * collection off until commit) and writes the rows that refer to it. A plain deploy does
+   * that transaction's work as one statement (`storeInOneStatement`), and falls back to the
+   * transaction when the statement meets anything else. The filestore's work
    * stays outside the transaction, as an exploded archive's does (staged-tree.ts): on the
    * embedded database a transaction holds the one session everybody shares, and a folder's
    * fsync inside it made every other deploy wait some 5-60 ms for each one (docs/webhooks.md,
@@ -171,14 +183,21 @@ export function createArtifactsService(
     blob: StoredBlob,
     staged?: StagedBlob,
     index?: IndexHook,
+    checkPath = false,
   ) {
     const incoming = [{ path: record.path, size: blob.size, sha256: blob.sha256 }];
     try {
       if (staged) {
         // A deploy past its project's quota keeps no blob; the transaction decides again.
         await assertProjectRoom(db, repo, incoming);
-        await preclaimBlobs(db, [staged]);
+        await preclaimBlob(
+          db,
+          staged,
+          checkPath ? { repositoryId: repo.id, path: record.path } : undefined,
+        );
         await filestore.place(staged);
+        const placed = await storeInOneStatement(repo, record, staged, index);
+        if (placed) return placed;
       }
       return await retryTransaction(() =>
         db.transaction().execute(async (tx) => {
@@ -194,6 +213,34 @@ export function createArtifactsService(
     } finally {
       await filestore.discard(staged);
     }
+  }
+
+  /**
+   * The common deploy (a new or replaced file in existing folders, nothing but its row and
+   * event to write) as one statement (deploy-statement.ts); undefined when the deploy needs
+   * more, or something is in its way: `storeFile`'s transaction then does it all.
+   */
+  async function storeInOneStatement(
+    repo: Pick<RepositoryRow, 'id' | 'key' | 'config'>,
+    record: FileRecord,
+    blob: StoredBlob,
+    index?: IndexHook,
+  ) {
+    if (index || inProject(repo) || Object.keys(record.properties).length > 0) return undefined;
+    const events = wantedEvents(
+      db,
+      fileEvents('deployed', repo.key, [{ ...blob, path: record.path }], record.user),
+    );
+    return retryTransaction(() =>
+      deployInOneStatement(db, {
+        repositoryId: repo.id,
+        path: record.path,
+        blob,
+        user: record.user,
+        keepExistingFile: record.refuseExistingFile !== undefined,
+        events,
+      }),
+    );
   }
 
   function findNode(repositoryId: number, path: string, executor: Database = db) {
@@ -254,8 +301,14 @@ export function createArtifactsService(
           `The path '${request.path}' is not allowed by the include and exclude patterns of repository '${repo.key}'`,
         );
       }
-      // An early refusal before a body is read; the write itself decides (placeFile).
-      await assertPathFree(db, repo.id, request.path);
+      // An early refusal before a body is read; the write itself decides (placeFile). A small
+      // body's path is checked by its blob's preclaim instead.
+      const smallBody =
+        !request.staged &&
+        !request.byChecksum &&
+        (request.declaredLength ?? 0) > 0 &&
+        request.declaredLength! <= CHECK_PATH_EARLY_ABOVE;
+      if (!smallBody) await assertPathFree(db, repo.id, request.path);
       const { blob, staged } = await contentFor(request);
       try {
         const index =
@@ -265,7 +318,7 @@ export function createArtifactsService(
             diskPath: staged?.tmpPath ?? filestore.pathOf(blob.sha256),
             user: request.user,
           }));
-        const node = await storeFile(repo, request, blob, staged, index);
+        const node = await storeFile(repo, request, blob, staged, index, smallBody);
         return { repo, node, blob };
       } finally {
         await filestore.discard(staged);
@@ -475,20 +528,31 @@ export function createArtifactsService(
 
 /** A file cannot replace a folder, and no ancestor of it may be a file. */
 async function assertPathFree(db: Database | Tx, repositoryId: number, path: string) {
-  const clash = await db
+  refuseClash(await clashingNode(db, repositoryId, path).executeTakeFirst(), path);
+}
+
+/**
+ * The node that keeps a file from being written at `path`: a folder at the path itself, or
+ * a file at one of its ancestors. `assertPathFree` runs it alone, `preclaimBlob` inside its
+ * statement.
+ */
+function clashingNode(db: Database | Tx, repositoryId: number, path: string) {
+  const ancestors = ancestorsOf(path);
+  return db
     .selectFrom('nodes')
     .select(['path', 'folder'])
     .where('repository_id', '=', repositoryId)
     .where((eb) =>
       eb.or([
         eb.and([eb('path', '=', path), eb('folder', '=', true)]),
-        eb.and([
-          eb('path', 'in', ancestorsOf(path).length ? ancestorsOf(path) : ['']),
-          eb('folder', '=', false),
-        ]),
+        eb.and([eb('path', 'in', ancestors.length ? ancestors : ['']), eb('folder', '=', false)]),
       ]),
     )
-    .executeTakeFirst();
+    .limit(1);
+}
+
+/** The refusal of a path a file could not be written at (`assertPathFree`'s answer). */
+function refuseClash(clash: { path: string; folder: boolean } | undefined, path: string) {
   if (clash?.folder) throw new Conflict(`A folder exists at '${path}': a file cannot replace it`);
   if (clash) throw new Conflict(`'${clash.path}' is a file: it cannot hold '${path}'`);
 }
@@ -546,6 +610,28 @@ async function preclaimBlobs(db: Database, blobs: StoredBlob[]) {
     )
     .onConflict((c) => c.column('sha256').doUpdateSet({ touched_at: sql`now()` }))
     .execute();
+}
+
+/**
+ * `preclaimBlobs` for one blob; with `at`, in the same statement, `assertPathFree`'s check of
+ * where it goes: a path taken refuses the deploy and claims nothing.
+ */
+async function preclaimBlob(
+  db: Database,
+  blob: StoredBlob,
+  at?: { repositoryId: number; path: string },
+) {
+  if (!at) return preclaimBlobs(db, [blob]);
+  const clash = clashingNode(db, at.repositoryId, at.path);
+  const { rows } = await sql<{ path: string; folder: boolean }>`with clash as ${clash},
+    claimed as (
+      insert into blobs (sha256, sha1, md5, sha512, size)
+      select ${blob.sha256}::text, ${blob.sha1}::text, ${blob.md5 ?? null}::text,
+        ${blob.sha512 ?? null}::text, ${blob.size}::bigint
+      where not exists (select from clash)
+      on conflict (sha256) do update set touched_at = now())
+    select path, folder from clash`.execute(db);
+  refuseClash(rows[0], at.path);
 }
 
 /** A file's row and properties, and its `artifact.deployed` event (docs/webhooks.md). */

@@ -207,7 +207,7 @@ export async function placeFiles(
 }
 
 /** A new file's row. */
-function fileRow(
+export function fileRow(
   repositoryId: number,
   path: string,
   content: FileContent,

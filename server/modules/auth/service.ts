@@ -12,14 +12,14 @@ import {
   passwordAged,
   rememberReplacedPassword,
 } from './password-policy.ts';
-import { hashPassword, verifyPassword } from './password.ts';
+import { decoyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 import type { SignInLocks } from './sign-in-locks.ts';
 import { VerifiedPasswords } from './verified-passwords.ts';
 
 const REMEMBERED_SESSION_MS = 14 * 24 * 3600 * 1000;
 const BROWSER_SESSION_MS = 12 * 3600 * 1000;
-// Hashed once so that an unknown user costs as much as a wrong password (no user probing).
-const DECOY_HASH = hashPassword(randomBytes(16).toString('hex'));
+// Checked for an unknown user, so that it costs as much as a wrong password (no user probing).
+const DECOY_HASH = decoyPasswordHash();
 
 export interface AuthenticatedUser {
   id: number;
@@ -97,7 +97,7 @@ export function createAuthService(
     const usable = user?.password_hash && !user.internal_password_disabled;
     const matches = usable
       ? await passwordMatches(password, user.password_hash!)
-      : await verifyPassword(password, await DECOY_HASH).then(() => false);
+      : await verifyPassword(password, DECOY_HASH).then(() => false);
     if (!user || !matches) {
       const nowLocked = await locks.failed(name, address);
       throw new Unauthorized(nowLocked ? AUTH_MESSAGES.locked : AUTH_MESSAGES.badCredentials);

@@ -17,8 +17,14 @@ import {
 import { lockBackupDir } from './backup-lock.ts';
 import { removeExpiredBackups } from './retention.ts';
 import { deltaBaseIn, snapshotInfo, VANISHED_FILE, type DeltaBase } from './backup-chain.ts';
-import { bytesToPack, packBlobs } from './pack-backup.ts';
-import { dumpMetadata, type DumpResult } from './metadata-dump.ts';
+import {
+  bytesToPack,
+  packBlobs,
+  type DumpedMetadata,
+  type PackedBlobs,
+  type PackTarget,
+} from './pack-backup.ts';
+import { dumpMetadata, type DumpedBlobs, type DumpResult } from './metadata-dump.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
 import { ZIP_SUFFIX, writeZipBackup } from './zip-backup.ts';
 
@@ -114,59 +120,84 @@ async function writeLocked(
   const packsDir = request.incremental ? join(request.dir, 'packs') : join(temp, 'packs');
   const metadataFile = join(temp, 'metadata.jsonl');
   const zipTemp = join(temp, `${name}${ZIP_SUFFIX}`);
+  // A directory backup's binaries go into its pack while the dump still writes the tables
+  // after `blobs` (docs/backup.md, "Runs"); a zip holds the whole dump, so it waits for it.
+  const packs = new AbortController();
+  let packing: Promise<PackedBlobs> | undefined;
+  const stopPacking = async () => {
+    packs.abort();
+    await packing?.catch(() => undefined);
+  };
   try {
-    let copied = { copied: 0, copiedBytes: 0, packs: [] as string[] };
+    let copied: PackedBlobs = { copied: 0, copiedBytes: 0, packs: [] };
     let zipManifest: BackupManifest | undefined;
+    const progressOf =
+      (blobsTotal: number, bytesTotal: number) => (done: number, bytesDone: number) =>
+        onProgress({ phase: 'binaries', blobsDone: done, blobsTotal, bytesDone, bytesTotal });
+    const startPacking = (blobs: DumpedBlobs) => {
+      packing = packBinaries(
+        deps,
+        request,
+        { file: metadataFile, end: blobs.end },
+        { packsDir, name, fresh: !request.incremental },
+        { blobs, onProgress, progress: progressOf(blobs.count, blobs.bytes) },
+        stopping ? AbortSignal.any([stopping, packs.signal]) : packs.signal,
+      );
+      packing.catch(() => undefined); // awaited after the snapshot, or by stopPacking
+    };
+    const packsEarly = !request.createArchive && !request.excludeContent;
     const snapshot = await heldSnapshot(
       deps,
       async (tx) => {
         onProgress({ phase: 'metadata', blobsDone: 0, blobsTotal: 0, bytesDone: 0, bytesTotal: 0 });
-        return readSnapshot(tx, request, temp, deps.sharedDatabase);
+        try {
+          return await readSnapshot(tx, request, temp, {
+            sharedDatabase: deps.sharedDatabase,
+            onBlobsDumped: packsEarly ? startPacking : undefined,
+          });
+        } catch (error) {
+          // Still under the blob hold: no pack goes on reading after it is released.
+          await stopPacking();
+          throw error;
+        }
       },
       async (taken) => {
-        const total = request.excludeContent ? 0 : taken.blobCount;
-        const bytesTotal = request.excludeContent ? 0 : taken.blobBytes;
-        if (request.precalculate && !request.excludeContent) {
-          onProgress({ phase: 'space', blobsDone: 0, blobsTotal: total, bytesDone: 0, bytesTotal });
-          // Only an incremental backup's shared packs can hold some of them already.
-          const needed = request.incremental
-            ? await bytesToPack(metadataFile, packsDir)
-            : taken.blobBytes;
-          await checkSpace(request.dir, needed);
-        }
-        const progress = (done: number, bytesDone: number) =>
-          onProgress({
-            phase: 'binaries',
-            blobsDone: done,
-            blobsTotal: total,
-            bytesDone,
-            bytesTotal,
-          });
-        if (request.createArchive) {
-          // A zip holds every blob it names: its copy counts are known before it is written.
-          if (!request.excludeContent)
-            copied = { copied: total, copiedBytes: taken.blobBytes, packs: [] };
-          const manifest = manifestOf(deps, request, taken, copied);
-          await writeZipBackup(
-            {
-              metadataFile,
-              includeBlobs: !request.excludeContent,
-              filestore: deps.filestore,
-              manifest: () => (zipManifest = { ...manifest, finishedAt: new Date().toISOString() }),
-              masterKey: request.includeMasterKey ? deps.masterKey : undefined,
-              onBlob: progress,
-              stopping,
-            },
-            zipTemp,
-          );
+        if (packing) {
+          copied = await packing;
+          // A delta's metadata names only its new blobs; the restore needs its chain's too.
+          const basePacks = taken.base?.manifest.packs ?? [];
+          if (taken.base) copied.packs = [...new Set([...basePacks, ...copied.packs])].sort();
           return;
         }
-        if (request.excludeContent) return;
-        const target = { packsDir, name, fresh: !request.incremental };
-        copied = await packBlobs(metadataFile, deps.filestore, target, progress, stopping);
-        // A delta's metadata names only its new blobs; the restore needs its chain's too.
-        const basePacks = taken.base?.manifest.packs ?? [];
-        if (taken.base) copied.packs = [...new Set([...basePacks, ...copied.packs])].sort();
+        if (packsEarly) throw new Error('the metadata dump never reached the blobs table');
+        if (!request.createArchive) return;
+        const total = request.excludeContent ? 0 : taken.blobCount;
+        if (request.precalculate && !request.excludeContent) {
+          onProgress({
+            phase: 'space',
+            blobsDone: 0,
+            blobsTotal: total,
+            bytesDone: 0,
+            bytesTotal: taken.blobBytes,
+          });
+          await checkSpace(request.dir, taken.blobBytes);
+        }
+        // A zip holds every blob it names: its copy counts are known before it is written.
+        if (!request.excludeContent)
+          copied = { copied: total, copiedBytes: taken.blobBytes, packs: [] };
+        const manifest = manifestOf(deps, request, taken, copied);
+        await writeZipBackup(
+          {
+            metadataFile,
+            includeBlobs: !request.excludeContent,
+            filestore: deps.filestore,
+            manifest: () => (zipManifest = { ...manifest, finishedAt: new Date().toISOString() }),
+            masterKey: request.includeMasterKey ? deps.masterKey : undefined,
+            onBlob: progressOf(total, taken.blobBytes),
+            stopping,
+          },
+          zipTemp,
+        );
       },
     );
     const bytes = request.excludeContent ? 0 : snapshot.blobBytes;
@@ -195,6 +226,7 @@ async function writeLocked(
     await rename(temp, path);
     return { manifest, path };
   } catch (error) {
+    await stopPacking();
     await rm(temp, { recursive: true, force: true });
     const code = (error as NodeJS.ErrnoException).code;
     throw code === 'ENOSPC' || code === 'EDQUOT'
@@ -240,7 +272,7 @@ async function readSnapshot(
   tx: Database,
   request: BackupRequest,
   temp: string,
-  sharedDatabase: boolean,
+  options: { sharedDatabase: boolean; onBlobsDumped?: (blobs: DumpedBlobs) => void },
 ): Promise<Snapshot> {
   const { rows } = await sql<{ at: string }>`select now()::text as at`.execute(tx);
   const repositories = (await tx
@@ -275,7 +307,8 @@ async function readSnapshot(
     },
     {
       idsDir: join(temp, 'ids'),
-      copyToBlob: !sharedDatabase,
+      copyToBlob: !options.sharedDatabase,
+      onBlobsDumped: options.onBlobsDumped,
       delta: base && {
         sinceXmin: BigInt(base.manifest.snapshot!.xmin),
         previousIdsDir: join(base.dir, 'ids'),
@@ -294,6 +327,34 @@ async function readSnapshot(
     info,
     base,
   };
+}
+
+/**
+ * A directory backup's binaries: the space check, then the pack of the blobs no earlier pack
+ * holds. Runs as soon as the dump's blob rows are in its file (`metadata.end`), beside the
+ * rest of the dump.
+ */
+async function packBinaries(
+  deps: BackupDeps,
+  request: BackupRequest,
+  metadata: DumpedMetadata,
+  target: PackTarget,
+  report: {
+    blobs: DumpedBlobs;
+    onProgress: (progress: BackupProgress) => void;
+    progress: (done: number, bytes: number) => void;
+  },
+  stopping: AbortSignal,
+): Promise<PackedBlobs> {
+  const { blobs } = report;
+  if (request.precalculate) {
+    const [blobsTotal, bytesTotal] = [blobs.count, blobs.bytes];
+    report.onProgress({ phase: 'space', blobsDone: 0, blobsTotal, bytesDone: 0, bytesTotal });
+    // Only an incremental backup's shared packs can hold some of them already.
+    const needed = request.incremental ? await bytesToPack(metadata, target.packsDir) : blobs.bytes;
+    await checkSpace(request.dir, needed);
+  }
+  return packBlobs(metadata, deps.filestore, target, report.progress, stopping);
 }
 
 /** Refuses to start copying when the target's free space is smaller than what is to copy. */

@@ -31,6 +31,20 @@ export interface DumpTarget {
    * would write a file of the server.
    */
   copyToBlob?: boolean;
+  /**
+   * Told once the `blobs` table's lines are in the file, while the dump goes on with the
+   * tables after it: the binaries can be written meanwhile (docs/backup.md, "Runs").
+   */
+  onBlobsDumped?: (blobs: DumpedBlobs) => void;
+}
+
+/** The blob rows of a dump, once they are in its file. */
+export interface DumpedBlobs {
+  /** The file's length when they were in: every blob row lies before this byte. */
+  end: number;
+  /** How many blob rows it wrote and their sizes (a full dump: every blob of the snapshot). */
+  count: number;
+  bytes: number;
 }
 
 export interface DeltaSince {
@@ -114,10 +128,15 @@ export async function dumpMetadata(
     files: {},
   };
   const hash = createHash('sha256');
+  let length = 0;
   const write = async (line: string) => {
     hash.update(line);
+    length += Buffer.byteLength(line);
     if (!out.write(line)) await Promise.race([once(out, 'drain'), failed]);
   };
+  // An empty write's callback runs once everything written before it is in the file.
+  const inFile = () =>
+    Promise.race([new Promise((resolve) => out.write('', resolve)), failed]).then(() => length);
   try {
     const since = target.delta && (await writtenSince(tx, target.delta));
     for (const spec of BACKED_UP_TABLES) {
@@ -127,23 +146,31 @@ export async function dumpMetadata(
       const previous = target.delta
         ? await readPositions(join(target.delta.previousIdsDir, spec.table))
         : undefined;
-      const table = { tx, spec, selection, positions, write };
+      const blobs = { count: 0, bytes: 0 };
+      const table = { tx, spec, selection, positions, write, blobs };
       const dumped =
         since && previous
           ? await dumpTableDelta(table, { written: since, previous }, target.copyToBlob ?? false)
           : await dumpTable(table);
       result.counts[spec.table] = dumped.count;
+      if (spec.table === 'blobs') {
+        if (!since) [result.blobCount, result.blobBytes] = [blobs.count, blobs.bytes];
+        target.onBlobsDumped?.({ end: await inFile(), ...blobs });
+      }
       result.files[`ids/${spec.table}`] = await positions.save(target.idsDir, spec.table);
       if (!previous) continue;
       result.changed[spec.table] = dumped.changed;
       const vanished = positions.vanishedFrom(previous);
       if (vanished.length > 0) result.vanished[spec.table] = vanished;
     }
-    const blobs = await sql<{ count: string; bytes: string | null }>`
-      select count(*)::text as count, sum(t.size)::text as bytes from blobs t
-      where ${scopeCondition({ table: 'blobs', scope: 'blob' }, selection)}`.execute(tx);
-    result.blobCount = Number(blobs.rows[0]?.count ?? 0);
-    result.blobBytes = Number(blobs.rows[0]?.bytes ?? 0);
+    // A full dump counted its blob rows as it wrote them; a delta wrote only the new ones.
+    if (since) {
+      const blobs = await sql<{ count: string; bytes: string | null }>`
+        select count(*)::text as count, sum(t.size)::text as bytes from blobs t
+        where ${scopeCondition({ table: 'blobs', scope: 'blob' }, selection)}`.execute(tx);
+      result.blobCount = Number(blobs.rows[0]?.count ?? 0);
+      result.blobBytes = Number(blobs.rows[0]?.bytes ?? 0);
+    }
     out.end();
     await Promise.race([once(out, 'finish'), failed]);
     result.files['metadata.jsonl'] = hash.digest('hex');
@@ -179,6 +206,8 @@ interface TableDump {
   selection: DumpSelection;
   positions: RowPositions;
   write: (line: string) => Promise<void>;
+  /** The blob rows written, counted (the `blobs` table only). */
+  blobs: { count: number; bytes: number };
 }
 
 const lineMaker = (table: string) => {
@@ -187,7 +216,7 @@ const lineMaker = (table: string) => {
 };
 
 /** A full dump of one table: every row it covers, through one cursor, a page per fetch. */
-async function dumpTable({ tx, spec, selection, positions, write }: TableDump) {
+async function dumpTable({ tx, spec, selection, positions, write, blobs }: TableDump) {
   const lineOf = lineMaker(spec.table);
   // One cursor per table: the table is read once, a page per fetch. Paging by `ctid > last`
   // made each page scan (and sort) the rest of the table and evaluate the scope again, so
@@ -197,7 +226,8 @@ async function dumpTable({ tx, spec, selection, positions, write }: TableDump) {
   // merge against earlier packs' sorted indexes read this list in that order.
   const order = spec.table === 'blobs' ? sql`order by t.sha256 collate "C"` : sql``;
   await sql`declare ${cursor} no scroll cursor for
-    select t.ctid::text as at, to_jsonb(t)::text as row from ${sql.table(spec.table)} t
+    select t.ctid::text as at, to_jsonb(t)::text as row, ${blobSize(spec)} as size
+      from ${sql.table(spec.table)} t
     where ${scopeCondition(spec, selection)} ${order}`.execute(tx);
   let count = 0;
   try {
@@ -205,12 +235,14 @@ async function dumpTable({ tx, spec, selection, positions, write }: TableDump) {
       const { rows } = await sql<{
         at: string;
         row: string;
+        size: string | null;
       }>`fetch ${sql.raw(String(PAGE))} from ${cursor}`.execute(tx);
       let page = '';
-      for (const { at, row: text } of rows) {
+      for (const { at, row: text, size } of rows) {
         const position = rowPositionOf(at);
         positions.add(position);
         page += lineOf(position, text);
+        if (size !== null) countBlob(blobs, size);
       }
       // One write a page: a write (and its await) a row cost more than reading the row.
       if (page) await write(page);
@@ -221,6 +253,14 @@ async function dumpTable({ tx, spec, selection, positions, write }: TableDump) {
     await sql`close ${cursor}`.execute(tx);
   }
   return { count, changed: count };
+}
+
+/** A blob row's size as text (exact at any size), selected beside the `blobs` table's rows. */
+const blobSize = (spec: BackedUpTable) => (spec.table === 'blobs' ? sql`t.size::text` : sql`null`);
+
+function countBlob(blobs: { count: number; bytes: number }, size: string) {
+  blobs.count += 1;
+  blobs.bytes += Number(size);
 }
 
 /** A delta's base: the condition naming rows written since it, and its table's positions. */
@@ -239,7 +279,7 @@ interface TableBase {
  * fifty times reading its position, so a delta after a 1 % change costs about a scan.
  */
 async function dumpTableDelta(
-  { tx, spec, selection, positions, write }: TableDump,
+  { tx, spec, selection, positions, write, blobs }: TableDump,
   base: TableBase,
   copyToBlob: boolean,
 ) {
@@ -260,13 +300,20 @@ async function dumpTableDelta(
       .slice(start, start + PAGE)
       .map((position) => `"${tidOf(position)}"`)
       .join(',')}}`;
-    const { rows } = await sql<{ at: string; row: string; sha256: string | null }>`
+    const { rows } = await sql<{
+      at: string;
+      row: string;
+      sha256: string | null;
+      size: string | null;
+    }>`
       select t.ctid::text as at, to_jsonb(t)::text as row,
-             ${spec.table === 'blobs' ? sql`t.sha256` : sql`null`} as sha256
+             ${spec.table === 'blobs' ? sql`t.sha256` : sql`null`} as sha256, ${blobSize(spec)} as size
         from ${sql.table(spec.table)} t where t.ctid = any(${tids}::tid[])`.execute(tx);
     if (spec.table === 'blobs')
-      for (const { at, row, sha256 } of rows)
+      for (const { at, row, sha256, size } of rows) {
         blobLines.push({ sha256: sha256!, line: lineOf(rowPositionOf(at), row) });
+        countBlob(blobs, size!);
+      }
     else if (rows.length > 0)
       await write(rows.map(({ at, row }) => lineOf(rowPositionOf(at), row)).join(''));
   }

@@ -14,9 +14,20 @@ export interface MetadataLine {
 
 const LINE_START = /^\{"table":"([a-z_]+)",(?:"at":(\d+),)?"row":/;
 
-/** The lines of a backup's metadata.jsonl, one at a time (memory stays flat). */
-export async function* metadataLines(file: string): AsyncGenerator<MetadataLine> {
-  const input = createReadStream(file, { encoding: 'utf8' });
+/**
+ * The lines of a backup's metadata.jsonl, one at a time (memory stays flat); with `end`, only
+ * those before that byte (a file still being written, whose first part is whole).
+ */
+export async function* metadataLines(
+  file: string,
+  { end }: { end?: number } = {},
+): AsyncGenerator<MetadataLine> {
+  // createReadStream's `end` is inclusive; an empty range must read nothing.
+  if (end === 0) return;
+  const input = createReadStream(file, {
+    encoding: 'utf8',
+    ...(end !== undefined && { end: end - 1 }),
+  });
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of lines) {
@@ -42,14 +53,16 @@ export interface BlobRow {
 /**
  * The blobs a backup's metadata names. `written` says the file is one this process just
  * wrote, table by table: its blob rows are one run, and the reading stops after them (the
- * items' rows that follow are most of the file). A backup read for a restore is read whole.
+ * items' rows that follow are most of the file). `end` reads only the file's first bytes, those
+ * a dump still writing had written when its blob rows were in. A backup read for a restore is
+ * read whole.
  */
 export async function* blobRows(
   file: string,
-  { written = false }: { written?: boolean } = {},
+  { written = false, end }: { written?: boolean; end?: number } = {},
 ): AsyncGenerator<BlobRow> {
   let inBlobs = false;
-  for await (const { table, rowText } of metadataLines(file)) {
+  for await (const { table, rowText } of metadataLines(file, { end })) {
     if (table !== 'blobs') {
       if (inBlobs && written) return;
       continue;

@@ -45,14 +45,14 @@ const indexesOf = (packsDir: string, packs: string[]) =>
  * by one merge of both sorted lists; `found` hears of each blob a pack has, and which pack.
  */
 async function* blobsNotInPacks(
-  metadataFile: string,
+  metadata: DumpedMetadata,
   packsDir: string,
   packs: string[],
   found: (blob: BlobRow, pack: string) => void,
 ): AsyncGenerator<BlobRow> {
   const cursor = indexCursor(mergedIndexes(indexesOf(packsDir, packs)));
   try {
-    for await (const blob of blobRows(metadataFile, { written: true })) {
+    for await (const blob of blobRows(metadata.file, { written: true, end: metadata.end })) {
       const entry = packs.length > 0 ? await cursor.find(blob.sha256) : undefined;
       if (entry) found(blob, entry.pack);
       else yield blob;
@@ -62,11 +62,20 @@ async function* blobsNotInPacks(
   }
 }
 
+/**
+ * The metadata.jsonl a backup just wrote, or is still writing: its blob rows lie before `end`
+ * when it is given (docs/backup.md, "Runs").
+ */
+export interface DumpedMetadata {
+  file: string;
+  end?: number;
+}
+
 /** The bytes an incremental backup still has to write: its blobs no earlier pack holds. */
-export async function bytesToPack(metadataFile: string, packsDir: string): Promise<number> {
+export async function bytesToPack(metadata: DumpedMetadata, packsDir: string): Promise<number> {
   let bytes = 0;
   const packs = await packsIn(packsDir);
-  for await (const blob of blobsNotInPacks(metadataFile, packsDir, packs, () => undefined))
+  for await (const blob of blobsNotInPacks(metadata, packsDir, packs, () => undefined))
     bytes += blob.size;
   return bytes;
 }
@@ -77,7 +86,7 @@ export async function bytesToPack(metadataFile: string, packsDir: string): Promi
  * never names a pack that is not there). Answers what it wrote and the packs the backup needs.
  */
 export async function packBlobs(
-  metadataFile: string,
+  metadata: DumpedMetadata,
   filestore: Filestore,
   target: PackTarget,
   progress: (done: number, bytes: number) => void,
@@ -99,7 +108,7 @@ export async function packBlobs(
     const written = await writePack(
       paths.pack,
       paths.index,
-      blobsNotInPacks(metadataFile, target.packsDir, earlier, found),
+      blobsNotInPacks(metadata, target.packsDir, earlier, found),
       (sha256) => filestore.pathOf(sha256),
       step,
       stopping,

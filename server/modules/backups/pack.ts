@@ -33,29 +33,28 @@ export interface IndexEntry {
   pack: string;
 }
 
-/** Appends buffers to a file, a batch per write; knows the offset the next byte goes to. */
-class BatchedFile {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  offset = 0;
+/** An index being written: its entries built in one buffer, written a batch at a time. */
+class IndexOut {
+  private readonly batch = Buffer.allocUnsafe(INDEX_ENTRY * 8192);
+  private used = 0;
 
   constructor(private readonly handle: FileHandle) {}
 
-  async append(buffer: Buffer) {
-    this.pending.push(buffer);
-    this.pendingBytes += buffer.length;
-    this.offset += buffer.length;
-    if (this.pendingBytes >= WRITE_BATCH) await this.flush();
+  async magic() {
+    await writeAll(this.handle, INDEX_MAGIC, INDEX_MAGIC.length);
+  }
+
+  async entry(sha256: string, offset: number, length: number) {
+    if (this.used === this.batch.length) await this.flush();
+    this.batch.write(sha256, this.used, 32, 'hex');
+    this.batch.writeBigUInt64BE(BigInt(offset), this.used + 32);
+    this.batch.writeBigUInt64BE(BigInt(length), this.used + 40);
+    this.used += INDEX_ENTRY;
   }
 
   async flush() {
-    if (this.pendingBytes === 0) return;
-    const buffers = this.pending;
-    const bytes = this.pendingBytes;
-    this.pending = [];
-    this.pendingBytes = 0;
-    const { bytesWritten } = await this.handle.writev(buffers);
-    if (bytesWritten !== bytes) throw new Error(`wrote ${bytesWritten} of ${bytes} bytes`);
+    if (this.used > 0) await writeAll(this.handle, this.batch, this.used);
+    this.used = 0;
   }
 }
 
@@ -112,13 +111,18 @@ const RECORD_HEADER = 40;
 const SYNC_SLICE_MS = 10;
 
 /**
- * The pack being written: records are built in one large buffer, small blobs read straight
- * into it, and written with one call per batch.
+ * The pack being written: records are built in a large buffer, small blobs read straight
+ * into it, and written with one call per batch. Two buffers take turns: while one is being
+ * written (libuv's thread pool, the kernel copying it into the page cache or waiting for the
+ * disk), the next is filled, so reading the blobs and writing the pack overlap.
  */
 class PackOut {
-  private readonly slab = Buffer.allocUnsafe(WRITE_BATCH + SMALL_BLOB + RECORD_HEADER + 1);
+  private readonly slabs = [slab(), slab()];
+  private filling = 0;
   private used = 0;
   private sliceStart = performance.now();
+  /** The write of the other buffer, while it runs. */
+  private writing: Promise<void> = Promise.resolve();
   /** Where the next byte goes in the pack file. */
   offset = 0;
   readonly writeback: Writeback;
@@ -127,10 +131,14 @@ class PackOut {
     this.writeback = new Writeback(handle);
   }
 
+  private get buffer() {
+    return this.slabs[this.filling];
+  }
+
   async header(blob: BlobRow) {
     if (this.used + RECORD_HEADER > WRITE_BATCH) await this.flush();
-    this.slab.write(blob.sha256, this.used, 32, 'hex');
-    this.slab.writeBigUInt64BE(BigInt(blob.size), this.used + 32);
+    this.buffer.write(blob.sha256, this.used, 32, 'hex');
+    this.buffer.writeBigUInt64BE(BigInt(blob.size), this.used + 32);
     this.used += RECORD_HEADER;
     this.offset += RECORD_HEADER;
   }
@@ -140,14 +148,14 @@ class PackOut {
    * says, so a file longer or shorter than that is found without a stat.
    */
   async readSmall(path: string, blob: BlobRow) {
-    if (this.used + blob.size + 1 > this.slab.length) await this.flush();
+    if (this.used + blob.size + 1 > this.buffer.length) await this.flush();
     // Non-blocking, so a file that is not a regular one (a pipe) cannot hold the event loop:
     // it is read the asynchronous way, as a large blob is.
     const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     let bytesRead: number;
     try {
       if (!fstatSync(fd).isFile()) return await streamInto(this, path, blob);
-      bytesRead = readSync(fd, this.slab, this.used, blob.size + 1, 0);
+      bytesRead = readSync(fd, this.buffer, this.used, blob.size + 1, 0);
     } finally {
       closeSync(fd);
     }
@@ -158,21 +166,45 @@ class PackOut {
       await this.flush();
   }
 
-  /** Appends bytes read elsewhere (a large blob's chunk, the magic). */
+  /** Appends bytes read elsewhere (a large blob's chunk, the magic), once the batch is out. */
   async append(buffer: Buffer) {
-    await this.flush();
+    await this.drain();
     await writeAll(this.handle, buffer, buffer.length);
     this.writeback.wrote(buffer.length);
     this.offset += buffer.length;
   }
 
+  /**
+   * Starts writing the batch and turns to the other buffer, once its own write has ended
+   * (which is also the event loop's turn for other requests).
+   */
   async flush() {
-    if (this.used > 0) await writeAll(this.handle, this.slab, this.used);
-    this.writeback.wrote(this.used);
+    await this.writing;
+    if (this.used > 0) {
+      const [buffer, length] = [this.buffer, this.used];
+      const written = writeAll(this.handle, buffer, length).then(() =>
+        this.writeback.wrote(length),
+      );
+      // Awaited at the next flush or drain; until then a failure must not go unhandled.
+      written.catch(() => undefined);
+      this.writing = written;
+      this.filling ^= 1;
+    }
     this.used = 0;
     this.sliceStart = performance.now();
   }
+
+  /** Waits for the write running, if any, whatever its outcome (before the file is closed). */
+  settled = () => this.writing.catch(() => undefined);
+
+  /** Writes what is left and waits until every write has ended. */
+  async drain() {
+    await this.flush();
+    await this.writing;
+  }
 }
+
+const slab = () => Buffer.allocUnsafe(WRITE_BATCH + SMALL_BLOB + RECORD_HEADER + 1);
 
 async function writeAll(handle: FileHandle, buffer: Buffer, length: number) {
   let written = 0;
@@ -210,9 +242,9 @@ export async function writePack(
   const index = await open(indexPath, 'wx');
   const packOut = new PackOut(pack);
   try {
-    const indexOut = new BatchedFile(index);
+    const indexOut = new IndexOut(index);
     await packOut.append(PACK_MAGIC);
-    await indexOut.append(INDEX_MAGIC);
+    await indexOut.magic();
     const report: PackReport = { count: 0, bytes: 0 };
     let previous = '';
     for await (const blob of blobs) {
@@ -223,17 +255,17 @@ export async function writePack(
       const offset = packOut.offset;
       if (blob.size <= SMALL_BLOB) await packOut.readSmall(sourceOf(blob.sha256), blob);
       else await streamInto(packOut, sourceOf(blob.sha256), blob);
-      const sha = Buffer.from(blob.sha256, 'hex');
-      await indexOut.append(Buffer.concat([sha, u64(offset), u64(blob.size)]));
+      await indexOut.entry(blob.sha256, offset, blob.size);
       report.count += 1;
       report.bytes += blob.size;
       onBlob(blob);
     }
-    await packOut.flush();
+    await packOut.drain();
     await indexOut.flush();
     await Promise.all([packOut.writeback.finish(), index.datasync()]);
     return report;
   } finally {
+    await packOut.settled();
     await packOut.writeback.settled();
     await Promise.allSettled([pack.close(), index.close()]);
   }
@@ -262,12 +294,6 @@ const sizeMismatch = (blob: BlobRow, actual: number) =>
   new Error(
     `The binary ${blob.sha256} is ${actual} bytes in the filestore, the database says ${blob.size}`,
   );
-
-function u64(value: number): Buffer {
-  const buffer = Buffer.allocUnsafe(8);
-  buffer.writeBigUInt64BE(BigInt(value));
-  return buffer;
-}
 
 /** The entries of one pack's index, in order, read a block at a time (memory stays flat). */
 export async function* indexEntries(indexPath: string, pack: string): AsyncGenerator<IndexEntry> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Bytes a position takes in an `ids/<table>` file: unsigned 64-bit big-endian. */
@@ -17,26 +17,56 @@ export function rowPositionOf(ctid: string): number {
   return Number(ctid.slice(1, comma)) * 65536 + Number(ctid.slice(comma + 1, -1));
 }
 
+/** Positions per chunk while a table is read: a table grows by chunks, never copied. */
+const CHUNK = 65536;
+/** Positions encoded per write of an `ids/<table>` file (512 KiB). */
+const WRITE_POSITIONS = 65536;
+
 /**
  * The positions of one table's rows in a snapshot, kept sorted in `ids/<table>`: the next
- * delta merges its own list against it to find the rows that vanished in between.
+ * delta merges its own list against it to find the rows that vanished in between. Held as
+ * numbers in typed chunks while the table is read (8 bytes a row, no array grown by copying),
+ * sorted in one typed array and written a block at a time: a million rows take 16 MB at the
+ * peak, where a plain array, its typed copy and the file's bytes in one buffer took twice that.
  */
 export class RowPositions {
-  private values: number[] = [];
+  private chunks: Float64Array[] = [];
+  private filled = CHUNK;
   private sorted: Float64Array | undefined;
 
   add(position: number) {
-    this.values.push(position);
+    if (this.filled === CHUNK) {
+      this.chunks.push(new Float64Array(CHUNK));
+      this.filled = 0;
+    }
+    this.chunks[this.chunks.length - 1][this.filled++] = position;
+  }
+
+  get count() {
+    return this.chunks.length === 0 ? 0 : (this.chunks.length - 1) * CHUNK + this.filled;
   }
 
   /** Writes the sorted list; answers its SHA-256. */
   async save(dir: string, table: string): Promise<string> {
-    this.sorted = Float64Array.from(this.values).sort();
-    this.values = [];
-    const bytes = encodePositions(this.sorted);
+    const sorted = new Float64Array(this.count);
+    this.chunks.forEach((chunk, i) =>
+      sorted.set(i === this.chunks.length - 1 ? chunk.subarray(0, this.filled) : chunk, i * CHUNK),
+    );
+    this.chunks = [];
+    this.sorted = sorted.sort();
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, table), bytes);
-    return createHash('sha256').update(bytes).digest('hex');
+    const hash = createHash('sha256');
+    const file = await open(join(dir, table), 'w');
+    try {
+      for (let start = 0; start < sorted.length; start += WRITE_POSITIONS) {
+        const bytes = encodePositions(sorted.subarray(start, start + WRITE_POSITIONS));
+        hash.update(bytes);
+        await file.writeFile(bytes);
+      }
+    } finally {
+      await file.close();
+    }
+    return hash.digest('hex');
   }
 
   /** The positions the base's list holds and this one does not (one merge of two lists). */

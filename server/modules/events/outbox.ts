@@ -46,24 +46,31 @@ export function setEventInterest(db: Kysely<DepotDatabase>, interest: Interest) 
  * Events of a type no enabled subscription selects are left out (`setEventInterest`).
  */
 export async function emitEvents(tx: Tx, emitted: OutboxEvent[]): Promise<void> {
-  const wanted = interests.get(tx.getExecutor().adapter);
-  const events = wanted
-    ? emitted.filter((event) => wanted(event.domain, event.eventType))
-    : emitted;
+  const events = wantedEvents(tx, emitted);
   for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
     await tx
       .insertInto('event_outbox')
-      .values(
-        events.slice(start, start + ROWS_PER_INSERT).map((event) => ({
-          domain: event.domain,
-          event_type: event.eventType,
-          repo_key: event.repoKey ?? null,
-          target_repo_key: event.targetRepoKey ?? null,
-          path: event.path ?? null,
-          data: JSON.stringify(event.data),
-          source: event.user,
-        })),
-      )
+      .values(events.slice(start, start + ROWS_PER_INSERT).map(outboxRow))
       .execute();
   }
 }
+
+/**
+ * The events some subscriber may want (`setEventInterest`), for a statement that writes its
+ * outbox rows itself, as part of the change (a deploy's one statement, deploy-statement.ts).
+ */
+export function wantedEvents(executor: Kysely<DepotDatabase>, emitted: OutboxEvent[]) {
+  const wanted = interests.get(executor.getExecutor().adapter);
+  return wanted ? emitted.filter((event) => wanted(event.domain, event.eventType)) : emitted;
+}
+
+/** An event's outbox row. */
+export const outboxRow = (event: OutboxEvent) => ({
+  domain: event.domain,
+  event_type: event.eventType,
+  repo_key: event.repoKey ?? null,
+  target_repo_key: event.targetRepoKey ?? null,
+  path: event.path ?? null,
+  data: JSON.stringify(event.data),
+  source: event.user,
+});

@@ -1,14 +1,8 @@
 import { statfs } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import {
-  collectDefaultMetrics,
-  Counter,
-  Gauge,
-  Histogram,
-  Registry,
-  type OpenMetricsContentType,
-} from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
+import { collectNodeMetrics } from './node-metrics.ts';
 import { createRequestMetrics } from './request-metrics.ts';
 
 const PREFIX = 'depot';
@@ -23,6 +17,8 @@ export interface MetricSources {
   binaryTotals: () => Promise<{ size: number; count: number }>;
   /** The database driver's connections; undefined when the driver tells none. */
   poolStats: () => { size: number; idle: number; waiting: number } | undefined;
+  /** Whether to time every garbage collection too (DEPOT_METRICS_GC; node-metrics.ts). */
+  garbageCollection?: boolean;
 }
 
 /** Reading the binaries' totals is a pass over a table: at most once in this long. */
@@ -52,11 +48,11 @@ export function createMetrics(sources: MetricSources) {
   const registry = new Registry<OpenMetricsContentType>();
   registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
   const registers = [registry];
-  // Node's process and runtime metrics: CPU, memory, heap, handles, GC and event-loop delay.
-  collectDefaultMetrics({
-    register: registry,
+  // Node's process and runtime metrics: CPU, memory, heap, handles and event-loop delay.
+  collectNodeMetrics(registry, {
     prefix: `${PREFIX}_`,
     eventLoopMonitoringPrecision: 20,
+    garbageCollection: sources.garbageCollection ?? false,
   });
 
   const requests = createRequestMetrics(PREFIX);

@@ -43,6 +43,10 @@ async function quotaOf(db: Database, projectKey: string): Promise<number | undef
   return quota < 0 ? undefined : quota;
 }
 
+/** Whether a repository belongs to a project: only then does a deploy check a quota. */
+export const inProject = (repo: { config: Record<string, unknown> }) =>
+  typeof repo.config.projectKey === 'string';
+
 /** A file a deploy brings: its content's SHA-256 when known (then counted once per project). */
 export interface IncomingFile {
   path: string;

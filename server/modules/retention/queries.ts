@@ -38,10 +38,14 @@ export const KEPT_BY_BUILDS = {
     select bb.sha256 from build_files bf join blobs bb on bb.sha1 = bf.sha1`,
 };
 
-/** Where candidateCondition reads the two lists: by default, subqueries of KEPT_BY_BUILDS. */
+/**
+ * Where candidateCondition reads the two lists: by default, subqueries of KEPT_BY_BUILDS.
+ * `undefined` says the list is known to be empty (the caller looked, in the same snapshot):
+ * its test is left out, as it could refuse no file.
+ */
 export interface KeptSources {
-  files: RawBuilder<unknown>;
-  contents: RawBuilder<unknown>;
+  files: RawBuilder<unknown> | undefined;
+  contents: RawBuilder<unknown> | undefined;
 }
 const KEPT_SUBQUERIES: KeptSources = {
   files: sql`(${KEPT_BY_BUILDS.files})`,
@@ -56,8 +60,8 @@ const KEPT_SUBQUERIES: KeptSources = {
  */
 export const candidateCondition = (where: Criterion, kept: KeptSources = KEPT_SUBQUERIES) => sql`
   r.key <> ${TRASH_REPO_KEY} and not n.folder and ${whereSql(where)}
-  and not exists (select 1 from ${kept.files} k where k.node_id = n.id)
-  and not exists (select 1 from ${kept.contents} k where k.sha256 = n.sha256)`;
+  ${kept.files ? sql`and not exists (select 1 from ${kept.files} k where k.node_id = n.id)` : sql``}
+  ${kept.contents ? sql`and not exists (select 1 from ${kept.contents} k where k.sha256 = n.sha256)` : sql``}`;
 
 /** Whether the criterion's SQL reads `blobs b`: a checksum field, or a build relation (by SHA-1). */
 export function criterionReadsBlobs(criterion: Criterion): boolean {

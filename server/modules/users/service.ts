@@ -42,6 +42,17 @@ export interface UserInput {
  * Who asks for a change: the rules about one's own account need to know. `via` is how a
  * request's caller signed in; calls from inside the server leave it out.
  */
+export interface CreateOptions {
+  passwordExpired?: boolean;
+  /** Created without a password: one is chosen from the mailed invitation's link. */
+  invited?: boolean;
+  /**
+   * The password as a hash already made (DEPOT_ADMIN_PASSWORD_HASH at first start): stored
+   * as it is, so the password policy cannot be applied to it.
+   */
+  passwordHash?: string;
+}
+
 export interface Actor {
   name: string;
   via?: Principal['via'];
@@ -124,15 +135,18 @@ export function createUsersService(
     },
 
     /** Creates a user; new users join the auto-join groups unless groups are given. */
-    async create(input: UserInput, options: { passwordExpired?: boolean; invited?: boolean } = {}) {
+    async create(input: UserInput, options: CreateOptions = {}) {
       // An invited user chooses the password from the mailed link; until then none works.
-      if (!input.password && !input.internalPasswordDisabled && !options.invited) {
+      const noPassword = !input.password && !options.passwordHash;
+      if (noPassword && !input.internalPasswordDisabled && !options.invited) {
         throw new BadRequest('You must fill in this field', 'password');
       }
       if (input.password) {
         await assertPasswordAllowed(db, await policy(), input.password, 'password');
       }
-      const passwordHash = input.password ? await hashPassword(input.password) : null;
+      const passwordHash = input.password
+        ? await hashPassword(input.password)
+        : (options.passwordHash ?? null);
       const groupNames = input.groups ?? (await autoJoinGroupNames());
       try {
         return await db.transaction().execute(async (tx) => {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { priorityTransaction } from '../../db/priority-work.ts';
 
 /** A delivery claimed for sending: this node holds its lease until it records the attempt. */
 export interface ClaimedDelivery {
@@ -103,7 +104,7 @@ function runsToClaim(rows: QueuedRow[], options: ClaimOptions): string[][] {
  * leases that end, and the rows are sent again (at least once).
  */
 export async function claimRuns(db: Database, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  return db.transaction().execute(async (tx) => {
+  return priorityTransaction(db, async (tx) => {
     const { rows } = await queueHeads(tx, options.perSubscription);
     const runs = runsToClaim(rows, options);
     if (runs.length === 0) return [];

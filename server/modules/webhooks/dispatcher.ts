@@ -17,6 +17,7 @@ import { sendRun } from './send-run.ts';
 import type { Subscription } from './subscription.ts';
 import { sql } from 'kysely';
 import { at, trace, tracing } from './trace.ts';
+import { priorityTransaction } from '../../db/priority-work.ts';
 
 export interface DispatcherSettings extends RetryPolicy {
   /** How often the outbox is looked at when nothing woke the dispatcher (ms). */
@@ -117,7 +118,7 @@ export function createDispatcher(options: DispatcherOptions) {
     const origin = await options.origin();
     const t0 = at();
     let traced: { ids: string[]; n: number } | undefined;
-    const count = await db.transaction().execute(async (tx) => {
+    const count = await priorityTransaction(db, async (tx) => {
       if (!(await tryFanOutLock(tx))) return 0;
       const events = await eventsToFanOut(tx, FAN_OUT_BATCH);
       if (events.length === 0) return 0;

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DepotDatabase } from '../../db/tables.ts';
 import type { ClaimedDelivery } from './claim-queries.ts';
+import { priorityTransaction } from '../../db/priority-work.ts';
 
 type Tx = Transaction<DepotDatabase>;
 
@@ -95,7 +96,7 @@ async function cancelClaims(tx: Tx, cancelled: SendingRecord['cancelled']) {
  * cost one transaction of at most four statements, however many deliveries they cover.
  */
 export async function recordSending(db: Database, record: SendingRecord) {
-  await db.transaction().execute(async (tx) => {
+  await priorityTransaction(db, async (tx) => {
     await recordAttempts(tx, record.attempts);
     await releaseClaims(tx, record.released);
     await cancelClaims(tx, record.cancelled);
