@@ -9,6 +9,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   writeFileSync,
   writeSync,
@@ -846,10 +847,20 @@ describe('packs', () => {
       .select('sha256')
       .where('path', '=', 'slow/fifo.bin')
       .execute();
-    // The blob's file becomes a pipe: the export waits on it until the test writes it.
+    // The blob's file becomes a pipe that already holds the blob's bytes, kept open for
+    // writing by the test (read-write, which never blocks on Linux): the export reads the
+    // bytes, then waits for the end of the file until the test closes its end. The bytes sit
+    // in the pipe from the start, so no open by the export (its non-blocking probe, then its
+    // read) can miss them, and the pipe lives as long as the test's end does.
     const blobPath = source.services.filestore.pathOf(sha256!);
     rmSync(blobPath);
     execFileSync('mkfifo', [blobPath]);
+    let pipeEnd: number | undefined = openSync(blobPath, constants.O_RDWR);
+    writeSync(pipeEnd, 'fifo content');
+    const closePipe = () => {
+      if (pipeEnd !== undefined) closeSync(pipeEnd);
+      pipeEnd = undefined;
+    };
     const address = await source.app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const response = await fetch(`${address}/artifactory/api/export/system`, {
@@ -869,36 +880,55 @@ describe('packs', () => {
       expect(text).toMatch(/^Exporting the system to 'streamed'\nReading the metadata/);
       // Headers and lines came while the export could not end: no backup is complete yet.
       expect(readdirSync(join(allowed, 'streamed')).filter((n) => !n.startsWith('.'))).toEqual([]);
-      await feedPipe(blobPath, 'fifo content');
+      // Closed once the export's blocking read has the pipe open: closed before, that open
+      // would wait for a writer forever.
+      await blockingReaderOf(blobPath);
+      closePipe();
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
         text += value;
       }
       const lines = text.trimEnd().split('\n');
-      expect(lines.at(-2)).toMatch(/^Exported \d+ items and \d+ binaries \(\d+ written, .+\) in /);
+      expect(lines.at(-2), text).toMatch(
+        /^Exported \d+ items and \d+ binaries \(\d+ written, .+\) in /,
+      );
       const written = /^Export finished successfully: (.+)$/.exec(lines.at(-1)!)?.[1];
       expect(written, text).toBeDefined();
       expect(existsSync(join(written!, 'manifest.json'))).toBe(true);
     } finally {
+      closePipe();
       rmSync(blobPath, { force: true });
       writeFileSync(blobPath, 'fifo content');
     }
   }, 60_000);
 });
 
-/** Writes `content` into a named pipe once its reader has opened it (never blocking). */
-async function feedPipe(path: string, content: string) {
+/**
+ * Waits until this process (the Depot under test runs in it) has `path` open read-only
+ * without O_NONBLOCK, as /proc says: the export's read of the pipe, not its probe (which is
+ * non-blocking) nor the test's own end (read-write).
+ */
+async function blockingReaderOf(path: string) {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    try {
-      const fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
-      writeSync(fd, content);
-      closeSync(fd);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENXIO' || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const fd of readdirSync('/proc/self/fd')) {
+      const flags = openFlagsOf(fd, path);
+      const readOnly = flags !== undefined && (flags & 3) === constants.O_RDONLY; // not the test's end
+      if (readOnly && (flags & constants.O_NONBLOCK) === 0) return;
     }
+    if (Date.now() > deadline) throw new Error(`nothing opened ${path} for a blocking read`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The open flags of this process's descriptor `fd` if it is open on `path`. */
+function openFlagsOf(fd: string, path: string): number | undefined {
+  try {
+    if (readlinkSync(`/proc/self/fd/${fd}`) !== path) return undefined;
+    const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
+    return flags ? parseInt(flags[1], 8) : undefined;
+  } catch {
+    return undefined; // closed since the directory was read
   }
 }
