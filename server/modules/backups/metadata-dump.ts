@@ -4,8 +4,16 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { BACKED_UP_TABLES, type BackedUpTable } from './backup-tables.ts';
-import { contains, readPositions, rowPositionOf, RowPositions } from './row-positions.ts';
+import { BACKED_UP_TABLES, type BackedUpTable, type TableScope } from './backup-tables.ts';
+import {
+  blobsBeside,
+  countAndWritten,
+  scanEveryPosition,
+  tidOf,
+  type DeltaPositions,
+  type TableInDelta,
+} from './delta-positions.ts';
+import { readPositions, rowPositionOf, RowPositions } from './row-positions.ts';
 
 /** Rows read per statement: memory stays flat whatever the table's size. */
 const PAGE = 1000;
@@ -70,7 +78,7 @@ export interface DumpResult {
 }
 
 /** The repositories' ids written into the statement: `COPY (query)` takes no parameters. */
-const ids = (selection: DumpSelection) =>
+const repositoryList = (selection: DumpSelection) =>
   selection.repositoryIds.length > 0
     ? sql.join(selection.repositoryIds.map((id) => sql.lit(integer(id))))
     : sql`null`;
@@ -82,7 +90,7 @@ function integer(value: number): number {
 
 /** The condition that keeps a table's rows to the repositories covered. */
 function scopeCondition(spec: BackedUpTable, selection: DumpSelection): RawBuilder<unknown> {
-  const repos = ids(selection);
+  const repos = repositoryList(selection);
   const nodesOfRepos = sql`select n.id from nodes n where n.repository_id in (${repos})`;
   switch (spec.scope) {
     case 'all':
@@ -139,29 +147,29 @@ export async function dumpMetadata(
     Promise.race([new Promise((resolve) => out.write('', resolve)), failed]).then(() => length);
   try {
     const since = target.delta && (await writtenSince(tx, target.delta));
+    const delta = since && new DeltaReader(tx, selection, since, target);
     for (const spec of BACKED_UP_TABLES) {
       if (spec.builds && selection.excludeBuilds) continue;
       if (spec.properties && !selection.includeProperties) continue;
-      const positions = new RowPositions();
-      const previous = target.delta
-        ? await readPositions(join(target.delta.previousIdsDir, spec.table))
-        : undefined;
       const blobs = { count: 0, bytes: 0 };
-      const table = { tx, spec, selection, positions, write, blobs };
-      const dumped =
-        since && previous
-          ? await dumpTableDelta(table, { written: since, previous }, target.copyToBlob ?? false)
-          : await dumpTable(table);
+      let positions = new RowPositions();
+      let dumped: { count: number; changed: number };
+      if (delta) {
+        const read = await delta.positionsOf(spec);
+        positions = read.listed();
+        dumped = await dumpTableDelta({ tx, spec, selection, positions, write, blobs }, read);
+      } else dumped = await dumpTable({ tx, spec, selection, positions, write, blobs });
       result.counts[spec.table] = dumped.count;
       if (spec.table === 'blobs') {
         if (!since) [result.blobCount, result.blobBytes] = [blobs.count, blobs.bytes];
         target.onBlobsDumped?.({ end: await inFile(), ...blobs });
       }
       result.files[`ids/${spec.table}`] = await positions.save(target.idsDir, spec.table);
-      if (!previous) continue;
+      if (!delta) continue;
       result.changed[spec.table] = dumped.changed;
-      const vanished = positions.vanishedFrom(previous);
+      const vanished = positions.vanishedFrom(await delta.previousOf(spec));
       if (vanished.length > 0) result.vanished[spec.table] = vanished;
+      delta.forget(spec);
     }
     // A full dump counted its blob rows as it wrote them; a delta wrote only the new ones.
     if (since) {
@@ -263,35 +271,16 @@ function countBlob(blobs: { count: number; bytes: number }, size: string) {
   blobs.bytes += Number(size);
 }
 
-/** A delta's base: the condition naming rows written since it, and its table's positions. */
-interface TableBase {
-  written: RawBuilder<boolean>;
-  previous: Float64Array;
-}
-
 /**
- * A delta of one table. First every row's position and whether it was written since the
- * base, without its contents: on the embedded database one `COPY … TO '/dev/blob'` (the
- * positions as text, a few bytes a row, in one message), elsewhere a cursor. Then only the
- * rows the delta writes, fetched by position: those written since the base, and those the
- * base did not hold though not written since (they came into the backup's scope since, such
- * as a blob an included item uses again). Turning a row into JSON costs the database some
- * fifty times reading its position, so a delta after a 1 % change costs about a scan.
+ * A delta of one table, once its row positions are known (DeltaReader): only the rows the
+ * delta writes, fetched by position (a TID scan, a thousand a statement). Turning a row into
+ * JSON costs the database some fifty times reading its position, so a delta after a 1 % change
+ * costs about a scan, or less (docs/backup.md, "Eighth round").
  */
 async function dumpTableDelta(
-  { tx, spec, selection, positions, write, blobs }: TableDump,
-  base: TableBase,
-  copyToBlob: boolean,
+  { tx, spec, write, blobs }: TableDump,
+  { count, wanted }: DeltaPositions,
 ) {
-  const wanted: number[] = [];
-  let count = 0;
-  const visit = (position: number, written: boolean) => {
-    positions.add(position);
-    count += 1;
-    if (written || !contains(base.previous, position)) wanted.push(position);
-  };
-  const scan = copyToBlob ? scanByCopy : scanByCursor;
-  await scan(tx, spec, selection, base.written, visit);
   const lineOf = lineMaker(spec.table);
   // A delta's blob rows are few; they are written at the end, in SHA-256 order.
   const blobLines: { sha256: string; line: string }[] = [];
@@ -327,81 +316,86 @@ async function dumpTableDelta(
   return { count, changed: wanted.length };
 }
 
-type PositionVisitor = (position: number, written: boolean) => void;
-
-/** Every covered row's position and written-since flag, by one `COPY … TO '/dev/blob'`. */
-async function scanByCopy(
-  tx: Database,
-  spec: BackedUpTable,
-  selection: DumpSelection,
-  written: RawBuilder<boolean>,
-  visit: PositionVisitor,
-) {
-  const { rows } = await sql<{ copy: Uint8Array }>`copy (
-    select t.ctid, ${written} from ${sql.table(spec.table)} t
-     where ${scopeCondition(spec, selection)}) to '/dev/blob'`.execute(tx);
-  eachCopiedPosition(rows[0]?.copy ?? new Uint8Array(), visit);
-}
-
-/** The same through a cursor, a large page per fetch (PostgreSQL). */
-async function scanByCursor(
-  tx: Database,
-  spec: BackedUpTable,
-  selection: DumpSelection,
-  written: RawBuilder<boolean>,
-  visit: PositionVisitor,
-) {
-  const cursor = sql.id(`backup_positions_${spec.table}`);
-  await sql`declare ${cursor} no scroll cursor for
-    select t.ctid::text as at, ${written} as written from ${sql.table(spec.table)} t
-     where ${scopeCondition(spec, selection)}`.execute(tx);
-  try {
-    for (;;) {
-      const { rows } = await sql<{
-        at: string;
-        written: boolean;
-      }>`fetch ${sql.raw(String(POSITIONS_PAGE))} from ${cursor}`.execute(tx);
-      for (const { at, written: flag } of rows) visit(rowPositionOf(at), flag);
-      if (rows.length < POSITIONS_PAGE) return;
-    }
-  } finally {
-    await sql`close ${cursor}`.execute(tx);
-  }
-}
-
-/** Positions read per fetch by a delta's cursor: a few bytes a row. */
-const POSITIONS_PAGE = 10_000;
-
-const [OPEN, COMMA, CLOSE, TAB, NEWLINE, TRUE, ZERO] = ['(', ',', ')', '\t', '\n', 't', '0'].map(
-  (char) => char.charCodeAt(0),
-);
+/** Tables whose covered rows their own columns decide (no join): see countAndWritten. */
+const JOIN_FREE: ReadonlySet<TableScope> = new Set(['all', 'repository', 'repository-row']);
 
 /**
- * Reads COPY's text output of `(ctid, boolean)` rows, `(12,3)\tt\n` each, straight from its
- * bytes (no string per row).
+ * How a delta learns each table's row positions. `nodes` is read before `blobs` (its rows are
+ * still written after them): when every item the base held is still there as it was, the
+ * blob rows are read without the join against every item (blobsBeside). A join-free table is
+ * read by a count and the positions written since the base when that proves the rest
+ * (countAndWritten); any other case, or any doubt, scans every position as before.
  */
-export function eachCopiedPosition(bytes: Uint8Array, visit: PositionVisitor) {
-  let i = 0;
-  const number = (end: number) => {
-    let value = 0;
-    while (bytes[i] !== end) {
-      const digit = bytes[i++] - ZERO; // NaN past the end
-      if (!(digit >= 0 && digit <= 9)) throw new Error('a row position of the COPY is damaged');
-      value = value * 10 + digit;
+class DeltaReader {
+  private readonly previous = new Map<string, Float64Array>();
+  private nodes: DeltaPositions | undefined;
+  private scopeKept: boolean | undefined;
+
+  constructor(
+    private readonly tx: Database,
+    private readonly selection: DumpSelection,
+    private readonly written: RawBuilder<boolean>,
+    private readonly target: DumpTarget,
+  ) {}
+
+  async previousOf(spec: BackedUpTable): Promise<Float64Array> {
+    let positions = this.previous.get(spec.table);
+    if (!positions) {
+      positions = await readPositions(join(this.target.delta!.previousIdsDir, spec.table));
+      this.previous.set(spec.table, positions);
     }
-    i += 1;
-    return value;
-  };
-  while (i < bytes.length) {
-    if (bytes[i++] !== OPEN) throw new Error('a row position of the COPY is damaged');
-    const block = number(COMMA);
-    const offset = number(CLOSE);
-    if (bytes[i++] !== TAB) throw new Error('a row position of the COPY is damaged');
-    const flag = bytes[i++] === TRUE;
-    if (bytes[i++] !== NEWLINE) throw new Error('a row position of the COPY is damaged');
-    visit(block * 65536 + offset, flag);
+    return positions;
+  }
+
+  /** Lets go of a table's base positions once its delta is written. */
+  forget(spec: BackedUpTable) {
+    this.previous.delete(spec.table);
+    if (spec.table === 'nodes') this.nodes = undefined;
+  }
+
+  async positionsOf(spec: BackedUpTable): Promise<DeltaPositions> {
+    if (spec.table === 'nodes') return this.nodes ?? this.joinFreeOrScan(spec);
+    if (spec.table !== 'blobs') return this.joinFreeOrScan(spec);
+    this.nodes = await this.joinFreeOrScan(NODES);
+    const blobs = await this.tableOf(spec);
+    if (!this.nodes.baseKeptWhole) return scanEveryPosition(blobs);
+    const items = sql`select 1 from nodes n
+      where n.sha256 = t.sha256 and n.repository_id in (${repositoryList(this.selection)})`;
+    return blobsBeside(blobs, items);
+  }
+
+  private async joinFreeOrScan(spec: BackedUpTable): Promise<DeltaPositions> {
+    const table = await this.tableOf(spec);
+    const kept = spec.scope === 'all' || (await this.coveredRepositoriesKept());
+    return (await countAndWritten(table, kept)) ?? scanEveryPosition(table);
+  }
+
+  private async tableOf(spec: BackedUpTable): Promise<TableInDelta> {
+    return {
+      tx: this.tx,
+      table: spec.table,
+      scope: scopeCondition(spec, this.selection),
+      written: this.written,
+      previous: await this.previousOf(spec),
+      copyToBlob: this.target.copyToBlob ?? false,
+      joinFree: JOIN_FREE.has(spec.scope),
+    };
+  }
+
+  /**
+   * Whether no covered repository's row was written since the base: then each covered id is
+   * one the base covered too (the same key, and a backup continues only a base that covered
+   * the same keys), and a row that came into the backup since must have been written since.
+   */
+  private async coveredRepositoriesKept(): Promise<boolean> {
+    if (this.scopeKept === undefined) {
+      const { rows } = await sql<{ count: string }>`
+        select count(*)::text as count from repositories t
+         where t.id in (${repositoryList(this.selection)}) and ${this.written}`.execute(this.tx);
+      this.scopeKept = rows[0].count === '0';
+    }
+    return this.scopeKept;
   }
 }
 
-/** A row position as a `tid` literal: block × 65536 + offset → `(block,offset)`. */
-const tidOf = (position: number) => `(${Math.floor(position / 65536)},${position % 65536})`;
+const NODES = BACKED_UP_TABLES.find((spec) => spec.table === 'nodes')!;
