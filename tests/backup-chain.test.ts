@@ -434,32 +434,40 @@ describe('row positions read a range of blocks at a time', () => {
       // About 16 rows a block: 320 rows fill 20 blocks.
       await sql`insert into ranged_probe
         select n, repeat('x', 480) from generate_series(1, 320) n`.execute(db);
-      const { rows: base } = await sql<{ xmin: string }>`
-        select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(db);
-      await sql`update ranged_probe set pad = repeat('y', 480) where id % 5 = 0`.execute(db);
+      // "Written since" is since the update's transaction: every row it rewrote and no other
+      // (a snapshot's xmin could be older on PostgreSQL, where other sessions run).
+      const updateXid = await db.transaction().execute(async (tx) => {
+        await sql`update ranged_probe set pad = repeat('y', 480) where id % 5 = 0`.execute(tx);
+        const { rows } = await sql<{ xid: string }>`
+          select pg_current_xact_id()::text as xid`.execute(tx);
+        return rows[0].xid;
+      });
       await sql`delete from ranged_probe where id % 7 = 0`.execute(db);
-      const xid = (BigInt(base[0].xmin) & 0xffffffffn).toString();
-      const { rows: age } = await sql<{ age: number }>`select age(${xid}::xid) as age`.execute(db);
-      const written = sql<boolean>`age(t.xmin) <= ${sql.lit(Number(age[0].age))}`;
       const { rows: blocks } = await sql<{ blocks: number }>`
         select (pg_relation_size('ranged_probe') / current_setting('block_size')::int)::int
           as blocks`.execute(db);
       expect(blocks[0].blocks).toBeGreaterThanOrEqual(20);
 
+      // All in one transaction, as a backup reads: `age` counts from a "now" that stays the
+      // same only within one (on PostgreSQL other sessions' transactions move it), and a
+      // cursor needs one.
+      const xid = (BigInt(updateXid) & 0xffffffffn).toString();
       const read: string[] = [];
-      // In one transaction, as a backup reads (a cursor, on PostgreSQL, needs one).
-      await db
-        .transaction()
-        .execute((tx) =>
-          scanRanges(
-            { tx, table: 'ranged_probe', where: sql`true`, written, copyToBlob: !onPostgres },
-            (position, flag) => read.push(`${position}:${flag}`),
-            3,
-          ),
+      const expected = await db.transaction().execute(async (tx) => {
+        const { rows: age } = await sql<{ age: number }>`select age(${xid}::xid) as age`.execute(
+          tx,
         );
-      const { rows: expected } = await sql<{ at: string; written: boolean }>`
-        select t.ctid::text as at, ${written} as written from ranged_probe t
-         order by t.ctid`.execute(db);
+        const written = sql<boolean>`age(t.xmin) <= ${sql.lit(Number(age[0].age))}`;
+        await scanRanges(
+          { tx, table: 'ranged_probe', where: sql`true`, written, copyToBlob: !onPostgres },
+          (position, flag) => read.push(`${position}:${flag}`),
+          3,
+        );
+        const { rows } = await sql<{ at: string; written: boolean }>`
+          select t.ctid::text as at, ${written} as written from ranged_probe t
+           order by t.ctid`.execute(tx);
+        return rows;
+      });
       expect(read).toEqual(expected.map((row) => `${rowPositionOf(row.at)}:${row.written}`));
       // Some rows of each kind: updated (written since), kept, and gaps where rows went.
       expect(read.filter((entry) => entry.endsWith(':true')).length).toBeGreaterThan(40);
