@@ -1,19 +1,13 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { join } from 'node:path';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { BACKED_UP_TABLES, type BackedUpTable, type TableScope } from './backup-tables.ts';
-import {
-  blobsBeside,
-  countAndWritten,
-  scanEveryPosition,
-  tidOf,
-  type DeltaPositions,
-  type TableInDelta,
-} from './delta-positions.ts';
-import { readPositions, rowPositionOf, RowPositions } from './row-positions.ts';
+import { BACKED_UP_TABLES, type BackedUpTable } from './backup-tables.ts';
+import { tidOf, type DeltaPositions } from './delta-positions.ts';
+import { DeltaReader } from './delta-reader.ts';
+import { integer, scopeCondition } from './scope-conditions.ts';
+import { rowPositionOf, RowPositions } from './row-positions.ts';
 
 /** Rows read per statement: memory stays flat whatever the table's size. */
 const PAGE = 1000;
@@ -34,9 +28,9 @@ export interface DumpTarget {
   delta?: DeltaSince;
   /**
    * The embedded database: a delta reads its tables' row positions with `COPY … TO
-   * '/dev/blob'`, all of a table's in one message, instead of a cursor's rows (each row of a
-   * result is parsed and posted by the database's worker). Never on PostgreSQL, where it
-   * would write a file of the server.
+   * '/dev/blob'`, a range of blocks (or a table scoped through a join) per message, instead
+   * of a cursor's rows (each row of a result is parsed and posted by the database's worker).
+   * Never on PostgreSQL, where it would write a file of the server.
    */
   copyToBlob?: boolean;
   /**
@@ -75,37 +69,6 @@ export interface DumpResult {
   vanished: Record<string, number[]>;
   /** SHA-256 of the files written (`metadata.jsonl`, `ids/<table>`): a restore checks them. */
   files: Record<string, string>;
-}
-
-/** The repositories' ids written into the statement: `COPY (query)` takes no parameters. */
-const repositoryList = (selection: DumpSelection) =>
-  selection.repositoryIds.length > 0
-    ? sql.join(selection.repositoryIds.map((id) => sql.lit(integer(id))))
-    : sql`null`;
-
-function integer(value: number): number {
-  if (!Number.isSafeInteger(value)) throw new Error(`${value} is not an id`);
-  return value;
-}
-
-/** The condition that keeps a table's rows to the repositories covered. */
-function scopeCondition(spec: BackedUpTable, selection: DumpSelection): RawBuilder<unknown> {
-  const repos = repositoryList(selection);
-  const nodesOfRepos = sql`select n.id from nodes n where n.repository_id in (${repos})`;
-  switch (spec.scope) {
-    case 'all':
-      return sql`true`;
-    case 'repository-row':
-      return sql`t.id in (${repos})`;
-    case 'repository':
-      return sql`t.repository_id in (${repos})`;
-    case 'node':
-      return sql`t.node_id in (${nodesOfRepos})`;
-    case 'build':
-      return sql`t.build_id in (select b.id from builds b where b.node_id in (${nodesOfRepos}))`;
-    case 'blob':
-      return sql`t.sha256 in (select n.sha256 from nodes n where n.repository_id in (${repos}))`;
-  }
 }
 
 /**
@@ -315,87 +278,3 @@ async function dumpTableDelta(
     );
   return { count, changed: wanted.length };
 }
-
-/** Tables whose covered rows their own columns decide (no join): see countAndWritten. */
-const JOIN_FREE: ReadonlySet<TableScope> = new Set(['all', 'repository', 'repository-row']);
-
-/**
- * How a delta learns each table's row positions. `nodes` is read before `blobs` (its rows are
- * still written after them): when every item the base held is still there as it was, the
- * blob rows are read without the join against every item (blobsBeside). A join-free table is
- * read by a count and the positions written since the base when that proves the rest
- * (countAndWritten); any other case, or any doubt, scans every position as before.
- */
-class DeltaReader {
-  private readonly previous = new Map<string, Float64Array>();
-  private nodes: DeltaPositions | undefined;
-  private scopeKept: boolean | undefined;
-
-  constructor(
-    private readonly tx: Database,
-    private readonly selection: DumpSelection,
-    private readonly written: RawBuilder<boolean>,
-    private readonly target: DumpTarget,
-  ) {}
-
-  async previousOf(spec: BackedUpTable): Promise<Float64Array> {
-    let positions = this.previous.get(spec.table);
-    if (!positions) {
-      positions = await readPositions(join(this.target.delta!.previousIdsDir, spec.table));
-      this.previous.set(spec.table, positions);
-    }
-    return positions;
-  }
-
-  /** Lets go of a table's base positions once its delta is written. */
-  forget(spec: BackedUpTable) {
-    this.previous.delete(spec.table);
-    if (spec.table === 'nodes') this.nodes = undefined;
-  }
-
-  async positionsOf(spec: BackedUpTable): Promise<DeltaPositions> {
-    if (spec.table === 'nodes') return this.nodes ?? this.joinFreeOrScan(spec);
-    if (spec.table !== 'blobs') return this.joinFreeOrScan(spec);
-    this.nodes = await this.joinFreeOrScan(NODES);
-    const blobs = await this.tableOf(spec);
-    if (!this.nodes.baseKeptWhole) return scanEveryPosition(blobs);
-    const items = sql`select 1 from nodes n
-      where n.sha256 = t.sha256 and n.repository_id in (${repositoryList(this.selection)})`;
-    return blobsBeside(blobs, items);
-  }
-
-  private async joinFreeOrScan(spec: BackedUpTable): Promise<DeltaPositions> {
-    const table = await this.tableOf(spec);
-    const kept = spec.scope === 'all' || (await this.coveredRepositoriesKept());
-    return (await countAndWritten(table, kept)) ?? scanEveryPosition(table);
-  }
-
-  private async tableOf(spec: BackedUpTable): Promise<TableInDelta> {
-    return {
-      tx: this.tx,
-      table: spec.table,
-      scope: scopeCondition(spec, this.selection),
-      written: this.written,
-      previous: await this.previousOf(spec),
-      copyToBlob: this.target.copyToBlob ?? false,
-      joinFree: JOIN_FREE.has(spec.scope),
-    };
-  }
-
-  /**
-   * Whether no covered repository's row was written since the base: then each covered id is
-   * one the base covered too (the same key, and a backup continues only a base that covered
-   * the same keys), and a row that came into the backup since must have been written since.
-   */
-  private async coveredRepositoriesKept(): Promise<boolean> {
-    if (this.scopeKept === undefined) {
-      const { rows } = await sql<{ count: string }>`
-        select count(*)::text as count from repositories t
-         where t.id in (${repositoryList(this.selection)}) and ${this.written}`.execute(this.tx);
-      this.scopeKept = rows[0].count === '0';
-    }
-    return this.scopeKept;
-  }
-}
-
-const NODES = BACKED_UP_TABLES.find((spec) => spec.table === 'nodes')!;
