@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -14,7 +15,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockBackupDir } from '../server/modules/backups/backup-lock.ts';
 import { BACKED_UP_TABLES } from '../server/modules/backups/backup-tables.ts';
+import { scanRanges } from '../server/modules/backups/position-scans.ts';
 import { removeExpiredBackups } from '../server/modules/backups/retention.ts';
+import { rowPositionOf } from '../server/modules/backups/row-positions.ts';
 import {
   adminAuth,
   createRepository,
@@ -41,6 +44,7 @@ interface Manifest {
   rowsWritten: number;
   counts: Record<string, number>;
   finishedAt: string;
+  snapshot: { xmin: string };
 }
 
 /** A system export's streamed lines: the last says how it ended. */
@@ -55,17 +59,17 @@ async function exportLines(exportPath: string, extra: object = {}) {
   return response.body.trimEnd().split('\n');
 }
 
-async function exportIncremental(extra: object = {}) {
-  const lines = await exportLines('chain', { incremental: true, ...extra });
+async function exportIncremental(extra: object = {}, into = 'chain') {
+  const lines = await exportLines(into, { incremental: true, ...extra });
   const response = { body: lines.join('\n') };
   const path = /^Export finished successfully: (.+)$/.exec(lines.at(-1)!)?.[1];
   expect(path, response.body).toBeDefined();
   const name = path!.split('/').at(-1)!;
-  return { path: path!, name, manifest: manifestOf(name), lines };
+  return { path: path!, name, manifest: manifestOf(name, join(allowed, into)), lines };
 }
 
-const manifestOf = (name: string) =>
-  JSON.parse(readFileSync(join(dir, name, 'manifest.json'), 'utf8')) as Manifest;
+const manifestOf = (name: string, inDir = dir) =>
+  JSON.parse(readFileSync(join(inDir, name, 'manifest.json'), 'utf8')) as Manifest;
 
 /** Rows of `table` in a backup's metadata.jsonl (a delta's: the new and changed ones). */
 const linesOf = (name: string, table: string) =>
@@ -298,5 +302,178 @@ describe('two backups into one directory', () => {
     expect((await exportLines('busy')).at(-1)).toMatch(/^Export finished successfully: /);
     expect(backups()).toHaveLength(1);
     expect(existsSync(lock)).toBe(false);
+  }, 60_000);
+});
+
+describe("a delta's rows, exactly", () => {
+  const into = 'exact';
+  const onPostgres = Boolean(process.env.DEPOT_TEST_DATABASE_URL);
+
+  /** A backup's rows of each table, `at` → the row's text, as its metadata.jsonl holds them. */
+  function rowsOf(path: string) {
+    const tables = new Map<string, Map<number, string>>();
+    for (const line of readFileSync(join(path, 'metadata.jsonl'), 'utf8').split('\n')) {
+      if (!line) continue;
+      const { table, at, row } = JSON.parse(line) as { table: string; at: number; row: unknown };
+      if (!tables.has(table)) tables.set(table, new Map());
+      tables.get(table)!.set(at, JSON.stringify(row));
+    }
+    return tables;
+  }
+
+  /**
+   * The rows of `table` written since a base's snapshot, computed in SQL as the delta does (a
+   * row's xmin at least the base's xmin): `at` → the row's text. Only blobs an item uses.
+   */
+  async function writtenSince(table: string, baseXmin: string) {
+    const xid = (BigInt(baseXmin) & 0xffffffffn).toString();
+    const used = table === 'blobs' ? sql`and t.sha256 in (select sha256 from nodes)` : sql``;
+    const { rows } = await sql<{ at: string; row: string }>`
+      select t.ctid::text as at, to_jsonb(t)::text as row from ${sql.table(table)} t
+       where age(t.xmin) <= age(${xid}::xid) ${used}`.execute(source.db);
+    return new Map(rows.map(({ at, row }) => [positionOf(at), JSON.stringify(JSON.parse(row))]));
+  }
+
+  const positionOf = (ctid: string) => {
+    const [block, offset] = ctid.slice(1, -1).split(',').map(Number);
+    return block * 65536 + offset;
+  };
+
+  /**
+   * Checks a delta against the source: its blob and item rows are exactly those written since
+   * its base plus `extraBlobs`; any other row it holds was written since too, or is word for
+   * word the base's row at that position (a transaction that ended between the base's xmin and
+   * xmax, which the embedded database's single session never has).
+   */
+  async function expectExactDelta(delta: string, base: string, extraBlobs: Map<number, string>) {
+    const baseXmin = manifestOf(base, join(allowed, into)).snapshot.xmin;
+    const written = rowsOf(join(allowed, into, delta));
+    const held = rowsOf(join(allowed, into, base));
+    const blobs = await writtenSince('blobs', baseXmin);
+    for (const [at, row] of extraBlobs) blobs.set(at, row);
+    expect(written.get('blobs') ?? new Map()).toEqual(blobs);
+    expect(written.get('nodes') ?? new Map()).toEqual(await writtenSince('nodes', baseXmin));
+    for (const [table, rows] of written) {
+      if (table === 'blobs' || table === 'nodes') continue;
+      const since = await writtenSince(table, baseXmin);
+      for (const [at, row] of rows) {
+        if (since.get(at) === row) continue;
+        expect(onPostgres, `${table} at ${at} was not written since the base`).toBe(true);
+        expect(held.get(table)?.get(at), `${table} at ${at}`).toBe(row);
+      }
+    }
+  }
+
+  it('writes exactly the rows added, then the rows of a delete, each restoring equal', async () => {
+    // An orphan blob (its only item deleted before the chain starts) that an item added later
+    // uses again: a row not written since the base that the base did not hold.
+    const orphanSha256 = createHash('sha256').update('used again later').digest('hex');
+    await deployFile(source, 'files', 'exact/orphan.txt', 'used again later');
+    const orphanDeleted = await source.app.inject({
+      method: 'DELETE',
+      url: '/artifactory/files/exact/orphan.txt',
+      headers: adminAuth(),
+    });
+    expect(orphanDeleted.statusCode).toBe(204);
+    const { rows: orphan } = await sql<{ at: string; row: string }>`
+      select t.ctid::text as at, to_jsonb(t)::text as row from blobs t
+       where t.sha256 = ${orphanSha256}`.execute(source.db);
+    expect(orphan).toHaveLength(1);
+
+    const base = await exportIncremental({}, into);
+    expect(base.manifest).toMatchObject({ metadata: 'full', chainLength: 0 });
+
+    // Additions only: two new files, one then pointed at the orphan blob (as the database
+    // lets an item take content already stored without writing the blob row again).
+    await deployFile(source, 'files', 'exact/a.txt;team=exact', 'exact a');
+    await deployFile(source, 'files', 'exact/again.txt', 'exact b');
+    await sql`update nodes set sha256 = ${orphanSha256}, size = 16
+      where path = 'exact/again.txt'`.execute(source.db);
+    const added = await exportIncremental({}, into);
+    expect(added.manifest).toMatchObject({ metadata: 'delta', basedOn: base.name });
+    expect(JSON.parse(readFileSync(join(added.path, 'vanished.json'), 'utf8'))).toEqual({});
+    const orphanRow = new Map([
+      [positionOf(orphan[0].at), JSON.stringify(JSON.parse(orphan[0].row))],
+    ]);
+    await expectExactDelta(added.name, base.name, orphanRow);
+    const afterAdding = await everyRow(source);
+    const restoredAdded = await restoreInto(added.path);
+    expect(restoredAdded.response.statusCode, restoredAdded.response.body).toBe(200);
+    expect(await everyRow(restoredAdded.target)).toEqual(afterAdding);
+
+    // A delete: the item's row vanishes, and no blob row is written again.
+    const { rows: gone } = await sql<{ at: string }>`
+      select ctid::text as at from nodes where path = 'exact/a.txt'`.execute(source.db);
+    const deleted = await source.app.inject({
+      method: 'DELETE',
+      url: '/artifactory/files/exact/a.txt',
+      headers: adminAuth(),
+    });
+    expect(deleted.statusCode).toBe(204);
+    const removed = await exportIncremental({}, into);
+    expect(removed.manifest).toMatchObject({ metadata: 'delta', basedOn: added.name });
+    const vanished = JSON.parse(
+      readFileSync(join(removed.path, 'vanished.json'), 'utf8'),
+    ) as Record<string, number[]>;
+    expect(vanished.nodes).toContain(positionOf(gone[0].at));
+    await expectExactDelta(removed.name, added.name, new Map());
+    const afterDeleting = await everyRow(source);
+    const restoredRemoved = await restoreInto(removed.path);
+    expect(restoredRemoved.response.statusCode, restoredRemoved.response.body).toBe(200);
+    expect(await everyRow(restoredRemoved.target)).toEqual(afterDeleting);
+  }, 120_000);
+});
+
+describe('row positions read a range of blocks at a time', () => {
+  const onPostgres = Boolean(process.env.DEPOT_TEST_DATABASE_URL);
+
+  it('reads every row once, in table order, with its written flag', async () => {
+    const db = source.db;
+    await sql`create table ranged_probe (id int, pad text) with (fillfactor = 100)`.execute(db);
+    try {
+      // About 16 rows a block: 320 rows fill 20 blocks.
+      await sql`insert into ranged_probe
+        select n, repeat('x', 480) from generate_series(1, 320) n`.execute(db);
+      // "Written since" is since the update's transaction: every row it rewrote and no other
+      // (a snapshot's xmin could be older on PostgreSQL, where other sessions run).
+      const updateXid = await db.transaction().execute(async (tx) => {
+        await sql`update ranged_probe set pad = repeat('y', 480) where id % 5 = 0`.execute(tx);
+        const { rows } = await sql<{ xid: string }>`
+          select pg_current_xact_id()::text as xid`.execute(tx);
+        return rows[0].xid;
+      });
+      await sql`delete from ranged_probe where id % 7 = 0`.execute(db);
+      const { rows: blocks } = await sql<{ blocks: number }>`
+        select (pg_relation_size('ranged_probe') / current_setting('block_size')::int)::int
+          as blocks`.execute(db);
+      expect(blocks[0].blocks).toBeGreaterThanOrEqual(20);
+
+      // All in one transaction, as a backup reads: `age` counts from a "now" that stays the
+      // same only within one (on PostgreSQL other sessions' transactions move it), and a
+      // cursor needs one.
+      const xid = (BigInt(updateXid) & 0xffffffffn).toString();
+      const read: string[] = [];
+      const expected = await db.transaction().execute(async (tx) => {
+        const { rows: age } = await sql<{ age: number }>`select age(${xid}::xid) as age`.execute(
+          tx,
+        );
+        const written = sql<boolean>`age(t.xmin) <= ${sql.lit(Number(age[0].age))}`;
+        await scanRanges(
+          { tx, table: 'ranged_probe', where: sql`true`, written, copyToBlob: !onPostgres },
+          (position, flag) => read.push(`${position}:${flag}`),
+          3,
+        );
+        const { rows } = await sql<{ at: string; written: boolean }>`
+          select t.ctid::text as at, ${written} as written from ranged_probe t
+           order by t.ctid`.execute(tx);
+        return rows;
+      });
+      expect(read).toEqual(expected.map((row) => `${rowPositionOf(row.at)}:${row.written}`));
+      // Some rows of each kind: updated (written since), kept, and gaps where rows went.
+      expect(read.filter((entry) => entry.endsWith(':true')).length).toBeGreaterThan(40);
+      expect(read.filter((entry) => entry.endsWith(':false')).length).toBeGreaterThan(200);
+    } finally {
+      await sql`drop table ranged_probe`.execute(db);
+    }
   }, 60_000);
 });

@@ -118,7 +118,13 @@ async function lastRunOf(key: string, previousStart?: string) {
     });
     status = response.json();
     const { lastRun } = status;
-    if (lastRun && lastRun.outcome !== 'running' && lastRun.startedAt !== previousStart) break;
+    if (
+      !status.running &&
+      lastRun &&
+      lastRun.outcome !== 'running' &&
+      lastRun.startedAt !== previousStart
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   } while (Date.now() < deadline);
   return status;

@@ -18,7 +18,7 @@ import { lockBackupDir } from './backup-lock.ts';
 import { removeExpiredBackups } from './retention.ts';
 import { deltaBaseIn, snapshotInfo, VANISHED_FILE, type DeltaBase } from './backup-chain.ts';
 import {
-  bytesToPack,
+  lookUpEarlierPacks,
   packBlobs,
   type DumpedMetadata,
   type PackedBlobs,
@@ -350,11 +350,12 @@ async function packBinaries(
   if (request.precalculate) {
     const [blobsTotal, bytesTotal] = [blobs.count, blobs.bytes];
     report.onProgress({ phase: 'space', blobsDone: 0, blobsTotal, bytesDone: 0, bytesTotal });
-    // Only an incremental backup's shared packs can hold some of them already.
-    const needed = request.incremental ? await bytesToPack(metadata, target.packsDir) : blobs.bytes;
-    await checkSpace(request.dir, needed);
   }
-  return packBlobs(metadata, deps.filestore, target, report.progress, stopping);
+  // Only an incremental backup's shared packs can hold some of them already; the pack uses
+  // the space check's answer instead of looking them up again.
+  const lookup = await lookUpEarlierPacks(metadata, target, blobs);
+  if (request.precalculate) await checkSpace(request.dir, lookup.bytesToPack);
+  return packBlobs(metadata, lookup, deps.filestore, target, report.progress, stopping);
 }
 
 /** Refuses to start copying when the target's free space is smaller than what is to copy. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eachCopiedPosition } from './metadata-dump.ts';
+import { eachCopiedPosition } from './position-scans.ts';
 
 /** What a delta's position scan reads from `COPY (select ctid, flag …)`'s text output. */
 function read(text: string) {

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { join } from 'node:path';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BACKED_UP_TABLES, type BackedUpTable } from './backup-tables.ts';
-import { contains, readPositions, rowPositionOf, RowPositions } from './row-positions.ts';
+import { tidOf, type DeltaPositions } from './delta-positions.ts';
+import { DeltaReader } from './delta-reader.ts';
+import { integer, scopeCondition } from './scope-conditions.ts';
+import { rowPositionOf, RowPositions } from './row-positions.ts';
 
 /** Rows read per statement: memory stays flat whatever the table's size. */
 const PAGE = 1000;
@@ -26,9 +28,9 @@ export interface DumpTarget {
   delta?: DeltaSince;
   /**
    * The embedded database: a delta reads its tables' row positions with `COPY … TO
-   * '/dev/blob'`, all of a table's in one message, instead of a cursor's rows (each row of a
-   * result is parsed and posted by the database's worker). Never on PostgreSQL, where it
-   * would write a file of the server.
+   * '/dev/blob'`, a range of blocks (or a table scoped through a join) per message, instead
+   * of a cursor's rows (each row of a result is parsed and posted by the database's worker).
+   * Never on PostgreSQL, where it would write a file of the server.
    */
   copyToBlob?: boolean;
   /**
@@ -67,37 +69,6 @@ export interface DumpResult {
   vanished: Record<string, number[]>;
   /** SHA-256 of the files written (`metadata.jsonl`, `ids/<table>`): a restore checks them. */
   files: Record<string, string>;
-}
-
-/** The repositories' ids written into the statement: `COPY (query)` takes no parameters. */
-const ids = (selection: DumpSelection) =>
-  selection.repositoryIds.length > 0
-    ? sql.join(selection.repositoryIds.map((id) => sql.lit(integer(id))))
-    : sql`null`;
-
-function integer(value: number): number {
-  if (!Number.isSafeInteger(value)) throw new Error(`${value} is not an id`);
-  return value;
-}
-
-/** The condition that keeps a table's rows to the repositories covered. */
-function scopeCondition(spec: BackedUpTable, selection: DumpSelection): RawBuilder<unknown> {
-  const repos = ids(selection);
-  const nodesOfRepos = sql`select n.id from nodes n where n.repository_id in (${repos})`;
-  switch (spec.scope) {
-    case 'all':
-      return sql`true`;
-    case 'repository-row':
-      return sql`t.id in (${repos})`;
-    case 'repository':
-      return sql`t.repository_id in (${repos})`;
-    case 'node':
-      return sql`t.node_id in (${nodesOfRepos})`;
-    case 'build':
-      return sql`t.build_id in (select b.id from builds b where b.node_id in (${nodesOfRepos}))`;
-    case 'blob':
-      return sql`t.sha256 in (select n.sha256 from nodes n where n.repository_id in (${repos}))`;
-  }
 }
 
 /**
@@ -139,29 +110,29 @@ export async function dumpMetadata(
     Promise.race([new Promise((resolve) => out.write('', resolve)), failed]).then(() => length);
   try {
     const since = target.delta && (await writtenSince(tx, target.delta));
+    const delta = since && new DeltaReader(tx, selection, since, target);
     for (const spec of BACKED_UP_TABLES) {
       if (spec.builds && selection.excludeBuilds) continue;
       if (spec.properties && !selection.includeProperties) continue;
-      const positions = new RowPositions();
-      const previous = target.delta
-        ? await readPositions(join(target.delta.previousIdsDir, spec.table))
-        : undefined;
       const blobs = { count: 0, bytes: 0 };
-      const table = { tx, spec, selection, positions, write, blobs };
-      const dumped =
-        since && previous
-          ? await dumpTableDelta(table, { written: since, previous }, target.copyToBlob ?? false)
-          : await dumpTable(table);
+      let positions = new RowPositions();
+      let dumped: { count: number; changed: number };
+      if (delta) {
+        const read = await delta.positionsOf(spec);
+        positions = read.listed();
+        dumped = await dumpTableDelta({ tx, spec, selection, positions, write, blobs }, read);
+      } else dumped = await dumpTable({ tx, spec, selection, positions, write, blobs });
       result.counts[spec.table] = dumped.count;
       if (spec.table === 'blobs') {
         if (!since) [result.blobCount, result.blobBytes] = [blobs.count, blobs.bytes];
         target.onBlobsDumped?.({ end: await inFile(), ...blobs });
       }
       result.files[`ids/${spec.table}`] = await positions.save(target.idsDir, spec.table);
-      if (!previous) continue;
+      if (!delta) continue;
       result.changed[spec.table] = dumped.changed;
-      const vanished = positions.vanishedFrom(previous);
+      const vanished = positions.vanishedFrom(await delta.previousOf(spec));
       if (vanished.length > 0) result.vanished[spec.table] = vanished;
+      delta.forget(spec);
     }
     // A full dump counted its blob rows as it wrote them; a delta wrote only the new ones.
     if (since) {
@@ -263,35 +234,16 @@ function countBlob(blobs: { count: number; bytes: number }, size: string) {
   blobs.bytes += Number(size);
 }
 
-/** A delta's base: the condition naming rows written since it, and its table's positions. */
-interface TableBase {
-  written: RawBuilder<boolean>;
-  previous: Float64Array;
-}
-
 /**
- * A delta of one table. First every row's position and whether it was written since the
- * base, without its contents: on the embedded database one `COPY … TO '/dev/blob'` (the
- * positions as text, a few bytes a row, in one message), elsewhere a cursor. Then only the
- * rows the delta writes, fetched by position: those written since the base, and those the
- * base did not hold though not written since (they came into the backup's scope since, such
- * as a blob an included item uses again). Turning a row into JSON costs the database some
- * fifty times reading its position, so a delta after a 1 % change costs about a scan.
+ * A delta of one table, once its row positions are known (DeltaReader): only the rows the
+ * delta writes, fetched by position (a TID scan, a thousand a statement). Turning a row into
+ * JSON costs the database some fifty times reading its position, so a delta after a 1 % change
+ * costs about a scan, or less (docs/backup.md, "Eighth round").
  */
 async function dumpTableDelta(
-  { tx, spec, selection, positions, write, blobs }: TableDump,
-  base: TableBase,
-  copyToBlob: boolean,
+  { tx, spec, write, blobs }: TableDump,
+  { count, wanted }: DeltaPositions,
 ) {
-  const wanted: number[] = [];
-  let count = 0;
-  const visit = (position: number, written: boolean) => {
-    positions.add(position);
-    count += 1;
-    if (written || !contains(base.previous, position)) wanted.push(position);
-  };
-  const scan = copyToBlob ? scanByCopy : scanByCursor;
-  await scan(tx, spec, selection, base.written, visit);
   const lineOf = lineMaker(spec.table);
   // A delta's blob rows are few; they are written at the end, in SHA-256 order.
   const blobLines: { sha256: string; line: string }[] = [];
@@ -326,82 +278,3 @@ async function dumpTableDelta(
     );
   return { count, changed: wanted.length };
 }
-
-type PositionVisitor = (position: number, written: boolean) => void;
-
-/** Every covered row's position and written-since flag, by one `COPY … TO '/dev/blob'`. */
-async function scanByCopy(
-  tx: Database,
-  spec: BackedUpTable,
-  selection: DumpSelection,
-  written: RawBuilder<boolean>,
-  visit: PositionVisitor,
-) {
-  const { rows } = await sql<{ copy: Uint8Array }>`copy (
-    select t.ctid, ${written} from ${sql.table(spec.table)} t
-     where ${scopeCondition(spec, selection)}) to '/dev/blob'`.execute(tx);
-  eachCopiedPosition(rows[0]?.copy ?? new Uint8Array(), visit);
-}
-
-/** The same through a cursor, a large page per fetch (PostgreSQL). */
-async function scanByCursor(
-  tx: Database,
-  spec: BackedUpTable,
-  selection: DumpSelection,
-  written: RawBuilder<boolean>,
-  visit: PositionVisitor,
-) {
-  const cursor = sql.id(`backup_positions_${spec.table}`);
-  await sql`declare ${cursor} no scroll cursor for
-    select t.ctid::text as at, ${written} as written from ${sql.table(spec.table)} t
-     where ${scopeCondition(spec, selection)}`.execute(tx);
-  try {
-    for (;;) {
-      const { rows } = await sql<{
-        at: string;
-        written: boolean;
-      }>`fetch ${sql.raw(String(POSITIONS_PAGE))} from ${cursor}`.execute(tx);
-      for (const { at, written: flag } of rows) visit(rowPositionOf(at), flag);
-      if (rows.length < POSITIONS_PAGE) return;
-    }
-  } finally {
-    await sql`close ${cursor}`.execute(tx);
-  }
-}
-
-/** Positions read per fetch by a delta's cursor: a few bytes a row. */
-const POSITIONS_PAGE = 10_000;
-
-const [OPEN, COMMA, CLOSE, TAB, NEWLINE, TRUE, ZERO] = ['(', ',', ')', '\t', '\n', 't', '0'].map(
-  (char) => char.charCodeAt(0),
-);
-
-/**
- * Reads COPY's text output of `(ctid, boolean)` rows, `(12,3)\tt\n` each, straight from its
- * bytes (no string per row).
- */
-export function eachCopiedPosition(bytes: Uint8Array, visit: PositionVisitor) {
-  let i = 0;
-  const number = (end: number) => {
-    let value = 0;
-    while (bytes[i] !== end) {
-      const digit = bytes[i++] - ZERO; // NaN past the end
-      if (!(digit >= 0 && digit <= 9)) throw new Error('a row position of the COPY is damaged');
-      value = value * 10 + digit;
-    }
-    i += 1;
-    return value;
-  };
-  while (i < bytes.length) {
-    if (bytes[i++] !== OPEN) throw new Error('a row position of the COPY is damaged');
-    const block = number(COMMA);
-    const offset = number(CLOSE);
-    if (bytes[i++] !== TAB) throw new Error('a row position of the COPY is damaged');
-    const flag = bytes[i++] === TRUE;
-    if (bytes[i++] !== NEWLINE) throw new Error('a row position of the COPY is damaged');
-    visit(block * 65536 + offset, flag);
-  }
-}
-
-/** A row position as a `tid` literal: block × 65536 + offset → `(block,offset)`. */
-const tidOf = (position: number) => `(${Math.floor(position / 65536)},${position % 65536})`;

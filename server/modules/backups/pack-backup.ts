@@ -3,6 +3,7 @@ import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Filestore } from '../../storage/filestore.ts';
 import { blobRows, type BlobRow } from './metadata-lines.ts';
+import { isHeld, lookUpInPacks, type PackLookup } from './pack-lookup.ts';
 import {
   indexCursor,
   INDEX_SUFFIX,
@@ -41,28 +42,6 @@ const indexesOf = (packsDir: string, packs: string[]) =>
   packs.map((pack) => ({ pack, path: join(packsDir, `${pack}${INDEX_SUFFIX}`) }));
 
 /**
- * The blobs of a backup's metadata (sorted by SHA-256) that no pack in `packs` holds, found
- * by one merge of both sorted lists; `found` hears of each blob a pack has, and which pack.
- */
-async function* blobsNotInPacks(
-  metadata: DumpedMetadata,
-  packsDir: string,
-  packs: string[],
-  found: (blob: BlobRow, pack: string) => void,
-): AsyncGenerator<BlobRow> {
-  const cursor = indexCursor(mergedIndexes(indexesOf(packsDir, packs)));
-  try {
-    for await (const blob of blobRows(metadata.file, { written: true, end: metadata.end })) {
-      const entry = packs.length > 0 ? await cursor.find(blob.sha256) : undefined;
-      if (entry) found(blob, entry.pack);
-      else yield blob;
-    }
-  } finally {
-    await cursor.close();
-  }
-}
-
-/**
  * The metadata.jsonl a backup just wrote, or is still writing: its blob rows lie before `end`
  * when it is given (docs/backup.md, "Runs").
  */
@@ -71,44 +50,57 @@ export interface DumpedMetadata {
   end?: number;
 }
 
-/** The bytes an incremental backup still has to write: its blobs no earlier pack holds. */
-export async function bytesToPack(metadata: DumpedMetadata, packsDir: string): Promise<number> {
-  let bytes = 0;
-  const packs = await packsIn(packsDir);
-  for await (const blob of blobsNotInPacks(metadata, packsDir, packs, () => undefined))
-    bytes += blob.size;
-  return bytes;
+/** The blob rows the lookup found no earlier pack holding, in order. */
+async function* blobsNotHeld(
+  metadata: DumpedMetadata,
+  lookup: PackLookup,
+  found: (blob: BlobRow) => void,
+): AsyncGenerator<BlobRow> {
+  let row = 0;
+  for await (const blob of blobRows(metadata.file, { written: true, end: metadata.end })) {
+    if (isHeld(lookup.held, row++)) found(blob);
+    else yield blob;
+  }
 }
 
 /**
- * Writes the blobs the metadata names that no earlier pack in the target holds into one new
- * pack (under a temp name, renamed when whole: the pack first, then its index, so an index
+ * Which blob rows the packs already in the target hold (none for a fresh directory): looked
+ * up once, by the space check, and handed to packBlobs.
+ */
+export async function lookUpEarlierPacks(
+  metadata: DumpedMetadata,
+  target: PackTarget,
+  blobs: { count: number; bytes: number },
+): Promise<PackLookup> {
+  const earlier = target.fresh ? [] : await packsIn(target.packsDir);
+  return lookUpInPacks(metadata, target.packsDir, earlier, blobs);
+}
+
+/**
+ * Writes the blobs the metadata names that no earlier pack in the target holds (`lookup`) into
+ * one new pack (under a temp name, renamed when whole: the pack first, then its index, so an index
  * never names a pack that is not there). Answers what it wrote and the packs the backup needs.
  */
 export async function packBlobs(
   metadata: DumpedMetadata,
+  lookup: PackLookup,
   filestore: Filestore,
   target: PackTarget,
   progress: (done: number, bytes: number) => void,
   stopping?: AbortSignal,
 ): Promise<PackedBlobs> {
   await mkdir(target.packsDir, { recursive: true });
-  const earlier = target.fresh ? [] : await packsIn(target.packsDir);
-  const used = new Set<string>();
+  const used = new Set<string>(lookup.usedPacks);
   let done = 0;
   let bytes = 0;
   const step = (blob: BlobRow) => progress((done += 1), (bytes += blob.size));
-  const found = (blob: BlobRow, pack: string) => {
-    used.add(pack);
-    step(blob);
-  };
   const temp = join(target.packsDir, `.${target.name}.${randomBytes(4).toString('hex')}`);
   const paths = { pack: `${temp}${PACK_SUFFIX}`, index: `${temp}${INDEX_SUFFIX}` };
   try {
     const written = await writePack(
       paths.pack,
       paths.index,
-      blobsNotInPacks(metadata, target.packsDir, earlier, found),
+      blobsNotHeld(metadata, lookup, step),
       (sha256) => filestore.pathOf(sha256),
       step,
       stopping,

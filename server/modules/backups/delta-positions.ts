@@ -1,0 +1,158 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { scanOnce, scanRanges, type PositionScan } from './position-scans.ts';
+import { contains, rowPositionOf, RowPositions } from './row-positions.ts';
+
+/**
+ * What a delta learns of one table before it reads any row's contents (docs/backup.md,
+ * "Incremental metadata" and "Eighth round").
+ */
+export interface DeltaPositions {
+  /** Rows of the table the snapshot covers. */
+  count: number;
+  /** The rows the delta writes: written since the base, or covered now and not by the base. */
+  wanted: number[];
+  /** Every covered row's position (built when the table's list is written). */
+  listed(): RowPositions;
+  /**
+   * Every row the base held is still there, the very version the base held: none vanished,
+   * none was replaced at its position.
+   */
+  baseKeptWhole: boolean;
+}
+
+/** One table of a delta: how its rows are read, and the positions its base held (sorted). */
+export interface TableInDelta {
+  tx: Database;
+  table: string;
+  /** The rows the backup covers (the table's scope condition). */
+  scope: RawBuilder<unknown>;
+  written: RawBuilder<boolean>;
+  previous: Float64Array;
+  copyToBlob: boolean;
+  /** No join decides which of its rows are covered: they can be read a range at a time. */
+  joinFree: boolean;
+}
+
+const scanOf = (table: TableInDelta, where = table.scope): PositionScan => ({
+  tx: table.tx,
+  table: table.table,
+  where,
+  written: table.written,
+  copyToBlob: table.copyToBlob,
+});
+
+/**
+ * Today's way, which holds whatever happened: every covered row's position and written flag.
+ * A join-free table is read a range of blocks at a time.
+ */
+export async function scanEveryPosition(table: TableInDelta): Promise<DeltaPositions> {
+  const positions = new RowPositions();
+  const wanted: number[] = [];
+  let keptFromBase = 0;
+  const visit = (position: number, written: boolean) => {
+    positions.add(position);
+    const inBase = contains(table.previous, position);
+    if (inBase && !written) keptFromBase += 1;
+    if (written || !inBase) wanted.push(position);
+  };
+  if (table.joinFree) await scanRanges(scanOf(table), visit);
+  else await scanOnce(scanOf(table), visit);
+  return {
+    count: positions.count,
+    wanted,
+    listed: () => positions,
+    // Positions are unique: each base position seen unwritten is one base row kept as it was.
+    baseKeptWhole: keptFromBase === table.previous.length,
+  };
+}
+
+/**
+ * A join-free table read by one count and the positions written since the base, when the count
+ * proves that every other row is one the base held. Why that holds (docs/backup.md, "Eighth
+ * round"): a row visible now and not written since the base (its xmin below the base's xmin)
+ * was committed before the base's snapshot, so the base saw that very version at that very
+ * position; it was covered then too, as its columns are the same and the covered repositories
+ * are (`scopeKept`). So the unwritten rows now are among the base's rows not rewritten since;
+ * when there are as many of them as of those, they are all of them, and nothing vanished.
+ * Answers undefined when the count does not prove it: the caller scans every position.
+ */
+export async function countAndWritten(
+  table: TableInDelta,
+  scopeKept: boolean,
+): Promise<DeltaPositions | undefined> {
+  if (!table.joinFree || !scopeKept) return undefined;
+  const { rows } = await sql<{ count: string }>`
+    select count(*)::text as count from ${sql.table(table.table)} t
+     where ${table.scope}`.execute(table.tx);
+  const count = Number(rows[0].count);
+  const written: number[] = [];
+  await scanRanges(scanOf(table, sql`(${table.scope}) and ${table.written}`), (position) =>
+    written.push(position),
+  );
+  const rewrittenInBase = written.filter((position) => contains(table.previous, position)).length;
+  if (count - written.length !== table.previous.length - rewrittenInBase) return undefined;
+  return {
+    count,
+    wanted: written,
+    listed: () => unionOf(table.previous, written),
+    baseKeptWhole: rewrittenInBase === 0,
+  };
+}
+
+/** The base's positions with those written since (a position reused is listed once). */
+function unionOf(previous: Float64Array, written: number[]): RowPositions {
+  const positions = new RowPositions();
+  const rewritten = new Set(written);
+  for (const position of previous) if (!rewritten.has(position)) positions.add(position);
+  for (const position of written) positions.add(position);
+  return positions;
+}
+
+/**
+ * The blob rows, when no item the base held is gone or replaced (`nodes` kept whole): read
+ * without the join against every item. A blob row at a position the base held and not written
+ * since is the very row the base held, which an item the base held uses, and that item is
+ * still there: it is covered. Any other blob row (written since, or not in the base) is
+ * checked against the items one by one by its SHA-256 (an index look-up each).
+ */
+export async function blobsBeside(
+  table: TableInDelta,
+  usedByCoveredItem: RawBuilder<unknown>,
+): Promise<DeltaPositions> {
+  const positions = new RowPositions();
+  const candidates: number[] = [];
+  await scanRanges(scanOf(table, sql`true`), (position, written) => {
+    if (!written && contains(table.previous, position)) positions.add(position);
+    else candidates.push(position);
+  });
+  const wanted: number[] = [];
+  for (let start = 0; start < candidates.length; start += CANDIDATES_PER_STATEMENT) {
+    const tids = `{${candidates
+      .slice(start, start + CANDIDATES_PER_STATEMENT)
+      .map((position) => `"${tidOf(position)}"`)
+      .join(',')}}`;
+    // In the select list, the look-up runs per row through the index on the items' SHA-256;
+    // in the where clause the planner may turn it into a join that reads every item.
+    const { rows } = await sql<{ position: string; used: number | null }>`
+      select t.ctid::text as position, (${usedByCoveredItem} limit 1) as used
+        from blobs t where t.ctid = any(${tids}::tid[])`.execute(table.tx);
+    for (const row of rows) {
+      if (row.used === null) continue;
+      const position = rowPositionOf(row.position);
+      positions.add(position);
+      wanted.push(position);
+    }
+  }
+  return {
+    count: positions.count,
+    wanted,
+    listed: () => positions,
+    baseKeptWhole: false, // not asked of blobs
+  };
+}
+
+const CANDIDATES_PER_STATEMENT = 1000;
+
+/** A row position as a `tid` literal: block × 65536 + offset → `(block,offset)`. */
+export const tidOf = (position: number) => `(${Math.floor(position / 65536)},${position % 65536})`;

@@ -1,0 +1,112 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { rowPositionOf } from './row-positions.ts';
+
+export type PositionVisitor = (position: number, written: boolean) => void;
+
+/** One read of row positions: a table's rows matching `where`, each with its `written` flag. */
+export interface PositionScan {
+  tx: Database;
+  table: string;
+  where: RawBuilder<unknown>;
+  written: RawBuilder<boolean>;
+  /**
+   * The embedded database: read with `COPY … TO '/dev/blob'` (the rows as COPY's text in one
+   * message, which its worker hands over without parsing each row). Never on PostgreSQL,
+   * where it would write a file of the server.
+   */
+  copyToBlob: boolean;
+}
+
+/** Blocks of a table read per statement by a ranged scan: about 8 MiB of the table. */
+export const BLOCKS_PER_READ = 1024;
+
+/**
+ * Every matching row's position, a range of `blocksPerRead` blocks per statement (a TID range
+ * scan, `ctid >= '(b,0)' and ctid < '(b+n,0)'`), in table order. Only for a condition on the
+ * row's own columns: a join would be run again for each range. One COPY of every row held the
+ * whole table's text up to three times in the embedded database's worker (about 55 MB at a
+ * million rows); a range holds a few hundred kB.
+ */
+export async function scanRanges(
+  scan: PositionScan,
+  visit: PositionVisitor,
+  blocksPerRead = BLOCKS_PER_READ,
+): Promise<void> {
+  const { rows } = await sql<{ blocks: string }>`
+    select (pg_relation_size(${sql.lit(scan.table)}::regclass)
+            / current_setting('block_size')::bigint)::text as blocks`.execute(scan.tx);
+  // Blocks added after this (rows other transactions insert) hold no row this snapshot sees.
+  const blocks = Number(rows[0].blocks);
+  for (let first = 0; first < blocks; first += blocksPerRead) {
+    const range = sql`t.ctid >= ${sql.lit(`(${first},0)`)}::tid
+      and t.ctid < ${sql.lit(`(${first + blocksPerRead},0)`)}::tid`;
+    await scanOnce({ ...scan, where: sql`(${scan.where}) and ${range}` }, visit);
+  }
+}
+
+/** Every matching row's position in one statement (a condition with a join). */
+export async function scanOnce(scan: PositionScan, visit: PositionVisitor): Promise<void> {
+  const { tx, table, where, written } = scan;
+  if (scan.copyToBlob) {
+    const { rows } = await sql<{ copy: Uint8Array }>`copy (
+      select t.ctid, ${written} from ${sql.table(table)} t where ${where}) to '/dev/blob'`.execute(
+      tx,
+    );
+    eachCopiedPosition(rows[0]?.copy ?? new Uint8Array(), visit);
+  } else await scanByCursor(scan, visit);
+}
+
+/** Positions read per fetch by a cursor: a few bytes a row. */
+const POSITIONS_PAGE = 10_000;
+
+/** The same through a cursor, a large page per fetch (PostgreSQL). */
+async function scanByCursor({ tx, table, where, written }: PositionScan, visit: PositionVisitor) {
+  const cursor = sql.id(`backup_positions_${table}`);
+  await sql`declare ${cursor} no scroll cursor for
+    select t.ctid::text as at, ${written} as written from ${sql.table(table)} t
+     where ${where}`.execute(tx);
+  try {
+    for (;;) {
+      const { rows } = await sql<{
+        at: string;
+        written: boolean;
+      }>`fetch ${sql.raw(String(POSITIONS_PAGE))} from ${cursor}`.execute(tx);
+      for (const { at, written: flag } of rows) visit(rowPositionOf(at), flag);
+      if (rows.length < POSITIONS_PAGE) return;
+    }
+  } finally {
+    await sql`close ${cursor}`.execute(tx);
+  }
+}
+
+const [OPEN, COMMA, CLOSE, TAB, NEWLINE, TRUE, ZERO] = ['(', ',', ')', '\t', '\n', 't', '0'].map(
+  (char) => char.charCodeAt(0),
+);
+
+/**
+ * Reads COPY's text output of `(ctid, boolean)` rows, `(12,3)\tt\n` each, straight from its
+ * bytes (no string per row).
+ */
+export function eachCopiedPosition(bytes: Uint8Array, visit: PositionVisitor) {
+  let i = 0;
+  const number = (end: number) => {
+    let value = 0;
+    while (bytes[i] !== end) {
+      const digit = bytes[i++] - ZERO; // NaN past the end
+      if (!(digit >= 0 && digit <= 9)) throw new Error('a row position of the COPY is damaged');
+      value = value * 10 + digit;
+    }
+    i += 1;
+    return value;
+  };
+  while (i < bytes.length) {
+    if (bytes[i++] !== OPEN) throw new Error('a row position of the COPY is damaged');
+    const block = number(COMMA);
+    const offset = number(CLOSE);
+    if (bytes[i++] !== TAB) throw new Error('a row position of the COPY is damaged');
+    const flag = bytes[i++] === TRUE;
+    if (bytes[i++] !== NEWLINE) throw new Error('a row position of the COPY is damaged');
+    visit(block * 65536 + offset, flag);
+  }
+}
