@@ -12,9 +12,15 @@ const ROOT = resolve(import.meta.dirname, '..');
  * during start-up's burst of allocation and keeps it: capped at 2 x 4 MiB, the idle server
  * holds some 20 MB less. V8's background threads each keep the malloc arena they compiled
  * PGlite's WebAssembly in: with one thread, some 25 MB less. Neither changes the 10 KiB
- * download rate (docs/architecture.md).
+ * download rate. The old generation may grow by half its live size between two full
+ * collections, not by V8's own factor of up to four: a backup's garbage no longer piles up
+ * to some 100 MB before it is collected (docs/architecture.md, docs/backup.md).
  */
-export const NODE_FLAGS = ['--max-semi-space-size=4', '--v8-pool-size=1'];
+export const NODE_FLAGS = [
+  '--max-semi-space-size=4',
+  '--v8-pool-size=1',
+  '--heap-growing-percent=50',
+];
 
 /** More flags for the measured server, to profile it (`BENCH_NODE_FLAGS='--cpu-prof'`). */
 const EXTRA_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
