@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 
 let depot: HttpDepot;
@@ -63,6 +64,26 @@ describe('garbage collection', () => {
       const download = await depot.request(`/artifactory/libs/race/${round}.bin`);
       expect(await download.text()).toBe(content);
       expect(onDisk(content)).toBe(true);
+    }
+  });
+
+  it("measures the grace period by the database's clock, whatever this node's clock says", async () => {
+    await put('skew/aged.bin', 'aged content');
+    await del('skew/aged.bin');
+    // Last touched two minutes ago, by the clock of the database that stamps `touched_at`.
+    await sql`update blobs set touched_at = now() - interval '2 minutes'
+      where sha256 = ${sha256('aged content')}`.execute(depot.db);
+    // This node's clock runs ten minutes behind the database's (the Depot runs in this
+    // process): a cutoff taken from it would keep the blob from a one-minute grace period.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() - 10 * 60 * 1000);
+    try {
+      await depot.services.garbageCollector.collect(5 * 60 * 1000);
+      expect(onDisk('aged content')).toBe(true);
+      await depot.services.garbageCollector.collect(60 * 1000);
+      expect(onDisk('aged content')).toBe(false);
+    } finally {
+      vi.useRealTimers();
     }
   });
 

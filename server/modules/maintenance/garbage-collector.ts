@@ -25,10 +25,19 @@ const BATCH = 500;
  * crash in between leaves a row without a file that nothing refers to, never the reverse.
  * While a backup copies blobs nothing is deleted (`blobHold`, docs/backup.md).
  */
+/**
+ * A blob last touched more than `graceMs` ago, by the database's clock, which stamped
+ * `touched_at`: a cutoff from this process's clock could differ from it (another node's clock,
+ * or the same clock read to the millisecond against the database's microseconds, so that a
+ * blob claimed in the same millisecond looked touched after a cutoff of grace 0).
+ */
+const touchedBefore = (graceMs: number) =>
+  sql<boolean>`blobs.touched_at < now() - ${graceMs}::float8 * interval '1 millisecond'`;
+
 export function createGarbageCollector(db: Database, filestore: Filestore, blobHold: BlobHold) {
   async function collectOne(
     sha256: string,
-    cutoff: Date,
+    graceMs: number,
   ): Promise<number | undefined | typeof HELD_OFF> {
     return db.transaction().execute(async (tx) => {
       if (!(await blobHold.collectionAllowed(tx))) return HELD_OFF;
@@ -36,7 +45,7 @@ export function createGarbageCollector(db: Database, filestore: Filestore, blobH
         .selectFrom('blobs')
         .select(['sha256', 'size'])
         .where('sha256', '=', sha256)
-        .where('touched_at', '<', cutoff)
+        .where(touchedBefore(graceMs))
         .where(({ not, exists, selectFrom }) =>
           not(
             exists(
@@ -63,14 +72,13 @@ export function createGarbageCollector(db: Database, filestore: Filestore, blobH
       graceMs = DEFAULT_GC_GRACE_MS,
       stopping?: AbortSignal,
     ): Promise<CollectionReport> {
-      const cutoff = new Date(Date.now() - graceMs);
       const report: CollectionReport = { binaries: 0, bytes: 0 };
       let after = '';
       for (;;) {
         const candidates = await db
           .selectFrom('blobs')
           .select('sha256')
-          .where('touched_at', '<', cutoff)
+          .where(touchedBefore(graceMs))
           .where('sha256', '>', after)
           .where(sql<boolean>`not exists (select 1 from nodes where nodes.sha256 = blobs.sha256)`)
           .orderBy('sha256')
@@ -78,7 +86,7 @@ export function createGarbageCollector(db: Database, filestore: Filestore, blobH
           .execute();
         for (const { sha256 } of candidates) {
           if (stopping?.aborted) return report;
-          const freed = await collectOne(sha256, cutoff);
+          const freed = await collectOne(sha256, graceMs);
           if (freed === HELD_OFF) return { ...report, heldOff: true };
           if (freed !== undefined) {
             report.binaries += 1;
