@@ -329,7 +329,7 @@ describe("a delta's rows, exactly", () => {
     const xid = (BigInt(baseXmin) & 0xffffffffn).toString();
     const used = table === 'blobs' ? sql`and t.sha256 in (select sha256 from nodes)` : sql``;
     const { rows } = await sql<{ at: string; row: string }>`
-      select t.ctid::text as at, to_jsonb(t)::text as row from ${sql.table(table)} t
+      select t.ctid::text as at, row_to_json(t)::text as row from ${sql.table(table)} t
        where age(t.xmin) <= age(${xid}::xid) ${used}`.execute(source.db);
     return new Map(rows.map(({ at, row }) => [positionOf(at), JSON.stringify(JSON.parse(row))]));
   }
@@ -376,7 +376,7 @@ describe("a delta's rows, exactly", () => {
     });
     expect(orphanDeleted.statusCode).toBe(204);
     const { rows: orphan } = await sql<{ at: string; row: string }>`
-      select t.ctid::text as at, to_jsonb(t)::text as row from blobs t
+      select t.ctid::text as at, row_to_json(t)::text as row from blobs t
        where t.sha256 = ${orphanSha256}`.execute(source.db);
     expect(orphan).toHaveLength(1);
 

@@ -46,6 +46,7 @@ const SHIPPED = [
   '0054-builds-rows',
   '0056-webhooks-no-row-checks',
   '0058-webhooks-outbox-notify',
+  '0059-nodes-sha256-repository',
 ];
 
 describe('the migrations', () => {

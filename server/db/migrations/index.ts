@@ -38,6 +38,7 @@ import * as buildsLatest from './0050-builds-latest.ts';
 import * as buildsRows from './0054-builds-rows.ts';
 import * as webhooksNoRowChecks from './0056-webhooks-no-row-checks.ts';
 import * as webhooksOutboxNotify from './0058-webhooks-outbox-notify.ts';
+import * as nodesSha256Repository from './0059-nodes-sha256-repository.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -79,6 +80,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0054-builds-rows': buildsRows,
   '0056-webhooks-no-row-checks': webhooksNoRowChecks,
   '0058-webhooks-outbox-notify': webhooksOutboxNotify,
+  '0059-nodes-sha256-repository': nodesSha256Repository,
 };
 
 /**

@@ -26,6 +26,7 @@ import {
 } from './pack-backup.ts';
 import { dumpMetadata, type DumpedBlobs, type DumpResult } from './metadata-dump.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
+import { BLOB_LIST_FILE, BlobList } from './blob-list.ts';
 import { ZIP_SUFFIX, writeZipBackup } from './zip-backup.ts';
 
 export interface RepositoryRow {
@@ -123,9 +124,12 @@ async function writeLocked(
   // A directory backup's binaries go into its pack while the dump still writes the tables
   // after `blobs` (docs/backup.md, "Runs"); a zip holds the whole dump, so it waits for it.
   const packs = new AbortController();
+  const packSignal = stopping ? AbortSignal.any([stopping, packs.signal]) : packs.signal;
   let packing: Promise<PackedBlobs> | undefined;
+  let blobList: BlobList | undefined;
   const stopPacking = async () => {
     packs.abort();
+    blobList?.fail(new Error('the backup stopped'));
     await packing?.catch(() => undefined);
   };
   try {
@@ -141,9 +145,31 @@ async function writeLocked(
         { file: metadataFile, end: blobs.end },
         { packsDir, name, fresh: !request.incremental },
         { blobs, onProgress, progress: progressOf(blobs.count, blobs.bytes) },
-        stopping ? AbortSignal.any([stopping, packs.signal]) : packs.signal,
+        packSignal,
       );
       packing.catch(() => undefined); // awaited after the snapshot, or by stopPacking
+    };
+    // Until the dump has read every blob row, a streamed pack's progress counts every blob of
+    // the database (at most the backup's); then the backup's own.
+    const totals = { count: 0, bytes: 0 };
+    const streamPacking = async (everyBlob: { count: number; bytes: number }) => {
+      if (request.precalculate) {
+        onProgress({ phase: 'space', blobsDone: 0, bytesDone: 0, ...blobTotals(everyBlob) });
+        // Too little room for every blob: the exact check waits for the backup's own.
+        if (!(await hasRoomFor(request.dir, everyBlob.bytes))) return undefined;
+      }
+      Object.assign(totals, everyBlob);
+      blobList = new BlobList(join(temp, BLOB_LIST_FILE));
+      packing = packBlobs(
+        { list: blobList },
+        deps.filestore,
+        { packsDir, name, fresh: true },
+        (done, bytesDone) =>
+          onProgress({ phase: 'binaries', blobsDone: done, bytesDone, ...blobTotals(totals) }),
+        packSignal,
+      );
+      packing.catch(() => undefined); // awaited after the snapshot, or by stopPacking
+      return blobList;
     };
     const packsEarly = !request.createArchive && !request.excludeContent;
     const snapshot = await heldSnapshot(
@@ -153,7 +179,12 @@ async function writeLocked(
         try {
           return await readSnapshot(tx, request, temp, {
             sharedDatabase: deps.sharedDatabase,
-            onBlobsDumped: packsEarly ? startPacking : undefined,
+            // A full backup's pack starts with the dump's first blob rows (docs/backup.md, "Runs").
+            streamPacking: packsEarly && !request.incremental ? streamPacking : undefined,
+            onBlobsDumped: (blobs) => {
+              if (blobList) Object.assign(totals, { count: blobs.count, bytes: blobs.bytes });
+              else if (packsEarly) startPacking(blobs);
+            },
           });
         } catch (error) {
           // Still under the blob hold: no pack goes on reading after it is released.
@@ -164,6 +195,7 @@ async function writeLocked(
       async (taken) => {
         if (packing) {
           copied = await packing;
+          blobList?.remove();
           // A delta's metadata names only its new blobs; the restore needs its chain's too.
           const basePacks = taken.base?.manifest.packs ?? [];
           if (taken.base) copied.packs = [...new Set([...basePacks, ...copied.packs])].sort();
@@ -227,6 +259,7 @@ async function writeLocked(
     return { manifest, path };
   } catch (error) {
     await stopPacking();
+    blobList?.remove();
     await rm(temp, { recursive: true, force: true });
     const code = (error as NodeJS.ErrnoException).code;
     throw code === 'ENOSPC' || code === 'EDQUOT'
@@ -272,7 +305,15 @@ async function readSnapshot(
   tx: Database,
   request: BackupRequest,
   temp: string,
-  options: { sharedDatabase: boolean; onBlobsDumped?: (blobs: DumpedBlobs) => void },
+  options: {
+    sharedDatabase: boolean;
+    onBlobsDumped?: (blobs: DumpedBlobs) => void;
+    /**
+     * Told how many blobs the database holds and their bytes before the dump starts; answers
+     * the list its blob rows go to as they are read, when a pack reads them meanwhile.
+     */
+    streamPacking?: (everyBlob: { count: number; bytes: number }) => Promise<BlobList | undefined>;
+  },
 ): Promise<Snapshot> {
   const { rows } = await sql<{ at: string }>`select now()::text as at`.execute(tx);
   const repositories = (await tx
@@ -297,6 +338,7 @@ async function readSnapshot(
           info,
         )
       : undefined;
+  const blobList = base ? undefined : await options.streamPacking?.(await everyBlobIn(tx));
   const dump = await dumpMetadata(
     tx,
     join(temp, 'metadata.jsonl'),
@@ -309,6 +351,7 @@ async function readSnapshot(
       idsDir: join(temp, 'ids'),
       copyToBlob: !options.sharedDatabase,
       onBlobsDumped: options.onBlobsDumped,
+      blobList,
       delta: base && {
         sinceXmin: BigInt(base.manifest.snapshot!.xmin),
         previousIdsDir: join(base.dir, 'ids'),
@@ -355,14 +398,32 @@ async function packBinaries(
   // the space check's answer instead of looking them up again.
   const lookup = await lookUpEarlierPacks(metadata, target, blobs);
   if (request.precalculate) await checkSpace(request.dir, lookup.bytesToPack);
-  return packBlobs(metadata, lookup, deps.filestore, target, report.progress, stopping);
+  return packBlobs({ metadata, lookup }, deps.filestore, target, report.progress, stopping);
 }
 
 /** Refuses to start copying when the target's free space is smaller than what is to copy. */
 async function checkSpace(dir: string, needed: number) {
-  const disk = await statfs(dir);
-  const free = Number(disk.bavail) * Number(disk.bsize);
+  const free = await freeSpace(dir);
   if (needed > free) throw new InsufficientStorage(BACKUP_MESSAGES.noSpace(needed, free));
+}
+
+const hasRoomFor = async (dir: string, needed: number) => needed <= (await freeSpace(dir));
+
+async function freeSpace(dir: string) {
+  const disk = await statfs(dir);
+  return Number(disk.bavail) * Number(disk.bsize);
+}
+
+const blobTotals = ({ count, bytes }: { count: number; bytes: number }) => ({
+  blobsTotal: count,
+  bytesTotal: bytes,
+});
+
+/** Every blob row of the snapshot, counted with its bytes: one scan, no join. */
+async function everyBlobIn(tx: Database): Promise<{ count: number; bytes: number }> {
+  const { rows } = await sql<{ count: string; bytes: string }>`
+    select count(*)::text as count, coalesce(sum(size), 0)::text as bytes from blobs`.execute(tx);
+  return { count: Number(rows[0].count), bytes: Number(rows[0].bytes) };
 }
 
 function manifestOf(

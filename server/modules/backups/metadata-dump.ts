@@ -4,6 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BACKED_UP_TABLES, type BackedUpTable } from './backup-tables.ts';
+import type { BlobList } from './blob-list.ts';
 import { tidOf, type DeltaPositions } from './delta-positions.ts';
 import { DeltaReader } from './delta-reader.ts';
 import { integer, scopeCondition } from './scope-conditions.ts';
@@ -38,6 +39,11 @@ export interface DumpTarget {
    * tables after it: the binaries can be written meanwhile (docs/backup.md, "Runs").
    */
   onBlobsDumped?: (blobs: DumpedBlobs) => void;
+  /**
+   * A full dump's blob rows, a page at a time as they are read, for a pack that starts before
+   * they are all in the file (docs/backup.md, "Runs"); ended once they are.
+   */
+  blobList?: BlobList;
 }
 
 /** The blob rows of a dump, once they are in its file. */
@@ -73,7 +79,7 @@ export interface DumpResult {
 
 /**
  * Writes every backed-up row the selection covers to `file`, one JSON line each:
- * `{"table":"nodes","at":65537,"row":{...}}`, the row as PostgreSQL's own `to_jsonb` writes
+ * `{"table":"nodes","at":65537,"row":{...}}`, the row as PostgreSQL's own `row_to_json` writes
  * it (full timestamps, JSON documents as they are, big numbers exact), so a restore hands it
  * back with `jsonb_populate_recordset` and loses nothing. Everything is read in `tx`, the one
  * snapshot: a full dump reads each table through a cursor, a page per fetch; a delta reads
@@ -121,9 +127,11 @@ export async function dumpMetadata(
         const read = await delta.positionsOf(spec);
         positions = read.listed();
         dumped = await dumpTableDelta({ tx, spec, selection, positions, write, blobs }, read);
-      } else dumped = await dumpTable({ tx, spec, selection, positions, write, blobs });
+      } else
+        dumped = await dumpTable({ tx, spec, selection, positions, write, blobs }, target.blobList);
       result.counts[spec.table] = dumped.count;
       if (spec.table === 'blobs') {
+        target.blobList?.end();
         if (!since) [result.blobCount, result.blobBytes] = [blobs.count, blobs.bytes];
         target.onBlobsDumped?.({ end: await inFile(), ...blobs });
       }
@@ -187,17 +195,19 @@ const lineMaker = (table: string) => {
 };
 
 /** A full dump of one table: every row it covers, through one cursor, a page per fetch. */
-async function dumpTable({ tx, spec, selection, positions, write, blobs }: TableDump) {
+async function dumpTable(
+  { tx, spec, selection, positions, write, blobs }: TableDump,
+  blobList?: BlobList,
+) {
   const lineOf = lineMaker(spec.table);
   // One cursor per table: the table is read once, a page per fetch. Paging by `ctid > last`
   // made each page scan (and sort) the rest of the table and evaluate the scope again, so
   // a million rows took quadratic time.
   const cursor = sql.id(`backup_${spec.table}`);
-  // Blobs in SHA-256 order (bytewise, as JavaScript compares): a backup's packs and the
-  // merge against earlier packs' sorted indexes read this list in that order.
-  const order = spec.table === 'blobs' ? sql`order by t.sha256 collate "C"` : sql``;
+  const order = spec.table === 'blobs' ? await blobOrder(tx) : sql``;
   await sql`declare ${cursor} no scroll cursor for
-    select t.ctid::text as at, to_jsonb(t)::text as row, ${blobSize(spec)} as size
+    select t.ctid::text as at, ${rowJson} as row, ${blobSha256(spec)} as sha256,
+           ${blobSize(spec)} as size
       from ${sql.table(spec.table)} t
     where ${scopeCondition(spec, selection)} ${order}`.execute(tx);
   let count = 0;
@@ -206,6 +216,7 @@ async function dumpTable({ tx, spec, selection, positions, write, blobs }: Table
       const { rows } = await sql<{
         at: string;
         row: string;
+        sha256: string | null;
         size: string | null;
       }>`fetch ${sql.raw(String(PAGE))} from ${cursor}`.execute(tx);
       let page = '';
@@ -217,6 +228,7 @@ async function dumpTable({ tx, spec, selection, positions, write, blobs }: Table
       }
       // One write a page: a write (and its await) a row cost more than reading the row.
       if (page) await write(page);
+      if (spec.table === 'blobs') blobList?.add(rows as { sha256: string; size: string }[]);
       count += rows.length;
       if (rows.length < PAGE) break;
     }
@@ -226,8 +238,31 @@ async function dumpTable({ tx, spec, selection, positions, write, blobs }: Table
   return { count, changed: count };
 }
 
+/**
+ * A row as JSON text. `row_to_json` writes the text straight from the row, its columns in
+ * table order; `to_jsonb(t)::text` first builds a binary document and sorts its keys, which
+ * cost the embedded database about twice the time (docs/backup.md, "Ninth round"). A restore
+ * reads both the same (`jsonb_populate_recordset` matches keys by name).
+ */
+const rowJson = sql`row_to_json(t)::text`;
+
+/**
+ * Blobs in SHA-256 order (bytewise, as JavaScript compares): a backup's packs and the merge
+ * against earlier packs' sorted indexes read this list in that order. Where the database's
+ * collation is bytewise already (the embedded database's is C), a plain `order by` lets the
+ * planner merge `blobs`' primary key with `nodes_sha256_repository`, streaming from the first
+ * row; `collate "C"` on another collation makes it hash and sort every row first.
+ */
+async function blobOrder(tx: Database): Promise<RawBuilder<unknown>> {
+  const { rows } = await sql<{ bytewise: boolean }>`
+    select datcollate in ('C', 'POSIX') as bytewise from pg_database
+     where datname = current_database()`.execute(tx);
+  return rows[0]?.bytewise ? sql`order by t.sha256` : sql`order by t.sha256 collate "C"`;
+}
+
 /** A blob row's size as text (exact at any size), selected beside the `blobs` table's rows. */
 const blobSize = (spec: BackedUpTable) => (spec.table === 'blobs' ? sql`t.size::text` : sql`null`);
+const blobSha256 = (spec: BackedUpTable) => (spec.table === 'blobs' ? sql`t.sha256` : sql`null`);
 
 function countBlob(blobs: { count: number; bytes: number }, size: string) {
   blobs.count += 1;
@@ -258,8 +293,8 @@ async function dumpTableDelta(
       sha256: string | null;
       size: string | null;
     }>`
-      select t.ctid::text as at, to_jsonb(t)::text as row,
-             ${spec.table === 'blobs' ? sql`t.sha256` : sql`null`} as sha256, ${blobSize(spec)} as size
+      select t.ctid::text as at, ${rowJson} as row,
+             ${blobSha256(spec)} as sha256, ${blobSize(spec)} as size
         from ${sql.table(spec.table)} t where t.ctid = any(${tids}::tid[])`.execute(tx);
     if (spec.table === 'blobs')
       for (const { at, row, sha256, size } of rows) {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Filestore } from '../../storage/filestore.ts';
+import type { BlobList } from './blob-list.ts';
 import { blobRows, type BlobRow } from './metadata-lines.ts';
 import { isHeld, lookUpInPacks, type PackLookup } from './pack-lookup.ts';
 import {
@@ -77,30 +78,38 @@ export async function lookUpEarlierPacks(
 }
 
 /**
- * Writes the blobs the metadata names that no earlier pack in the target holds (`lookup`) into
- * one new pack (under a temp name, renamed when whole: the pack first, then its index, so an index
- * never names a pack that is not there). Answers what it wrote and the packs the backup needs.
+ * The blobs a pack takes: the blob rows of a dumped metadata file that no earlier pack in the
+ * target holds (`lookup`), or a full backup's rows as its dump reads them (docs/backup.md,
+ * "Runs").
+ */
+export type BlobSource = { metadata: DumpedMetadata; lookup: PackLookup } | { list: BlobList };
+
+/**
+ * Writes the blobs of `source` into one new pack (under a temp name, renamed when whole: the
+ * pack first, then its index, so an index never names a pack that is not there). Answers what
+ * it wrote and the packs the backup needs.
  */
 export async function packBlobs(
-  metadata: DumpedMetadata,
-  lookup: PackLookup,
+  source: BlobSource,
   filestore: Filestore,
   target: PackTarget,
   progress: (done: number, bytes: number) => void,
   stopping?: AbortSignal,
 ): Promise<PackedBlobs> {
   await mkdir(target.packsDir, { recursive: true });
-  const used = new Set<string>(lookup.usedPacks);
+  const used = new Set<string>('lookup' in source ? source.lookup.usedPacks : []);
   let done = 0;
   let bytes = 0;
   const step = (blob: BlobRow) => progress((done += 1), (bytes += blob.size));
+  const blobs =
+    'list' in source ? source.list.rows() : blobsNotHeld(source.metadata, source.lookup, step);
   const temp = join(target.packsDir, `.${target.name}.${randomBytes(4).toString('hex')}`);
   const paths = { pack: `${temp}${PACK_SUFFIX}`, index: `${temp}${INDEX_SUFFIX}` };
   try {
     const written = await writePack(
       paths.pack,
       paths.index,
-      blobsNotHeld(metadata, lookup, step),
+      blobs,
       (sha256) => filestore.pathOf(sha256),
       step,
       stopping,
