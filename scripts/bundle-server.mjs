@@ -11,12 +11,13 @@ const PROJECT_ROOT = resolve(import.meta.dirname, '..');
 export async function bundleServer(outdir) {
   await build({
     absWorkingDir: PROJECT_ROOT,
-    // Worker threads' modules are entries of their own: the embedded database, and the merge
-    // of a virtual npm repository's documents (server/workers/module-worker.ts finds them).
+    // Worker threads' modules are entries of their own: the embedded database, the merge of a
+    // virtual npm repository's documents, and a backup's pack (server/workers/module-worker.ts finds them).
     entryPoints: {
       main: 'server/main.ts',
       'pglite-worker': 'server/db/pglite-worker.ts',
       'npm-merge-worker': 'server/formats/npm/npm-merge-worker.ts',
+      'pack-worker': 'server/modules/backups/pack-worker.ts',
     },
     outdir,
     outExtension: { '.js': '.mjs' },

@@ -24,6 +24,13 @@ export interface StagedBlob extends StoredBlob {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * Where the filestore under `root` keeps the blob `sha256` (a name already checked): for the
+ * backup's pack thread, which has no Filestore of its own.
+ */
+export const blobPathIn = (root: string, sha256: string) =>
+  join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
 // Upload batches: large enough that a write costs little per byte, small enough for many uploads at once.
 const WRITE_BATCH = 2 * 1024 * 1024;
 // Blobs up to 64 KiB are served from memory once read, 32 MiB of them at most.
@@ -75,7 +82,7 @@ export class Filestore {
 
   pathOf(sha256: string): string {
     if (!SHA256.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
-    return join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+    return blobPathIn(this.root, sha256);
   }
 
   async has(sha256: string): Promise<boolean> {

@@ -1,11 +1,12 @@
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import type { BlobRow } from './metadata-lines.ts';
+import { BLOB_ENTRY } from './pack-format.ts';
 
 /** The list's file in a backup's temp directory, removed before the backup is renamed. */
 export const BLOB_LIST_FILE = '.blob-list';
 
 /** One entry: the SHA-256 (32 bytes) and the size (u64 big-endian). */
-const ENTRY = 40;
+const ENTRY = BLOB_ENTRY;
 /** Entries read per read: 160 kB. */
 const READ_ENTRIES = 4096;
 
@@ -23,6 +24,7 @@ export class BlobList {
   private failure?: Error;
   private wake?: () => void;
   private removed = false;
+  private pageBuffer = Buffer.alloc(0);
 
   constructor(private readonly path: string) {
     this.fd = openSync(path, 'wx+');
@@ -36,7 +38,10 @@ export class BlobList {
   /** Appends one page of the dump's blob rows, in the dump's order. */
   add(rows: readonly { sha256: string; size: string }[]) {
     if (rows.length === 0) return;
-    const page = Buffer.allocUnsafe(rows.length * ENTRY);
+    // One buffer, reused: a buffer per page was freed only at full collections.
+    if (this.pageBuffer.length < rows.length * ENTRY)
+      this.pageBuffer = Buffer.allocUnsafe(rows.length * ENTRY);
+    const page = this.pageBuffer.subarray(0, rows.length * ENTRY);
     rows.forEach(({ sha256, size }, i) => {
       if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('a blob of the backup is misnamed');
       page.write(sha256, i * ENTRY, 32, 'hex');

@@ -98,11 +98,18 @@ export async function packBlobs(
 ): Promise<PackedBlobs> {
   await mkdir(target.packsDir, { recursive: true });
   const used = new Set<string>('lookup' in source ? source.lookup.usedPacks : []);
-  let done = 0;
-  let bytes = 0;
-  const step = (blob: BlobRow) => progress((done += 1), (bytes += blob.size));
+  // Blobs an earlier pack holds count as done when the pack passes them; the pack's thread
+  // tells its own count a batch at a time.
+  const held = { count: 0, bytes: 0 };
+  const packed = { count: 0, bytes: 0 };
+  const tell = () => progress(held.count + packed.count, held.bytes + packed.bytes);
+  const heldOne = (blob: BlobRow) => {
+    held.count += 1;
+    held.bytes += blob.size;
+    tell();
+  };
   const blobs =
-    'list' in source ? source.list.rows() : blobsNotHeld(source.metadata, source.lookup, step);
+    'list' in source ? source.list.rows() : blobsNotHeld(source.metadata, source.lookup, heldOne);
   const temp = join(target.packsDir, `.${target.name}.${randomBytes(4).toString('hex')}`);
   const paths = { pack: `${temp}${PACK_SUFFIX}`, index: `${temp}${INDEX_SUFFIX}` };
   try {
@@ -110,8 +117,11 @@ export async function packBlobs(
       paths.pack,
       paths.index,
       blobs,
-      (sha256) => filestore.pathOf(sha256),
-      step,
+      filestore.root,
+      (count, bytes) => {
+        Object.assign(packed, { count, bytes });
+        tell();
+      },
       stopping,
     );
     if (written.count > 0 || target.fresh) {

@@ -1,20 +1,31 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { blobPathIn } from '../../storage/filestore.ts';
 import type { BlobRow } from './metadata-lines.ts';
 import { indexCursor, indexEntries, mergedIndexes, packReader, writePack } from './pack.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'depot-pack-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** Blob files named by their SHA-256, as the filestore keeps them (flat here). */
+/** Blob files named by their SHA-256, where the filestore under `root` keeps them. */
 function blobs(...contents: Buffer[]): BlobRow[] {
   return contents
     .map((content) => {
       const sha256 = createHash('sha256').update(content).digest('hex');
-      writeFileSync(join(root, sha256), content);
+      mkdirSync(dirname(blobPathIn(root, sha256)), { recursive: true });
+      writeFileSync(blobPathIn(root, sha256), content);
       return { sha256, size: content.length };
     })
     .sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
@@ -29,7 +40,7 @@ const pack = (name: string, rows: BlobRow[]) =>
     join(root, `${name}.pack`),
     join(root, `${name}.idx`),
     each(rows),
-    (sha256) => join(root, sha256),
+    root,
     () => undefined,
   );
 
@@ -56,7 +67,7 @@ describe('packs', () => {
       for (const entry of entries) {
         const read = await text(await reader.open(entry));
         expect(read.length).toBe(entry.length);
-        expect(read.equals(readFileSync(join(root, entry.sha256))), entry.sha256).toBe(true);
+        expect(read.equals(readFileSync(blobPathIn(root, entry.sha256))), entry.sha256).toBe(true);
       }
     } finally {
       await reader.close();
@@ -82,6 +93,72 @@ describe('packs', () => {
     for (const sha of [...new Set(wanted)]) if (await cursor.find(sha)) found.push(sha);
     await cursor.close();
     expect(found.sort()).toEqual(second.map((b) => b.sha256).sort());
+  });
+
+  it('packs blobs across many batches and a large one byte-identical', async () => {
+    // 1,200 blobs of 8 KiB fill the thread's 8 MiB buffer more than once; a sparse file of
+    // 70 MiB, copied a chunk at a time, passes the point where a flush to disk starts.
+    const small = blobs(
+      ...Array.from({ length: 1200 }, (_, i) => Buffer.alloc(8192, `blob ${i} `)),
+    );
+    const large = 70 * 1024 * 1024;
+    const [sparse] = blobs(Buffer.from('placeholder'));
+    truncateSync(blobPathIn(root, sparse.sha256), large);
+    const rows = [...small, { ...sparse, size: large }].sort((a, b) =>
+      a.sha256 < b.sha256 ? -1 : 1,
+    );
+    const told: number[] = [];
+    const report = await writePack(
+      join(root, 'many.pack'),
+      join(root, 'many.idx'),
+      each(rows),
+      root,
+      (count) => told.push(count),
+    );
+    expect(report).toEqual({ count: 1201, bytes: 1200 * 8192 + large });
+    expect(told.at(-1)).toBe(1201);
+    expect(told).toEqual([...told].sort((a, b) => a - b));
+    const reader = packReader((name) => join(root, `${name}.pack`));
+    try {
+      let entries = 0;
+      for await (const entry of indexEntries(join(root, 'many.idx'), 'many')) {
+        expect(entry.sha256).toBe(rows[entries++].sha256);
+        if (entries % 97 !== 1 && entry.length !== large) continue;
+        const read = await text(await reader.open(entry));
+        expect(read.equals(readFileSync(blobPathIn(root, entry.sha256))), entry.sha256).toBe(true);
+      }
+      expect(entries).toBe(1201);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('stops when told to, its thread closing the files it wrote', async () => {
+    const rows = blobs(...Array.from({ length: 3000 }, (_, i) => Buffer.from(`stop ${i}`)));
+    const stopping = new AbortController();
+    const packPath = join(root, 'stopped.pack');
+    const written = writePack(
+      packPath,
+      join(root, 'stopped.idx'),
+      (async function* () {
+        for (const [i, row] of rows.entries()) {
+          if (i === 2000) stopping.abort(new Error('the backup stopped'));
+          yield row;
+        }
+      })(),
+      root,
+      () => undefined,
+      stopping.signal,
+    );
+    await expect(written).rejects.toThrow('the backup stopped');
+    const open = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    expect(open.filter((target) => target.startsWith(join(root, 'stopped.')))).toEqual([]);
   });
 
   it('refuses unsorted blobs, a file of another size, and a truncated index', async () => {

@@ -1,30 +1,23 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../workers/module-worker.ts';
 import type { BlobRow } from './metadata-lines.ts';
+import {
+  BLOB_ENTRY,
+  BLOBS_PER_MESSAGE,
+  INDEX_ENTRY,
+  INDEX_MAGIC,
+  INDEX_SUFFIX,
+  MESSAGES_AHEAD,
+  slotsBytes,
+  SMALL_BLOB,
+  type PackThreadData,
+  type PackThreadReply,
+  type PackThreadRequest,
+} from './pack-format.ts';
 
-/**
- * Pack files (docs/backup.md, "Format (version 2)"): a backup's binaries appended to one
- * file, as restic, borg and git store objects, with a sorted index beside it. Writing one
- * large file sequentially costs what `tar` costs; creating a file per blob cost five times
- * as much on the disks we measured.
- *
- *   <name>.pack   "DEPOTPK1", then per blob: SHA-256 (32 bytes), length (u64 BE), the bytes
- *   <name>.idx    "DEPOTIX1", then per blob, sorted by SHA-256: SHA-256 (32 bytes),
- *                 offset of its bytes in the pack (u64 BE), length (u64 BE)
- *
- * The pack alone can be walked (each record says its length), the index makes a look-up
- * unnecessary: a backup's blob list, sorted by SHA-256, is merged against the indexes.
- */
-export const PACK_MAGIC = Buffer.from('DEPOTPK1');
-export const INDEX_MAGIC = Buffer.from('DEPOTIX1');
-export const PACK_SUFFIX = '.pack';
-export const INDEX_SUFFIX = '.idx';
-const INDEX_ENTRY = 48;
-/** Blobs up to this size are read whole, several ahead; larger ones are streamed. */
-const SMALL_BLOB = 1024 * 1024;
-/** Bytes gathered before one write to the pack (one system call for many small blobs). */
-const WRITE_BATCH = 8 * 1024 * 1024;
+export { INDEX_MAGIC, INDEX_SUFFIX, PACK_MAGIC, PACK_SUFFIX } from './pack-format.ts';
 
 export interface IndexEntry {
   sha256: string;
@@ -33,267 +26,165 @@ export interface IndexEntry {
   pack: string;
 }
 
-/** An index being written: its entries built in one buffer, written a batch at a time. */
-class IndexOut {
-  private readonly batch = Buffer.allocUnsafe(INDEX_ENTRY * 8192);
-  private used = 0;
-
-  constructor(private readonly handle: FileHandle) {}
-
-  async magic() {
-    await writeAll(this.handle, INDEX_MAGIC, INDEX_MAGIC.length);
-  }
-
-  async entry(sha256: string, offset: number, length: number) {
-    if (this.used === this.batch.length) await this.flush();
-    this.batch.write(sha256, this.used, 32, 'hex');
-    this.batch.writeBigUInt64BE(BigInt(offset), this.used + 32);
-    this.batch.writeBigUInt64BE(BigInt(length), this.used + 40);
-    this.used += INDEX_ENTRY;
-  }
-
-  async flush() {
-    if (this.used > 0) await writeAll(this.handle, this.batch, this.used);
-    this.used = 0;
-  }
-}
-
-/**
- * Bytes written between two flushes to disk started in the background (see Writeback).
- */
-const WRITEBACK_BYTES = 64 * 1024 * 1024;
-
-/**
- * Flushes a file to disk while it is still being written: every WRITEBACK_BYTES a flush of
- * what was written so far starts in the background (libuv's thread pool) and writing goes
- * on, so the flush at the end waits only for the last part. Flushed only at the end, a pack
- * of a gigabyte waited seconds for the disk after its last byte: a machine with memory to
- * spare keeps it all as dirty pages, and the kernel starts writing them on its own only at
- * a tenth of memory.
- */
-class Writeback {
-  private sinceStarted = 0;
-  private running?: Promise<void>;
-  private failure?: unknown;
-
-  constructor(private readonly handle: FileHandle) {}
-
-  wrote(bytes: number) {
-    this.sinceStarted += bytes;
-    if (this.sinceStarted < WRITEBACK_BYTES || this.running) return;
-    this.sinceStarted = 0;
-    this.running = this.handle.datasync().then(
-      () => (this.running = undefined),
-      (error: unknown) => {
-        this.failure = error;
-        this.running = undefined;
-      },
-    );
-  }
-
-  /** Waits for the flush running, then flushes the rest: the file is on disk. */
-  async finish() {
-    await this.running;
-    if (this.failure) throw this.failure;
-    await this.handle.datasync();
-  }
-
-  /** Waits for the flush running, if any (before the file is closed). */
-  settled = () => this.running ?? Promise.resolve();
-}
-
-/** A pack record's header: the blob's SHA-256 and its length. */
-const RECORD_HEADER = 40;
-/**
- * Longest the event loop is held reading small blobs before the batch is written (the write
- * is awaited, so other requests get their turn).
- */
-const SYNC_SLICE_MS = 10;
-
-/**
- * The pack being written: records are built in a large buffer, small blobs read straight
- * into it, and written with one call per batch. Two buffers take turns: while one is being
- * written (libuv's thread pool, the kernel copying it into the page cache or waiting for the
- * disk), the next is filled, so reading the blobs and writing the pack overlap.
- */
-class PackOut {
-  private readonly slabs = [slab(), slab()];
-  private filling = 0;
-  private used = 0;
-  private sliceStart = performance.now();
-  /** The write of the other buffer, while it runs. */
-  private writing: Promise<void> = Promise.resolve();
-  /** Where the next byte goes in the pack file. */
-  offset = 0;
-  readonly writeback: Writeback;
-
-  constructor(private readonly handle: FileHandle) {
-    this.writeback = new Writeback(handle);
-  }
-
-  private get buffer() {
-    return this.slabs[this.filling];
-  }
-
-  async header(blob: BlobRow) {
-    if (this.used + RECORD_HEADER > WRITE_BATCH) await this.flush();
-    this.buffer.write(blob.sha256, this.used, 32, 'hex');
-    this.buffer.writeBigUInt64BE(BigInt(blob.size), this.used + 32);
-    this.used += RECORD_HEADER;
-    this.offset += RECORD_HEADER;
-  }
-
-  /**
-   * Reads a small blob's file into the batch: one read of one byte more than the metadata
-   * says, so a file longer or shorter than that is found without a stat.
-   */
-  async readSmall(path: string, blob: BlobRow) {
-    if (this.used + blob.size + 1 > this.buffer.length) await this.flush();
-    // Non-blocking, so a file that is not a regular one (a pipe) cannot hold the event loop:
-    // it is read the asynchronous way, as a large blob is.
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    let bytesRead: number;
-    try {
-      if (!fstatSync(fd).isFile()) return await streamInto(this, path, blob);
-      bytesRead = readSync(fd, this.buffer, this.used, blob.size + 1, 0);
-    } finally {
-      closeSync(fd);
-    }
-    if (bytesRead !== blob.size) throw sizeMismatch(blob, bytesRead);
-    this.used += bytesRead;
-    this.offset += bytesRead;
-    if (this.used >= WRITE_BATCH || performance.now() - this.sliceStart > SYNC_SLICE_MS)
-      await this.flush();
-  }
-
-  /** Appends bytes read elsewhere (a large blob's chunk, the magic), once the batch is out. */
-  async append(buffer: Buffer) {
-    await this.drain();
-    await writeAll(this.handle, buffer, buffer.length);
-    this.writeback.wrote(buffer.length);
-    this.offset += buffer.length;
-  }
-
-  /**
-   * Starts writing the batch and turns to the other buffer, once its own write has ended
-   * (which is also the event loop's turn for other requests).
-   */
-  async flush() {
-    await this.writing;
-    if (this.used > 0) {
-      const [buffer, length] = [this.buffer, this.used];
-      const written = writeAll(this.handle, buffer, length).then(() =>
-        this.writeback.wrote(length),
-      );
-      // Awaited at the next flush or drain; until then a failure must not go unhandled.
-      written.catch(() => undefined);
-      this.writing = written;
-      this.filling ^= 1;
-    }
-    this.used = 0;
-    this.sliceStart = performance.now();
-  }
-
-  /** Waits for the write running, if any, whatever its outcome (before the file is closed). */
-  settled = () => this.writing.catch(() => undefined);
-
-  /** Writes what is left and waits until every write has ended. */
-  async drain() {
-    await this.flush();
-    await this.writing;
-  }
-}
-
-const slab = () => Buffer.allocUnsafe(WRITE_BATCH + SMALL_BLOB + RECORD_HEADER + 1);
-
-async function writeAll(handle: FileHandle, buffer: Buffer, length: number) {
-  let written = 0;
-  while (written < length) {
-    const { bytesWritten } = await handle.write(buffer, written, length - written, null);
-    written += bytesWritten;
-  }
-}
-
 export interface PackReport {
   count: number;
   bytes: number;
 }
 
+/** The pack thread's young generation (MB). */
+const PACK_THREAD_YOUNG_MB = 2;
+
 /**
  * Writes `blobs` (sorted by SHA-256, strictly) into `packPath` and its index into
- * `indexPath`, reading each blob's file from `sourceOf`. Small blobs are read synchronously
- * straight into the batch being built (an asynchronous read cost a trip through libuv's
- * thread pool for each of open, stat, read and close, three times the time of these reads on
- * the benchmark's 10 kB files), a slice of at most SYNC_SLICE_MS at a time; large ones are
- * copied a chunk at a time. A blob whose file is not the size the metadata says fails the
- * backup (the backup would not restore). The pack is flushed to disk as it is written (see
- * Writeback) and both files are whole on disk when this answers, before the caller renames
- * them into place.
+ * `indexPath`, each blob read from its file in the filestore under `filestoreRoot`. The files
+ * are read and the pack written by a thread of its own (pack-worker.ts) with synchronous
+ * calls: an asynchronous read cost a trip through libuv's thread pool for each of open, stat,
+ * read and close, three times the time of these reads on the benchmark's 10 kB files, and on
+ * the main thread the reads took turns with the metadata dump running beside the pack.
+ * `onProgress` hears the blobs and bytes packed so far, a batch at a time. A blob whose file
+ * is not the size the metadata says fails the backup. Both files are whole on disk when this
+ * answers, before the caller renames them into place.
  */
 export async function writePack(
   packPath: string,
   indexPath: string,
   blobs: AsyncIterable<BlobRow>,
-  sourceOf: (sha256: string) => string,
-  onBlob: (blob: BlobRow) => void,
+  filestoreRoot: string,
+  onProgress: (count: number, bytes: number) => void,
   stopping?: AbortSignal,
 ): Promise<PackReport> {
-  const pack = await open(packPath, 'wx');
-  const index = await open(indexPath, 'wx');
-  const packOut = new PackOut(pack);
+  const thread = new PackThread({
+    packPath,
+    indexPath,
+    root: filestoreRoot,
+    stop: new SharedArrayBuffer(4),
+    slots: new SharedArrayBuffer(slotsBytes()),
+  });
+  const stop = () => thread.stop();
+  stopping?.addEventListener('abort', stop);
   try {
-    const indexOut = new IndexOut(index);
-    await packOut.append(PACK_MAGIC);
-    await indexOut.magic();
-    const report: PackReport = { count: 0, bytes: 0 };
-    let previous = '';
     for await (const blob of blobs) {
       stopping?.throwIfAborted();
-      if (blob.sha256 <= previous) throw new Error('the blobs of a pack must be sorted by SHA-256');
-      previous = blob.sha256;
-      await packOut.header(blob);
-      const offset = packOut.offset;
-      if (blob.size <= SMALL_BLOB) await packOut.readSmall(sourceOf(blob.sha256), blob);
-      else await streamInto(packOut, sourceOf(blob.sha256), blob);
-      await indexOut.entry(blob.sha256, offset, blob.size);
-      report.count += 1;
-      report.bytes += blob.size;
-      onBlob(blob);
+      await thread.add(blob, onProgress);
     }
-    await packOut.drain();
-    await indexOut.flush();
-    await Promise.all([packOut.writeback.finish(), index.datasync()]);
+    const report = await thread.end(onProgress);
+    stopping?.throwIfAborted();
     return report;
+  } catch (error) {
+    await thread.stop();
+    throw stopping?.aborted ? stopping.reason : error;
   } finally {
-    await packOut.settled();
-    await packOut.writeback.settled();
-    await Promise.allSettled([pack.close(), index.close()]);
+    stopping?.removeEventListener('abort', stop);
   }
 }
 
-/** Copies a large blob's file into the pack a chunk at a time. */
-async function streamInto(out: PackOut, path: string, blob: BlobRow) {
-  const source = await open(path, 'r');
-  try {
-    let copied = 0;
+/**
+ * The pack's thread seen from here: blobs go into the shared slots, a message per full slot,
+ * at most MESSAGES_AHEAD ahead of its answers; its first failure (or its exit before the end)
+ * fails whatever waits next.
+ */
+class PackThread {
+  private readonly worker: Worker;
+  private readonly stopFlag: Int32Array;
+  private readonly slots: Buffer;
+  /** The slot being filled, and how many blobs are in it. */
+  private slot = 0;
+  private inSlot = 0;
+  private readonly replies: PackThreadReply[] = [];
+  private waiting?: () => void;
+  private inFlight = 0;
+  private failure?: Error;
+  private readonly exited: Promise<void>;
+
+  constructor(data: PackThreadData) {
+    this.stopFlag = new Int32Array(data.stop);
+    this.slots = Buffer.from(data.slots);
+    this.worker = startModuleWorker(import.meta.url, 'pack-worker', {
+      workerData: data,
+      // Its garbage is a few strings a blob: a small young generation keeps its memory small.
+      resourceLimits: { maxYoungGenerationSizeMb: PACK_THREAD_YOUNG_MB },
+    });
+    this.worker.on('message', (reply: PackThreadReply) => {
+      this.replies.push(reply);
+      this.wake();
+    });
+    this.worker.on('error', (error) => {
+      this.failure ??= error;
+      this.wake();
+    });
+    this.exited = new Promise((resolve) =>
+      this.worker.on('exit', () => {
+        this.failure ??= new Error('the pack thread ended before the pack did');
+        this.wake();
+        resolve();
+      }),
+    );
+  }
+
+  /** Puts a blob into the slot being filled; a full slot goes to the thread. */
+  async add({ sha256, size }: BlobRow, onProgress: (count: number, bytes: number) => void) {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('a blob of the backup is misnamed');
+    // A slot is filled again only once the message that last named it is answered.
+    if (this.inSlot === 0) while (this.inFlight >= MESSAGES_AHEAD) await this.reply(onProgress);
+    const at = (this.slot * BLOBS_PER_MESSAGE + this.inSlot) * BLOB_ENTRY;
+    this.slots.write(sha256, at, 32, 'hex');
+    this.slots.writeUInt32BE(Math.floor(size / 2 ** 32), at + 32);
+    this.slots.writeUInt32BE(size >>> 0, at + 36);
+    this.inSlot += 1;
+    if (this.inSlot === BLOBS_PER_MESSAGE) this.send();
+  }
+
+  /** Hands the slot being filled to the thread and turns to the next. */
+  private send() {
+    if (this.inSlot === 0) return;
+    this.worker.postMessage({ slot: this.slot, count: this.inSlot } satisfies PackThreadRequest);
+    this.inFlight += 1;
+    this.slot = (this.slot + 1) % MESSAGES_AHEAD;
+    this.inSlot = 0;
+  }
+
+  async end(onProgress: (count: number, bytes: number) => void): Promise<PackReport> {
+    this.send();
+    this.worker.postMessage({ end: true } satisfies PackThreadRequest);
     for (;;) {
-      const chunk = Buffer.allocUnsafe(SMALL_BLOB);
-      const { bytesRead } = await source.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      copied += bytesRead;
-      if (copied > blob.size) throw sizeMismatch(blob, copied);
-      await out.append(chunk.subarray(0, bytesRead));
+      const reply = await this.reply(onProgress);
+      if ('done' in reply) {
+        await this.exited;
+        return reply.done;
+      }
     }
-    if (copied !== blob.size) throw sizeMismatch(blob, copied);
-  } finally {
-    await source.close();
+  }
+
+  /** Stops the thread between two blobs and waits until it has closed its files and ended. */
+  async stop() {
+    Atomics.store(this.stopFlag, 0, 1);
+    this.worker.postMessage({ stop: true } satisfies PackThreadRequest);
+    await this.exited;
+  }
+
+  /** The thread's next answer: progress is told, a failure thrown. */
+  private async reply(onProgress: (count: number, bytes: number) => void) {
+    for (;;) {
+      const reply = this.replies.shift();
+      if (reply) {
+        if ('error' in reply) throw Object.assign(new Error(reply.error), { code: reply.code });
+        if ('packed' in reply) {
+          this.inFlight -= 1;
+          onProgress(reply.packed, reply.bytes);
+        }
+        return reply;
+      }
+      if (this.failure) throw this.failure;
+      await new Promise<void>((resolve) => (this.waiting = resolve));
+    }
+  }
+
+  private wake() {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.();
   }
 }
-
-const sizeMismatch = (blob: BlobRow, actual: number) =>
-  new Error(
-    `The binary ${blob.sha256} is ${actual} bytes in the filestore, the database says ${blob.size}`,
-  );
 
 /** The entries of one pack's index, in order, read a block at a time (memory stays flat). */
 export async function* indexEntries(indexPath: string, pack: string): AsyncGenerator<IndexEntry> {
