@@ -121,8 +121,9 @@ async function writeLocked(
   const packsDir = request.incremental ? join(request.dir, 'packs') : join(temp, 'packs');
   const metadataFile = join(temp, 'metadata.jsonl');
   const zipTemp = join(temp, `${name}${ZIP_SUFFIX}`);
-  // A directory backup's binaries go into its pack while the dump still writes the tables
-  // after `blobs` (docs/backup.md, "Runs"); a zip holds the whole dump, so it waits for it.
+  // A directory backup's binaries go into its pack while the dump goes on (docs/backup.md,
+  // "Consistency"): a full one's from the dump's first blob rows, an incremental one's once
+  // they are all in; a zip holds the whole dump, so it waits for it.
   const packs = new AbortController();
   const packSignal = stopping ? AbortSignal.any([stopping, packs.signal]) : packs.signal;
   let packing: Promise<PackedBlobs> | undefined;

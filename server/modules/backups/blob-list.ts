@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import type { BlobRow } from './metadata-lines.ts';
-import { BLOB_ENTRY } from './pack-format.ts';
+import { BLOB_ENTRY, readU64, writeBlobEntry } from './pack-format.ts';
 
 /** The list's file in a backup's temp directory, removed before the backup is renamed. */
 export const BLOB_LIST_FILE = '.blob-list';
@@ -42,11 +42,7 @@ export class BlobList {
     if (this.pageBuffer.length < rows.length * ENTRY)
       this.pageBuffer = Buffer.allocUnsafe(rows.length * ENTRY);
     const page = this.pageBuffer.subarray(0, rows.length * ENTRY);
-    rows.forEach(({ sha256, size }, i) => {
-      if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('a blob of the backup is misnamed');
-      page.write(sha256, i * ENTRY, 32, 'hex');
-      page.writeBigUInt64BE(BigInt(size), i * ENTRY + 32);
-    });
+    rows.forEach(({ sha256, size }, i) => writeBlobEntry(page, i * ENTRY, sha256, Number(size)));
     let done = 0;
     while (done < page.length)
       done += writeSync(this.fd, page, done, page.length - done, this.written * ENTRY + done);
@@ -84,7 +80,7 @@ export class BlobList {
       for (let at = 0; at < bytes; at += ENTRY)
         yield {
           sha256: chunk.toString('hex', at, at + 32),
-          size: Number(chunk.readBigUInt64BE(at + 32)),
+          size: readU64(chunk, at + 32),
         };
     }
   }

@@ -30,6 +30,22 @@ export const WRITEBACK_BYTES = 64 * 1024 * 1024;
 /** A blob as the pack's thread is sent it, and as a BlobList keeps it: SHA-256, size u64 BE. */
 export const BLOB_ENTRY = 40;
 
+/** A u64 (big-endian) at `at`, for values below 2^53 (sizes and offsets). */
+export function writeU64(buffer: Buffer, value: number, at: number) {
+  buffer.writeUInt32BE(Math.floor(value / 2 ** 32), at);
+  buffer.writeUInt32BE(value >>> 0, at + 4);
+}
+
+export const readU64 = (buffer: Buffer, at: number) =>
+  buffer.readUInt32BE(at) * 2 ** 32 + buffer.readUInt32BE(at + 4);
+
+/** Writes one blob entry (`BLOB_ENTRY` bytes) at `at`, refusing a name that is not a SHA-256. */
+export function writeBlobEntry(buffer: Buffer, at: number, sha256: string, size: number) {
+  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('a blob of the backup is misnamed');
+  buffer.write(sha256, at, 32, 'hex');
+  writeU64(buffer, size, at + 32);
+}
+
 export const sizeMismatch = (sha256: string, actual: number, expected: number) =>
   new Error(
     `The binary ${sha256} is ${actual} bytes in the filestore, the database says ${expected}`,

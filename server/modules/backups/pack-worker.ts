@@ -25,6 +25,8 @@ import {
   type PackThreadData,
   type PackThreadReply,
   type PackThreadRequest,
+  readU64,
+  writeU64,
 } from './pack-format.ts';
 
 /**
@@ -154,11 +156,6 @@ class IndexFile {
   }
 }
 
-const writeU64 = (buffer: Buffer, value: number, at: number) => {
-  buffer.writeUInt32BE(Math.floor(value / 2 ** 32), at);
-  buffer.writeUInt32BE(value >>> 0, at + 4);
-};
-
 function writeWholeSync(fd: number, buffer: Buffer, length: number) {
   let written = 0;
   while (written < length) written += writeSync(fd, buffer, written, length - written);
@@ -190,7 +187,7 @@ async function packBatch(entries: Buffer) {
     if (report.count > 0 && Buffer.compare(digest, previous) <= 0)
       throw new Error('the blobs of a pack must be sorted by SHA-256');
     digest.copy(previous);
-    const size = entries.readUInt32BE(at + 32) * 2 ** 32 + entries.readUInt32BE(at + 36);
+    const size = readU64(entries, at + 32);
     // The header and, when small, the blob itself go into the buffer being filled.
     if (!pack.fits(RECORD_HEADER + Math.min(size, SMALL_BLOB) + 1)) await pack.writeBatch();
     const header = pack.room;

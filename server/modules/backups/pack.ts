@@ -15,6 +15,7 @@ import {
   type PackThreadData,
   type PackThreadReply,
   type PackThreadRequest,
+  writeBlobEntry,
 } from './pack-format.ts';
 
 export { INDEX_MAGIC, INDEX_SUFFIX, PACK_MAGIC, PACK_SUFFIX } from './pack-format.ts';
@@ -123,13 +124,10 @@ class PackThread {
 
   /** Puts a blob into the slot being filled; a full slot goes to the thread. */
   async add({ sha256, size }: BlobRow, onProgress: (count: number, bytes: number) => void) {
-    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('a blob of the backup is misnamed');
     // A slot is filled again only once the message that last named it is answered.
     if (this.inSlot === 0) while (this.inFlight >= MESSAGES_AHEAD) await this.reply(onProgress);
     const at = (this.slot * BLOBS_PER_MESSAGE + this.inSlot) * BLOB_ENTRY;
-    this.slots.write(sha256, at, 32, 'hex');
-    this.slots.writeUInt32BE(Math.floor(size / 2 ** 32), at + 32);
-    this.slots.writeUInt32BE(size >>> 0, at + 36);
+    writeBlobEntry(this.slots, at, sha256, size);
     this.inSlot += 1;
     if (this.inSlot === BLOBS_PER_MESSAGE) this.send();
   }
