@@ -45,6 +45,7 @@ interface Manifest {
   counts: Record<string, number>;
   finishedAt: string;
   snapshot: { xmin: string };
+  blobs: { count: number; bytes: number; copied: number; copiedBytes: number };
 }
 
 /** A system export's streamed lines: the last says how it ended. */
@@ -347,6 +348,14 @@ describe("a delta's rows, exactly", () => {
    */
   async function expectExactDelta(delta: string, base: string, extraBlobs: Map<number, string>) {
     const baseXmin = manifestOf(base, join(allowed, into)).snapshot.xmin;
+    // The blobs the backup covers (every one an item uses), though the delta wrote few rows.
+    const { rows: covered } = await sql<{ count: string; bytes: string }>`
+      select count(*)::text as count, coalesce(sum(t.size), 0)::text as bytes from blobs t
+       where t.sha256 in (select sha256 from nodes)`.execute(source.db);
+    expect(manifestOf(delta, join(allowed, into)).blobs).toMatchObject({
+      count: Number(covered[0].count),
+      bytes: Number(covered[0].bytes),
+    });
     const written = rowsOf(join(allowed, into, delta));
     const held = rowsOf(join(allowed, into, base));
     const blobs = await writtenSince('blobs', baseXmin);

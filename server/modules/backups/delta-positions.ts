@@ -10,6 +10,8 @@ import { contains, rowPositionOf, RowPositions } from './row-positions.ts';
 export interface DeltaPositions {
   /** Rows of the table the snapshot covers. */
   count: number;
+  /** The sum of their `size` column, when the table was read with sizes (`blobs`), else 0. */
+  bytes: number;
   /** The rows the delta writes: written since the base, or covered now and not by the base. */
   wanted: number[];
   /** Every covered row's position (built when the table's list is written). */
@@ -32,6 +34,8 @@ export interface TableInDelta {
   copyToBlob: boolean;
   /** No join decides which of its rows are covered: they can be read a range at a time. */
   joinFree: boolean;
+  /** Adds up the covered rows' `size` column as it reads them (`blobs`). */
+  sizes: boolean;
 }
 
 const scanOf = (table: TableInDelta, where = table.scope): PositionScan => ({
@@ -40,6 +44,7 @@ const scanOf = (table: TableInDelta, where = table.scope): PositionScan => ({
   where,
   written: table.written,
   copyToBlob: table.copyToBlob,
+  sizes: table.sizes,
 });
 
 /**
@@ -50,8 +55,10 @@ export async function scanEveryPosition(table: TableInDelta): Promise<DeltaPosit
   const positions = new RowPositions();
   const wanted: number[] = [];
   let keptFromBase = 0;
-  const visit = (position: number, written: boolean) => {
+  let bytes = 0;
+  const visit = (position: number, written: boolean, size: number) => {
     positions.add(position);
+    bytes += size;
     const inBase = contains(table.previous, position);
     if (inBase && !written) keptFromBase += 1;
     if (written || !inBase) wanted.push(position);
@@ -60,6 +67,7 @@ export async function scanEveryPosition(table: TableInDelta): Promise<DeltaPosit
   else await scanOnce(scanOf(table), visit);
   return {
     count: positions.count,
+    bytes,
     wanted,
     listed: () => positions,
     // Positions are unique: each base position seen unwritten is one base row kept as it was.
@@ -94,6 +102,7 @@ export async function countAndWritten(
   if (count - written.length !== table.previous.length - rewrittenInBase) return undefined;
   return {
     count,
+    bytes: 0, // a join-free table: never `blobs`
     wanted: written,
     listed: () => unionOf(table.previous, written),
     baseKeptWhole: rewrittenInBase === 0,
@@ -114,7 +123,8 @@ function unionOf(previous: Float64Array, written: number[]): RowPositions {
  * without the join against every item. A blob row at a position the base held and not written
  * since is the very row the base held, which an item the base held uses, and that item is
  * still there: it is covered. Any other blob row (written since, or not in the base) is
- * checked against the items one by one by its SHA-256 (an index look-up each).
+ * checked against the items one by one by its SHA-256 (an index look-up each). The covered
+ * rows' bytes are added up on the way: the scan reads each row's size with its position.
  */
 export async function blobsBeside(
   table: TableInDelta,
@@ -122,9 +132,11 @@ export async function blobsBeside(
 ): Promise<DeltaPositions> {
   const positions = new RowPositions();
   const candidates: number[] = [];
-  await scanRanges(scanOf(table, sql`true`), (position, written) => {
-    if (!written && contains(table.previous, position)) positions.add(position);
-    else candidates.push(position);
+  let bytes = 0;
+  await scanRanges({ ...scanOf(table, sql`true`), sizes: true }, (position, written, size) => {
+    if (written || !contains(table.previous, position)) return void candidates.push(position);
+    positions.add(position);
+    bytes += size;
   });
   const wanted: number[] = [];
   for (let start = 0; start < candidates.length; start += CANDIDATES_PER_STATEMENT) {
@@ -134,18 +146,21 @@ export async function blobsBeside(
       .join(',')}}`;
     // In the select list, the look-up runs per row through the index on the items' SHA-256;
     // in the where clause the planner may turn it into a join that reads every item.
-    const { rows } = await sql<{ position: string; used: number | null }>`
-      select t.ctid::text as position, (${usedByCoveredItem} limit 1) as used
+    const { rows } = await sql<{ position: string; used: number | null; size: string }>`
+      select t.ctid::text as position, (${usedByCoveredItem} limit 1) as used,
+             t.size::text as size
         from blobs t where t.ctid = any(${tids}::tid[])`.execute(table.tx);
     for (const row of rows) {
       if (row.used === null) continue;
       const position = rowPositionOf(row.position);
       positions.add(position);
       wanted.push(position);
+      bytes += Number(row.size);
     }
   }
   return {
     count: positions.count,
+    bytes,
     wanted,
     listed: () => positions,
     baseKeptWhole: false, // not asked of blobs

@@ -76,6 +76,7 @@ export class DeltaReader {
       previous: await this.previousOf(spec),
       copyToBlob: this.target.copyToBlob ?? false,
       joinFree: JOIN_FREE.has(spec.scope),
+      sizes: spec.table === 'blobs',
     };
   }
 

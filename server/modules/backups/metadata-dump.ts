@@ -127,6 +127,9 @@ export async function dumpMetadata(
         const read = await delta.positionsOf(spec);
         positions = read.listed();
         dumped = await dumpTableDelta({ tx, spec, selection, positions, write, blobs }, read);
+        // A full dump counts its blob rows as it writes them; a delta writes only the new
+        // ones, and its scan of positions counted every covered one.
+        if (spec.table === 'blobs') [result.blobCount, result.blobBytes] = [read.count, read.bytes];
       } else
         dumped = await dumpTable({ tx, spec, selection, positions, write, blobs }, target.blobList);
       result.counts[spec.table] = dumped.count;
@@ -141,14 +144,6 @@ export async function dumpMetadata(
       const vanished = positions.vanishedFrom(await delta.previousOf(spec));
       if (vanished.length > 0) result.vanished[spec.table] = vanished;
       delta.forget(spec);
-    }
-    // A full dump counted its blob rows as it wrote them; a delta wrote only the new ones.
-    if (since) {
-      const blobs = await sql<{ count: string; bytes: string | null }>`
-        select count(*)::text as count, sum(t.size)::text as bytes from blobs t
-        where ${scopeCondition({ table: 'blobs', scope: 'blob' }, selection)}`.execute(tx);
-      result.blobCount = Number(blobs.rows[0]?.count ?? 0);
-      result.blobBytes = Number(blobs.rows[0]?.bytes ?? 0);
     }
     out.end();
     await Promise.race([once(out, 'finish'), failed]);
