@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockBackupDir } from '../server/modules/backups/backup-lock.ts';
 import { BACKED_UP_TABLES } from '../server/modules/backups/backup-tables.ts';
-import { scanRanges } from '../server/modules/backups/position-scans.ts';
+import { countAndVisitWritten, scanRanges } from '../server/modules/backups/position-scans.ts';
 import { removeExpiredBackups } from '../server/modules/backups/retention.ts';
 import { rowPositionOf } from '../server/modules/backups/row-positions.ts';
 import {
@@ -436,13 +436,16 @@ describe("a delta's rows, exactly", () => {
 describe('row positions read a range of blocks at a time', () => {
   const onPostgres = Boolean(process.env.DEPOT_TEST_DATABASE_URL);
 
-  it('reads every row once, in table order, with its written flag', async () => {
+  it('reads every row once, in table order, with its written flag and size; counts in the same pass', async () => {
     const db = source.db;
-    await sql`create table ranged_probe (id int, pad text) with (fillfactor = 100)`.execute(db);
+    await sql`create table ranged_probe (id int, size bigint, pad text)
+      with (fillfactor = 100)`.execute(db);
     try {
       // About 16 rows a block: 320 rows fill 20 blocks.
       await sql`insert into ranged_probe
-        select n, repeat('x', 480) from generate_series(1, 320) n`.execute(db);
+        select n, n * 1000000000::bigint, repeat('x', 480) from generate_series(1, 320) n`.execute(
+        db,
+      );
       // "Written since" is since the update's transaction: every row it rewrote and no other
       // (a snapshot's xmin could be older on PostgreSQL, where other sessions run).
       const updateXid = await db.transaction().execute(async (tx) => {
@@ -462,25 +465,40 @@ describe('row positions read a range of blocks at a time', () => {
       // cursor needs one.
       const xid = (BigInt(updateXid) & 0xffffffffn).toString();
       const read: string[] = [];
+      const counted = { even: 0, written: [] as number[] };
       const expected = await db.transaction().execute(async (tx) => {
         const { rows: age } = await sql<{ age: number }>`select age(${xid}::xid) as age`.execute(
           tx,
         );
         const written = sql<boolean>`age(t.xmin) <= ${sql.lit(Number(age[0].age))}`;
+        const scan = { tx, table: 'ranged_probe', written, copyToBlob: !onPostgres };
         await scanRanges(
-          { tx, table: 'ranged_probe', where: sql`true`, written, copyToBlob: !onPostgres },
-          (position, flag) => read.push(`${position}:${flag}`),
+          { ...scan, where: sql`true`, sizes: true },
+          (position, flag, size) => read.push(`${position}:${flag}:${size}`),
           3,
         );
-        const { rows } = await sql<{ at: string; written: boolean }>`
-          select t.ctid::text as at, ${written} as written from ranged_probe t
-           order by t.ctid`.execute(tx);
+        counted.even = await countAndVisitWritten(
+          { ...scan, where: sql`t.id % 2 = 0` },
+          (position) => counted.written.push(position),
+          3,
+        );
+        const { rows } = await sql<{ at: string; written: boolean; size: string; id: number }>`
+          select t.ctid::text as at, ${written} as written, t.size::text as size, t.id
+            from ranged_probe t order by t.ctid`.execute(tx);
         return rows;
       });
-      expect(read).toEqual(expected.map((row) => `${rowPositionOf(row.at)}:${row.written}`));
+      expect(read).toEqual(
+        expected.map((row) => `${rowPositionOf(row.at)}:${row.written}:${row.size}`),
+      );
+      const even = expected.filter((row) => row.id % 2 === 0);
+      expect(counted.even).toBe(even.length);
+      expect(counted.written).toEqual(
+        even.filter((row) => row.written).map((row) => rowPositionOf(row.at)),
+      );
       // Some rows of each kind: updated (written since), kept, and gaps where rows went.
-      expect(read.filter((entry) => entry.endsWith(':true')).length).toBeGreaterThan(40);
-      expect(read.filter((entry) => entry.endsWith(':false')).length).toBeGreaterThan(200);
+      expect(read.filter((entry) => entry.includes(':true:')).length).toBeGreaterThan(40);
+      expect(read.filter((entry) => entry.includes(':false:')).length).toBeGreaterThan(200);
+      expect(counted.written.length).toBeGreaterThan(20);
     } finally {
       await sql`drop table ranged_probe`.execute(db);
     }

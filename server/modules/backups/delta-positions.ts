@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { scanOnce, scanRanges, type PositionScan } from './position-scans.ts';
+import { countAndVisitWritten, scanOnce, scanRanges, type PositionScan } from './position-scans.ts';
 import { contains, rowPositionOf, RowPositions } from './row-positions.ts';
 
 /**
@@ -76,11 +76,11 @@ export async function scanEveryPosition(table: TableInDelta): Promise<DeltaPosit
 }
 
 /**
- * A join-free table read by one count and the positions written since the base, when the count
- * proves that every other row is one the base held. Why that holds (docs/backup.md, "Eighth
- * round"): a row visible now and not written since the base (its xmin below the base's xmin)
- * was committed before the base's snapshot, so the base saw that very version at that very
- * position; it was covered then too, as its columns are the same and the covered repositories
+ * A join-free table read by one count and the positions written since the base (both in one
+ * pass over the table, a range of blocks at a time), when the count proves that every other
+ * row is one the base held. Why that holds (docs/backup.md, "Eighth round"): a row visible now
+ * and not written since the base (its xmin below the base's xmin) was committed before the
+ * base's snapshot, so the base saw that very version at that very position; it was covered then too, as its columns are the same and the covered repositories
  * are (`scopeKept`). So the unwritten rows now are among the base's rows not rewritten since;
  * when there are as many of them as of those, they are all of them, and nothing vanished.
  * Answers undefined when the count does not prove it: the caller scans every position.
@@ -90,14 +90,8 @@ export async function countAndWritten(
   scopeKept: boolean,
 ): Promise<DeltaPositions | undefined> {
   if (!table.joinFree || !scopeKept) return undefined;
-  const { rows } = await sql<{ count: string }>`
-    select count(*)::text as count from ${sql.table(table.table)} t
-     where ${table.scope}`.execute(table.tx);
-  const count = Number(rows[0].count);
   const written: number[] = [];
-  await scanRanges(scanOf(table, sql`(${table.scope}) and ${table.written}`), (position) =>
-    written.push(position),
-  );
+  const count = await countAndVisitWritten(scanOf(table), (position) => written.push(position));
   const rewrittenInBase = written.filter((position) => contains(table.previous, position)).length;
   if (count - written.length !== table.previous.length - rewrittenInBase) return undefined;
   return {
