@@ -356,6 +356,7 @@ async function readSnapshot(
       delta: base && {
         sinceXmin: BigInt(base.manifest.snapshot!.xmin),
         previousIdsDir: join(base.dir, 'ids'),
+        previousBlobs: base.manifest.blobs,
       },
     },
   );

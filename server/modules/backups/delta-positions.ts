@@ -1,6 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { countAndVisitWritten, scanOnce, scanRanges, type PositionScan } from './position-scans.ts';
+import {
+  BLOCKS_PER_READ,
+  countAndVisitWritten,
+  eachRange,
+  scanOnce,
+  scanRanges,
+  type PositionScan,
+} from './position-scans.ts';
 import { contains, rowPositionOf, RowPositions } from './row-positions.ts';
 
 /**
@@ -134,10 +141,7 @@ export async function blobsBeside(
   });
   const wanted: number[] = [];
   for (let start = 0; start < candidates.length; start += CANDIDATES_PER_STATEMENT) {
-    const tids = `{${candidates
-      .slice(start, start + CANDIDATES_PER_STATEMENT)
-      .map((position) => `"${tidOf(position)}"`)
-      .join(',')}}`;
+    const tids = tidArray(candidates.slice(start, start + CANDIDATES_PER_STATEMENT));
     // In the select list, the look-up runs per row through the index on the items' SHA-256;
     // in the where clause the planner may turn it into a join that reads every item.
     const { rows } = await sql<{ position: string; used: number | null; size: string }>`
@@ -163,5 +167,85 @@ export async function blobsBeside(
 
 const CANDIDATES_PER_STATEMENT = 1000;
 
+/** What blobsOfNewItems needs to know of the items (`nodes`) besides the blob rows. */
+export interface ItemsInDelta {
+  /** Whether item `n` is one the backup covers. */
+  covered: RawBuilder<boolean>;
+  /** Whether item `n` was written since the base. */
+  itemWritten: RawBuilder<boolean>;
+  /** The items the delta writes (written since the base, or new to its scope). */
+  newItems: number[];
+  /** The blobs the base covered, as its manifest counts them. */
+  base: { count: number; bytes: number };
+}
+
+/**
+ * The blob rows when no item the base held is gone or replaced (`nodes` kept whole), without
+ * reading every blob row's position (docs/backup.md, "Tenth round"). Each blob the base held
+ * is used by an item the base held; that item is still there, unwritten and covered, so the
+ * blob's row is still there (an item's blob cannot be deleted). If that row was not written
+ * since, it is the very row the base held, at its position: nothing of the base's blob rows
+ * vanished. So the delta's blob rows are the base's plus:
+ *  - the blob rows written since that a covered item uses, when no unwritten covered item uses
+ *    any of them: those that one does use are rows of the base written again (a deploy of the
+ *    same content claims its blob row), which moved; then this answers undefined and the
+ *    caller reads every blob row's position;
+ *  - the rows, not written since and not the base's, of blobs the new items use (content
+ *    stored before, used again).
+ * The rows written since are found in one pass over the table (a range of blocks a statement,
+ * the check against the items only for them); the new items' blobs by their positions.
+ */
+export async function blobsOfNewItems(
+  table: TableInDelta,
+  items: ItemsInDelta,
+): Promise<DeltaPositions | undefined> {
+  if (items.base.count !== table.previous.length) return undefined;
+  const wanted: number[] = [];
+  let bytes = items.base.bytes;
+  const take = (at: string, size: string) => {
+    const position = rowPositionOf(at);
+    if (contains(table.previous, position)) return false;
+    wanted.push(position);
+    bytes += Number(size);
+    return true;
+  };
+  // Per blob row written since: null when no covered item uses it, 0 when an unwritten one
+  // does (a row of the base, moved), 1 when only items written since do.
+  const usedBy = sql`(select min(case when ${items.itemWritten} then 1 else 0 end) from nodes n
+    where n.sha256 = t.sha256 and ${items.covered})`;
+  let baseRowMoved = false;
+  await eachRange(table, BLOCKS_PER_READ, async (range) => {
+    if (baseRowMoved) return;
+    const { rows } = await sql<{ at: string; size: string; used: number | null }>`
+      select t.ctid::text as at, t.size::text as size, ${usedBy} as used
+        from blobs t where ${table.written} and ${range}`.execute(table.tx);
+    for (const row of rows) {
+      if (row.used === 0) baseRowMoved = true;
+      else if (row.used === 1 && !take(row.at, row.size)) baseRowMoved = true;
+    }
+  });
+  if (baseRowMoved) return undefined;
+  const taken = new Set(wanted);
+  for (let start = 0; start < items.newItems.length; start += CANDIDATES_PER_STATEMENT) {
+    const newItems = tidArray(items.newItems.slice(start, start + CANDIDATES_PER_STATEMENT));
+    const { rows } = await sql<{ at: string; size: string }>`
+      select t.ctid::text as at, t.size::text as size from blobs t
+       where t.sha256 in (select n.sha256 from nodes n where n.ctid = any(${newItems}::tid[]))
+         and not ${table.written}`.execute(table.tx);
+    for (const row of rows) if (!taken.has(rowPositionOf(row.at))) take(row.at, row.size);
+  }
+  return {
+    count: table.previous.length + wanted.length,
+    bytes,
+    wanted,
+    listed: () => unionOf(table.previous, wanted),
+    baseKeptWhole: false, // not asked of blobs
+  };
+}
+
 /** A row position as a `tid` literal: block × 65536 + offset → `(block,offset)`. */
-export const tidOf = (position: number) => `(${Math.floor(position / 65536)},${position % 65536})`;
+const tidOf = (position: number) => `(${Math.floor(position / 65536)},${position % 65536})`;
+
+/** Row positions as the text of a `tid[]` (bound as one parameter, cast with `::tid[]`). */
+export const tidArray = (positions: number[]) =>
+  `{${positions.map((position) => `"${tidOf(position)}"`).join(',')}}`;

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { BACKED_UP_TABLES, type BackedUpTable, type TableScope } from './backup-tables.ts';
 import {
   blobsBeside,
+  blobsOfNewItems,
   countAndWritten,
   scanEveryPosition,
   type DeltaPositions,
@@ -13,13 +14,18 @@ import type { DumpSelection, DumpTarget } from './metadata-dump.ts';
 import { readPositions } from './row-positions.ts';
 import { repositoryList, scopeCondition } from './scope-conditions.ts';
 
+/** Whether a row (of the table aliased `alias`, `t` by default) was written since the base. */
+export type WrittenSince = (alias?: string) => RawBuilder<boolean>;
+
 /** Tables whose covered rows their own columns decide (no join): see countAndWritten. */
 const JOIN_FREE: ReadonlySet<TableScope> = new Set(['all', 'repository', 'repository-row']);
 
 /**
  * How a delta learns each table's row positions. `nodes` is read before `blobs` (its rows are
  * still written after them): when every item the base held is still there as it was, the
- * blob rows are read without the join against every item (blobsBeside). A join-free table is
+ * blob rows are found from the blob rows written since and the new items' own blobs
+ * (blobsOfNewItems), or else read without the join against every item (blobsBeside). A
+ * join-free table is
  * read by a count and the positions written since the base when that proves the rest
  * (countAndWritten); any other case, or any doubt, scans every position as before.
  */
@@ -31,7 +37,7 @@ export class DeltaReader {
   constructor(
     private readonly tx: Database,
     private readonly selection: DumpSelection,
-    private readonly written: RawBuilder<boolean>,
+    private readonly written: WrittenSince,
     private readonly target: DumpTarget,
   ) {}
 
@@ -56,9 +62,17 @@ export class DeltaReader {
     this.nodes = await this.joinFreeOrScan(NODES);
     const blobs = await this.tableOf(spec);
     if (!this.nodes.baseKeptWhole) return scanEveryPosition(blobs);
-    const items = sql`select 1 from nodes n
-      where n.sha256 = t.sha256 and n.repository_id in (${repositoryList(this.selection)})`;
-    return blobsBeside(blobs, items);
+    const covered = sql<boolean>`n.repository_id in (${repositoryList(this.selection)})`;
+    const fromNewItems = await blobsOfNewItems(blobs, {
+      covered,
+      itemWritten: this.written('n'),
+      newItems: this.nodes.wanted,
+      base: this.target.delta!.previousBlobs,
+    });
+    return (
+      fromNewItems ??
+      blobsBeside(blobs, sql`select 1 from nodes n where n.sha256 = t.sha256 and ${covered}`)
+    );
   }
 
   private async joinFreeOrScan(spec: BackedUpTable): Promise<DeltaPositions> {
@@ -72,7 +86,7 @@ export class DeltaReader {
       tx: this.tx,
       table: spec.table,
       scope: scopeCondition(spec, this.selection),
-      written: this.written,
+      written: this.written(),
       previous: await this.previousOf(spec),
       copyToBlob: this.target.copyToBlob ?? false,
       joinFree: JOIN_FREE.has(spec.scope),
@@ -89,7 +103,7 @@ export class DeltaReader {
     if (this.scopeKept === undefined) {
       const { rows } = await sql<{ count: string }>`
         select count(*)::text as count from repositories t
-         where t.id in (${repositoryList(this.selection)}) and ${this.written}`.execute(this.tx);
+         where t.id in (${repositoryList(this.selection)}) and ${this.written()}`.execute(this.tx);
       this.scopeKept = rows[0].count === '0';
     }
     return this.scopeKept;

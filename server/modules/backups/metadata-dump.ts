@@ -5,8 +5,8 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BACKED_UP_TABLES, type BackedUpTable } from './backup-tables.ts';
 import type { BlobList } from './blob-list.ts';
-import { tidOf, type DeltaPositions } from './delta-positions.ts';
-import { DeltaReader } from './delta-reader.ts';
+import { tidArray, type DeltaPositions } from './delta-positions.ts';
+import { DeltaReader, type WrittenSince } from './delta-reader.ts';
 import { integer, scopeCondition } from './scope-conditions.ts';
 import { rowPositionOf, RowPositions } from './row-positions.ts';
 
@@ -63,6 +63,8 @@ export interface DeltaSince {
   sinceXmin: bigint;
   /** The base's `ids/` directory: the rows it held, to find those that vanished since. */
   previousIdsDir: string;
+  /** The blobs the base covered, as its manifest counts them. */
+  previousBlobs: { count: number; bytes: number };
 }
 
 export interface DumpResult {
@@ -167,10 +169,11 @@ export async function dumpMetadata(
  * its parent's. One integer comparison a row: the text casts that widened each xmin to 64
  * bits before cost the database several times the scan.
  */
-async function writtenSince(tx: Database, delta: DeltaSince): Promise<RawBuilder<boolean>> {
+async function writtenSince(tx: Database, delta: DeltaSince): Promise<WrittenSince> {
   const base = (delta.sinceXmin & 0xffffffffn).toString();
   const { rows } = await sql<{ age: number }>`select age(${sql.lit(base)}::xid) as age`.execute(tx);
-  return sql<boolean>`age(t.xmin) <= ${sql.lit(integer(Number(rows[0].age)))}`;
+  const age = sql.lit(integer(Number(rows[0].age)));
+  return (alias = 't') => sql<boolean>`age(${sql.ref(`${alias}.xmin`)}) <= ${age}`;
 }
 
 /** One table being dumped: where its lines and row positions go. */
@@ -278,10 +281,7 @@ async function dumpTableDelta(
   // A delta's blob rows are few; they are written at the end, in SHA-256 order.
   const blobLines: { sha256: string; line: string }[] = [];
   for (let start = 0; start < wanted.length; start += PAGE) {
-    const tids = `{${wanted
-      .slice(start, start + PAGE)
-      .map((position) => `"${tidOf(position)}"`)
-      .join(',')}}`;
+    const tids = tidArray(wanted.slice(start, start + PAGE));
     const { rows } = await sql<{
       at: string;
       row: string;

@@ -68,7 +68,7 @@ export async function countAndVisitWritten(
 }
 
 /** Runs `read` for each range of `blocksPerRead` blocks of the table, in table order. */
-async function eachRange(
+export async function eachRange(
   scan: Pick<PositionScan, 'tx' | 'table'>,
   blocksPerRead: number,
   read: (range: RawBuilder<unknown>) => Promise<void>,
