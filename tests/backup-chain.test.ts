@@ -431,13 +431,13 @@ describe("a delta's rows, exactly", () => {
     expect(restoredRemoved.response.statusCode, restoredRemoved.response.body).toBe(200);
     expect(await everyRow(restoredRemoved.target)).toEqual(afterDeleting);
 
-    // Content stored before, deployed again at a new path: the deploy claims the base's blob
-    // row, which moves to a new position (its old one vanishes) though no item of the base
-    // changed.
+    // Content an item of the base uses (exact/again.txt's), deployed again at a new path: the
+    // deploy claims the base's blob row, which moves to a new position (its old one vanishes)
+    // though no item of the base changed.
     const { rows: claimed } = await sql<{ at: string }>`
-      select ctid::text as at from blobs
-       where sha256 = (select sha256 from nodes where path = 'docs/1.txt')`.execute(source.db);
-    await deployFile(source, 'files', 'exact/same-as-docs-1.txt', 'file 1');
+      select ctid::text as at from blobs where sha256 = ${orphanSha256}`.execute(source.db);
+    expect(claimed).toHaveLength(1);
+    await deployFile(source, 'files', 'exact/same-as-again.txt', 'used again later');
     const again = await exportIncremental({}, into);
     expect(again.manifest).toMatchObject({ metadata: 'delta', basedOn: removed.name });
     const moved = JSON.parse(readFileSync(join(again.path, 'vanished.json'), 'utf8')) as Record<
