@@ -408,6 +408,26 @@ describe('a backup that does not fit', () => {
     expect(readFileSync(join(first.path, 'manifest.json'), 'utf8')).toBe(manifestBefore);
   });
 
+  it('lets an incremental backup whose new blob rows earlier packs hold run on a nearly full disk', async () => {
+    const target = join(disk.path, 'held');
+    try {
+      const base = await exportSystem(target, { incremental: true });
+      // The same content again at a new path: the deploy claims the blob row, so the delta
+      // names the blob though the base's pack holds it.
+      await deployFile(source, 'files', 'big-again.bin', Buffer.alloc(768 * 1024, 0x42));
+      disk.fill(256 * 1024);
+      try {
+        const delta = await exportSystem(target, { incremental: true });
+        expect(delta.manifest.blobs.copied).toBe(0);
+        expect(delta.manifest.packs).toEqual(base.manifest.packs);
+      } finally {
+        disk.empty();
+      }
+    } finally {
+      rmSync(target, { recursive: true, force: true });
+    }
+  });
+
   it('fails a configured backup with its reason, and mails the admins', async () => {
     const smtp = await startSmtpServer();
     try {

@@ -18,13 +18,14 @@ import { lockBackupDir } from './backup-lock.ts';
 import { removeExpiredBackups } from './retention.ts';
 import { deltaBaseIn, snapshotInfo, VANISHED_FILE, type DeltaBase } from './backup-chain.ts';
 import {
-  lookUpEarlierPacks,
+  earlierPacksIn,
   packBlobs,
   type DumpedMetadata,
   type PackedBlobs,
   type PackTarget,
 } from './pack-backup.ts';
 import { dumpMetadata, type DumpedBlobs, type DumpResult } from './metadata-dump.ts';
+import { bytesNotInPacks, indexesOf } from './pack-lookup.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
 import { BLOB_LIST_FILE, BlobList } from './blob-list.ts';
 import { ZIP_SUFFIX, writeZipBackup } from './zip-backup.ts';
@@ -396,11 +397,16 @@ async function packBinaries(
     const [blobsTotal, bytesTotal] = [blobs.count, blobs.bytes];
     report.onProgress({ phase: 'space', blobsDone: 0, blobsTotal, bytesDone: 0, bytesTotal });
   }
-  // Only an incremental backup's shared packs can hold some of them already; the pack uses
-  // the space check's answer instead of looking them up again.
-  const lookup = await lookUpEarlierPacks(metadata, target, blobs);
-  if (request.precalculate) await checkSpace(request.dir, lookup.bytesToPack);
-  return packBlobs({ metadata, lookup }, deps.filestore, target, report.progress, stopping);
+  // Only an incremental backup's shared packs can hold some of them already. When even every
+  // blob of the backup fits, the pack starts at once and its thread looks them up as they come;
+  // else the space check waits for the exact figure, looked up here first (docs/backup.md,
+  // "Tenth round").
+  const earlierPacks = await earlierPacksIn(target);
+  if (request.precalculate && !(await hasRoomFor(request.dir, blobs.bytes))) {
+    const indexes = indexesOf(target.packsDir, earlierPacks);
+    await checkSpace(request.dir, await bytesNotInPacks(metadata, indexes, blobs.bytes));
+  }
+  return packBlobs({ metadata, earlierPacks }, deps.filestore, target, report.progress, stopping);
 }
 
 /** Refuses to start copying when the target's free space is smaller than what is to copy. */

@@ -3,8 +3,8 @@ import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { BlobList } from './blob-list.ts';
-import { blobRows, type BlobRow } from './metadata-lines.ts';
-import { isHeld, lookUpInPacks, type PackLookup } from './pack-lookup.ts';
+import { blobRows } from './metadata-lines.ts';
+import { indexesOf } from './pack-lookup.ts';
 import {
   indexCursor,
   INDEX_SUFFIX,
@@ -39,9 +39,6 @@ export async function packsIn(packsDir: string): Promise<string[]> {
     .sort();
 }
 
-const indexesOf = (packsDir: string, packs: string[]) =>
-  packs.map((pack) => ({ pack, path: join(packsDir, `${pack}${INDEX_SUFFIX}`) }));
-
 /**
  * The metadata.jsonl a backup just wrote, or is still writing: its blob rows lie before `end`
  * when it is given (docs/backup.md, "Runs").
@@ -51,38 +48,16 @@ export interface DumpedMetadata {
   end?: number;
 }
 
-/** The blob rows the lookup found no earlier pack holding, in order. */
-async function* blobsNotHeld(
-  metadata: DumpedMetadata,
-  lookup: PackLookup,
-  found: (blob: BlobRow) => void,
-): AsyncGenerator<BlobRow> {
-  let row = 0;
-  for await (const blob of blobRows(metadata.file, { written: true, end: metadata.end })) {
-    if (isHeld(lookup.held, row++)) found(blob);
-    else yield blob;
-  }
-}
+/** The packs already in the target that a backup's pack may find blobs in (none when fresh). */
+export const earlierPacksIn = async (target: PackTarget): Promise<string[]> =>
+  target.fresh ? [] : packsIn(target.packsDir);
 
 /**
- * Which blob rows the packs already in the target hold (none for a fresh directory): looked
- * up once, by the space check, and handed to packBlobs.
+ * The blobs a pack takes: the blob rows of a dumped metadata file, but those one of the
+ * `earlierPacks` in the target holds (looked up by the pack's thread as they come), or a full
+ * backup's rows as its dump reads them (docs/backup.md, "Runs").
  */
-export async function lookUpEarlierPacks(
-  metadata: DumpedMetadata,
-  target: PackTarget,
-  blobs: { count: number; bytes: number },
-): Promise<PackLookup> {
-  const earlier = target.fresh ? [] : await packsIn(target.packsDir);
-  return lookUpInPacks(metadata, target.packsDir, earlier, blobs);
-}
-
-/**
- * The blobs a pack takes: the blob rows of a dumped metadata file that no earlier pack in the
- * target holds (`lookup`), or a full backup's rows as its dump reads them (docs/backup.md,
- * "Runs").
- */
-export type BlobSource = { metadata: DumpedMetadata; lookup: PackLookup } | { list: BlobList };
+export type BlobSource = { metadata: DumpedMetadata; earlierPacks: string[] } | { list: BlobList };
 
 /**
  * Writes the blobs of `source` into one new pack (under a temp name, renamed when whole: the
@@ -97,33 +72,21 @@ export async function packBlobs(
   stopping?: AbortSignal,
 ): Promise<PackedBlobs> {
   await mkdir(target.packsDir, { recursive: true });
-  const used = new Set<string>('lookup' in source ? source.lookup.usedPacks : []);
-  // Blobs an earlier pack holds count as done when the pack passes them; the pack's thread
-  // tells its own count a batch at a time.
-  const held = { count: 0, bytes: 0 };
-  const packed = { count: 0, bytes: 0 };
-  const tell = () => progress(held.count + packed.count, held.bytes + packed.bytes);
-  const heldOne = (blob: BlobRow) => {
-    held.count += 1;
-    held.bytes += blob.size;
-    tell();
-  };
   const blobs =
-    'list' in source ? source.list.rows() : blobsNotHeld(source.metadata, source.lookup, heldOne);
+    'list' in source
+      ? source.list.rows()
+      : blobRows(source.metadata.file, { written: true, end: source.metadata.end });
+  const earlier = 'list' in source ? [] : indexesOf(target.packsDir, source.earlierPacks);
   const temp = join(target.packsDir, `.${target.name}.${randomBytes(4).toString('hex')}`);
   const paths = { pack: `${temp}${PACK_SUFFIX}`, index: `${temp}${INDEX_SUFFIX}` };
   try {
     const written = await writePack(
-      paths.pack,
-      paths.index,
+      { packPath: paths.pack, indexPath: paths.index, filestoreRoot: filestore.root, earlier },
       blobs,
-      filestore.root,
-      (count, bytes) => {
-        Object.assign(packed, { count, bytes });
-        tell();
-      },
+      progress,
       stopping,
     );
+    const used = new Set(written.usedPacks);
     if (written.count > 0 || target.fresh) {
       await rename(paths.pack, join(target.packsDir, `${target.name}${PACK_SUFFIX}`));
       await rename(paths.index, join(target.packsDir, `${target.name}${INDEX_SUFFIX}`));

@@ -1,3 +1,5 @@
+import type { EarlierIndex } from './pack-lookup.ts';
+
 /**
  * Pack files (docs/backup.md, "Format (version 2)"): a backup's binaries appended to one
  * file, as restic, borg and git store objects, with a sorted index beside it. Writing one
@@ -72,6 +74,11 @@ export interface PackThreadData {
    * million blobs).
    */
   slots: SharedArrayBuffer;
+  /**
+   * The indexes of the packs already in the target (an incremental backup's): a blob one of
+   * them holds is passed over, not packed again.
+   */
+  earlier: EarlierIndex[];
 }
 
 export const slotsBytes = () => MESSAGES_AHEAD * BLOBS_PER_MESSAGE * BLOB_ENTRY;
@@ -79,7 +86,13 @@ export const slotsBytes = () => MESSAGES_AHEAD * BLOBS_PER_MESSAGE * BLOB_ENTRY;
 /** The blobs in `slot`'s first `count` entries; the end; a stop. */
 export type PackThreadRequest = { slot: number; count: number } | { end: true } | { stop: true };
 
+/** What a pack took, and the earlier packs that held the blobs it passed over. */
+export interface PackReport {
+  count: number;
+  bytes: number;
+  usedPacks: string[];
+}
+
+/** A message's blobs done (packed or held by an earlier pack, counted since the start); the end. */
 export type PackThreadReply =
-  | { packed: number; bytes: number }
-  | { done: { count: number; bytes: number } }
-  | { error: string; code?: string };
+  { passed: number; passedBytes: number } | { done: PackReport } | { error: string; code?: string };

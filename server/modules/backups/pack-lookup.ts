@@ -1,46 +1,31 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { blobRows } from './metadata-lines.ts';
-import { INDEX_MAGIC, INDEX_SUFFIX } from './pack.ts';
+import { INDEX_ENTRY, INDEX_MAGIC, INDEX_SUFFIX } from './pack-format.ts';
 
-const INDEX_ENTRY = 48;
 const DIGEST = 32;
-/** Index entries read per block: 192 KiB, one read. */
-const BLOCK_ENTRIES = 4096;
+/** Index entries read per block: 768 KiB, one read. */
+const BLOCK_ENTRIES = 16384;
 
-/**
- * Which of a backup's blob rows the earlier packs hold already, found once and used by both
- * the space check and the pack (docs/backup.md, "Eighth round").
- */
-export interface PackLookup {
-  /** One bit per blob row of the metadata, in the rows' order: set when a pack holds it. */
-  held: Uint8Array;
-  /** The packs that held at least one of them (the backup needs them). */
-  usedPacks: string[];
-  /** The blobs no earlier pack holds: what the new pack will take. */
-  bytesToPack: number;
+/** An earlier pack's index, to look blobs up in. */
+export interface EarlierIndex {
+  pack: string;
+  path: string;
 }
 
-export const isHeld = (held: Uint8Array, row: number) =>
-  row >> 3 < held.length && (held[row >> 3] & (1 << (row & 7))) !== 0;
-
-function setHeld(held: Uint8Array, row: number): Uint8Array {
-  let bits = held;
-  if (row >> 3 >= bits.length) {
-    bits = new Uint8Array(Math.max(bits.length * 2, (row >> 3) + 1));
-    bits.set(held);
-  }
-  bits[row >> 3] |= 1 << (row & 7);
-  return bits;
-}
+export const indexesOf = (packsDir: string, packs: string[]): EarlierIndex[] =>
+  packs.map((pack) => ({ pack, path: join(packsDir, `${pack}${INDEX_SUFFIX}`) }));
 
 /**
- * One pack's index searched for ascending digests: a block of entries is passed over when
- * its last entry is below the digest looked for, searched by halves otherwise. Digests stay
- * 32-byte buffers (Buffer.compare): a million entries turned into hex strings cost seconds.
+ * One pack's index searched for ascending digests: a block of entries is passed over when its
+ * last entry is below the digest looked for, searched by halves otherwise. Reads are
+ * synchronous: the pack's thread searches as it packs (pack-worker.ts), and a block is one
+ * read of the page cache. Digests are compared where they lie in the block, with no buffer
+ * made per comparison (a million entries turned into hex strings cost seconds, a view per
+ * comparison a tenth of a second at 10,000 look-ups).
  */
-class IndexSearch {
-  private readonly block = Buffer.alloc(INDEX_ENTRY * BLOCK_ENTRIES);
+export class IndexSearch {
+  private readonly block: Buffer;
   private entries = 0;
   /** Where the next block starts in the file; undefined once the file is read to its end. */
   private next: number | undefined = INDEX_MAGIC.length;
@@ -49,27 +34,35 @@ class IndexSearch {
 
   private constructor(
     readonly pack: string,
-    private readonly handle: FileHandle,
-  ) {}
+    private readonly fd: number,
+    indexBytes: number,
+  ) {
+    this.block = Buffer.allocUnsafe(Math.min(INDEX_ENTRY * BLOCK_ENTRIES, indexBytes));
+  }
 
-  static async open(path: string, pack: string): Promise<IndexSearch> {
-    const handle = await open(path, 'r');
-    const magic = Buffer.alloc(INDEX_MAGIC.length);
-    await handle.read(magic, 0, magic.length, 0);
-    if (!magic.equals(INDEX_MAGIC)) {
-      await handle.close();
-      throw new Error(`${pack}${INDEX_SUFFIX} is not a pack index`);
+  static open({ pack, path }: EarlierIndex): IndexSearch {
+    const fd = openSync(path, 'r');
+    try {
+      const magic = Buffer.alloc(INDEX_MAGIC.length);
+      readSync(fd, magic, 0, magic.length, 0);
+      if (!magic.equals(INDEX_MAGIC)) throw new Error(`${pack}${INDEX_SUFFIX} is not a pack index`);
+      const { size } = fstatSync(fd);
+      return new IndexSearch(pack, fd, Math.max(INDEX_ENTRY, size - INDEX_MAGIC.length));
+    } catch (error) {
+      closeSync(fd);
+      throw error;
     }
-    return new IndexSearch(pack, handle);
   }
 
-  private digestAt(entry: number) {
-    return this.block.subarray(entry * INDEX_ENTRY, entry * INDEX_ENTRY + DIGEST);
+  /** Entry `entry` of the block against `digest`: negative when it is below it. */
+  private order(entry: number, digest: Buffer) {
+    const at = entry * INDEX_ENTRY;
+    return this.block.compare(digest, 0, DIGEST, at, at + DIGEST);
   }
 
-  private async readBlock(): Promise<boolean> {
+  private readBlock(): boolean {
     if (this.next === undefined) return false;
-    const { bytesRead } = await this.handle.read(this.block, 0, this.block.length, this.next);
+    const bytesRead = readSync(this.fd, this.block, 0, this.block.length, this.next);
     if (bytesRead % INDEX_ENTRY !== 0) throw new Error(`${this.pack}${INDEX_SUFFIX} is truncated`);
     this.entries = bytesRead / INDEX_ENTRY;
     this.low = 0;
@@ -78,9 +71,9 @@ class IndexSearch {
   }
 
   /** Whether the index holds `digest`; asked for in ascending order. */
-  async has(digest: Buffer): Promise<boolean> {
-    while (this.entries === 0 || Buffer.compare(this.digestAt(this.entries - 1), digest) < 0)
-      if (!(await this.readBlock())) {
+  has(digest: Buffer): boolean {
+    while (this.entries === 0 || this.order(this.entries - 1, digest) < 0)
+      if (!this.readBlock()) {
         this.entries = 0;
         return false;
       }
@@ -88,7 +81,7 @@ class IndexSearch {
     let high = this.entries - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      const order = Buffer.compare(this.digestAt(middle), digest);
+      const order = this.order(middle, digest);
       if (order === 0) {
         this.low = middle;
         return true;
@@ -101,43 +94,53 @@ class IndexSearch {
   }
 
   close() {
-    return this.handle.close();
+    closeSync(this.fd);
   }
 }
 
-/**
- * Looks the blob rows of a backup's metadata (sorted by SHA-256, before byte `end`) up in the
- * indexes of `packs`, in one pass over the rows; a blob in several packs counts for the first
- * listed. With no earlier pack it reads nothing: every blob goes into the new pack.
- */
-export async function lookUpInPacks(
-  metadata: { file: string; end?: number },
-  packsDir: string,
-  packs: string[],
-  all: { count: number; bytes: number },
-): Promise<PackLookup> {
-  let held: Uint8Array = new Uint8Array(Math.ceil(all.count / 8));
-  if (packs.length === 0) return { held, usedPacks: [], bytesToPack: all.bytes };
+/** Opens every index; those opened are closed again when one fails. */
+export function openIndexes(indexes: EarlierIndex[]): IndexSearch[] {
   const searches: IndexSearch[] = [];
-  const used = new Set<string>();
-  let bytesToPack = 0;
   try {
-    for (const pack of packs)
-      searches.push(await IndexSearch.open(join(packsDir, `${pack}${INDEX_SUFFIX}`), pack));
-    let row = 0;
-    for await (const blob of blobRows(metadata.file, { written: true, end: metadata.end })) {
-      const digest = Buffer.from(blob.sha256, 'hex');
-      let holder: string | undefined;
-      for (const search of searches)
-        if (!holder && (await search.has(digest))) holder = search.pack;
-      if (holder) {
-        used.add(holder);
-        held = setHeld(held, row);
-      } else bytesToPack += blob.size;
-      row += 1;
-    }
-  } finally {
-    await Promise.allSettled(searches.map((search) => search.close()));
+    for (const index of indexes) searches.push(IndexSearch.open(index));
+    return searches;
+  } catch (error) {
+    closeIndexes(searches);
+    throw error;
   }
-  return { held, usedPacks: [...used].sort(), bytesToPack };
+}
+
+export function closeIndexes(searches: IndexSearch[]) {
+  for (const search of searches) search.close();
+}
+
+/**
+ * The pack holding `digest` (the first listed when several do), or undefined; digests are
+ * asked for in ascending order.
+ */
+export function holderOf(searches: IndexSearch[], digest: Buffer): string | undefined {
+  for (const search of searches) if (search.has(digest)) return search.pack;
+  return undefined;
+}
+
+/**
+ * The bytes of a backup's blob rows (its metadata's, sorted by SHA-256, before byte `end`) that
+ * no earlier pack holds: what its pack will take, for a space check that cannot simply count
+ * every blob (docs/backup.md, "Tenth round"). With no earlier pack it reads nothing.
+ */
+export async function bytesNotInPacks(
+  metadata: { file: string; end?: number },
+  indexes: EarlierIndex[],
+  allBytes: number,
+): Promise<number> {
+  if (indexes.length === 0) return allBytes;
+  const searches = openIndexes(indexes);
+  let bytes = 0;
+  try {
+    for await (const blob of blobRows(metadata.file, { written: true, end: metadata.end }))
+      if (!holderOf(searches, Buffer.from(blob.sha256, 'hex'))) bytes += blob.size;
+  } finally {
+    closeIndexes(searches);
+  }
+  return bytes;
 }

@@ -28,14 +28,16 @@ import {
   readU64,
   writeU64,
 } from './pack-format.ts';
+import { closeIndexes, holderOf, openIndexes } from './pack-lookup.ts';
 
 /**
  * The pack's own thread (pack.ts, writePack): reads each blob's file with synchronous calls and
  * appends it to the pack, while the main thread goes on with the metadata dump and the requests.
  * On the main thread the pack's reads and the dump's work took turns on one core; here they run
- * on two (docs/backup.md, "Ninth round").
+ * on two (docs/backup.md, "Ninth round"). An incremental backup's blobs are looked up in the
+ * earlier packs here too, as they come (docs/backup.md, "Tenth round").
  */
-const { packPath, indexPath, root, stop, slots: shared } = workerData as PackThreadData;
+const { packPath, indexPath, root, stop, slots: shared, earlier } = workerData as PackThreadData;
 const stopped = new Int32Array(stop);
 const slots = Buffer.from(shared);
 const port = parentPort!;
@@ -136,6 +138,16 @@ class PackFile {
 
 const slab = () => Buffer.allocUnsafe(WRITE_BATCH + SMALL_BLOB + RECORD_HEADER + 1);
 
+/** Opens the pack's files; the earlier indexes are closed when they cannot be. */
+function openedOrClosing(open: () => [PackFile, IndexFile]) {
+  try {
+    return open();
+  } catch (error) {
+    closeIndexes(searches);
+    throw error;
+  }
+}
+
 /** The index being written: 48-byte entries, a batch at a time. */
 class IndexFile {
   readonly fd = openSync(indexPath, 'wx');
@@ -173,9 +185,13 @@ async function writeWhole(fd: number, buffer: Buffer, length: number) {
   }
 }
 
-const pack = new PackFile();
-const index = new IndexFile();
+// The earlier indexes first: when one cannot be read, no pack file is left open.
+const searches = openIndexes(earlier);
+const [pack, index] = openedOrClosing(() => [new PackFile(), new IndexFile()]);
+/** The blobs packed; and those done, packed or passed over (held by an earlier pack). */
 const report = { count: 0, bytes: 0 };
+const passed = { count: 0, bytes: 0 };
+const usedPacks = new Set<string>();
 const previous = Buffer.alloc(32);
 let failed = false;
 
@@ -184,10 +200,17 @@ async function packBatch(entries: Buffer) {
   for (let at = 0; at < entries.length; at += BLOB_ENTRY) {
     if (Atomics.load(stopped, 0) === 1) throw new Error('the pack was stopped');
     const digest = entries.subarray(at, at + 32);
-    if (report.count > 0 && Buffer.compare(digest, previous) <= 0)
+    if (passed.count > 0 && Buffer.compare(digest, previous) <= 0)
       throw new Error('the blobs of a pack must be sorted by SHA-256');
     digest.copy(previous);
     const size = readU64(entries, at + 32);
+    passed.count += 1;
+    passed.bytes += size;
+    const holder = holderOf(searches, digest);
+    if (holder) {
+      usedPacks.add(holder);
+      continue;
+    }
     // The header and, when small, the blob itself go into the buffer being filled.
     if (!pack.fits(RECORD_HEADER + Math.min(size, SMALL_BLOB) + 1)) await pack.writeBatch();
     const header = pack.room;
@@ -258,18 +281,19 @@ async function finish() {
 async function closeFiles() {
   await pack.close();
   closeSync(index.fd);
+  closeIndexes(searches);
 }
 
 async function handle(request: PackThreadRequest): Promise<PackThreadReply | undefined> {
   if ('slot' in request) {
     const first = request.slot * BLOBS_PER_MESSAGE * BLOB_ENTRY;
     await packBatch(slots.subarray(first, first + request.count * BLOB_ENTRY));
-    return { packed: report.count, bytes: report.bytes };
+    return { passed: passed.count, passedBytes: passed.bytes };
   }
   if ('stop' in request) throw new Error('the pack was stopped');
   await finish();
   await closeFiles();
-  return { done: report };
+  return { done: { ...report, usedPacks: [...usedPacks].sort() } };
 }
 
 /** Runs one step after the ones before; a failure closes the files and is told once. */

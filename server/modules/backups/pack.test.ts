@@ -35,14 +35,15 @@ async function* each<T>(items: T[]) {
   yield* items;
 }
 
-const pack = (name: string, rows: BlobRow[]) =>
-  writePack(
-    join(root, `${name}.pack`),
-    join(root, `${name}.idx`),
-    each(rows),
-    root,
-    () => undefined,
-  );
+const filesOf = (name: string, earlier: string[] = []) => ({
+  packPath: join(root, `${name}.pack`),
+  indexPath: join(root, `${name}.idx`),
+  filestoreRoot: root,
+  earlier: earlier.map((pack) => ({ pack, path: join(root, `${pack}.idx`) })),
+});
+
+const pack = (name: string, rows: BlobRow[], earlier: string[] = []) =>
+  writePack(filesOf(name, earlier), each(rows), () => undefined);
 
 const text = async (stream: AsyncIterable<Buffer>) => {
   const chunks: Buffer[] = [];
@@ -57,7 +58,11 @@ describe('packs', () => {
   const second = blobs(Buffer.from('c'), Buffer.from('a'));
 
   it('writes blobs in order and reads each back by its index entry', async () => {
-    expect(await pack('one', first)).toEqual({ count: 4, bytes: 3 * 1024 * 1024 + 7 });
+    expect(await pack('one', first)).toEqual({
+      count: 4,
+      bytes: 3 * 1024 * 1024 + 7,
+      usedPacks: [],
+    });
     const entries = [];
     for await (const entry of indexEntries(join(root, 'one.idx'), 'one')) entries.push(entry);
     expect(entries.map((entry) => entry.sha256)).toEqual(first.map((blob) => blob.sha256));
@@ -108,14 +113,8 @@ describe('packs', () => {
       a.sha256 < b.sha256 ? -1 : 1,
     );
     const told: number[] = [];
-    const report = await writePack(
-      join(root, 'many.pack'),
-      join(root, 'many.idx'),
-      each(rows),
-      root,
-      (count) => told.push(count),
-    );
-    expect(report).toEqual({ count: 1201, bytes: 1200 * 8192 + large });
+    const report = await writePack(filesOf('many'), each(rows), (count) => told.push(count));
+    expect(report).toEqual({ count: 1201, bytes: 1200 * 8192 + large, usedPacks: [] });
     expect(told.at(-1)).toBe(1201);
     expect(told).toEqual([...told].sort((a, b) => a - b));
     const reader = packReader((name) => join(root, `${name}.pack`));
@@ -136,17 +135,14 @@ describe('packs', () => {
   it('stops when told to, its thread closing the files it wrote', async () => {
     const rows = blobs(...Array.from({ length: 3000 }, (_, i) => Buffer.from(`stop ${i}`)));
     const stopping = new AbortController();
-    const packPath = join(root, 'stopped.pack');
     const written = writePack(
-      packPath,
-      join(root, 'stopped.idx'),
+      filesOf('stopped', ['one']),
       (async function* () {
         for (const [i, row] of rows.entries()) {
           if (i === 2000) stopping.abort(new Error('the backup stopped'));
           yield row;
         }
       })(),
-      root,
       () => undefined,
       stopping.signal,
     );
@@ -159,6 +155,28 @@ describe('packs', () => {
       }
     });
     expect(open.filter((target) => target.startsWith(join(root, 'stopped.')))).toEqual([]);
+    expect(open).not.toContain(join(root, 'one.idx'));
+  });
+
+  it('passes over the blobs earlier packs hold, naming those packs, and packs the rest', async () => {
+    // `one` holds a, b, the large one and the empty one; `two` holds c and a.
+    const third = blobs(Buffer.from('a'), Buffer.from('c'), Buffer.from('d'), Buffer.from('e'));
+    const sizes = third.map((blob) => blob.size);
+    const told: [number, number][] = [];
+    const report = await writePack(filesOf('three', ['one', 'two']), each(third), (...done) =>
+      told.push(done),
+    );
+    expect(report).toEqual({ count: 2, bytes: 2, usedPacks: ['one', 'two'] });
+    // Every blob is done, packed or passed over.
+    expect(told.at(-1)).toEqual([4, sizes.reduce((sum, size) => sum + size, 0)]);
+    const packed = [];
+    for await (const entry of indexEntries(join(root, 'three.idx'), 'three'))
+      packed.push(entry.sha256);
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(packed).toEqual([sha('d'), sha('e')].sort());
+    // A blob in two earlier packs counts for the first listed.
+    const again = await pack('again', blobs(Buffer.from('a')), ['two', 'one']);
+    expect(again).toEqual({ count: 0, bytes: 0, usedPacks: ['two'] });
   });
 
   it('refuses unsorted blobs, a file of another size, and a truncated index', async () => {

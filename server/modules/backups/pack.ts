@@ -12,13 +12,17 @@ import {
   MESSAGES_AHEAD,
   slotsBytes,
   SMALL_BLOB,
+  type PackReport,
   type PackThreadData,
   type PackThreadReply,
   type PackThreadRequest,
   writeBlobEntry,
 } from './pack-format.ts';
 
+import type { EarlierIndex } from './pack-lookup.ts';
+
 export { INDEX_MAGIC, INDEX_SUFFIX, PACK_MAGIC, PACK_SUFFIX } from './pack-format.ts';
+export type { PackReport } from './pack-format.ts';
 
 export interface IndexEntry {
   sha256: string;
@@ -27,9 +31,14 @@ export interface IndexEntry {
   pack: string;
 }
 
-export interface PackReport {
-  count: number;
-  bytes: number;
+/** Where a pack goes, where its blobs are read, and the packs already holding some. */
+export interface PackFiles {
+  packPath: string;
+  indexPath: string;
+  /** The filestore's root: each blob is read from its file there. */
+  filestoreRoot: string;
+  /** Earlier packs' indexes: a blob one of them holds is passed over (an incremental backup). */
+  earlier?: EarlierIndex[];
 }
 
 /** The pack thread's young generation (MB). */
@@ -37,29 +46,30 @@ const PACK_THREAD_YOUNG_MB = 2;
 
 /**
  * Writes `blobs` (sorted by SHA-256, strictly) into `packPath` and its index into
- * `indexPath`, each blob read from its file in the filestore under `filestoreRoot`. The files
+ * `indexPath`, each blob read from its file in the filestore under `filestoreRoot`, except
+ * those an `earlier` pack holds. The files
  * are read and the pack written by a thread of its own (pack-worker.ts) with synchronous
  * calls: an asynchronous read cost a trip through libuv's thread pool for each of open, stat,
  * read and close, three times the time of these reads on the benchmark's 10 kB files, and on
  * the main thread the reads took turns with the metadata dump running beside the pack.
- * `onProgress` hears the blobs and bytes packed so far, a batch at a time. A blob whose file
+ * `onProgress` hears the blobs and bytes done so far (packed or passed over), a batch at a
+ * time. A blob whose file
  * is not the size the metadata says fails the backup. Both files are whole on disk when this
  * answers, before the caller renames them into place.
  */
 export async function writePack(
-  packPath: string,
-  indexPath: string,
+  files: PackFiles,
   blobs: AsyncIterable<BlobRow>,
-  filestoreRoot: string,
   onProgress: (count: number, bytes: number) => void,
   stopping?: AbortSignal,
 ): Promise<PackReport> {
   const thread = new PackThread({
-    packPath,
-    indexPath,
-    root: filestoreRoot,
+    packPath: files.packPath,
+    indexPath: files.indexPath,
+    root: files.filestoreRoot,
     stop: new SharedArrayBuffer(4),
     slots: new SharedArrayBuffer(slotsBytes()),
+    earlier: files.earlier ?? [],
   });
   const stop = () => thread.stop();
   stopping?.addEventListener('abort', stop);
@@ -166,9 +176,9 @@ class PackThread {
       const reply = this.replies.shift();
       if (reply) {
         if ('error' in reply) throw Object.assign(new Error(reply.error), { code: reply.code });
-        if ('packed' in reply) {
+        if ('passed' in reply) {
           this.inFlight -= 1;
-          onProgress(reply.packed, reply.bytes);
+          onProgress(reply.passed, reply.passedBytes);
         }
         return reply;
       }
