@@ -63,6 +63,23 @@ describe('looking blobs up in earlier packs', () => {
     expect(await bytesNotInPacks({ file: join(root, 'absent') }, [], 21)).toBe(21);
   });
 
+  it('tells apart digests whose first 8 bytes are the same', () => {
+    // One prefix, the rest counting up: only the bytes after the eighth differ.
+    const sharing = (n: number) => {
+      const digest = Buffer.alloc(32, 0xab);
+      digest.writeUInt32BE(n, 28);
+      return digest;
+    };
+    writeIndex('shared', [1, 3, 5, 7].map(sharing));
+    const searches = openIndexes(indexesOf(root, ['shared']));
+    try {
+      const found = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((n) => holderOf(searches, sharing(n)));
+      expect(found).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8].map((n) => (n % 2 ? 'shared' : undefined)));
+    } finally {
+      closeIndexes(searches);
+    }
+  });
+
   it('refuses a truncated index', async () => {
     writeFileSync(join(root, 'cut.idx'), Buffer.concat([INDEX_MAGIC, Buffer.alloc(47)]));
     const metadata = join(root, 'one.jsonl');

@@ -7,6 +7,17 @@ const DIGEST = 32;
 /** Index entries read per block: 768 KiB, one read. */
 const BLOCK_ENTRIES = 16384;
 
+/** A digest's first 8 bytes as two unsigned 32-bit numbers: most comparisons need no more. */
+interface DigestPrefix {
+  high: number;
+  low: number;
+}
+
+const prefixOf = (digest: Buffer): DigestPrefix => ({
+  high: digest.readUInt32BE(0),
+  low: digest.readUInt32BE(4),
+});
+
 /** An earlier pack's index, to look blobs up in. */
 export interface EarlierIndex {
   pack: string;
@@ -20,9 +31,10 @@ export const indexesOf = (packsDir: string, packs: string[]): EarlierIndex[] =>
  * One pack's index searched for ascending digests: a block of entries is passed over when its
  * last entry is below the digest looked for, searched by halves otherwise. Reads are
  * synchronous: the pack's thread searches as it packs (pack-worker.ts), and a block is one
- * read of the page cache. Digests are compared where they lie in the block, with no buffer
- * made per comparison (a million entries turned into hex strings cost seconds, a view per
- * comparison a tenth of a second at 10,000 look-ups).
+ * read of the page cache. Digests are compared where they lie in the block, by their first 8
+ * bytes as numbers, with no buffer made per comparison (a million entries turned into hex
+ * strings cost seconds; a view per comparison, or `Buffer.compare` of ranges, a fifth of a
+ * second for 10,000 look-ups in ten indexes).
  */
 export class IndexSearch {
   private readonly block: Buffer;
@@ -54,10 +66,18 @@ export class IndexSearch {
     }
   }
 
-  /** Entry `entry` of the block against `digest`: negative when it is below it. */
-  private order(entry: number, digest: Buffer) {
+  /**
+   * Entry `entry` of the block against `digest` (whose first 8 bytes are `prefix`): negative
+   * when it is below it. The first 8 bytes decide but for one entry in four billion; only then
+   * are all 32 compared.
+   */
+  private order(entry: number, digest: Buffer, prefix: DigestPrefix) {
     const at = entry * INDEX_ENTRY;
-    return this.block.compare(digest, 0, DIGEST, at, at + DIGEST);
+    const high = this.block.readUInt32BE(at) - prefix.high;
+    if (high !== 0) return high;
+    const low = this.block.readUInt32BE(at + 4) - prefix.low;
+    if (low !== 0) return low;
+    return this.block.compare(digest, 8, DIGEST, at + 8, at + DIGEST);
   }
 
   private readBlock(): boolean {
@@ -71,8 +91,8 @@ export class IndexSearch {
   }
 
   /** Whether the index holds `digest`; asked for in ascending order. */
-  has(digest: Buffer): boolean {
-    while (this.entries === 0 || this.order(this.entries - 1, digest) < 0)
+  has(digest: Buffer, prefix = prefixOf(digest)): boolean {
+    while (this.entries === 0 || this.order(this.entries - 1, digest, prefix) < 0)
       if (!this.readBlock()) {
         this.entries = 0;
         return false;
@@ -81,7 +101,7 @@ export class IndexSearch {
     let high = this.entries - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      const order = this.order(middle, digest);
+      const order = this.order(middle, digest, prefix);
       if (order === 0) {
         this.low = middle;
         return true;
@@ -119,7 +139,8 @@ export function closeIndexes(searches: IndexSearch[]) {
  * asked for in ascending order.
  */
 export function holderOf(searches: IndexSearch[], digest: Buffer): string | undefined {
-  for (const search of searches) if (search.has(digest)) return search.pack;
+  const prefix = prefixOf(digest);
+  for (const search of searches) if (search.has(digest, prefix)) return search.pack;
   return undefined;
 }
 
