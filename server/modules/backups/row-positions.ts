@@ -34,6 +34,13 @@ export class RowPositions {
   private filled = CHUNK;
   private sorted: Float64Array | undefined;
 
+  /** Positions already sorted and unique (a base's list merged with a delta's). */
+  static fromSorted(positions: Float64Array): RowPositions {
+    const list = new RowPositions();
+    list.sorted = positions;
+    return list;
+  }
+
   add(position: number) {
     if (this.filled === CHUNK) {
       this.chunks.push(new Float64Array(CHUNK));
@@ -43,17 +50,25 @@ export class RowPositions {
   }
 
   get count() {
+    if (this.sorted) return this.sorted.length;
     return this.chunks.length === 0 ? 0 : (this.chunks.length - 1) * CHUNK + this.filled;
   }
 
-  /** Writes the sorted list; answers its SHA-256. */
-  async save(dir: string, table: string): Promise<string> {
+  /** The positions in order, sorted once. */
+  private inOrder(): Float64Array {
+    if (this.sorted) return this.sorted;
     const sorted = new Float64Array(this.count);
     this.chunks.forEach((chunk, i) =>
       sorted.set(i === this.chunks.length - 1 ? chunk.subarray(0, this.filled) : chunk, i * CHUNK),
     );
     this.chunks = [];
     this.sorted = sorted.sort();
+    return this.sorted;
+  }
+
+  /** Writes the sorted list; answers its SHA-256. */
+  async save(dir: string, table: string): Promise<string> {
+    const sorted = this.inOrder();
     await mkdir(dir, { recursive: true });
     const hash = createHash('sha256');
     const file = await open(join(dir, table), 'w');
