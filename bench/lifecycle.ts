@@ -13,7 +13,10 @@
 // BENCH_ONLY=preview measures the retention preview alone (no sparse files, no backups):
 // BENCH_RUNS calls in a row (the first is the first after the seed), then BENCH_COLD_ROUNDS
 // (default 3) cold calls, each the first of a restarted Depot whose database files were
-// dropped from the page cache (as a large write leaves them).
+// dropped from the page cache (as a large write leaves them). BENCH_BUILDS builds (1,000 with
+// BENCH_ONLY=preview, else none by default), each listing BENCH_BUILD_FILES (100) of the
+// items by checksum, are published over REST first: the preview must leave out what a kept
+// build needs, and the items they list are left out of its figures.
 import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -48,6 +51,8 @@ const AUTH = `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}`;
 const PORT = 20000 + Math.floor(Math.random() * 20000);
 const PREVIEW_ONLY = process.env.BENCH_ONLY === 'preview';
 const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 3);
+const BUILDS = Number(process.env.BENCH_BUILDS ?? (PREVIEW_ONLY ? 1000 : 0));
+const BUILD_FILES = Number(process.env.BENCH_BUILD_FILES ?? 100);
 const GOALS = { tarRatio: 1.5, incrementalShare: 0.05, previewSeconds: 2, rssMb: 100 };
 
 const work = mkdtempSync(join(tmpdir(), 'depot-bench-lifecycle-'));
@@ -151,6 +156,51 @@ function evictDatabaseFromPageCache() {
 /** A seeded item's content hash: md5 as the database writes it (`md5(i::text)`), twice. */
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const seededSha256 = (i: number) => md5(String(i)) + md5(String(-i));
+/** A seeded item's other checksums, as the seed writes them (`insertBlobs`). */
+const seededChecksums = (i: number) => ({
+  sha1: md5(String(i)) + md5(String(i + 7)).slice(0, 8),
+  sha256: seededSha256(i),
+  md5: md5(String(i * 3)),
+});
+
+/**
+ * Publishes BUILDS builds over REST (PUT /artifactory/api/build), each listing BUILD_FILES of
+ * the seeded items spread over all of them: half as module artifacts with every checksum, half
+ * as dependencies with SHA-1 and MD5 only (as older build-info writes them), so that the
+ * preview's list of what kept builds need is read both by SHA-256 and through the blobs'
+ * SHA-1. Each item is listed at most once.
+ */
+async function publishBuilds() {
+  const started = performance.now();
+  const stride = Math.max(1, Math.floor(ITEMS / (BUILDS * BUILD_FILES)));
+  let item = 1;
+  const next = () => {
+    const listed = Math.min(item, ITEMS);
+    item += stride;
+    return listed;
+  };
+  for (let build = 1; build <= BUILDS; build++) {
+    const artifacts = Array.from({ length: BUILD_FILES >> 1 }, () => {
+      const i = next();
+      return { type: 'bin', name: `item-${i}.bin`, ...seededChecksums(i) };
+    });
+    const dependencies = Array.from({ length: BUILD_FILES - (BUILD_FILES >> 1) }, () => {
+      const { sha1, md5: md5sum } = seededChecksums(next());
+      return { type: 'bin', id: `org.bench:dep-${sha1.slice(0, 8)}:1.0`, sha1, md5: md5sum };
+    });
+    await call('PUT', '/artifactory/api/build', {
+      version: '1.0.1',
+      name: `bench-build-${build % 10}`,
+      number: String(build),
+      type: 'GENERIC',
+      started: new Date(Date.now() - build * 1000).toISOString().replace('Z', '+0000'),
+      modules: [{ id: `org.bench:module-${build}:1.0`, artifacts, dependencies }],
+    });
+  }
+  console.log(
+    `published ${BUILDS} builds listing ${BUILDS * BUILD_FILES} items in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
 
 /**
  * A bulk seed's session: it writes as a replica does (no foreign-key checks or triggers, which
@@ -391,6 +441,7 @@ async function main() {
   const filestore = await seed(1, ITEMS);
   console.log(`seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
   await start();
+  if (BUILDS > 0) await publishBuilds();
 
   const full: number[] = [];
   const tar: number[] = [];

@@ -87,10 +87,11 @@ export async function scanEveryPosition(table: TableInDelta): Promise<DeltaPosit
  * pass over the table, a range of blocks at a time), when the count proves that every other
  * row is one the base held. Why that holds (docs/backup.md, "Eighth round"): a row visible now
  * and not written since the base (its xmin below the base's xmin) was committed before the
- * base's snapshot, so the base saw that very version at that very position; it was covered then too, as its columns are the same and the covered repositories
- * are (`scopeKept`). So the unwritten rows now are among the base's rows not rewritten since;
- * when there are as many of them as of those, they are all of them, and nothing vanished.
- * Answers undefined when the count does not prove it: the caller scans every position.
+ * base's snapshot, so the base saw that very version at that very position; it was covered
+ * then too, as its columns are the same and the covered repositories are (`scopeKept`). So the
+ * unwritten rows now are among the base's rows not rewritten since; when there are as many of
+ * them as of those, they are all of them, and nothing vanished. Answers undefined when the
+ * count does not prove it: the caller scans every position.
  */
 export async function countAndWritten(
   table: TableInDelta,
