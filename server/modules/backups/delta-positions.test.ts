@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { unionOf } from './delta-positions.ts';
-import { readPositions } from './row-positions.ts';
+import { readPositions, RowPositions } from './row-positions.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'depot-delta-positions-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,5 +24,11 @@ describe("a delta's list of row positions from its base's and the rows written s
     });
     expect(await saved([], [4, 2])).toEqual({ count: 2, list: [2, 4] });
     expect(await saved([7, 8], [])).toEqual({ count: 2, list: [7, 8] });
+  });
+
+  it('names the positions that vanished, whether or not the list was written yet', () => {
+    const now = new RowPositions();
+    for (const position of [9, 3, 1]) now.add(position);
+    expect(now.vanishedFrom(Float64Array.from([1, 2, 3, 7, 9]))).toEqual([2, 7]);
   });
 });

@@ -86,7 +86,7 @@ export class RowPositions {
 
   /** The positions the base's list holds and this one does not (one merge of two lists). */
   vanishedFrom(previous: Float64Array): number[] {
-    return missingFrom(previous, this.sorted ?? new Float64Array());
+    return missingFrom(previous, this.inOrder());
   }
 }
 
