@@ -47,6 +47,7 @@ const SHIPPED = [
   '0056-webhooks-no-row-checks',
   '0058-webhooks-outbox-notify',
   '0059-nodes-sha256-repository',
+  '0060-build-files-content',
 ];
 
 describe('the migrations', () => {

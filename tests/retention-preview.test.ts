@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { policyCriterion, type RetentionPolicy } from '../server/modules/retention/policy-aql.ts';
+import { totalsStatement } from '../server/modules/retention/preview-queries.ts';
 import { buildInfo } from './helpers/build-info.ts';
 import {
   adminAuth,
@@ -12,7 +14,8 @@ import {
 /**
  * The retention preview in a Depot where no build was ever stored: its statement then leaves
  * out the tests against what kept builds need (docs/retention.md, "The honest preview"), and
- * must count the same; once a build is stored, the next preview keeps what it lists.
+ * must count the same; once a build is stored, the next preview keeps what it lists, by
+ * SHA-256 or by SHA-1 alone (migration 0060 resolves the SHA-1 as either side is written).
  */
 let depot: TestDepot;
 const PREVIEW = '/ui/api/v1/ui/retention/archive/policies/preview';
@@ -89,5 +92,55 @@ describe('the retention preview without builds', () => {
       totalSize: alone.length + 2 * twiceChosen.length + sharedWithKept.length,
       freedBytes: alone.length + twiceChosen.length,
     });
+  });
+
+  it('keeps what a build lists by SHA-1 alone, whether its content was stored before the build or after', async () => {
+    const { alone, twiceChosen, sharedWithKept } = content;
+    const deployedLater = randomBytes(1_500);
+    const bySha1Alone = (name: string, data: Buffer) => ({
+      type: 'bin',
+      id: name,
+      sha1: createHash('sha1').update(data).digest('hex'),
+      md5: createHash('md5').update(data).digest('hex'),
+    });
+    const document = buildInfo({
+      name: 'by-sha1',
+      number: '1',
+      modules: [{ id: 'by-sha1:app:1.0' }],
+    });
+    (document.modules[0] as Record<string, unknown>).dependencies = [
+      bySha1Alone('alone.bin', alone),
+      bySha1Alone('later.bin', deployedLater),
+    ];
+    const stored = await depot.app.inject({
+      method: 'PUT',
+      url: '/artifactory/api/build',
+      headers: adminAuth(),
+      payload: document,
+    });
+    expect(stored.statusCode, stored.body).toBe(204);
+    const withoutAlone = {
+      count: 3,
+      totalSize: 2 * twiceChosen.length + sharedWithKept.length,
+      freedBytes: twiceChosen.length,
+    };
+    expect(await preview()).toMatchObject(withoutAlone);
+
+    await deployFile(depot, 'chosen', 'a/later.bin', deployedLater);
+    expect(await preview()).toMatchObject(withoutAlone);
+
+    // Both tests of a file's content against the kept contents count the same: the hashed
+    // `not in` the preview uses up to a bound of build files, and `not exists` above it.
+    const where = policyCriterion(
+      { key: 'no-builds', policyBase: 'FORM', repositories: ['chosen'] } as RetentionPolicy,
+      { maxBytes: 10_000, maxCriteria: 100 },
+    );
+    for (const contentsHashed of [true, false]) {
+      const lists = { files: true, contents: true, contentsHashed };
+      const { rows } = await totalsStatement(where, undefined, lists).execute(depot.db);
+      expect(
+        rows.map(({ count, total_size, freed }) => [count, total_size, freed].map(Number)),
+      ).toEqual([[withoutAlone.count, withoutAlone.totalSize, withoutAlone.freedBytes]]);
+    }
   });
 });

@@ -556,6 +556,8 @@ export interface BuildFilesTable {
   sha1: string | null;
   sha256: string | null;
   md5: string | null;
+  /** The SHA-256 of the stored content with this row's SHA-1, kept by triggers (migration 0060). */
+  content_by_sha1: string | null;
 }
 
 /** A build's properties flattened, in the document's order (migration 0054, kept by a trigger). */

@@ -39,6 +39,7 @@ import * as buildsRows from './0054-builds-rows.ts';
 import * as webhooksNoRowChecks from './0056-webhooks-no-row-checks.ts';
 import * as webhooksOutboxNotify from './0058-webhooks-outbox-notify.ts';
 import * as nodesSha256Repository from './0059-nodes-sha256-repository.ts';
+import * as buildFilesContent from './0060-build-files-content.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -81,6 +82,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0056-webhooks-no-row-checks': webhooksNoRowChecks,
   '0058-webhooks-outbox-notify': webhooksOutboxNotify,
   '0059-nodes-sha256-repository': nodesSha256Repository,
+  '0060-build-files-content': buildFilesContent,
 };
 
 /**

@@ -17,7 +17,8 @@ export const BUILD_COLUMNS = [
   'builds.node_id',
 ] as const;
 
-export type BuildFile = Omit<BuildFilesTable, 'build_id'>;
+/** A row as a build-info file gives it; `content_by_sha1` is the database's (migration 0060). */
+export type BuildFile = Omit<BuildFilesTable, 'build_id' | 'content_by_sha1'>;
 
 export async function insertBuild(
   tx: Tx,

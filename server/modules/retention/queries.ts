@@ -29,13 +29,14 @@ export interface Candidate {
 /**
  * What a kept build needs (docs/retention.md, "What a policy never takes"), as two lists:
  * the builds' own build-info files (`node_id`), and the contents a stored build lists as an
- * artifact or a dependency, by SHA-256 or by SHA-1 (`sha256`).
+ * artifact or a dependency, by SHA-256 or by SHA-1 (`sha256`): a row's SHA-1 is resolved to
+ * the stored content's SHA-256 as either is written (`content_by_sha1`, migration 0060).
  */
 export const KEPT_BY_BUILDS = {
   files: sql`select node_id from builds`,
   contents: sql`select sha256 from build_files where sha256 is not null
     union
-    select bb.sha256 from build_files bf join blobs bb on bb.sha1 = bf.sha1`,
+    select content_by_sha1 from build_files where content_by_sha1 is not null`,
 };
 
 /**
@@ -46,6 +47,12 @@ export const KEPT_BY_BUILDS = {
 export interface KeptSources {
   files: RawBuilder<unknown> | undefined;
   contents: RawBuilder<unknown> | undefined;
+  /**
+   * Tests a file's content against `contents` with `not in`, which the database answers from
+   * one hash of the list (a hashed subplan) while the list fits the statement's memory, rather
+   * than `not exists` (see preview-queries.ts, `KEPT_CONTENTS_HASHED`).
+   */
+  contentsHashed?: boolean;
 }
 const KEPT_SUBQUERIES: KeptSources = {
   files: sql`(${KEPT_BY_BUILDS.files})`,
@@ -61,7 +68,12 @@ const KEPT_SUBQUERIES: KeptSources = {
 export const candidateCondition = (where: Criterion, kept: KeptSources = KEPT_SUBQUERIES) => sql`
   r.key <> ${TRASH_REPO_KEY} and not n.folder and ${whereSql(where)}
   ${kept.files ? sql`and not exists (select 1 from ${kept.files} k where k.node_id = n.id)` : sql``}
-  ${kept.contents ? sql`and not exists (select 1 from ${kept.contents} k where k.sha256 = n.sha256)` : sql``}`;
+  ${kept.contents ? keptContentTest(kept.contents, kept.contentsHashed) : sql``}`;
+
+const keptContentTest = (contents: RawBuilder<unknown>, hashed = false) =>
+  hashed
+    ? sql`and (n.sha256 is null or n.sha256 not in (select k.sha256 from ${contents} k))`
+    : sql`and not exists (select 1 from ${contents} k where k.sha256 = n.sha256)`;
 
 /** Whether the criterion's SQL reads `blobs b`: a checksum field, or a build relation (by SHA-1). */
 export function criterionReadsBlobs(criterion: Criterion): boolean {
