@@ -373,21 +373,34 @@ describe("a delta's rows, exactly", () => {
     }
   }
 
+  /**
+   * A blob row no item uses (its only item deployed, then deleted), which an item added later
+   * uses again: its content's SHA-256, and its row as a delta writes it (`at` → text).
+   */
+  async function orphanBlob(content: string) {
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    await deployFile(source, 'files', `exact/orphan-${sha256}.txt`, content);
+    const deleted = await source.app.inject({
+      method: 'DELETE',
+      url: `/artifactory/files/exact/orphan-${sha256}.txt`,
+      headers: adminAuth(),
+    });
+    expect(deleted.statusCode).toBe(204);
+    const { rows } = await sql<{ at: string; row: string }>`
+      select t.ctid::text as at, row_to_json(t)::text as row from blobs t
+       where t.sha256 = ${sha256}`.execute(source.db);
+    expect(rows).toHaveLength(1);
+    return {
+      sha256,
+      row: new Map([[positionOf(rows[0].at), JSON.stringify(JSON.parse(rows[0].row))]]),
+    };
+  }
+
   it('writes exactly the rows added, then the rows of a delete, each restoring equal', async () => {
     // An orphan blob (its only item deleted before the chain starts) that an item added later
     // uses again: a row not written since the base that the base did not hold.
-    const orphanSha256 = createHash('sha256').update('used again later').digest('hex');
-    await deployFile(source, 'files', 'exact/orphan.txt', 'used again later');
-    const orphanDeleted = await source.app.inject({
-      method: 'DELETE',
-      url: '/artifactory/files/exact/orphan.txt',
-      headers: adminAuth(),
-    });
-    expect(orphanDeleted.statusCode).toBe(204);
-    const { rows: orphan } = await sql<{ at: string; row: string }>`
-      select t.ctid::text as at, row_to_json(t)::text as row from blobs t
-       where t.sha256 = ${orphanSha256}`.execute(source.db);
-    expect(orphan).toHaveLength(1);
+    const orphan = await orphanBlob('used again later');
+    const orphanSha256 = orphan.sha256;
 
     const base = await exportIncremental({}, into);
     expect(base.manifest).toMatchObject({ metadata: 'full', chainLength: 0 });
@@ -401,10 +414,7 @@ describe("a delta's rows, exactly", () => {
     const added = await exportIncremental({}, into);
     expect(added.manifest).toMatchObject({ metadata: 'delta', basedOn: base.name });
     expect(JSON.parse(readFileSync(join(added.path, 'vanished.json'), 'utf8'))).toEqual({});
-    const orphanRow = new Map([
-      [positionOf(orphan[0].at), JSON.stringify(JSON.parse(orphan[0].row))],
-    ]);
-    await expectExactDelta(added.name, base.name, orphanRow);
+    await expectExactDelta(added.name, base.name, orphan.row);
     const afterAdding = await everyRow(source);
     const restoredAdded = await restoreInto(added.path);
     expect(restoredAdded.response.statusCode, restoredAdded.response.body).toBe(200);
@@ -437,6 +447,8 @@ describe("a delta's rows, exactly", () => {
     const { rows: claimed } = await sql<{ at: string }>`
       select ctid::text as at from blobs where sha256 = ${orphanSha256}`.execute(source.db);
     expect(claimed).toHaveLength(1);
+    // (A second orphan for the last delta, made before this one's snapshot.)
+    const secondOrphan = await orphanBlob('orphan once more');
     await deployFile(source, 'files', 'exact/same-as-again.txt', 'used again later');
     const again = await exportIncremental({}, into);
     expect(again.manifest).toMatchObject({ metadata: 'delta', basedOn: removed.name });
@@ -450,6 +462,21 @@ describe("a delta's rows, exactly", () => {
     const restoredAgain = await restoreInto(again.path);
     expect(restoredAgain.response.statusCode, restoredAgain.response.body).toBe(200);
     expect(await everyRow(restoredAgain.target)).toEqual(afterAgain);
+
+    // Content stored before used again, while the covered repository's row was written since:
+    // the pass over the items then reads every position (a count proves nothing), and the new
+    // items' contents are read by their positions rather than with them.
+    await sql`update repositories set key = key where key = 'files'`.execute(source.db);
+    await deployFile(source, 'files', 'exact/reused.txt', 'exact c');
+    await sql`update nodes set sha256 = ${secondOrphan.sha256}, size = 16
+      where path = 'exact/reused.txt'`.execute(source.db);
+    const reused = await exportIncremental({}, into);
+    expect(reused.manifest).toMatchObject({ metadata: 'delta', basedOn: again.name });
+    await expectExactDelta(reused.name, again.name, secondOrphan.row);
+    const afterReusing = await everyRow(source);
+    const restoredReused = await restoreInto(reused.path);
+    expect(restoredReused.response.statusCode, restoredReused.response.body).toBe(200);
+    expect(await everyRow(restoredReused.target)).toEqual(afterReusing);
   }, 120_000);
 });
 

@@ -408,6 +408,29 @@ describe('a backup that does not fit', () => {
     expect(readFileSync(join(first.path, 'manifest.json'), 'utf8')).toBe(manifestBefore);
   });
 
+  it('refuses an incremental backup that does not fit, leaving its directory and packs as they were', async () => {
+    const target = join(disk.path, 'refused');
+    try {
+      const base = await exportSystem(target, { incremental: true });
+      const before = [readdirSync(target), readdirSync(join(target, 'packs'))];
+      // New content: no earlier pack holds it, so the delta's pack (its thread started with
+      // the backup) would need room the disk does not have.
+      await deployFile(source, 'files', 'big-new.bin', Buffer.alloc(768 * 1024, 0x43));
+      disk.fill(256 * 1024);
+      try {
+        expect((await exportAnswer(target, { incremental: true })).at(-1)).toMatch(
+          /^Export failed: Not enough free space for the backup: it needs .+, the target has .+ free$/,
+        );
+      } finally {
+        disk.empty();
+      }
+      expect([readdirSync(target), readdirSync(join(target, 'packs'))]).toEqual(before);
+      expect(before[0]).toContain(base.path.split('/').at(-1));
+    } finally {
+      rmSync(target, { recursive: true, force: true });
+    }
+  });
+
   it('lets an incremental backup whose new blob rows earlier packs hold run on a nearly full disk', async () => {
     const target = join(disk.path, 'held');
     try {

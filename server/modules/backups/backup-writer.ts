@@ -20,11 +20,12 @@ import { deltaBaseIn, snapshotInfo, VANISHED_FILE, type DeltaBase } from './back
 import {
   earlierPacksIn,
   packBlobs,
-  type DumpedMetadata,
+  dumpedBlobRows,
+  type NewBlobs,
   type PackedBlobs,
   type PackTarget,
 } from './pack-backup.ts';
-import { dumpMetadata, type DumpedBlobs, type DumpResult } from './metadata-dump.ts';
+import { dumpMetadata, type DumpResult, type DumpTarget } from './metadata-dump.ts';
 import { bytesNotInPacks, indexesOf } from './pack-lookup.ts';
 import { BACKUP_MESSAGES } from './messages.ts';
 import { BLOB_LIST_FILE, BlobList } from './blob-list.ts';
@@ -124,14 +125,22 @@ async function writeLocked(
   const zipTemp = join(temp, `${name}${ZIP_SUFFIX}`);
   // A directory backup's binaries go into its pack while the dump goes on (docs/backup.md,
   // "Consistency"): a full one's from the dump's first blob rows, an incremental one's once
-  // they are all in; a zip holds the whole dump, so it waits for it.
+  // its new blob rows are known (before their lines are written, when the delta's way of
+  // reading them learned their contents) or else in the file; a zip holds the whole dump, so
+  // it waits for it.
   const packs = new AbortController();
   const packSignal = stopping ? AbortSignal.any([stopping, packs.signal]) : packs.signal;
   let packing: Promise<PackedBlobs> | undefined;
   let blobList: BlobList | undefined;
+  const packsEarly = !request.createArchive && !request.excludeContent;
+  // An incremental directory backup's pack starts with the backup: its thread starts and
+  // opens the earlier packs' indexes while the database reads, then waits for the new blob
+  // rows (docs/backup.md, "Eleventh round").
+  const newBlobs = packsEarly && request.incremental ? new PendingBlobs() : undefined;
   const stopPacking = async () => {
     packs.abort();
     blobList?.fail(new Error('the backup stopped'));
+    newBlobs?.fail(new Error('the backup stopped'));
     await packing?.catch(() => undefined);
   };
   try {
@@ -140,17 +149,18 @@ async function writeLocked(
     const progressOf =
       (blobsTotal: number, bytesTotal: number) => (done: number, bytesDone: number) =>
         onProgress({ phase: 'binaries', blobsDone: done, blobsTotal, bytesDone, bytesTotal });
-    const startPacking = (blobs: DumpedBlobs) => {
+    const startPacking = (blobs: Promise<NewBlobs>) => {
       packing = packBinaries(
         deps,
         request,
-        { file: metadataFile, end: blobs.end },
+        blobs,
         { packsDir, name, fresh: !request.incremental },
-        { blobs, onProgress, progress: progressOf(blobs.count, blobs.bytes) },
+        onProgress,
         packSignal,
       );
       packing.catch(() => undefined); // awaited after the snapshot, or by stopPacking
     };
+    if (newBlobs) startPacking(newBlobs.known);
     // Until the dump has read every blob row, a streamed pack's progress counts every blob of
     // the database (at most the backup's); then the backup's own.
     const totals = { count: 0, bytes: 0 };
@@ -173,7 +183,6 @@ async function writeLocked(
       packing.catch(() => undefined); // awaited after the snapshot, or by stopPacking
       return blobList;
     };
-    const packsEarly = !request.createArchive && !request.excludeContent;
     const snapshot = await heldSnapshot(
       deps,
       async (tx) => {
@@ -183,9 +192,14 @@ async function writeLocked(
             sharedDatabase: deps.sharedDatabase,
             // A full backup's pack starts with the dump's first blob rows (docs/backup.md, "Runs").
             streamPacking: packsEarly && !request.incremental ? streamPacking : undefined,
-            onBlobsDumped: (blobs) => {
-              if (blobList) Object.assign(totals, { count: blobs.count, bytes: blobs.bytes });
-              else if (packsEarly) startPacking(blobs);
+            // A delta's pack goes on once its new blob rows are known, before their lines.
+            onDeltaBlobs: ({ rows, bytes }) =>
+              newBlobs?.found({ count: rows.length, bytes, rows: () => rows }),
+            onBlobsDumped: ({ count, bytes, end }) => {
+              const dumped = { count, bytes, rows: dumpedBlobRows(metadataFile, end) };
+              if (blobList) Object.assign(totals, { count, bytes });
+              else if (newBlobs) newBlobs.found(dumped);
+              else if (packsEarly && !packing) startPacking(Promise.resolve(dumped));
             },
           });
         } catch (error) {
@@ -195,6 +209,7 @@ async function writeLocked(
         }
       },
       async (taken) => {
+        newBlobs?.fail(new Error('the metadata dump never reached the blobs table'));
         if (packing) {
           copied = await packing;
           blobList?.remove();
@@ -309,7 +324,8 @@ async function readSnapshot(
   temp: string,
   options: {
     sharedDatabase: boolean;
-    onBlobsDumped?: (blobs: DumpedBlobs) => void;
+    onBlobsDumped?: DumpTarget['onBlobsDumped'];
+    onDeltaBlobs?: DumpTarget['onDeltaBlobs'];
     /**
      * Told how many blobs the database holds and their bytes before the dump starts; answers
      * the list its blob rows go to as they are read, when a pack reads them meanwhile.
@@ -353,6 +369,7 @@ async function readSnapshot(
       idsDir: join(temp, 'ids'),
       copyToBlob: !options.sharedDatabase,
       onBlobsDumped: options.onBlobsDumped,
+      onDeltaBlobs: options.onDeltaBlobs,
       blobList,
       delta: base && {
         sinceXmin: BigInt(base.manifest.snapshot!.xmin),
@@ -376,37 +393,64 @@ async function readSnapshot(
 }
 
 /**
- * A directory backup's binaries: the space check, then the pack of the blobs no earlier pack
- * holds. Runs as soon as the dump's blob rows are in its file (`metadata.end`), beside the
- * rest of the dump.
+ * A directory backup's binaries: the pack of the blobs no earlier pack holds. It starts at once
+ * (its thread starts and opens the earlier packs' indexes) and takes the blobs when `known`
+ * answers, after the space check, beside the rest of the dump.
  */
 async function packBinaries(
   deps: BackupDeps,
   request: BackupRequest,
-  metadata: DumpedMetadata,
+  known: Promise<NewBlobs>,
   target: PackTarget,
-  report: {
-    blobs: DumpedBlobs;
-    onProgress: (progress: BackupProgress) => void;
-    progress: (done: number, bytes: number) => void;
-  },
+  onProgress: (progress: BackupProgress) => void,
   stopping: AbortSignal,
 ): Promise<PackedBlobs> {
-  const { blobs } = report;
-  if (request.precalculate) {
-    const [blobsTotal, bytesTotal] = [blobs.count, blobs.bytes];
-    report.onProgress({ phase: 'space', blobsDone: 0, blobsTotal, bytesDone: 0, bytesTotal });
-  }
-  // Only an incremental backup's shared packs can hold some of them already. When even every
-  // blob of the backup fits, the pack starts at once and its thread looks them up as they come;
-  // else the space check waits for the exact figure, looked up here first (docs/backup.md,
-  // "Tenth round").
   const earlierPacks = await earlierPacksIn(target);
-  if (request.precalculate && !(await hasRoomFor(request.dir, blobs.bytes))) {
-    const indexes = indexesOf(target.packsDir, earlierPacks);
-    await checkSpace(request.dir, await bytesNotInPacks(metadata, indexes, blobs.bytes));
+  const totals = { count: 0, bytes: 0 };
+  async function* checkedRows() {
+    const blobs = await known;
+    Object.assign(totals, { count: blobs.count, bytes: blobs.bytes });
+    if (request.precalculate) {
+      onProgress({ phase: 'space', blobsDone: 0, bytesDone: 0, ...blobTotals(totals) });
+      // Only an incremental backup's shared packs can hold some of them already. When even
+      // every blob of the backup fits, its thread looks them up as they come; else the space
+      // check waits for the exact figure, looked up here first (docs/backup.md, "Tenth round").
+      if (!(await hasRoomFor(request.dir, blobs.bytes))) {
+        const indexes = indexesOf(target.packsDir, earlierPacks);
+        await checkSpace(request.dir, await bytesNotInPacks(blobs.rows(), indexes, blobs.bytes));
+      }
+    }
+    yield* blobs.rows();
   }
-  return packBlobs({ metadata, earlierPacks }, deps.filestore, target, report.progress, stopping);
+  const progress = (done: number, bytesDone: number) =>
+    onProgress({ phase: 'binaries', blobsDone: done, bytesDone, ...blobTotals(totals) });
+  const source = { rows: checkedRows(), earlierPacks };
+  return packBlobs(source, deps.filestore, target, progress, stopping);
+}
+
+/**
+ * The new blob rows of a delta, once the dump learns them: a pack started with the backup
+ * waits for them. `fail` ends the wait (the backup stopped, or its dump never reached them).
+ */
+class PendingBlobs {
+  readonly known: Promise<NewBlobs>;
+  private settle?: { found: (blobs: NewBlobs) => void; fail: (error: Error) => void };
+
+  constructor() {
+    this.known = new Promise<NewBlobs>((found, fail) => (this.settle = { found, fail }));
+    this.known.catch(() => undefined); // the pack's wait hears it
+  }
+
+  /** The first answer counts: a delta learns its blob rows before it writes their lines. */
+  found(blobs: NewBlobs) {
+    this.settle?.found(blobs);
+    this.settle = undefined;
+  }
+
+  fail(error: Error) {
+    this.settle?.fail(error);
+    this.settle = undefined;
+  }
 }
 
 /** Refuses to start copying when the target's free space is smaller than what is to copy. */

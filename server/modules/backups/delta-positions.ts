@@ -8,6 +8,7 @@ import {
   scanRanges,
   type PositionScan,
 } from './position-scans.ts';
+import type { BlobRow } from './metadata-lines.ts';
 import { contains, rowPositionOf, RowPositions } from './row-positions.ts';
 
 /**
@@ -28,6 +29,13 @@ export interface DeltaPositions {
    * none was replaced at its position.
    */
   baseKeptWhole: boolean;
+  /** Each wanted row's `detail` column (TableInDelta), when the table was read with one. */
+  details?: string[];
+  /**
+   * `blobs`: each wanted row's content and size, when the way it was read learned them: the
+   * pack can start before the rows' lines are written (docs/backup.md, "Eleventh round").
+   */
+  blobRows?: BlobRow[];
 }
 
 /** One table of a delta: how its rows are read, and the positions its base held (sorted). */
@@ -43,6 +51,8 @@ export interface TableInDelta {
   joinFree: boolean;
   /** Adds up the covered rows' `size` column as it reads them (`blobs`). */
   sizes: boolean;
+  /** A column read with each written row by countAndWritten (`nodes`' content). */
+  detail?: RawBuilder<unknown>;
 }
 
 const scanOf = (table: TableInDelta, where = table.scope): PositionScan => ({
@@ -99,7 +109,14 @@ export async function countAndWritten(
 ): Promise<DeltaPositions | undefined> {
   if (!table.joinFree || !scopeKept) return undefined;
   const written: number[] = [];
-  const count = await countAndVisitWritten(scanOf(table), (position) => written.push(position));
+  const details: string[] = [];
+  const count = await countAndVisitWritten(
+    { ...scanOf(table), detail: table.detail },
+    (at, detail) => {
+      written.push(at);
+      details.push(detail);
+    },
+  );
   const rewrittenInBase = written.filter((position) => contains(table.previous, position)).length;
   if (count - written.length !== table.previous.length - rewrittenInBase) return undefined;
   return {
@@ -108,6 +125,7 @@ export async function countAndWritten(
     wanted: written,
     listed: () => unionOf(table.previous, written),
     baseKeptWhole: rewrittenInBase === 0,
+    details: table.detail ? details : undefined,
   };
 }
 
@@ -186,6 +204,8 @@ export interface ItemsInDelta {
   itemWritten: RawBuilder<boolean>;
   /** The items the delta writes (written since the base, or new to its scope). */
   newItems: number[];
+  /** Their contents (SHA-256, '' for a folder), when the pass over `nodes` read them. */
+  newContents?: string[];
   /** The blobs the base covered, as its manifest counts them. */
   base: { count: number; bytes: number };
 }
@@ -204,7 +224,10 @@ export interface ItemsInDelta {
  *  - the rows, not written since and not the base's, of blobs the new items use (content
  *    stored before, used again).
  * The rows written since are found in one pass over the table (a range of blocks a statement,
- * the check against the items only for them); the new items' blobs by their positions.
+ * the check against the items only for them); the new items' other blobs by their contents,
+ * which the pass over `nodes` read with the new items' positions (docs/backup.md, "Eleventh
+ * round"): none to look up when every new item has new content. Each row taken comes back
+ * with its content and size (`blobRows`), for the pack.
  */
 export async function blobsOfNewItems(
   table: TableInDelta,
@@ -212,11 +235,13 @@ export async function blobsOfNewItems(
 ): Promise<DeltaPositions | undefined> {
   if (items.base.count !== table.previous.length) return undefined;
   const wanted: number[] = [];
+  const blobRows: BlobRow[] = [];
   let bytes = items.base.bytes;
-  const take = (at: string, size: string) => {
+  const take = (at: string, size: string, sha256: string) => {
     const position = rowPositionOf(at);
     if (contains(table.previous, position)) return false;
     wanted.push(position);
+    blobRows.push({ sha256, size: Number(size) });
     bytes += Number(size);
     return true;
   };
@@ -227,23 +252,25 @@ export async function blobsOfNewItems(
   let baseRowMoved = false;
   await eachRange(table, BLOCKS_PER_READ, async (range) => {
     if (baseRowMoved) return;
-    const { rows } = await sql<{ at: string; size: string; used: number | null }>`
-      select t.ctid::text as at, t.size::text as size, ${usedBy} as used
+    const { rows } = await sql<BlobRowRead & { used: number | null }>`
+      select t.ctid::text as at, t.size::text as size, t.sha256, ${usedBy} as used
         from blobs t where ${table.written} and ${range}`.execute(table.tx);
     for (const row of rows) {
       if (row.used === 0) baseRowMoved = true;
-      else if (row.used === 1 && !take(row.at, row.size)) baseRowMoved = true;
+      else if (row.used === 1 && !take(row.at, row.size, row.sha256)) baseRowMoved = true;
     }
   });
   if (baseRowMoved) return undefined;
-  const taken = new Set(wanted);
-  for (let start = 0; start < items.newItems.length; start += CANDIDATES_PER_STATEMENT) {
-    const newItems = tidArray(items.newItems.slice(start, start + CANDIDATES_PER_STATEMENT));
-    const { rows } = await sql<{ at: string; size: string }>`
-      select t.ctid::text as at, t.size::text as size from blobs t
-       where t.sha256 in (select n.sha256 from nodes n where n.ctid = any(${newItems}::tid[]))
+  // The new items' contents whose rows the pass did not take: stored before, used again.
+  const taken = new Set(blobRows.map((blob) => blob.sha256));
+  const contents = items.newContents ?? (await contentsOfItems(table.tx, items.newItems));
+  const reused = [...new Set(contents)].filter((sha256) => sha256 !== '' && !taken.has(sha256));
+  for (let start = 0; start < reused.length; start += CANDIDATES_PER_STATEMENT) {
+    const { rows } = await sql<BlobRowRead>`
+      select t.ctid::text as at, t.size::text as size, t.sha256 from blobs t
+       where t.sha256 = any(${reused.slice(start, start + CANDIDATES_PER_STATEMENT)}::text[])
          and not ${table.written}`.execute(table.tx);
-    for (const row of rows) if (!taken.has(rowPositionOf(row.at))) take(row.at, row.size);
+    for (const row of rows) take(row.at, row.size, row.sha256);
   }
   return {
     count: table.previous.length + wanted.length,
@@ -251,7 +278,28 @@ export async function blobsOfNewItems(
     wanted,
     listed: () => unionOf(table.previous, wanted),
     baseKeptWhole: false, // not asked of blobs
+    blobRows,
   };
+}
+
+/** A blob row as the delta reads it: its position, size (text: exact) and content. */
+interface BlobRowRead {
+  at: string;
+  size: string;
+  sha256: string;
+}
+
+/** The contents of items by their positions (when the pass over `nodes` did not read them). */
+async function contentsOfItems(tx: Database, items: number[]): Promise<string[]> {
+  const contents: string[] = [];
+  for (let start = 0; start < items.length; start += CANDIDATES_PER_STATEMENT) {
+    const { rows } = await sql<{ sha256: string }>`
+      select n.sha256 from nodes n
+       where n.ctid = any(${tidArray(items.slice(start, start + CANDIDATES_PER_STATEMENT))}::tid[])
+         and n.sha256 is not null`.execute(tx);
+    for (const row of rows) contents.push(row.sha256);
+  }
+  return contents;
 }
 
 /** A row position as a `tid` literal: block × 65536 + offset → `(block,offset)`. */

@@ -67,6 +67,7 @@ export class DeltaReader {
       covered,
       itemWritten: this.written('n'),
       newItems: this.nodes.wanted,
+      newContents: this.nodes.details,
       base: this.target.delta!.previousBlobs,
     });
     return (
@@ -91,6 +92,8 @@ export class DeltaReader {
       copyToBlob: this.target.copyToBlob ?? false,
       joinFree: JOIN_FREE.has(spec.scope),
       sizes: spec.table === 'blobs',
+      // The new items' contents, read with their positions: blobsOfNewItems needs them.
+      detail: spec.table === 'nodes' ? sql`t.sha256` : undefined,
     };
   }
 

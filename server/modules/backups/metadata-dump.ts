@@ -5,6 +5,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BACKED_UP_TABLES, type BackedUpTable } from './backup-tables.ts';
 import type { BlobList } from './blob-list.ts';
+import type { BlobRow } from './metadata-lines.ts';
 import { tidArray, type DeltaPositions } from './delta-positions.ts';
 import { DeltaReader, type WrittenSince } from './delta-reader.ts';
 import { integer, scopeCondition } from './scope-conditions.ts';
@@ -39,6 +40,13 @@ export interface DumpTarget {
    * tables after it: the binaries can be written meanwhile (docs/backup.md, "Runs").
    */
   onBlobsDumped?: (blobs: DumpedBlobs) => void;
+  /**
+   * Told a delta's new blob rows (content and size, in SHA-256 order) as soon as their
+   * positions are read, before their lines are written, when the way they were read learned
+   * them: the pack starts there, beside the rest of the dump (docs/backup.md, "Eleventh
+   * round"). `onBlobsDumped` is still told after.
+   */
+  onDeltaBlobs?: (blobs: { rows: BlobRow[]; bytes: number }) => void;
   /**
    * A full dump's blob rows, a page at a time as they are read, for a pack that starts before
    * they are all in the file (docs/backup.md, "Runs"); ended once they are.
@@ -131,6 +139,7 @@ export async function dumpMetadata(
       let dumped: { count: number; changed: number };
       if (delta) {
         const read = await delta.positionsOf(spec);
+        if (read.blobRows) target.onDeltaBlobs?.(inContentOrder(read.blobRows));
         positions = read.listed();
         dumped = await dumpTableDelta({ tx, spec, selection, positions, write, blobs }, read);
         // A full dump counts its blob rows as it writes them; a delta writes only the new
@@ -161,6 +170,12 @@ export async function dumpMetadata(
     // A failed dump's directory is removed by the caller: no list may still be writing there.
     await Promise.allSettled(lists);
   }
+}
+
+/** A delta's new blob rows sorted by SHA-256 (bytewise: lowercase hex), with their bytes. */
+function inContentOrder(rows: BlobRow[]) {
+  const sorted = [...rows].sort(bySha256);
+  return { rows: sorted, bytes: sorted.reduce((sum, row) => sum + row.size, 0) };
 }
 
 /** Starts writing a table's list of positions; answers its file's name and SHA-256. */
@@ -272,6 +287,10 @@ async function blobOrder(tx: Database): Promise<RawBuilder<unknown>> {
   return rows[0]?.bytewise ? sql`order by t.sha256` : sql`order by t.sha256 collate "C"`;
 }
 
+/** Orders blob rows by SHA-256 as the packs do: bytewise, which lowercase hex compares as. */
+const bySha256 = (a: { sha256: string }, b: { sha256: string }) =>
+  a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0;
+
 /** A blob row's size as text (exact at any size), selected beside the `blobs` table's rows. */
 const blobSize = (spec: BackedUpTable) => (spec.table === 'blobs' ? sql`t.size::text` : sql`null`);
 const blobSha256 = (spec: BackedUpTable) => (spec.table === 'blobs' ? sql`t.sha256` : sql`null`);
@@ -316,7 +335,7 @@ async function dumpTableDelta(
   if (blobLines.length > 0)
     await write(
       blobLines
-        .sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0))
+        .sort(bySha256)
         .map(({ line }) => line)
         .join(''),
     );

@@ -3,7 +3,7 @@ import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { BlobList } from './blob-list.ts';
-import { blobRows } from './metadata-lines.ts';
+import { blobRows, type BlobRow } from './metadata-lines.ts';
 import { indexesOf } from './pack-lookup.ts';
 import {
   indexCursor,
@@ -40,24 +40,31 @@ export async function packsIn(packsDir: string): Promise<string[]> {
 }
 
 /**
- * The metadata.jsonl a backup just wrote, or is still writing: its blob rows lie before `end`
- * when it is given (docs/backup.md, "Runs").
+ * The blobs a backup's pack may take: how many, their bytes, and a reading of them in SHA-256
+ * order (each call a new one): from the metadata.jsonl the backup is still writing, or, for a
+ * delta, from memory before their lines are written (docs/backup.md, "Runs").
  */
-export interface DumpedMetadata {
-  file: string;
-  end?: number;
+export interface NewBlobs {
+  count: number;
+  bytes: number;
+  rows: () => Iterable<BlobRow> | AsyncIterable<BlobRow>;
 }
+
+/** The blob rows of the metadata.jsonl a backup is writing: they all lie before byte `end`. */
+export const dumpedBlobRows = (file: string, end: number) => () =>
+  blobRows(file, { written: true, end });
 
 /** The packs already in the target that a backup's pack may find blobs in (none when fresh). */
 export const earlierPacksIn = async (target: PackTarget): Promise<string[]> =>
   target.fresh ? [] : packsIn(target.packsDir);
 
 /**
- * The blobs a pack takes: the blob rows of a dumped metadata file, but those one of the
- * `earlierPacks` in the target holds (looked up by the pack's thread as they come), or a full
- * backup's rows as its dump reads them (docs/backup.md, "Runs").
+ * The blobs a pack takes: `rows`, but those one of the `earlierPacks` in the target holds
+ * (looked up by the pack's thread as they come), or a full backup's rows as its dump reads them
+ * (docs/backup.md, "Runs").
  */
-export type BlobSource = { metadata: DumpedMetadata; earlierPacks: string[] } | { list: BlobList };
+export type BlobSource =
+  { rows: Iterable<BlobRow> | AsyncIterable<BlobRow>; earlierPacks: string[] } | { list: BlobList };
 
 /**
  * Writes the blobs of `source` into one new pack (under a temp name, renamed when whole: the
@@ -72,10 +79,7 @@ export async function packBlobs(
   stopping?: AbortSignal,
 ): Promise<PackedBlobs> {
   await mkdir(target.packsDir, { recursive: true });
-  const blobs =
-    'list' in source
-      ? source.list.rows()
-      : blobRows(source.metadata.file, { written: true, end: source.metadata.end });
+  const blobs = 'list' in source ? source.list.rows() : source.rows;
   const earlier = 'list' in source ? [] : indexesOf(target.packsDir, source.earlierPacks);
   const temp = join(target.packsDir, `.${target.name}.${randomBytes(4).toString('hex')}`);
   const paths = { pack: `${temp}${PACK_SUFFIX}`, index: `${temp}${INDEX_SUFFIX}` };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INDEX_MAGIC } from './pack.ts';
+import { blobRows } from './metadata-lines.ts';
 import { bytesNotInPacks, closeIndexes, holderOf, indexesOf, openIndexes } from './pack-lookup.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'depot-pack-lookup-'));
@@ -57,10 +58,10 @@ describe('looking blobs up in earlier packs', () => {
     }
     const notHeld = expected.filter((holder) => holder === undefined).length;
     const indexes = indexesOf(root, ['first', 'second']);
-    expect(await bytesNotInPacks({ file: metadata }, indexes, rows.length * 7)).toBe(notHeld * 7);
+    expect(await bytesNotInPacks(blobRows(metadata), indexes, rows.length * 7)).toBe(notHeld * 7);
 
     // Without a pack nothing is read: the file is not even opened.
-    expect(await bytesNotInPacks({ file: join(root, 'absent') }, [], 21)).toBe(21);
+    expect(await bytesNotInPacks(blobRows(join(root, 'absent')), [], 21)).toBe(21);
   });
 
   it('tells apart digests whose first 8 bytes are the same', () => {
@@ -87,7 +88,7 @@ describe('looking blobs up in earlier packs', () => {
       metadata,
       `{"table":"blobs","at":1,"row":{"sha256":"${digestOf(1).toString('hex')}","size":1}}\n`,
     );
-    await expect(bytesNotInPacks({ file: metadata }, indexesOf(root, ['cut']), 1)).rejects.toThrow(
+    await expect(bytesNotInPacks(blobRows(metadata), indexesOf(root, ['cut']), 1)).rejects.toThrow(
       /truncated/,
     );
     writeFileSync(join(root, 'other.idx'), Buffer.from('NOTANIDX'));

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { blobRows } from './metadata-lines.ts';
+import type { BlobRow } from './metadata-lines.ts';
 import { INDEX_ENTRY, INDEX_MAGIC, INDEX_SUFFIX } from './pack-format.ts';
 
 const DIGEST = 32;
@@ -145,12 +145,12 @@ export function holderOf(searches: IndexSearch[], digest: Buffer): string | unde
 }
 
 /**
- * The bytes of a backup's blob rows (its metadata's, sorted by SHA-256, before byte `end`) that
- * no earlier pack holds: what its pack will take, for a space check that cannot simply count
- * every blob (docs/backup.md, "Tenth round"). With no earlier pack it reads nothing.
+ * The bytes of a backup's blob rows (sorted by SHA-256) that no earlier pack holds: what its
+ * pack will take, for a space check that cannot simply count every blob (docs/backup.md,
+ * "Tenth round"). With no earlier pack it reads nothing.
  */
 export async function bytesNotInPacks(
-  metadata: { file: string; end?: number },
+  rows: Iterable<BlobRow> | AsyncIterable<BlobRow>,
   indexes: EarlierIndex[],
   allBytes: number,
 ): Promise<number> {
@@ -158,7 +158,7 @@ export async function bytesNotInPacks(
   const searches = openIndexes(indexes);
   let bytes = 0;
   try {
-    for await (const blob of blobRows(metadata.file, { written: true, end: metadata.end }))
+    for await (const blob of rows)
       if (!holderOf(searches, Buffer.from(blob.sha256, 'hex'))) bytes += blob.size;
   } finally {
     closeIndexes(searches);

@@ -59,7 +59,7 @@ const PACK_THREAD_YOUNG_MB = 2;
  */
 export async function writePack(
   files: PackFiles,
-  blobs: AsyncIterable<BlobRow>,
+  blobs: Iterable<BlobRow> | AsyncIterable<BlobRow>,
   onProgress: (count: number, bytes: number) => void,
   stopping?: AbortSignal,
 ): Promise<PackReport> {

@@ -44,25 +44,40 @@ export async function scanRanges(
   );
 }
 
+/** A count's scan, and a column of the written rows to read with their positions. */
+export type CountScan = Omit<PositionScan, 'sizes'> & {
+  /**
+   * A text column without spaces or colons (a SHA-256), read for each written row: `nodes`'
+   * content, so that a delta knows the new items' contents without reading them again.
+   */
+  detail?: RawBuilder<unknown>;
+};
+
 /**
  * Counts the rows matching `where` and visits the positions of those of them written since
- * the base, a range of blocks per statement as scanRanges reads them: one pass over the table
- * for both (a count and a scan of the written rows apart read a large table twice). Only the
- * written rows' positions come back, as text: a few after a small change.
+ * the base (with their `detail`, '' when null), a range of blocks per statement as scanRanges
+ * reads them: one pass over the table for both (a count and a scan of the written rows apart
+ * read a large table twice). Only the written rows come back, as text: a few after a small
+ * change.
  */
 export async function countAndVisitWritten(
-  scan: Omit<PositionScan, 'sizes'>,
-  visitWritten: (position: number) => void,
+  scan: CountScan,
+  visitWritten: (position: number, detail: string) => void,
   blocksPerRead = BLOCKS_PER_READ,
 ): Promise<number> {
   let count = 0;
+  // `(12,3):<detail>` for each written row, space-separated.
+  const entry = sql`t.ctid::text || ':' || coalesce(${scan.detail ?? sql`null`}::text, '')`;
   await eachRange(scan, blocksPerRead, async (range) => {
     const { rows } = await sql<{ count: string; written: string | null }>`
       select count(*)::text as count,
-             string_agg(t.ctid::text, ' ') filter (where ${scan.written}) as written
+             string_agg(${entry}, ' ') filter (where ${scan.written}) as written
         from ${sql.table(scan.table)} t where (${scan.where}) and ${range}`.execute(scan.tx);
     count += Number(rows[0].count);
-    for (const ctid of rows[0].written?.split(' ') ?? []) visitWritten(rowPositionOf(ctid));
+    for (const written of rows[0].written?.split(' ') ?? []) {
+      const colon = written.indexOf(':');
+      visitWritten(rowPositionOf(written.slice(0, colon)), written.slice(colon + 1));
+    }
   });
   return count;
 }
