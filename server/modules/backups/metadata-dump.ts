@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type QueryResult, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { BACKED_UP_TABLES, type BackedUpTable } from './backup-tables.ts';
 import type { BlobList } from './blob-list.ts';
@@ -221,6 +221,14 @@ const lineMaker = (table: string) => {
   return (at: number, text: string) => `${prefix}${at},"row":${text}}\n`;
 };
 
+/** A row as a dump reads it: its position, its JSON, and a blob's content and size. */
+interface DumpedRow {
+  at: string;
+  row: string;
+  sha256: string | null;
+  size: string | null;
+}
+
 /** A full dump of one table: every row it covers, through one cursor, a page per fetch. */
 async function dumpTable(
   { tx, spec, selection, positions, write, blobs }: TableDump,
@@ -237,15 +245,20 @@ async function dumpTable(
            ${blobSize(spec)} as size
       from ${sql.table(spec.table)} t
     where ${scopeCondition(spec, selection)} ${order}`.execute(tx);
+  const fetchPage = (): Promise<QueryResult<DumpedRow>> => {
+    const fetched = sql<DumpedRow>`fetch ${sql.raw(String(PAGE))} from ${cursor}`.execute(tx);
+    fetched.catch(() => undefined); // awaited in turn, or before the cursor is closed
+    return fetched;
+  };
   let count = 0;
+  // The next page is asked for before this one is turned into lines and written: the
+  // database reads it meanwhile instead of waiting for this thread (docs/backup.md, "Eleventh
+  // round"). Queries on one connection run in the order they are sent.
+  let next: Promise<QueryResult<DumpedRow>> | undefined = fetchPage();
   try {
-    for (;;) {
-      const { rows } = await sql<{
-        at: string;
-        row: string;
-        sha256: string | null;
-        size: string | null;
-      }>`fetch ${sql.raw(String(PAGE))} from ${cursor}`.execute(tx);
+    while (next) {
+      const { rows }: QueryResult<DumpedRow> = await next;
+      next = rows.length < PAGE ? undefined : fetchPage();
       let page = '';
       for (const { at, row: text, size } of rows) {
         const position = rowPositionOf(at);
@@ -257,9 +270,9 @@ async function dumpTable(
       if (page) await write(page);
       if (spec.table === 'blobs') blobList?.add(rows as { sha256: string; size: string }[]);
       count += rows.length;
-      if (rows.length < PAGE) break;
     }
   } finally {
+    await next?.catch(() => undefined);
     await sql`close ${cursor}`.execute(tx);
   }
   return { count, changed: count };
@@ -315,12 +328,7 @@ async function dumpTableDelta(
   const blobLines: { sha256: string; line: string }[] = [];
   for (let start = 0; start < wanted.length; start += PAGE) {
     const tids = tidArray(wanted.slice(start, start + PAGE));
-    const { rows } = await sql<{
-      at: string;
-      row: string;
-      sha256: string | null;
-      size: string | null;
-    }>`
+    const { rows } = await sql<DumpedRow>`
       select t.ctid::text as at, ${rowJson} as row,
              ${blobSha256(spec)} as sha256, ${blobSize(spec)} as size
         from ${sql.table(spec.table)} t where t.ctid = any(${tids}::tid[])`.execute(tx);
