@@ -45,6 +45,17 @@ async function preview() {
   return response.json() as { count: number; totalSize: number; freedBytes: number };
 }
 
+/** Stores a build-info document over REST, as a CI server publishes it. */
+async function storeBuild(document: object) {
+  const stored = await depot.app.inject({
+    method: 'PUT',
+    url: '/artifactory/api/build',
+    headers: adminAuth(),
+    payload: document,
+  });
+  expect(stored.statusCode, stored.body).toBe(204);
+}
+
 beforeAll(async () => {
   depot = await startTestDepot();
   await createRepository(depot, 'chosen', 'local');
@@ -79,13 +90,7 @@ describe('the retention preview without builds', () => {
     const artifact = document.modules[0].artifacts[0] as Record<string, string>;
     for (const kind of ['sha1', 'sha256', 'md5'])
       artifact[kind] = createHash(kind).update(built).digest('hex');
-    const stored = await depot.app.inject({
-      method: 'PUT',
-      url: '/artifactory/api/build',
-      headers: adminAuth(),
-      payload: document,
-    });
-    expect(stored.statusCode, stored.body).toBe(204);
+    await storeBuild(document);
 
     expect(await preview()).toMatchObject({
       count: 4,
@@ -112,13 +117,7 @@ describe('the retention preview without builds', () => {
       bySha1Alone('alone.bin', alone),
       bySha1Alone('later.bin', deployedLater),
     ];
-    const stored = await depot.app.inject({
-      method: 'PUT',
-      url: '/artifactory/api/build',
-      headers: adminAuth(),
-      payload: document,
-    });
-    expect(stored.statusCode, stored.body).toBe(204);
+    await storeBuild(document);
     const withoutAlone = {
       count: 3,
       totalSize: 2 * twiceChosen.length + sharedWithKept.length,
