@@ -1,9 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import {
-  BLOCKS_PER_READ,
   countAndVisitWritten,
   eachRange,
+  PASS_BLOCKS,
   scanOnce,
   scanRanges,
   type PositionScan,
@@ -250,7 +250,7 @@ export async function blobsOfNewItems(
   const usedBy = sql`(select min(case when ${items.itemWritten} then 1 else 0 end) from nodes n
     where n.sha256 = t.sha256 and ${items.covered})`;
   let baseRowMoved = false;
-  await eachRange(table, BLOCKS_PER_READ, async (range) => {
+  await eachRange(table, PASS_BLOCKS, async (range) => {
     if (baseRowMoved) return;
     const { rows } = await sql<BlobRowRead & { used: number | null }>`
       select t.ctid::text as at, t.size::text as size, t.sha256, ${usedBy} as used
