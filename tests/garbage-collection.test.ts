@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { releaseUnreferencedBlob } from '../server/modules/maintenance/blob-release.ts';
 import { startHttpDepot, type HttpDepot } from './helpers/http-depot.ts';
 
 let depot: HttpDepot;
@@ -21,6 +22,39 @@ const put = (path: string, body: string) =>
   depot.request(`/artifactory/libs/${path}`, { method: 'PUT', body });
 const del = (path: string) => depot.request(`/artifactory/libs/${path}`, { method: 'DELETE' });
 const onDisk = (text: string) => existsSync(depot.services.filestore.pathOf(sha256(text)));
+const onPostgres = Boolean(process.env.DEPOT_TEST_DATABASE_URL);
+
+const advisoryWaiters = async () => {
+  const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from pg_locks
+    where locktype = 'advisory' and not granted`.execute(depot.db);
+  return rows[0].waiting;
+};
+
+/** Takes a session's advisory lock on a connection of its own; answers what lets it go. */
+async function holdAdvisoryLock(key: number) {
+  let taken = () => {};
+  let letGo = () => {};
+  const lockTaken = new Promise<void>((resolve) => (taken = resolve));
+  const released = new Promise<void>((resolve) => (letGo = resolve));
+  const holding = depot.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${key})`.execute(connection);
+    taken();
+    await released;
+    await sql`select pg_advisory_unlock(${key})`.execute(connection);
+  });
+  await Promise.race([lockTaken, holding]);
+  return async () => {
+    letGo();
+    await holding;
+  };
+}
+
+async function until(condition: () => Promise<boolean>) {
+  for (let tries = 0; !(await condition()); tries++) {
+    if (tries > 200) throw new Error('the condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 describe('garbage collection', () => {
   it('frees binaries nothing refers to, and keeps shared ones', async () => {
@@ -66,6 +100,36 @@ describe('garbage collection', () => {
       expect(onDisk(content)).toBe(true);
     }
   });
+
+  // The race above made certain, on PostgreSQL (the embedded database runs one transaction at
+  // a time): the collector's statement takes its snapshot, a deploy of the same content
+  // commits, then the collector locks the row. An advisory lock the test holds keeps the
+  // collector between its snapshot and its lock.
+  it.runIf(onPostgres)(
+    'keeps content whose deploy commits between its test of references and its lock',
+    async () => {
+      const content = 'content deployed while the collector waits';
+      await put('held/again.bin', content);
+      await del('held/again.bin');
+      const waitOnTest = sql<boolean>`(select true from pg_advisory_xact_lock_shared(4242))`;
+      const letGo = await holdAdvisoryLock(4242);
+      try {
+        const collecting = depot.db
+          .transaction()
+          .execute((tx) =>
+            releaseUnreferencedBlob(tx, depot.services.filestore, sha256(content), waitOnTest),
+          );
+        await until(async () => (await advisoryWaiters()) === 1);
+        expect((await put('held/again.bin', content)).status).toBe(201);
+        await letGo();
+        expect(await collecting).toBeUndefined();
+      } finally {
+        await letGo();
+      }
+      expect(onDisk(content)).toBe(true);
+      expect(await (await depot.request('/artifactory/libs/held/again.bin')).text()).toBe(content);
+    },
+  );
 
   it("measures the grace period by the database's clock, whatever this node's clock says", async () => {
     await put('skew/aged.bin', 'aged content');

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { BlobHold } from './blob-hold.ts';
+import { releaseUnreferencedBlob } from './blob-release.ts';
 
 export interface CollectionReport {
   binaries: number;
@@ -19,11 +20,10 @@ const BATCH = 500;
 
 /**
  * Garbage collection: removes blobs no file refers to. Each candidate is locked and checked
- * again inside its own transaction (a deploy claims a blob's row before it writes a row
- * that refers to it), and blobs touched within the grace period are skipped, so content
- * being re-uploaded while the collector runs survives. The file goes before the row: a
- * crash in between leaves a row without a file that nothing refers to, never the reverse.
- * While a backup copies blobs nothing is deleted (`blobHold`, docs/backup.md).
+ * again inside its own transaction (`releaseUnreferencedBlob`: a deploy claims a blob's row
+ * before or as it writes a row that refers to it), and blobs touched within the grace period
+ * are skipped, so content being re-uploaded while the collector runs survives. While a backup
+ * copies blobs nothing is deleted (`blobHold`, docs/backup.md).
  */
 /**
  * A blob last touched more than `graceMs` ago, by the database's clock, which stamped
@@ -41,25 +41,7 @@ export function createGarbageCollector(db: Database, filestore: Filestore, blobH
   ): Promise<number | undefined | typeof HELD_OFF> {
     return db.transaction().execute(async (tx) => {
       if (!(await blobHold.collectionAllowed(tx))) return HELD_OFF;
-      const blob = await tx
-        .selectFrom('blobs')
-        .select(['sha256', 'size'])
-        .where('sha256', '=', sha256)
-        .where(touchedBefore(graceMs))
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('nodes').select('nodes.id').whereRef('nodes.sha256', '=', 'blobs.sha256'),
-            ),
-          ),
-        )
-        .forUpdate()
-        .skipLocked()
-        .executeTakeFirst();
-      if (!blob) return undefined;
-      await filestore.remove(blob.sha256);
-      await tx.deleteFrom('blobs').where('sha256', '=', blob.sha256).execute();
-      return Number(blob.size);
+      return releaseUnreferencedBlob(tx, filestore, sha256, touchedBefore(graceMs));
     });
   }
 

@@ -174,23 +174,3 @@ export async function recordArchivedItem(
     })
     .execute();
 }
-
-/**
- * Deletes a blob's row and answers its size when nothing refers to it any more and nobody
- * claimed it since `claimedBefore` (a deploy of the same content in flight keeps it). The
- * row is locked, as garbage collection locks it; the caller removes the file, then commits.
- */
-export async function releaseBlob(tx: Tx, sha256: string, claimedBefore: Date) {
-  const blob = await tx
-    .selectFrom('blobs')
-    .select(['sha256', 'size'])
-    .where('sha256', '=', sha256)
-    .where('touched_at', '<', claimedBefore)
-    .where(sql<boolean>`not exists (select 1 from nodes where nodes.sha256 = blobs.sha256)`)
-    .forUpdate()
-    .skipLocked()
-    .executeTakeFirst();
-  if (!blob) return undefined;
-  await tx.deleteFrom('blobs').where('sha256', '=', sha256).execute();
-  return Number(blob.size);
-}

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { retryTransaction } from '../../db/transaction-retry.ts';
 import type { ColdStore } from '../../storage/cold-store.ts';
@@ -5,8 +6,9 @@ import type { Filestore } from '../../storage/filestore.ts';
 import type { ArtifactsService } from '../artifacts/service.ts';
 import { readProperties } from '../artifacts/properties.ts';
 import { holdForRemoval } from '../artifacts/tree-writes.ts';
+import { releaseUnreferencedBlob } from '../maintenance/blob-release.ts';
 import type { BlobHold } from '../maintenance/blob-hold.ts';
-import { currentFile, recordArchivedItem, releaseBlob, type Candidate } from './queries.ts';
+import { currentFile, recordArchivedItem, type Candidate } from './queries.ts';
 
 export interface TakeOutParts {
   db: Database;
@@ -63,10 +65,7 @@ async function freeContent(parts: TakeOutParts, sha256: string, claimedBefore: D
   const { db, filestore, blobHold } = parts;
   return db.transaction().execute(async (tx) => {
     if (!(await blobHold.collectionAllowed(tx))) return 0;
-    const size = await releaseBlob(tx, sha256, claimedBefore);
-    if (size === undefined) return 0;
-    // The file goes before the row's delete commits, as in garbage collection.
-    await filestore.remove(sha256);
-    return size;
+    const unclaimed = sql<boolean>`blobs.touched_at < ${claimedBefore}`;
+    return (await releaseUnreferencedBlob(tx, filestore, sha256, unclaimed)) ?? 0;
   });
 }
