@@ -114,7 +114,7 @@ export async function countAndWritten(
     { ...scanOf(table), detail: table.detail },
     (at, detail) => {
       written.push(at);
-      details.push(detail);
+      if (table.detail) details.push(detail);
     },
   );
   const rewrittenInBase = written.filter((position) => contains(table.previous, position)).length;

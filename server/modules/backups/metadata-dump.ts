@@ -139,7 +139,8 @@ export async function dumpMetadata(
       let dumped: { count: number; changed: number };
       if (delta) {
         const read = await delta.positionsOf(spec);
-        if (read.blobRows) target.onDeltaBlobs?.(inContentOrder(read.blobRows));
+        if (read.blobRows && target.onDeltaBlobs)
+          target.onDeltaBlobs(inContentOrder(read.blobRows));
         positions = read.listed();
         dumped = await dumpTableDelta({ tx, spec, selection, positions, write, blobs }, read);
         // A full dump counts its blob rows as it writes them; a delta writes only the new

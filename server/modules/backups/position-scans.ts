@@ -65,10 +65,9 @@ export type CountScan = Omit<PositionScan, 'sizes'> & {
 
 /**
  * Counts the rows matching `where` and visits the positions of those of them written since
- * the base (with their `detail`, '' when null), a range of blocks per statement as scanRanges
- * reads them: one pass over the table for both (a count and a scan of the written rows apart
- * read a large table twice). Only the written rows come back, as text: a few after a small
- * change.
+ * the base (with their `detail`, '' when null), a range of PASS_BLOCKS blocks per statement:
+ * one pass over the table for both (a count and a scan of the written rows apart read a
+ * large table twice). Only the written rows come back, as text: a few after a small change.
  */
 export async function countAndVisitWritten(
   scan: CountScan,
