@@ -80,14 +80,17 @@ const linesOf = (name: string, table: string) =>
 
 /**
  * Every backed-up row of a Depot, table by table, sorted: two Depots restored equal match.
- * Blobs no item uses any more (waiting for garbage collection) are not backed up.
+ * Blobs no item uses any more (waiting for garbage collection) are not backed up. A blob
+ * row's `written_xid` names the transaction of the database that wrote it (migration 0061):
+ * a restore writes it again, so it is no part of what must come back equal.
  */
 async function everyRow(depot: TestDepot) {
   const tables: Record<string, string[]> = {};
   for (const { table } of BACKED_UP_TABLES) {
     const used = table === 'blobs' ? sql`where t.sha256 in (select sha256 from nodes)` : sql``;
     const { rows } = await sql<{ row: string }>`
-      select to_jsonb(t)::text as row from ${sql.table(table)} t ${used}`.execute(depot.db);
+      select (to_jsonb(t) - 'written_xid')::text as row
+        from ${sql.table(table)} t ${used}`.execute(depot.db);
     tables[table] = rows.map((row) => row.row).sort();
   }
   return tables;
@@ -191,6 +194,10 @@ describe('incremental metadata', () => {
         and not exists (select 1 from nodes n where n.sha256 = b.sha256)
         order by b.sha256 limit 1)
       where path = 'docs/4.txt'`.execute(source.db);
+    // A blob row of the base rewritten by a statement that sets only its MD5 (as a checksum
+    // filled in later is): the third backup holds the row as it is now.
+    await sql`update blobs set md5 = ${'0'.repeat(32)}
+      where sha256 = (select sha256 from nodes where path = 'docs/3.txt')`.execute(source.db);
     const third = await exportIncremental();
     expect(third.manifest).toMatchObject({
       metadata: 'delta',

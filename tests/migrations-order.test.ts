@@ -48,6 +48,7 @@ const SHIPPED = [
   '0058-webhooks-outbox-notify',
   '0059-nodes-sha256-repository',
   '0060-build-files-content',
+  '0061-blobs-written-xid',
 ];
 
 describe('the migrations', () => {

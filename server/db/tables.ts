@@ -152,6 +152,8 @@ export interface BlobsTable {
   size: number;
   created_at: ColumnType<Date, never, never>;
   touched_at: ColumnType<Date, Date | undefined, Date>;
+  /** The transaction that last wrote the row, set by a trigger (migration 0061). */
+  written_xid: ColumnType<string | null, never, never>;
 }
 
 export interface NodesTable {

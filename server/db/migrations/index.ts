@@ -40,6 +40,7 @@ import * as webhooksNoRowChecks from './0056-webhooks-no-row-checks.ts';
 import * as webhooksOutboxNotify from './0058-webhooks-outbox-notify.ts';
 import * as nodesSha256Repository from './0059-nodes-sha256-repository.ts';
 import * as buildFilesContent from './0060-build-files-content.ts';
+import * as blobsWrittenXid from './0061-blobs-written-xid.ts';
 
 /** Every migration in order. Names sort; never rename or edit one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -83,6 +84,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0058-webhooks-outbox-notify': webhooksOutboxNotify,
   '0059-nodes-sha256-repository': nodesSha256Repository,
   '0060-build-files-content': buildFilesContent,
+  '0061-blobs-written-xid': blobsWrittenXid,
 };
 
 /**

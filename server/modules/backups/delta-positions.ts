@@ -2,8 +2,6 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import {
   countAndVisitWritten,
-  eachRange,
-  PASS_BLOCKS,
   scanOnce,
   scanRanges,
   type PositionScan,
@@ -223,8 +221,9 @@ export interface ItemsInDelta {
  *    caller reads every blob row's position;
  *  - the rows, not written since and not the base's, of blobs the new items use (content
  *    stored before, used again).
- * The rows written since are found in one pass over the table (a range of blocks a statement,
- * the check against the items only for them); the new items' other blobs by their contents,
+ * The rows written since (`blobWritten`, by the transaction that wrote them: `written_xid`,
+ * migration 0061) are read through their index, not by a pass over the table (docs/backup.md,
+ * "Twelfth round"), and checked against the items; the new items' other blobs by their contents,
  * which the pass over `nodes` read with the new items' positions (docs/backup.md, "Eleventh
  * round"): none to look up when every new item has new content. Each row taken comes back
  * with its content and size (`blobRows`), for the pack.
@@ -232,6 +231,7 @@ export interface ItemsInDelta {
 export async function blobsOfNewItems(
   table: TableInDelta,
   items: ItemsInDelta,
+  blobWritten: RawBuilder<boolean>,
 ): Promise<DeltaPositions | undefined> {
   if (items.base.count !== table.previous.length) return undefined;
   const wanted: number[] = [];
@@ -250,16 +250,18 @@ export async function blobsOfNewItems(
   const usedBy = sql`(select min(case when ${items.itemWritten} then 1 else 0 end) from nodes n
     where n.sha256 = t.sha256 and ${items.covered})`;
   let baseRowMoved = false;
-  await eachRange(table, PASS_BLOCKS, async (range) => {
-    if (baseRowMoved) return;
-    const { rows } = await sql<BlobRowRead & { used: number | null }>`
-      select t.ctid::text as at, t.size::text as size, t.sha256, ${usedBy} as used
-        from blobs t where ${table.written} and ${range}`.execute(table.tx);
-    for (const row of rows) {
-      if (row.used === 0) baseRowMoved = true;
-      else if (row.used === 1 && !take(row.at, row.size, row.sha256)) baseRowMoved = true;
-    }
-  });
+  await eachWrittenBlobRow<BlobRowRead & { used: number | null }>(
+    table.tx,
+    sql`select t.ctid::text as at, t.size::text as size, t.sha256, ${usedBy} as used
+          from blobs t where ${blobWritten}`,
+    (rows) => {
+      for (const row of rows) {
+        if (row.used === 0) baseRowMoved = true;
+        else if (row.used === 1 && !take(row.at, row.size, row.sha256)) baseRowMoved = true;
+      }
+      return !baseRowMoved;
+    },
+  );
   if (baseRowMoved) return undefined;
   // The new items' contents whose rows the pass did not take: stored before, used again.
   const taken = new Set(blobRows.map((blob) => blob.sha256));
@@ -269,7 +271,7 @@ export async function blobsOfNewItems(
     const { rows } = await sql<BlobRowRead>`
       select t.ctid::text as at, t.size::text as size, t.sha256 from blobs t
        where t.sha256 = any(${reused.slice(start, start + CANDIDATES_PER_STATEMENT)}::text[])
-         and not ${table.written}`.execute(table.tx);
+         and not coalesce(${blobWritten}, false)`.execute(table.tx);
     for (const row of rows) take(row.at, row.size, row.sha256);
   }
   return {
@@ -287,6 +289,36 @@ interface BlobRowRead {
   at: string;
   size: string;
   sha256: string;
+}
+
+/** Rows of a written-blob query read per fetch: some 100 bytes each. */
+const WRITTEN_BLOBS_PAGE = 10_000;
+
+/**
+ * Runs `query` (blob rows by `written_xid`) through a cursor, a page at a time, until `visit`
+ * answers false or the rows end. The planner is told not to read the whole table: the column's
+ * statistics may be missing (the embedded database runs no autovacuum), and without them it
+ * guesses that a third of the table matches, where a delta's rows are a few of it.
+ */
+async function eachWrittenBlobRow<Row>(
+  tx: Database,
+  query: RawBuilder<unknown>,
+  visit: (rows: Row[]) => boolean,
+) {
+  const { rows } = await sql<{ seqscan: string }>`
+    select current_setting('enable_seqscan') as seqscan,
+           set_config('enable_seqscan', 'off', true)`.execute(tx);
+  await sql`declare backup_written_blobs no scroll cursor for ${query}`.execute(tx);
+  await sql`select set_config('enable_seqscan', ${rows[0].seqscan}, true)`.execute(tx);
+  try {
+    for (;;) {
+      const page = await sql<Row>`
+        fetch ${sql.raw(String(WRITTEN_BLOBS_PAGE))} from backup_written_blobs`.execute(tx);
+      if (!visit(page.rows) || page.rows.length < WRITTEN_BLOBS_PAGE) return;
+    }
+  } finally {
+    await sql`close backup_written_blobs`.execute(tx);
+  }
 }
 
 /** The contents of items by their positions (when the pass over `nodes` did not read them). */

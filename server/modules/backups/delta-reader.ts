@@ -63,13 +63,17 @@ export class DeltaReader {
     const blobs = await this.tableOf(spec);
     if (!this.nodes.baseKeptWhole) return scanEveryPosition(blobs);
     const covered = sql<boolean>`n.repository_id in (${repositoryList(this.selection)})`;
-    const fromNewItems = await blobsOfNewItems(blobs, {
-      covered,
-      itemWritten: this.written('n'),
-      newItems: this.nodes.wanted,
-      newContents: this.nodes.details,
-      base: this.target.delta!.previousBlobs,
-    });
+    const fromNewItems = await blobsOfNewItems(
+      blobs,
+      {
+        covered,
+        itemWritten: this.written('n'),
+        newItems: this.nodes.wanted,
+        newContents: this.nodes.details,
+        base: this.target.delta!.previousBlobs,
+      },
+      blobWrittenSince(this.target.delta!.sinceXmin),
+    );
     return (
       fromNewItems ??
       blobsBeside(blobs, sql`select 1 from nodes n where n.sha256 = t.sha256 and ${covered}`)
@@ -112,5 +116,15 @@ export class DeltaReader {
     return this.scopeKept;
   }
 }
+
+/**
+ * Whether blob row `t` was written since the base, by the transaction that last wrote it
+ * (`written_xid`, migration 0061): one not committed when the base's snapshot was taken has an
+ * id at least the snapshot's xmin. Null (rows written before the migration) is older than any
+ * base a delta continues (a base is continued only by a backup of the same migrations), and
+ * reads as not written. The bare comparison is what lets the index find the rows.
+ */
+const blobWrittenSince = (sinceXmin: bigint) =>
+  sql<boolean>`t.written_xid >= ${sql.lit(sinceXmin.toString())}::xid8`;
 
 const NODES = BACKED_UP_TABLES.find((spec) => spec.table === 'nodes')!;

@@ -29,13 +29,13 @@ export const BLOCKS_PER_READ = 1024;
 
 /**
  * Blocks per statement of a pass that answers little: a count and the rows written since
- * (countAndVisitWritten, the delta's pass over `blobs`). Each statement is a round trip to the
+ * (countAndVisitWritten: the delta's pass over `nodes`). Each statement is a round trip to the
  * database's thread; a delta after 1 % at a million items made some 45 of them at 1,024 blocks.
  * At 4,096 the delta took 1.31-1.41 s against 1.36-1.57 s (medians 1.33 and 1.46 s; docs/backup.md,
  * "Eleventh round"). A range is 32 MiB of the table; when all its rows were written, their
  * positions and contents come back as some 15 MB of text.
  */
-export const PASS_BLOCKS = 4096;
+const PASS_BLOCKS = 4096;
 
 /**
  * Every matching row's position, a range of `blocksPerRead` blocks per statement (a TID range
