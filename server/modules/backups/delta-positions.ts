@@ -1,11 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import {
-  countAndVisitWritten,
-  scanOnce,
-  scanRanges,
-  type PositionScan,
-} from './position-scans.ts';
+import { countAndVisitWritten, scanOnce, scanRanges, type PositionScan } from './position-scans.ts';
 import type { BlobRow } from './metadata-lines.ts';
 import { contains, rowPositionOf, RowPositions } from './row-positions.ts';
 
@@ -306,8 +301,8 @@ async function eachWrittenBlobRow<Row>(
   visit: (rows: Row[]) => boolean,
 ) {
   const { rows } = await sql<{ seqscan: string }>`
-    select current_setting('enable_seqscan') as seqscan,
-           set_config('enable_seqscan', 'off', true)`.execute(tx);
+    select current_setting('enable_seqscan') as seqscan`.execute(tx);
+  await sql`select set_config('enable_seqscan', 'off', true)`.execute(tx);
   await sql`declare backup_written_blobs no scroll cursor for ${query}`.execute(tx);
   await sql`select set_config('enable_seqscan', ${rows[0].seqscan}, true)`.execute(tx);
   try {
