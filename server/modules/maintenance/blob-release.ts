@@ -4,7 +4,8 @@ import type { Filestore } from '../../storage/filestore.ts';
 
 type Tx = Transaction<DepotDatabase>;
 
-const unreferenced = sql<boolean>`not exists (select 1 from nodes where nodes.sha256 = blobs.sha256)`;
+/** Whether no file refers to blob row `blobs`. */
+export const unreferenced = sql<boolean>`not exists (select 1 from nodes where nodes.sha256 = blobs.sha256)`;
 
 /**
  * Deletes a blob that no file refers to and nobody claimed lately (`unclaimed`, a condition on

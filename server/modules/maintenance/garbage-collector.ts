@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Filestore } from '../../storage/filestore.ts';
 import type { BlobHold } from './blob-hold.ts';
-import { releaseUnreferencedBlob } from './blob-release.ts';
+import { releaseUnreferencedBlob, unreferenced } from './blob-release.ts';
 
 export interface CollectionReport {
   binaries: number;
@@ -19,13 +19,6 @@ export const DEFAULT_GC_GRACE_MS = 60 * 60 * 1000;
 const BATCH = 500;
 
 /**
- * Garbage collection: removes blobs no file refers to. Each candidate is locked and checked
- * again inside its own transaction (`releaseUnreferencedBlob`: a deploy claims a blob's row
- * before or as it writes a row that refers to it), and blobs touched within the grace period
- * are skipped, so content being re-uploaded while the collector runs survives. While a backup
- * copies blobs nothing is deleted (`blobHold`, docs/backup.md).
- */
-/**
  * A blob last touched more than `graceMs` ago, by the database's clock, which stamped
  * `touched_at`: a cutoff from this process's clock could differ from it (another node's clock,
  * or the same clock read to the millisecond against the database's microseconds, so that a
@@ -34,6 +27,13 @@ const BATCH = 500;
 const touchedBefore = (graceMs: number) =>
   sql<boolean>`blobs.touched_at < now() - ${graceMs}::float8 * interval '1 millisecond'`;
 
+/**
+ * Garbage collection: removes blobs no file refers to. Each candidate is locked and checked
+ * again inside its own transaction (`releaseUnreferencedBlob`: a deploy claims a blob's row
+ * before or as it writes a row that refers to it), and blobs touched within the grace period
+ * are skipped, so content being re-uploaded while the collector runs survives. While a backup
+ * copies blobs nothing is deleted (`blobHold`, docs/backup.md).
+ */
 export function createGarbageCollector(db: Database, filestore: Filestore, blobHold: BlobHold) {
   async function collectOne(
     sha256: string,
@@ -62,7 +62,7 @@ export function createGarbageCollector(db: Database, filestore: Filestore, blobH
           .select('sha256')
           .where(touchedBefore(graceMs))
           .where('sha256', '>', after)
-          .where(sql<boolean>`not exists (select 1 from nodes where nodes.sha256 = blobs.sha256)`)
+          .where(unreferenced)
           .orderBy('sha256')
           .limit(BATCH)
           .execute();
